@@ -1,0 +1,44 @@
+"""The ``tricktable`` command.
+
+The group lives here; every subcommand lives in its own module of this package and is
+loaded only when it is run, so ``tricktable --help`` stays fast and a broken optional
+dependency of one command cannot break the others. To add a command, add a line to
+``COMMANDS``: the command name, then ``module:attribute`` of a ``click.Command``.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    # name: ("module:attribute", one-line help shown by --help)
+}
+
+
+class LazyGroup(click.Group):
+    """A click group that imports each subcommand's module on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        target, _help = COMMANDS[cmd_name]
+        module_name, attribute = target.split(":")
+        module = importlib.import_module(module_name)
+        return getattr(module, attribute)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup)
+@click.version_option(package_name="tricktable")
+def main() -> None:
+    """tricktable: the rules-aware host for an NFC card table."""
