@@ -1,0 +1,1 @@
+"""Simulated tables: virtual boards running the real firmware, the PN532 emulator, bots."""

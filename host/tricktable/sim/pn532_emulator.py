@@ -1,0 +1,461 @@
+"""A byte-faithful PN532 NFC controller emulator with NTAG21x tags (CPython and MicroPython).
+
+Imports nothing of ours and nothing outside the language core, so the same file runs under
+CPython (host simulator, enroll tool tests) and the MicroPython unix port (firmware tests,
+imported as the top-level module ``pn532_emulator``). No dataclasses, no runtime typing.
+
+The chip speaks normal information frames::
+
+    00 00 FF LEN LCS TFI DATA... DCS 00      TFI D4 host->chip, D5 chip->host
+    ACK   00 00 FF 00 FF 00                  NACK 00 00 FF FF 00 00 (host: "send again")
+    error 00 00 FF 01 FF 7F 81 00            (syntax error: unknown or malformed command)
+
+A frame with a bad LCS or DCS is ignored (no ACK), as the real chip does; the host times out
+and resends. A host ACK aborts the command in progress; a host NACK repeats the last answer.
+
+Commands: GetFirmwareVersion (02), SAMConfiguration (14), RFConfiguration (32, item 05
+MaxRetries; others accepted), InListPassiveTarget (4A, 106 kbps type A, 4- and 7-byte UIDs),
+InDataExchange (40) carrying NTAG commands READ (30: 16 bytes = 4 pages, rolls over at the
+end), WRITE (A2: one page; pages 0..3 and beyond the user area refused), READ_SIG (3C: 32
+bytes), GET_VERSION (60), and InRelease (52). InListPassiveTarget with no tag answers NbTg=0
+after MxRtyPassiveActivation+1 attempts; with 0xFF (retry forever) it never answers.
+
+API::
+
+    chip = PN532(clock=None)          # clock: callable -> microseconds; None = answers at once
+    tag = Tag(b"\\x04\\x11\\x22\\x33\\x44\\x55\\x66", kind="ntag215", miss_every=2)
+    chip.place(tag); chip.remove()    # one antenna field, one tag at a time
+    chip.hang()                       # answers nothing, never ready, until a reset pulse
+    chip.set_reset(0); chip.set_reset(1)   # RSTPDN pin: low then high = power-on reset
+    chip.model_us                     # modeled busy time (commands + bytes on the bus), us
+    chip.commands                     # count of command frames processed
+
+    spi = SPIPort(chip)               # PN532 SPI: op byte 02 status / 01 write / 03 read
+    spi.select(); rx = spi.transfer(tx, msb_first=True); spi.deselect()
+    i2c = I2CPort(chip)               # write(frame); read(n) -> ready byte (01) + frame
+    uart = UARTPort(chip)             # write(bytes) (55 55 00 .. wakeup tolerated);
+                                      # read(n) -> bytes available (<= n);
+                                      # in_waiting (property), any()
+
+``SPIPort.transfer`` takes the bytes as the master's shift register holds them: the PN532
+clocks least significant bit first, so a master shifting MSB first (``msb_first=True``)
+delivers bit-reversed bytes and reads bit-reversed answers; an LSB-first master does not.
+Within one select/deselect the first byte is the operation; later bytes are the frame
+(write) or the answer (status byte, or the pending frame, popped as clocked out).
+Every transport adds its byte time to ``chip.model_us`` (SPI 1 MHz, I2C 400 kHz, UART
+115200 baud by default); ``TIMING_US`` holds the modeled command durations.
+"""
+
+ACK = b"\x00\x00\xff\x00\xff\x00"
+NACK = b"\x00\x00\xff\xff\x00\x00"
+ERROR_FRAME = b"\x00\x00\xff\x01\xff\x7f\x81\x00"
+FIRMWARE = b"\x32\x01\x06\x07"  # IC PN532, version 1.6, supports ISO14443A/B + ISO18092
+
+# Modeled chip busy time per command, microseconds (a model, not a measurement).
+TIMING_US = {
+    "frame": 150,  # parse a frame and answer a simple command
+    "activation_try": 1000,  # one passive activation attempt that finds no tag
+    "activation_ok": 2500,  # anticollision + select of a present tag
+    "ntag_read": 1200,
+    "ntag_write": 4800,  # NTAG21x tPROG 4.1 ms + exchange
+    "ntag_sig": 1800,
+}
+
+# (total pages, last user page, GET_VERSION storage size byte)
+NTAG_KINDS = {"ntag213": (45, 39, 0x0F), "ntag215": (135, 129, 0x11), "ntag216": (231, 225, 0x13)}
+
+ST_OK = 0x00
+ST_TIMEOUT = 0x01  # target did not answer (gone from the field)
+ST_NAK = 0x14  # tag answered NAK (e.g. page out of range, locked page)
+ST_CONTEXT = 0x27  # no such activated target
+
+
+def checksum(data):
+    """Return the byte that makes sum(data) + byte == 0 mod 256."""
+    return (-sum(data)) & 0xFF
+
+
+def build_frame(tfi, data):
+    """Encode a normal information frame with TFI and data."""
+    body = bytes([tfi]) + bytes(data)
+    n = len(body)
+    return b"\x00\x00\xff" + bytes([n, (-n) & 0xFF]) + body + bytes([checksum(body), 0])
+
+
+class Tag:
+    """An NTAG21x tag: UID, memory pages, signature, and an optional miss pattern."""
+
+    def __init__(self, uid, kind="ntag215", miss_every=0, signature=None):
+        uid = bytes(uid)
+        if len(uid) not in (4, 7):
+            raise ValueError(f"a type A UID is 4 or 7 bytes, got {len(uid)}")
+        if kind not in NTAG_KINDS:
+            raise ValueError(f"unknown tag kind {kind!r} (one of {sorted(NTAG_KINDS)})")
+        self.uid = uid
+        self.kind = kind
+        self.pages, self.last_user_page, self.size_byte = NTAG_KINDS[kind]
+        self.miss_every = miss_every  # 2 = vanishes on every second poll
+        self.polls = 0
+        self.memory = bytearray(self.pages * 4)
+        if len(uid) == 7:
+            bcc0 = 0x88 ^ uid[0] ^ uid[1] ^ uid[2]
+            bcc1 = uid[3] ^ uid[4] ^ uid[5] ^ uid[6]
+            self.memory[0:9] = uid[0:3] + bytes([bcc0]) + uid[3:7] + bytes([bcc1])
+        else:
+            self.memory[0:4] = uid
+        self.memory[12:16] = bytes([0xE1, 0x10, (self.last_user_page - 3) // 2, 0x00])
+        if signature is None:
+            signature = bytes((uid[i % len(uid)] * 7 + i) & 0xFF for i in range(32))
+        self.signature = bytes(signature)
+
+    def sens_res(self):
+        """ATQA as the PN532 reports it (two bytes, MSB first)."""
+        return b"\x00\x44" if len(self.uid) == 7 else b"\x00\x04"
+
+    def answers_poll(self):
+        """Count a poll and say whether the tag answers it (miss pattern)."""
+        self.polls += 1
+        return not (self.miss_every and self.polls % self.miss_every == 0)
+
+    def user_bytes(self):
+        """The user memory (page 4 to the last user page)."""
+        return bytes(self.memory[16 : (self.last_user_page + 1) * 4])
+
+    def write_user(self, data):
+        """Write bytes into user memory from page 4 (for setting up tests)."""
+        if len(data) > (self.last_user_page - 3) * 4:
+            raise ValueError(f"record of {len(data)} bytes does not fit {self.kind}")
+        self.memory[16 : 16 + len(data)] = data
+
+    def command(self, cmd):
+        """Run one NTAG command; return (status, answer bytes, modeled microseconds)."""
+        if not cmd:
+            return ST_NAK, b"", TIMING_US["frame"]
+        op = cmd[0]
+        if op == 0x30 and len(cmd) == 2:
+            if cmd[1] >= self.pages:
+                return ST_NAK, b"", TIMING_US["ntag_read"]
+            out = bytearray(16)
+            for i in range(16):
+                out[i] = self.memory[(cmd[1] * 4 + i) % len(self.memory)]
+            return ST_OK, bytes(out), TIMING_US["ntag_read"]
+        if op == 0xA2 and len(cmd) == 6:
+            page = cmd[1]
+            if page < 4 or page > self.last_user_page:
+                return ST_NAK, b"", TIMING_US["ntag_write"]
+            self.memory[page * 4 : page * 4 + 4] = cmd[2:6]
+            return ST_OK, b"", TIMING_US["ntag_write"]
+        if op == 0x3C and len(cmd) == 2:
+            return ST_OK, self.signature, TIMING_US["ntag_sig"]
+        if op == 0x60 and len(cmd) == 1:
+            version = bytes([0x00, 0x04, 0x04, 0x02, 0x01, 0x00, self.size_byte, 0x03])
+            return ST_OK, version, TIMING_US["ntag_read"]
+        return ST_NAK, b"", TIMING_US["frame"]
+
+
+class PN532:
+    """The controller: frame parser, command set, antenna field, reset pin, timing model."""
+
+    def __init__(self, clock=None):
+        self.clock = clock
+        self.tag = None
+        self.model_us = 0
+        self.commands = 0
+        self._reset_state()
+
+    def _reset_state(self):
+        self.hung = False
+        self.sam_configured = False
+        self.max_retries_activation = 0xFF
+        self.active = False  # a target is activated (Tg 1)
+        self.out = []  # frames waiting to be read, in order
+        self.last_answer = None
+        self.ready_at = 0
+        self.in_reset = False
+
+    # -- the physical world --------------------------------------------------------------
+    def place(self, tag):
+        """Put a tag on the antenna (replacing any)."""
+        self.tag = tag
+        self.active = False
+
+    def remove(self):
+        """Take the tag off the antenna."""
+        self.tag = None
+        self.active = False
+
+    def hang(self):
+        """Stop answering (no ACK, never ready) until the reset pin is pulsed."""
+        self.hung = True
+        self.out = []
+
+    def set_reset(self, level):
+        """Drive RSTPDN: low holds the chip in reset; the rising edge boots it afresh."""
+        if not level:
+            self.in_reset = True
+            self.out = []
+        elif self.in_reset:
+            self._reset_state()
+
+    # -- frames --------------------------------------------------------------------------
+    def _now(self):
+        return self.clock() if self.clock else 0
+
+    def ready(self):
+        """True when a frame waits to be read (the status byte's ready bit)."""
+        if self.hung or self.in_reset or not self.out:
+            return False
+        if len(self.out) == 1 and self.out[0] is not ACK and self.clock:
+            return self._now() >= self.ready_at
+        return True
+
+    def pop_frame(self):
+        """Take the next pending frame (or b"" when none is ready)."""
+        if not self.ready():
+            return b""
+        return self.out.pop(0)
+
+    def receive(self, data):
+        """Handle one complete frame written by the host (SPI/I2C: one write transaction)."""
+        if self.hung or self.in_reset:
+            return
+        data = bytes(data)
+        start = data.find(b"\x00\xff")
+        if start < 0:
+            return
+        data = data[start + 2 :]
+        if data[:3] == b"\x00\xff\x00" or data[:2] == b"\x00\xff":
+            self.out = []  # host ACK: abort the command in progress
+            return
+        if data[:2] == b"\xff\x00":
+            if self.last_answer:
+                self.out = [self.last_answer]
+            return
+        if len(data) < 3:
+            return
+        n, lcs = data[0], data[1]
+        if (n + lcs) & 0xFF or len(data) < n + 3:
+            return  # bad length checksum or truncated: ignored, no ACK
+        body = data[2 : 2 + n]
+        if sum(body) + data[2 + n] & 0xFF:
+            return  # bad data checksum: ignored, no ACK
+        self.commands += 1
+        self.out = [ACK]
+        if body[0] != 0xD4 or n < 2:
+            self._answer(ERROR_FRAME, TIMING_US["frame"])
+            return
+        result = self._command(body[1], body[2:])
+        if result is None:
+            return  # retrying forever: never answers
+        answer, busy = result
+        self._answer(answer, busy)
+
+    def _answer(self, frame, busy_us):
+        self.model_us += busy_us
+        self.ready_at = self._now() + busy_us
+        self.last_answer = frame
+        self.out.append(frame)
+
+    def _command(self, code, args):
+        reply = code + 1
+        if code == 0x02:
+            return build_frame(0xD5, bytes([reply]) + FIRMWARE), TIMING_US["frame"]
+        if code == 0x14 and 1 <= len(args) <= 3 and 1 <= args[0] <= 4:
+            self.sam_configured = True
+            return build_frame(0xD5, bytes([reply])), TIMING_US["frame"]
+        if code == 0x32 and len(args) >= 2:
+            if args[0] == 0x05:
+                if len(args) != 4:
+                    return ERROR_FRAME, TIMING_US["frame"]
+                self.max_retries_activation = args[3]
+            return build_frame(0xD5, bytes([reply])), TIMING_US["frame"]
+        if code == 0x4A and len(args) >= 2 and args[0] in (1, 2):
+            return self._list_passive(reply, args[1])
+        if code == 0x40 and len(args) >= 2:
+            return self._data_exchange(reply, args[0], args[1:])
+        if code == 0x52 and len(args) == 1:
+            self.active = False
+            return build_frame(0xD5, bytes([reply, ST_OK])), TIMING_US["frame"]
+        return ERROR_FRAME, TIMING_US["frame"]
+
+    def _list_passive(self, reply, baud):
+        self.active = False
+        tag = self.tag
+        found = baud == 0x00 and tag is not None and tag.answers_poll()
+        if found:
+            self.active = True
+            target = tag.sens_res() + b"\x00" + bytes([len(tag.uid)]) + tag.uid
+            data = bytes([reply, 1, 1]) + target
+            return build_frame(0xD5, data), TIMING_US["activation_ok"]
+        if self.max_retries_activation == 0xFF:
+            return None
+        tries = self.max_retries_activation + 1
+        return build_frame(0xD5, bytes([reply, 0])), tries * TIMING_US["activation_try"]
+
+    def _data_exchange(self, reply, target, cmd):
+        if target != 1 or not self.active:
+            return build_frame(0xD5, bytes([reply, ST_CONTEXT])), TIMING_US["frame"]
+        if self.tag is None:
+            self.active = False
+            return build_frame(0xD5, bytes([reply, ST_TIMEOUT])), TIMING_US["activation_try"]
+        status, out, busy = self.tag.command(cmd)
+        return build_frame(0xD5, bytes([reply, status]) + out), busy
+
+
+def _reverse_bits(b):
+    r = 0
+    for _ in range(8):
+        r = (r << 1) | (b & 1)
+        b >>= 1
+    return r
+
+
+REVERSED = bytes(_reverse_bits(i) for i in range(256))
+
+
+class SPIPort:
+    """The PN532's SPI interface as seen on the wire, one chip select."""
+
+    def __init__(self, chip, hz=1000000):
+        self.chip = chip
+        self.byte_us = 8000000 // hz
+        self.selected = False
+        self._op = None
+        self._frame = bytearray()
+        self._reading = None
+        self._read_pos = 0
+
+    def select(self):
+        self.selected = True
+        self._op = None
+        self._frame = bytearray()
+        self._reading = None
+
+    def deselect(self):
+        if self.selected and self._op == 0x01 and self._frame:
+            self.chip.receive(bytes(self._frame))
+        self.selected = False
+        self._op = None
+
+    def transfer(self, tx, msb_first=True):
+        """Clock len(tx) bytes both ways; return what MISO carried."""
+        if not self.selected:
+            raise RuntimeError("SPI transfer with chip select high")
+        rx = bytearray(len(tx))
+        self.chip.model_us += len(tx) * self.byte_us
+        for i in range(len(tx)):
+            b = REVERSED[tx[i]] if msb_first else tx[i]
+            out = self._clock(b)
+            rx[i] = REVERSED[out] if msb_first else out
+        return bytes(rx)
+
+    def _clock(self, b):
+        chip = self.chip
+        if chip.hung or chip.in_reset:
+            return 0x00
+        if self._op is None:
+            self._op = b
+            return 0x00
+        if self._op == 0x02:
+            return 0x01 if chip.ready() else 0x00
+        if self._op == 0x01:
+            self._frame.append(b)
+            return 0x00
+        if self._op == 0x03:
+            if self._reading is None:
+                self._reading = chip.pop_frame()
+                self._read_pos = 0
+            if self._read_pos < len(self._reading):
+                self._read_pos += 1
+                return self._reading[self._read_pos - 1]
+            return 0x00
+        return 0x00
+
+
+class I2CPort:
+    """The PN532's I2C interface (address 0x24): reads start with the ready byte."""
+
+    ADDRESS = 0x24
+
+    def __init__(self, chip, hz=400000):
+        self.chip = chip
+        self.byte_us = 9000000 // hz
+
+    def write(self, data):
+        self.chip.model_us += (len(data) + 1) * self.byte_us
+        if self.chip.hung or self.chip.in_reset:
+            raise OSError(19)  # ENODEV: no ACK on the bus
+        self.chip.receive(bytes(data))
+
+    def read(self, n):
+        self.chip.model_us += (n + 1) * self.byte_us
+        chip = self.chip
+        if chip.hung or chip.in_reset:
+            raise OSError(19)
+        if not chip.ready():
+            return bytes(n)
+        frame = chip.pop_frame()
+        out = (b"\x01" + frame)[:n]
+        return out + bytes(n - len(out))
+
+
+class UARTPort:
+    """The PN532's high-speed UART: a byte stream both ways, wake-up preamble tolerated."""
+
+    def __init__(self, chip, baud=115200):
+        self.chip = chip
+        self.byte_us = 10000000 // baud
+        self._rx = bytearray()  # bytes from the host not yet parsed
+        self._tx = bytearray()  # bytes for the host
+
+    def write(self, data):
+        self.chip.model_us += len(data) * self.byte_us
+        self._rx.extend(data)
+        self._parse()
+        return len(data)
+
+    def _parse(self):
+        while True:
+            i = self._rx.find(b"\x00\x00\xff")
+            if i < 0:
+                keep = 2 if len(self._rx) >= 2 else len(self._rx)
+                self._rx = self._rx[len(self._rx) - keep :]
+                return
+            rest = self._rx[i + 3 :]
+            if len(rest) < 2:
+                return
+            if rest[0] == 0x00 and rest[1] == 0xFF or rest[0] == 0xFF and rest[1] == 0x00:
+                if len(rest) < 3:
+                    return
+                frame = bytes(self._rx[i : i + 6])
+                self._rx = self._rx[i + 6 :]
+            else:
+                end = i + 3 + 2 + rest[0] + 2
+                if len(self._rx) < end:
+                    if (rest[0] + rest[1]) & 0xFF:
+                        self._rx = self._rx[i + 3 :]  # bad LCS: drop, resync
+                        continue
+                    return
+                frame = bytes(self._rx[i:end])
+                self._rx = self._rx[end:]
+            self.chip.receive(frame)
+
+    def _pull(self):
+        while self.chip.ready():
+            self._tx.extend(self.chip.pop_frame())
+
+    @property
+    def in_waiting(self):
+        """Bytes ready for the host (pyserial's name)."""
+        self._pull()
+        return len(self._tx)
+
+    def any(self):
+        """Bytes ready for the host (machine.UART's name)."""
+        return self.in_waiting
+
+    def read(self, n):
+        self._pull()
+        out = bytes(self._tx[:n])
+        self._tx = self._tx[n:]
+        return out
