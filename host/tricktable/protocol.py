@@ -1,0 +1,249 @@
+"""MQTT protocol v1: topic names and message schemas, with size limits and clear decode errors.
+
+Every payload is a JSON object with ``"v": 1``. Messages are msgspec Structs; ``decode()``
+checks the size limit first, then the schema, and raises :class:`ProtocolError` naming the
+field at fault. :class:`Topics` builds and parses topic names under a configurable prefix.
+The full description, with examples, is docs/protocol.md; the summary table is in
+docs/architecture.md.
+
+Imports nothing of ours.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal, TypeVar
+
+import msgspec
+from msgspec import Meta, Struct
+
+VERSION = 1
+DEFAULT_PREFIX = "tricktable"
+
+MAX_BOARD_MESSAGE = 512  # bytes: pad event, status (a board's messages are small)
+MAX_CONTROL_MESSAGE = 8192  # bytes: admin control commands (a seating or a whole action)
+
+_ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$"
+_ID_RE = re.compile(_ID)
+
+BoardId = Annotated[str, Meta(pattern=_ID, max_length=32)]
+TableId = Annotated[str, Meta(pattern=_ID, max_length=32)]
+Boot = Annotated[int, Meta(ge=0, le=0xFFFFFFFF)]
+Seq = Annotated[int, Meta(ge=0, le=2**53)]
+Pad = Annotated[int, Meta(ge=0, le=15)]
+Seat = Annotated[int, Meta(ge=0, le=7)]
+UidHex = Annotated[str, Meta(pattern=r"^(?:[0-9a-fA-F]{2}){4,10}$")]
+RecordHex = Annotated[str, Meta(pattern=r"^[0-9a-fA-F]{32}$")]
+ShortText = Annotated[str, Meta(max_length=64)]
+Reason = Annotated[str, Meta(max_length=300)]
+
+Led = Literal["off", "green", "red", "amber", "blue", "white"]
+Pattern = Literal["solid", "blink", "pulse"]
+Buzz = Literal["none", "ok", "error", "revoke"]
+ControlCmd = Literal["new_game", "set_variant", "seat", "undo", "void_hand", "action"]
+EventKind = Literal["accepted", "refused", "engine", "control", "invalid"]
+
+
+class ProtocolError(ValueError):
+    """A message or topic that does not follow protocol v1; ``field`` names the culprit."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class _Message(Struct, kw_only=True, omit_defaults=False):
+    v: Literal[1] = 1
+
+
+class PadEvent(_Message, kw_only=True):
+    """board -> host: a tag was placed on a pad. ``(board, boot, seq)`` is its unique key."""
+
+    board: BoardId
+    boot: Boot  # random per power-up, so seq can restart at 0
+    seq: Seq
+    t: Annotated[int, Meta(ge=0)]  # board clock, ms since boot
+    pad: Pad
+    kind: Literal["place"] = "place"
+    uid: UidHex
+    rec: RecordHex | None = None
+
+    @property
+    def uid_bytes(self) -> bytes:
+        return bytes.fromhex(self.uid)
+
+    @property
+    def rec_bytes(self) -> bytes | None:
+        return None if self.rec is None else bytes.fromhex(self.rec)
+
+
+class BoardStatus(_Message, kw_only=True):
+    """board -> host, retained: alive or not. The last will is ``{"v": 1, "online": false}``."""
+
+    online: bool
+    boot: Boot | None = None
+    fw: ShortText | None = None
+    heap: Annotated[int, Meta(ge=0)] | None = None
+    rssi: int | None = None
+    readers: Annotated[int, Meta(ge=0, le=16)] | None = None
+    uptime: Annotated[int, Meta(ge=0)] | None = None
+
+
+class Ack(_Message, kw_only=True):
+    """host -> board: the event ``(boot, seq)`` is journaled; the board may drop it."""
+
+    boot: Boot
+    seq: Seq
+
+
+class Feedback(_Message, kw_only=True):
+    """host -> board: light a pad's LED and sound the buzzer (the seat's verdict)."""
+
+    pad: Pad
+    led: Led
+    pattern: Pattern = "solid"
+    ms: Annotated[int, Meta(ge=0, le=60000)] = 1500
+    buzz: Buzz = "none"
+
+
+class PadSeat(Struct, kw_only=True):
+    pad: Pad
+    seat: Seat
+
+
+class BoardConfig(_Message, kw_only=True):
+    """host -> board, retained: the table the board serves and which pads it scans."""
+
+    table: TableId
+    pads: Annotated[list[PadSeat], Meta(max_length=16)]
+    display: bool = False  # show the table's display topic on the board's display
+
+
+class Display(_Message, kw_only=True):
+    """host, retained: a summary small enough for an 8-digit 7-segment or 4x16 OLED board."""
+
+    text8: Annotated[str, Meta(max_length=8)]
+    lines: Annotated[list[Annotated[str, Meta(max_length=16)]], Meta(max_length=4)]
+
+
+class TableEvent(_Message, kw_only=True):
+    """host: one entry of a table's event stream.
+
+    ``kind`` is ``accepted`` (an action applied: ``action``), ``refused`` (an action or tag
+    refused: ``code``, ``reason``), ``engine`` (an engine event: ``event``, e.g. a revoke, a
+    trick won, a hand scored, game over), ``control`` (an admin command done or refused) or
+    ``invalid`` (a message that could not be read at all).
+    """
+
+    table: TableId
+    kind: EventKind
+    seat: Seat | None = None
+    board: str | None = None
+    pad: Pad | None = None
+    code: str = ""
+    reason: str = ""
+    action: dict[str, Any] | None = None
+    event: dict[str, Any] | None = None
+    id: str | None = None  # the control command's id, echoed
+
+
+class Control(_Message, kw_only=True):
+    """admin -> host: a control command for a table; answered by a ``control`` event."""
+
+    cmd: ControlCmd
+    args: dict[str, Any] = {}
+    id: Annotated[str, Meta(max_length=64)] | None = None
+
+
+M = TypeVar("M", bound=Struct)
+
+_encoder = msgspec.json.Encoder()
+_decoders: dict[type[Struct], msgspec.json.Decoder[Any]] = {}
+
+
+def encode(message: Struct | dict[str, Any]) -> bytes:
+    """The JSON bytes of a message (a dict is sent as is, e.g. the table state)."""
+    return _encoder.encode(message)
+
+
+def decode(kind: type[M], payload: bytes, limit: int = MAX_BOARD_MESSAGE) -> M:
+    """Decode ``payload`` as ``kind``; raise ProtocolError naming the field on any fault."""
+    name = kind.__name__
+    if len(payload) > limit:
+        raise ProtocolError(f"{name} too large: {len(payload)} bytes (limit {limit})", "$")
+    decoder = _decoders.get(kind)
+    if decoder is None:
+        decoder = _decoders[kind] = msgspec.json.Decoder(kind)
+    try:
+        return decoder.decode(payload)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+        field = text.rsplit(" - at `", 1)[1].rstrip("`") if " - at `" in text else "$"
+        detail = text.split(" - at `", 1)[0]
+        raise ProtocolError(f"bad {name}: field {field}: {detail}", field) from None
+    except msgspec.DecodeError as exc:
+        raise ProtocolError(f"bad {name}: not JSON: {exc}", "$") from None
+
+
+def valid_id(value: str) -> bool:
+    """True for a board or table id usable in a topic (letters, digits, ``_ . -``; 1-32)."""
+    return bool(_ID_RE.match(value))
+
+
+class Topics:
+    """Topic names under ``{prefix}/v1``; ``parse()`` turns a topic back into its parts."""
+
+    def __init__(self, prefix: str = DEFAULT_PREFIX) -> None:
+        if not prefix or any(c in prefix for c in "+#") or prefix.endswith("/"):
+            raise ProtocolError(f"bad topic prefix {prefix!r}: no wildcards, no trailing '/'")
+        self.prefix = prefix
+        self.base = f"{prefix}/v{VERSION}"
+
+    def board(self, board: str, leaf: str) -> str:
+        return f"{self.base}/board/{board}/{leaf}"
+
+    def table(self, table: str, leaf: str) -> str:
+        return f"{self.base}/table/{table}/{leaf}"
+
+    def board_event(self, board: str) -> str:
+        return self.board(board, "event")
+
+    def board_status(self, board: str) -> str:
+        return self.board(board, "status")
+
+    def ack(self, board: str) -> str:
+        return self.board(board, "ack")
+
+    def feedback(self, board: str) -> str:
+        return self.board(board, "feedback")
+
+    def config(self, board: str) -> str:
+        return self.board(board, "config")
+
+    def state(self, table: str) -> str:
+        return self.table(table, "state")
+
+    def display(self, table: str) -> str:
+        return self.table(table, "display")
+
+    def events(self, table: str) -> str:
+        return self.table(table, "events")
+
+    def control(self, table: str) -> str:
+        return self.table(table, "control")
+
+    def host_subscriptions(self) -> list[str]:
+        """What the host service subscribes to."""
+        return [
+            self.board("+", "event"),
+            self.board("+", "status"),
+            self.table("+", "control"),
+        ]
+
+    def parse(self, topic: str) -> tuple[str, str, str]:
+        """``(scope, id, leaf)`` of a topic, scope ``board`` or ``table``; ProtocolError if not ours."""
+        head = self.base + "/"
+        parts = topic[len(head) :].split("/") if topic.startswith(head) else []
+        if len(parts) != 3 or parts[0] not in ("board", "table") or not valid_id(parts[1]):
+            raise ProtocolError(f"not a {self.base} topic: {topic!r}", "topic")
+        return parts[0], parts[1], parts[2]
