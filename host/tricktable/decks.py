@@ -1,0 +1,308 @@
+"""The deck registry: which tag UID is which card (or token) of which enrolled deck.
+
+One SQLite file holds the club keys, the enrolled decks (id, kind, name) and one row per
+enrolled tag (UID -> deck, code, copy). ``Registry.resolve(uid, record)`` is what the table
+calls for every pad event (docs/architecture.md, "Tags and tokens"): a UID enrolled here is
+answered from the registry; an unknown UID is accepted only with a record whose MAC checks
+against a club key (so a table can read a deck enrolled on another host that shares the key).
+
+May import ``tricktable.cards`` and ``tricktable.tags``; nothing else of ours.
+"""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from tricktable import cards, tags
+
+CARD_DECKS = ("24", "25", "28", "32", "36", "40", "48", "52")  # names of cards.deck()
+DECK_KINDS = (*CARD_DECKS, "tokens")
+
+
+class RegistryError(ValueError):
+    """A registry operation refused; nothing was changed. The message says why."""
+
+
+class UnknownTag(LookupError):
+    """A tag that is neither enrolled here nor carries a record this host can check."""
+
+
+class BadRecord(ValueError):
+    """A tag whose record is refused (bad MAC, unknown key, wrong deck); see the message."""
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One place in a deck: a card face with its copy number, or a token (copy 0)."""
+
+    code: int
+    copy: int = 0
+
+    @property
+    def value(self) -> cards.Card | str:
+        """The ``cards.Card`` or the token string."""
+        return tags.code_value(self.code)
+
+    @property
+    def name(self) -> str:
+        """The card as printed (``AS``, ``AS'`` for copy 1) or the token string."""
+        value = self.value
+        return value if isinstance(value, str) else cards.format_card(value, self.copy)
+
+
+@dataclass(frozen=True)
+class Deck:
+    """An enrolled (or being enrolled) deck."""
+
+    deck_id: int
+    kind: str
+    name: str
+    key_id: int
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """What a tag is: a card (``card`` set, ``token`` None) or a token (``token`` set).
+
+    ``source`` is ``"registry"`` (UID enrolled here) or ``"record"`` (MAC-checked record).
+    """
+
+    deck_id: int
+    card: cards.Card | None
+    copy: int
+    token: str | None
+    source: str
+
+    @property
+    def is_token(self) -> bool:
+        """True for a bid/trump/control token."""
+        return self.token is not None
+
+
+def deck_slots(kind: str) -> list[Slot]:
+    """The slots of a deck kind, in the order enrollment asks for them.
+
+    Cards in ``cards.deck(kind)`` order (suit by suit, low to high, the joker last; a 48-card
+    deck is the 24 as copy 0 and then again as copy 1); tokens in ``tags.TOKENS`` order.
+    """
+    if kind == "tokens":
+        return [Slot(tags.token_code(token)) for token in tags.TOKENS]
+    if kind not in CARD_DECKS:
+        raise RegistryError(f"unknown deck kind {kind!r}; one of {', '.join(DECK_KINDS)}")
+    pack = cards.deck(kind)
+    return [Slot(tags.card_code(face), copy) for copy in range(pack.copies) for face in pack.faces]
+
+
+class Registry:
+    """The enrolled decks and tags, in one SQLite file (``":memory:"`` for a throwaway one)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._lock = threading.Lock()
+        self._db.executescript(
+            """
+            PRAGMA foreign_keys = ON;
+            CREATE TABLE IF NOT EXISTS club_keys (
+                key_id INTEGER PRIMARY KEY CHECK (key_id BETWEEN 0 AND 255),
+                key BLOB NOT NULL CHECK (length(key) = 32));
+            CREATE TABLE IF NOT EXISTS decks (
+                deck_id INTEGER PRIMARY KEY CHECK (deck_id BETWEEN 1 AND 65535),
+                kind TEXT NOT NULL, name TEXT NOT NULL,
+                key_id INTEGER NOT NULL REFERENCES club_keys);
+            CREATE TABLE IF NOT EXISTS tags (
+                uid BLOB PRIMARY KEY,
+                deck_id INTEGER NOT NULL REFERENCES decks,
+                code INTEGER NOT NULL, copy INTEGER NOT NULL,
+                signature BLOB,
+                UNIQUE (deck_id, code, copy));
+            """
+        )
+
+    def close(self) -> None:
+        """Close the file."""
+        self._db.close()
+
+    def __enter__(self) -> Registry:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    # club keys
+
+    def keys(self) -> dict[int, bytes]:
+        """All club keys by key id."""
+        return {
+            key_id: bytes(key) for key_id, key in self._query("SELECT key_id, key FROM club_keys")
+        }
+
+    def club_key(self) -> int:
+        """The id of the newest club key, creating a random one (id 1) if there is none."""
+        with self._tx() as db:
+            row = db.execute("SELECT max(key_id) FROM club_keys").fetchone()
+            if row[0] is not None:
+                return row[0]
+            db.execute("INSERT INTO club_keys VALUES (1, ?)", (secrets.token_bytes(tags.KEY_LEN),))
+            return 1
+
+    def add_key(self, key_id: int, key: bytes) -> None:
+        """Add a club key shared from another host; refuses to replace a different key."""
+        if len(key) != tags.KEY_LEN or not 0 <= key_id <= 255:
+            raise RegistryError(f"a club key is {tags.KEY_LEN} bytes with an id 0..255")
+        existing = self.keys().get(key_id)
+        if existing is not None and existing != key:
+            raise RegistryError(f"club key {key_id} already exists with a different value")
+        with self._tx() as db:
+            db.execute("INSERT OR IGNORE INTO club_keys VALUES (?, ?)", (key_id, key))
+
+    # decks
+
+    def create_deck(self, deck_id: int, kind: str, name: str = "") -> Deck:
+        """Register a new deck (before its tags are enrolled)."""
+        if kind not in DECK_KINDS:
+            raise RegistryError(f"unknown deck kind {kind!r}; one of {', '.join(DECK_KINDS)}")
+        if not 1 <= deck_id <= 0xFFFF:
+            raise RegistryError(f"deck id {deck_id} out of range 1..65535")
+        if self.deck(deck_id) is not None:
+            raise RegistryError(f"deck {deck_id} already exists")
+        key_id = self.club_key()
+        with self._tx() as db:
+            db.execute("INSERT INTO decks VALUES (?, ?, ?, ?)", (deck_id, kind, name, key_id))
+        return Deck(deck_id, kind, name, key_id)
+
+    def deck(self, deck_id: int) -> Deck | None:
+        """The deck with this id, or None."""
+        rows = self._query(
+            "SELECT deck_id, kind, name, key_id FROM decks WHERE deck_id = ?", (deck_id,)
+        )
+        return Deck(*rows[0]) if rows else None
+
+    def decks(self) -> list[Deck]:
+        """All decks, by id."""
+        return [
+            Deck(*row)
+            for row in self._query("SELECT deck_id, kind, name, key_id FROM decks ORDER BY deck_id")
+        ]
+
+    # tags
+
+    def enrolled(self, deck_id: int) -> dict[bytes, Slot]:
+        """The tags enrolled in a deck: UID -> slot."""
+        rows = self._query("SELECT uid, code, copy FROM tags WHERE deck_id = ?", (deck_id,))
+        return {bytes(uid): Slot(code, copy) for uid, code, copy in rows}
+
+    def lookup(self, uid: bytes) -> tuple[int, Slot] | None:
+        """``(deck_id, slot)`` of an enrolled UID, or None."""
+        rows = self._query("SELECT deck_id, code, copy FROM tags WHERE uid = ?", (bytes(uid),))
+        return (rows[0][0], Slot(rows[0][1], rows[0][2])) if rows else None
+
+    def enroll(self, uid: bytes, deck_id: int, slot: Slot, signature: bytes | None = None) -> None:
+        """Record that the tag with this UID is this slot of this deck.
+
+        ``signature`` is the tag's NXP originality signature (READ_SIG), kept so that a later
+        check can tell a different chip answering with the same UID.
+
+        Refused if the UID is already enrolled (in this deck or another), if the slot already
+        has a tag, or if the slot does not belong to the deck's kind.
+        """
+        deck = self.deck(deck_id)
+        if deck is None:
+            raise RegistryError(f"deck {deck_id} does not exist")
+        if slot not in deck_slots(deck.kind):
+            raise RegistryError(f"{slot.name} is not part of a {deck.kind} deck")
+        known = self.lookup(uid)
+        if known is not None:
+            where = "this deck" if known[0] == deck_id else f"deck {known[0]}"
+            raise RegistryError(
+                f"tag {uid.hex()} is already enrolled in {where} as {known[1].name}"
+            )
+        with self._tx() as db:
+            taken = db.execute(
+                "SELECT uid FROM tags WHERE deck_id = ? AND code = ? AND copy = ?",
+                (deck_id, slot.code, slot.copy),
+            ).fetchone()
+            if taken is not None:
+                raise RegistryError(
+                    f"{slot.name} of deck {deck_id} already has tag {bytes(taken[0]).hex()}"
+                )
+            db.execute(
+                "INSERT INTO tags VALUES (?, ?, ?, ?, ?)",
+                (bytes(uid), deck_id, slot.code, slot.copy, signature),
+            )
+
+    def signature(self, uid: bytes) -> bytes | None:
+        """The originality signature stored when the tag was enrolled (None if none)."""
+        rows = self._query("SELECT signature FROM tags WHERE uid = ?", (bytes(uid),))
+        return bytes(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    def unenroll(self, uid: bytes) -> None:
+        """Forget an enrolled tag (to redo it); refused if it is not enrolled."""
+        with self._tx() as db:
+            if db.execute("DELETE FROM tags WHERE uid = ?", (bytes(uid),)).rowcount == 0:
+                raise RegistryError(f"tag {uid.hex()} is not enrolled")
+
+    def record_for(self, uid: bytes) -> bytes:
+        """The 16-byte record to write to an enrolled tag."""
+        known = self.lookup(uid)
+        if known is None:
+            raise RegistryError(f"tag {uid.hex()} is not enrolled")
+        deck_id, slot = known
+        deck = self.deck(deck_id)
+        assert deck is not None  # foreign key
+        record = tags.TagRecord(deck_id, slot.code, slot.copy, deck.key_id)
+        return tags.encode(record, uid, self.keys()[deck.key_id])
+
+    # the table's question
+
+    def resolve(self, uid: bytes, record: bytes | None = None) -> Resolved:
+        """What this tag is, from the registry or else from a MAC-checked record.
+
+        Raises UnknownTag for a UID not enrolled here without a record of ours, BadRecord for
+        a record that fails its MAC or names a slot its deck cannot have.
+        """
+        uid = bytes(uid)
+        known = self.lookup(uid)
+        if known is not None:
+            return _resolved(known[0], known[1], "registry")
+        if not record or not tags.is_ours(record):
+            raise UnknownTag(f"tag {uid.hex()} is not enrolled and carries no tricktable record")
+        try:
+            fields = tags.decode(bytes(record), uid, self.keys())
+        except tags.RecordError as exc:
+            raise BadRecord(f"tag {uid.hex()}: {exc}") from None
+        slot = Slot(fields.code, fields.copy)
+        deck = self.deck(fields.deck_id)
+        if deck is not None and slot not in deck_slots(deck.kind):
+            raise BadRecord(
+                f"tag {uid.hex()}: {slot.name} is not part of deck {deck.deck_id} ({deck.kind})"
+            )
+        return _resolved(fields.deck_id, slot, "record")
+
+
+def _resolved(deck_id: int, slot: Slot, source: str) -> Resolved:
+    value = slot.value
+    if isinstance(value, str):
+        return Resolved(deck_id, None, 0, value, source)
+    return Resolved(deck_id, value, slot.copy, None, source)
