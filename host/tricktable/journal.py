@@ -1,0 +1,239 @@
+"""The journal: an append-only SQLite (WAL) record of every message the host received.
+
+Three append-only tables (docs/journal.md):
+
+* ``entries``: every incoming message, stored *before* it is applied: pad events (unique
+  key ``(board, boot, seq)``, so a second copy is refused), control commands (unique on
+  ``(table_id, control_id)`` when the admin gave an id) and unreadable messages (kept for
+  the record, never replayed).
+* ``games``: a game was started on a table (its setup: variant, options, players, dealer, seed).
+* ``actions``: what applying an entry did to the game's action list: an action appended, or
+  (undo, void) the list cut back. The live list of a game is derived by folding these rows.
+
+On start the service replays each table's ``entries`` through its table session; the
+``games``/``actions`` rows written again on replay are ignored by their keys.
+
+Imports from us: protocol only (history export lives in tricktable.history).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from tricktable.protocol import Control, PadEvent
+
+EntryKind = Literal["pad", "control", "invalid"]
+Sync = Literal["normal", "full"]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS entries (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('pad', 'control', 'invalid')),
+    table_id TEXT,
+    board TEXT,
+    boot INTEGER,
+    seq INTEGER,
+    control_id TEXT,
+    received REAL NOT NULL,
+    topic TEXT NOT NULL,
+    payload BLOB NOT NULL,
+    note TEXT NOT NULL DEFAULT ''
+);
+CREATE UNIQUE INDEX IF NOT EXISTS entries_pad_key ON entries (board, boot, seq)
+    WHERE kind = 'pad';
+CREATE UNIQUE INDEX IF NOT EXISTS entries_control_key ON entries (table_id, control_id)
+    WHERE kind = 'control' AND control_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS entries_table ON entries (table_id, id);
+CREATE TABLE IF NOT EXISTS games (
+    table_id TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    entry_id INTEGER NOT NULL REFERENCES entries (id),
+    setup TEXT NOT NULL,
+    PRIMARY KEY (table_id, game)
+);
+CREATE TABLE IF NOT EXISTS actions (
+    entry_id INTEGER NOT NULL REFERENCES entries (id),
+    n INTEGER NOT NULL,
+    table_id TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    length INTEGER NOT NULL,
+    action TEXT,
+    PRIMARY KEY (entry_id, n)
+);
+"""
+
+
+class JournalError(RuntimeError):
+    """The journal file cannot be used (not ours, or corrupt)."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One stored incoming message."""
+
+    id: int
+    kind: EntryKind
+    table: str | None
+    board: str | None
+    boot: int | None
+    seq: int | None
+    control_id: str | None
+    received: float
+    topic: str
+    payload: bytes
+    note: str
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game on a table: its setup and its live action list (undos folded in)."""
+
+    table: str
+    game: int
+    setup: dict[str, Any]
+    actions: list[dict[str, Any]]
+
+
+class Journal:
+    """The journal file. Thread-safe: one connection guarded by a lock."""
+
+    def __init__(self, path: str | Path, sync: Sync = "normal") -> None:
+        self.path = str(path)
+        self._lock = threading.Lock()
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(f"PRAGMA synchronous={sync.upper()}")
+            self._db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(f"cannot use {self.path} as a journal: {exc}") from exc
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- appending incoming messages -------------------------------------------------
+
+    def _insert(self, kind: EntryKind, table: str | None, topic: str, payload: bytes,
+                board: str | None = None, boot: int | None = None, seq: int | None = None,
+                control_id: str | None = None, note: str = "") -> Entry | None:
+        received = time.time()
+        with self._lock:
+            cur = self._db.execute(
+                "INSERT OR IGNORE INTO entries (kind, table_id, board, boot, seq, control_id,"
+                " received, topic, payload, note) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (kind, table, board, boot, seq, control_id, received, topic, payload, note),
+            )
+            if cur.rowcount == 0:
+                return None
+            row_id = cur.lastrowid
+        assert row_id is not None
+        return Entry(row_id, kind, table, board, boot, seq, control_id, received, topic,
+                     payload, note)
+
+    def append_pad(self, table: str, event: PadEvent, topic: str, payload: bytes) -> Entry | None:
+        """Store a pad event; None when ``(board, boot, seq)`` is already stored (a duplicate)."""
+        return self._insert("pad", table, topic, payload, event.board, event.boot, event.seq)
+
+    def append_control(self, table: str, control: Control, topic: str,
+                       payload: bytes) -> Entry | None:
+        """Store a control command; None when its ``id`` was already stored for this table."""
+        return self._insert("control", table, topic, payload, control_id=control.id)
+
+    def append_invalid(self, table: str | None, topic: str, payload: bytes, note: str) -> Entry:
+        """Store a message that could not be used, with why (never replayed)."""
+        entry = self._insert("invalid", table, topic, payload, note=note)
+        assert entry is not None
+        return entry
+
+    # --- what applying did -------------------------------------------------------------
+
+    def record_game(self, table: str, game: int, entry_id: int, setup: dict[str, Any]) -> None:
+        """Game ``game`` of ``table`` was started by entry ``entry_id`` (idempotent)."""
+        with self._lock:
+            self._db.execute(
+                "INSERT OR IGNORE INTO games (table_id, game, entry_id, setup) VALUES (?,?,?,?)",
+                (table, game, entry_id, json.dumps(setup, sort_keys=True)),
+            )
+
+    def record_actions(self, table: str, game: int, entry_id: int,
+                       steps: list[tuple[int, dict[str, Any] | None]]) -> None:
+        """What entry ``entry_id`` did to the game's action list, in order (idempotent).
+
+        Each step is ``(length, action)``: with an action, it is the list's ``length``-th
+        item (the list is cut to ``length - 1`` first); without, the list is cut to ``length``.
+        """
+        with self._lock:
+            self._db.executemany(
+                "INSERT OR IGNORE INTO actions (entry_id, n, table_id, game, length, action)"
+                " VALUES (?,?,?,?,?,?)",
+                [(entry_id, n, table, game, length,
+                  None if action is None else json.dumps(action, sort_keys=True))
+                 for n, (length, action) in enumerate(steps)],
+            )
+
+    # --- reading back ------------------------------------------------------------------
+
+    def tables(self) -> list[str]:
+        """Every table that has replayable entries, in order of first appearance."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT table_id FROM entries WHERE kind != 'invalid' AND table_id IS NOT NULL"
+                " GROUP BY table_id ORDER BY MIN(id)"
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def entries(self, table: str | None = None, kinds: tuple[EntryKind, ...] = ("pad", "control"),
+                after: int = 0) -> Iterator[Entry]:
+        """Stored entries in arrival order (by default the replayable ones), optionally one table's."""
+        marks = ",".join("?" * len(kinds))
+        sql = f"SELECT * FROM entries WHERE kind IN ({marks}) AND id > ?"
+        params: list[Any] = [*kinds, after]
+        if table is not None:
+            sql += " AND table_id = ?"
+            params.append(table)
+        with self._lock:
+            rows = self._db.execute(sql + " ORDER BY id", params).fetchall()
+        for row in rows:
+            yield Entry(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8],
+                        bytes(row[9]), row[10])
+
+    def count(self, kind: EntryKind | None = None) -> int:
+        with self._lock:
+            if kind is None:
+                return int(self._db.execute("SELECT COUNT(*) FROM entries").fetchone()[0])
+            return int(self._db.execute(
+                "SELECT COUNT(*) FROM entries WHERE kind = ?", (kind,)).fetchone()[0])
+
+    def games(self, table: str) -> list[GameRecord]:
+        """The games played on ``table``, each with its live action list."""
+        with self._lock:
+            games = self._db.execute(
+                "SELECT game, setup FROM games WHERE table_id = ? ORDER BY game", (table,)
+            ).fetchall()
+            steps = self._db.execute(
+                "SELECT game, length, action FROM actions WHERE table_id = ?"
+                " ORDER BY entry_id, n", (table,)
+            ).fetchall()
+        lists: dict[int, list[dict[str, Any]]] = {game: [] for game, _ in games}
+        for game, length, action in steps:
+            live = lists.setdefault(game, [])
+            if action is None:
+                del live[length:]
+            else:
+                del live[length - 1:]
+                live.append(json.loads(action))
+        return [GameRecord(table, game, json.loads(setup), lists[game]) for game, setup in games]
