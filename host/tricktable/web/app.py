@@ -1,0 +1,205 @@
+"""The scoreboard web app: Starlette routes, JSON API and server-sent events.
+
+Pages (static HTML + one script, no build step): ``/`` the club (every table),
+``/table/{table}`` one table live, ``/replay/{table}`` step through a recorded hand.
+JSON: ``/api/club``, ``/api/table/{table}``, ``/api/table/{table}/hands``,
+``/api/table/{table}/hands/{game}/{hand}``. Live: ``/api/stream`` (event ``table``: a
+table's summary, for the club page) and ``/api/stream?table=T`` (event ``view``: the whole
+table view). Each stream coalesces: a slow client gets the newest view, never a backlog.
+Admin: ``POST /api/table/{table}/control`` with ``Authorization: Bearer TOKEN`` and JSON
+``{"cmd": "new_game" | "undo" | "void_hand"}``; off (404) unless a token is configured.
+
+Imports ``tricktable.web.feed`` (the MQTT-fed model) only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from tricktable.web.feed import Feed
+
+STATIC = Path(__file__).parent / "static"
+ADMIN_COMMANDS = ("new_game", "undo", "void_hand")
+KEEPALIVE_SECONDS = 15.0
+
+
+class Subscriber:
+    """One SSE client: the set of tables changed since its last send."""
+
+    def __init__(self, table: str | None) -> None:
+        self.table = table
+        self.dirty: set[str] = set()
+        self.wake = asyncio.Event()
+
+    def mark(self, table: str | None) -> None:
+        if table is not None and self.table in (None, table):
+            self.dirty.add(table)
+            self.wake.set()
+
+
+class Hub:
+    """Fans changes from the MQTT thread out to the SSE clients on the event loop."""
+
+    def __init__(self, feed: Feed) -> None:
+        self.feed = feed
+        self.subscribers: set[Subscriber] = set()
+        self.closing = asyncio.Event()
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def attach(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.feed.add_listener(self._changed)
+
+    def close_streams(self) -> None:
+        """End every open event stream (the server is stopping)."""
+        self.closing.set()
+        for sub in self.subscribers:
+            sub.wake.set()
+
+    def detach(self) -> None:
+        self.close_streams()
+        self.feed.remove_listener(self._changed)
+
+    def _changed(self, table: str | None) -> None:
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        for sub in list(self.subscribers):
+            loop.call_soon_threadsafe(sub.mark, table)
+
+    async def stream(self, sub: Subscriber) -> AsyncIterator[str]:
+        self.subscribers.add(sub)
+        try:
+            yield "retry: 2000\n\n"
+            for table in self._initial(sub):
+                yield self._message(sub, table)
+            while not self.closing.is_set():
+                try:
+                    await asyncio.wait_for(sub.wake.wait(), KEEPALIVE_SECONDS)
+                except TimeoutError:
+                    yield ": keepalive\n\n"
+                    continue
+                sub.wake.clear()
+                tables, sub.dirty = sorted(sub.dirty), set()
+                for table in tables:
+                    yield self._message(sub, table)
+        finally:
+            self.subscribers.discard(sub)
+
+    def _initial(self, sub: Subscriber) -> list[str]:
+        with self.feed.lock:
+            names = list(self.feed.club.tables)
+        return [sub.table] if sub.table is not None else names
+
+    def _message(self, sub: Subscriber, table: str) -> str:
+        with self.feed.lock:
+            club = self.feed.club
+            if sub.table is None:
+                view = club.tables[table].summary(club.boards) if table in club.tables else None
+                kind = "table"
+            else:
+                view, kind = club.view(table), "view"
+        data = json.dumps(view if view is not None else {"table": table, "missing": True})
+        return f"event: {kind}\ndata: {data}\n\n"
+
+
+def create_app(feed: Feed, admin_token: str | None = None) -> Starlette:
+    """The scoreboard for a started ``Feed``; admin actions only when ``admin_token`` is set."""
+    hub = Hub(feed)
+
+    def page(name: str) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(_request: Request) -> Response:
+            return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+
+        return endpoint
+
+    async def api_club(_request: Request) -> Response:
+        with feed.lock:
+            return JSONResponse({"tables": feed.club.summary(), "admin": admin_token is not None})
+
+    async def api_table(request: Request) -> Response:
+        table = request.path_params["table"]
+        with feed.lock:
+            view = feed.club.view(table)
+        if view is None:
+            return _error(404, f"no table {table!r} has reported yet")
+        return JSONResponse(dict(view, admin=admin_token is not None))
+
+    async def api_hands(request: Request) -> Response:
+        with feed.lock:
+            return JSONResponse({"hands": feed.club.hands(request.path_params["table"])})
+
+    async def api_hand(request: Request) -> Response:
+        p = request.path_params
+        with feed.lock:
+            hand = feed.club.hand(p["table"], p["game"], p["hand"])
+        if hand is None:
+            return _error(404, f"table {p['table']!r} has no game {p['game']} hand {p['hand']}")
+        return JSONResponse(hand)
+
+    async def api_stream(request: Request) -> Response:
+        sub = Subscriber(request.query_params.get("table"))
+        return StreamingResponse(
+            hub.stream(sub),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+    async def api_control(request: Request) -> Response:
+        if admin_token is None:
+            return _error(404, "admin actions are off: start the scoreboard with an admin token")
+        given = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
+        if not hmac.compare_digest(given.encode(), admin_token.encode()):
+            return _error(403, "admin token missing or wrong")
+        try:
+            body = await request.json()
+        except ValueError:
+            return _error(400, "body must be JSON: {\"cmd\": ...}")
+        cmd = body.get("cmd") if isinstance(body, dict) else None
+        if cmd not in ADMIN_COMMANDS:
+            return _error(400, f"cmd must be one of {', '.join(ADMIN_COMMANDS)}; got {cmd!r}")
+        table = request.path_params["table"]
+        with feed.lock:
+            known = table in feed.club.tables
+        if not known:
+            return _error(404, f"no table {table!r} has reported yet")
+        await asyncio.to_thread(feed.publish_control, table, cmd, {})
+        return JSONResponse({"ok": True, "table": table, "cmd": cmd})
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        hub.attach()
+        try:
+            yield
+        finally:
+            hub.detach()
+
+    routes = [
+        Route("/", page("club.html")),
+        Route("/table/{table}", page("table.html")),
+        Route("/replay/{table}", page("replay.html")),
+        Route("/api/club", api_club),
+        Route("/api/stream", api_stream),
+        Route("/api/table/{table}", api_table),
+        Route("/api/table/{table}/hands", api_hands),
+        Route("/api/table/{table}/hands/{game:int}/{hand:int}", api_hand),
+        Route("/api/table/{table}/control", api_control, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hub = hub
+    return app
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)

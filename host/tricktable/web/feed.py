@@ -1,0 +1,82 @@
+"""The MQTT side of the scoreboard: a paho client that keeps a ``Club`` model current.
+
+``Feed`` subscribes to the host's retained table state, table events and board status and
+config topics, applies each message to a ``tricktable.web.model.Club`` under a lock, and
+tells its listeners which table changed. It can also publish an admin control message.
+Used by the web app and by ``tricktable watch``. Imports ``tricktable.protocol`` and ``tricktable.web.model``.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from tricktable import protocol
+from tricktable.web.model import BadMessage, Club
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[str | None], None]
+
+
+class Feed:
+    """A live ``Club`` fed from one broker. Call ``start()``, then read under ``lock``."""
+
+    def __init__(self, host: str, port: int, prefix: str = protocol.DEFAULT_PREFIX,
+                 client_id: str = "") -> None:
+        self.host, self.port = host, port
+        self.club = Club(prefix)
+        self.lock = threading.Lock()
+        self.bad_messages = 0
+        self._listeners: list[Listener] = []
+        self._connected = threading.Event()
+        self._client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id)
+        self._client.on_connect = self._on_connect
+        self._client.on_message = self._on_message
+
+    def add_listener(self, listener: Listener) -> None:
+        """``listener(table)`` runs on the MQTT thread after every applied message."""
+        self._listeners.append(listener)
+
+    def remove_listener(self, listener: Listener) -> None:
+        self._listeners.remove(listener)
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Connect and subscribe; raise ``ConnectionError`` if the broker does not answer."""
+        self._client.connect_async(self.host, self.port, keepalive=30)
+        self._client.loop_start()
+        if not self._connected.wait(timeout):
+            self.stop()
+            raise ConnectionError(f"no MQTT broker answered at {self.host}:{self.port}")
+
+    def stop(self) -> None:
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    def publish_control(self, table: str, cmd: str, args: dict[str, Any]) -> None:
+        """Send an admin command to the host (``{p}/v1/table/{table}/control``)."""
+        message = protocol.Control(cmd=cmd, args=args)
+        topic = self.club.names.control(table)
+        self._client.publish(topic, protocol.encode(message), qos=1).wait_for_publish(5.0)
+
+    def _on_connect(self, client: mqtt.Client, _userdata: Any, _flags: Any,
+                    reason: Any, _props: Any = None) -> None:
+        if reason.is_failure:
+            log.error("broker refused the scoreboard: %s", reason)
+            return
+        client.subscribe([(topic, 1) for topic in self.club.subscriptions()])
+        self._connected.set()
+
+    def _on_message(self, _client: mqtt.Client, _userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        try:
+            with self.lock:
+                table = self.club.handle(msg.topic, msg.payload)
+        except BadMessage as exc:
+            self.bad_messages += 1
+            log.warning("ignored: %s", exc)
+            return
+        for listener in list(self._listeners):
+            listener(table)

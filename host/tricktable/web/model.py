@@ -1,0 +1,316 @@
+"""What the scoreboard knows about the club: a pure model fed by MQTT messages.
+
+``Club.handle(topic, payload)`` takes one message from the host's topics (retained table
+state, table events, board status and config; see docs/architecture.md, "MQTT") and
+updates per-table views: the latest public state, the score through the current game, the
+hands played (every completed trick, for the last-hands list and the replay page), recent
+events, and alerts (a revoke in the current hand, a board that went offline). Views are
+read as JSON-able dicts with ``Club.summary()``, ``Club.view(table)`` and ``Club.hand()``.
+
+No I/O, no clock, no threads: the MQTT feed (``tricktable.web.feed``), the web app and the
+terminal view (``tricktable.termview``) wrap it. Imports ``tricktable.protocol``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+from tricktable import protocol
+
+MAX_HANDS = 200
+MAX_EVENTS = 30
+HAND_OVER = ("hand_over", "game_over")
+
+
+class BadMessage(ValueError):
+    """A message the scoreboard cannot use; the model is left unchanged."""
+
+
+@dataclass
+class HandRecord:
+    """One hand as seen on the state topic: its bids, contract and every trick."""
+
+    game: int
+    hand: int
+    dealer: int | None
+    seats: list[str]
+    sides: list[dict[str, Any]]
+    bids: list[Any] = field(default_factory=list)
+    contract: dict[str, Any] | None = None
+    trump: str | None = None
+    tricks: list[dict[str, Any]] = field(default_factory=list)
+    scores_before: list[int] = field(default_factory=list)
+    scores_after: list[int] = field(default_factory=list)
+    revokes: list[Any] = field(default_factory=list)
+    complete: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "hand": self.hand,
+            "dealer": self.dealer,
+            "seats": self.seats,
+            "sides": self.sides,
+            "bids": self.bids,
+            "contract": self.contract,
+            "trump": self.trump,
+            "tricks": self.tricks,
+            "scores_before": self.scores_before,
+            "scores_after": self.scores_after,
+            "revokes": self.revokes,
+            "complete": self.complete,
+        }
+
+
+@dataclass
+class TableView:
+    """Everything the scoreboard shows for one table."""
+
+    table: str
+    state: dict[str, Any] | None = None
+    game: int = 0
+    score_history: list[dict[str, Any]] = field(default_factory=list)
+    hands: deque[HandRecord] = field(default_factory=lambda: deque(maxlen=MAX_HANDS))
+    events: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=MAX_EVENTS))
+
+    def apply_state(self, state: dict[str, Any]) -> None:
+        hand_number = _int(state, "hand_number")
+        if self.state is None or _new_game(self.state, state):
+            self.game += 1
+            self.score_history = [{"hand": 0, "scores": [0 for _ in state.get("scores") or []]}]
+        self.state = state
+        scores = list(state.get("scores") or [])
+        for record in self.hands:
+            if record.game == self.game and record.hand < hand_number and not record.complete:
+                record.complete, record.scores_after = True, scores
+        record = self._record(hand_number, scores, state)
+        _merge_hand(record, state)
+        if state.get("phase") in HAND_OVER:
+            record.complete, record.scores_after = True, scores
+        if scores != self.score_history[-1]["scores"]:
+            point = {"hand": hand_number, "scores": scores}
+            if self.score_history[-1]["hand"] == hand_number:
+                self.score_history[-1] = point
+            else:
+                self.score_history.append(point)
+
+    def apply_event(self, event: dict[str, Any]) -> None:
+        self.events.append(event)
+
+    def _record(self, hand_number: int, scores: list[int], state: dict[str, Any]) -> HandRecord:
+        for record in reversed(self.hands):
+            if record.game == self.game and record.hand == hand_number:
+                return record
+        record = HandRecord(
+            game=self.game,
+            hand=hand_number,
+            dealer=state.get("dealer"),
+            seats=list(state.get("seats") or []),
+            sides=list(state.get("sides") or []),
+            scores_before=scores,
+            scores_after=scores,
+        )
+        self.hands.append(record)
+        return record
+
+    def alerts(self, boards: dict[str, dict[str, Any]]) -> list[dict[str, str]]:
+        out: list[dict[str, str]] = []
+        for board, info in sorted(boards.items()):
+            if info.get("table") == self.table and info.get("online") is False:
+                out.append({"kind": "offline", "text": f"board {board} is offline"})
+        for revoke in (self.state or {}).get("revokes") or []:
+            out.append({"kind": "revoke", "text": _describe(revoke, "revoke")})
+        return out
+
+    def summary(self, boards: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        state = self.state or {}
+        to_act = state.get("to_act")
+        seats = state.get("seats") or []
+        return {
+            "table": self.table,
+            "variant": state.get("variant"),
+            "phase": state.get("phase"),
+            "hand_number": state.get("hand_number"),
+            "sides": state.get("sides") or [],
+            "scores": state.get("scores") or [],
+            "to_act": to_act,
+            "to_act_name": _seat_name(seats, to_act),
+            "contract": state.get("contract"),
+            "contract_name": _seat_name(seats, (state.get("contract") or {}).get("seat")),
+            "trump": state.get("trump"),
+            "game_over": bool(state.get("game_over")),
+            "winner": state.get("winner"),
+            "alerts": self.alerts(boards),
+        }
+
+    def view(self, boards: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "table": self.table,
+            "state": self.state,
+            "summary": self.summary(boards),
+            "game": self.game,
+            "score_history": self.score_history,
+            "last_hands": [_hand_line(r) for r in self.hands if r.complete][-8:][::-1],
+            "events": list(self.events)[-10:],
+            "boards": {b: i for b, i in sorted(boards.items()) if i.get("table") == self.table},
+        }
+
+
+class Club:
+    """Every table and board seen on the broker under one topic prefix."""
+
+    def __init__(self, prefix: str = protocol.DEFAULT_PREFIX) -> None:
+        self.names = protocol.Topics(prefix)
+        self.tables: dict[str, TableView] = {}
+        self.boards: dict[str, dict[str, Any]] = {}
+
+    def subscriptions(self) -> list[str]:
+        """The subscriptions that feed this model."""
+        t = self.names
+        return [t.state("+"), t.events("+"), t.board_status("+"), t.config("+")]
+
+    def handle(self, topic: str, payload: bytes) -> str | None:
+        """Apply one message; return the table it changed (None for none).
+
+        Raises ``BadMessage`` (and changes nothing) for a topic outside ours or a payload
+        that does not follow protocol v1.
+        """
+        try:
+            kind, name, leaf = self.names.parse(topic)
+            if not payload and leaf in ("state", "status", "config"):
+                return self._forget(kind, name, leaf)
+            if kind == "table" and leaf == "state":
+                state = _state(payload)
+                self._table(name).apply_state(state)
+                return name
+            if kind == "table" and leaf == "events":
+                event = protocol.decode(protocol.TableEvent, payload, protocol.MAX_CONTROL_MESSAGE)
+                self._table(name).apply_event(msgspec.to_builtins(event))
+                return name
+            if kind == "board" and leaf == "status":
+                status = protocol.decode(protocol.BoardStatus, payload)
+                info = self.boards.setdefault(name, {})
+                info["online"] = status.online
+                return info.get("table")
+            if kind == "board" and leaf == "config":
+                config = protocol.decode(protocol.BoardConfig, payload)
+                self.boards.setdefault(name, {})["table"] = config.table
+                return config.table
+        except protocol.ProtocolError as exc:
+            raise BadMessage(f"{topic}: {exc}") from exc
+        raise BadMessage(f"not a scoreboard topic: {topic!r}")
+
+    def _forget(self, kind: str, name: str, leaf: str) -> str | None:
+        """An empty retained payload clears the retained message: forget that thing."""
+        if kind == "table" and leaf == "state":
+            self.tables.pop(name, None)
+            return name
+        if kind == "board":
+            info = self.boards.pop(name, {})
+            return info.get("table")
+        raise BadMessage(f"empty payload on {kind}/{name}/{leaf}")
+
+    def _table(self, name: str) -> TableView:
+        if name not in self.tables:
+            self.tables[name] = TableView(name)
+        return self.tables[name]
+
+    def summary(self) -> list[dict[str, Any]]:
+        return [self.tables[t].summary(self.boards) for t in sorted(self.tables, key=_table_key)]
+
+    def view(self, table: str) -> dict[str, Any] | None:
+        view = self.tables.get(table)
+        return None if view is None else view.view(self.boards)
+
+    def hands(self, table: str) -> list[dict[str, Any]]:
+        view = self.tables.get(table)
+        return [] if view is None else [_hand_line(r) for r in view.hands if r.tricks]
+
+    def hand(self, table: str, game: int, hand: int) -> dict[str, Any] | None:
+        view = self.tables.get(table)
+        for record in view.hands if view else ():
+            if record.game == game and record.hand == hand:
+                return record.to_json()
+        return None
+
+
+def _state(payload: bytes) -> dict[str, Any]:
+    """The table state: ``engine.public_state()`` plus ``table``, as a JSON object."""
+    try:
+        state = json.loads(payload)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BadMessage(f"table state is not JSON ({exc})") from exc
+    if not isinstance(state, dict):
+        raise BadMessage(f"table state must be a JSON object, not {type(state).__name__}")
+    for key in ("phase", "seats"):
+        if key not in state:
+            raise BadMessage(f"table state lacks {key!r}")
+    if not isinstance(state["seats"], list):
+        raise BadMessage("table state: 'seats' must be a list of names")
+    _int(state, "hand_number")
+    return state
+
+
+def _int(state: dict[str, Any], key: str) -> int:
+    value = state.get(key) or 0
+    if not isinstance(value, int):
+        raise BadMessage(f"table state: {key!r} must be an integer, not {value!r}")
+    return value
+
+
+def _new_game(previous: dict[str, Any], state: dict[str, Any]) -> bool:
+    if previous.get("variant") != state.get("variant"):
+        return True
+    if _int(state, "hand_number") < _int(previous, "hand_number"):
+        return True
+    return bool(previous.get("game_over")) and not state.get("game_over")
+
+
+def _merge_hand(record: HandRecord, state: dict[str, Any]) -> None:
+    """Take what the state adds to its hand; a later state never erases earlier tricks."""
+    record.bids = list(state.get("bids") or record.bids)
+    record.contract = state.get("contract") or record.contract
+    record.trump = state.get("trump") or record.trump
+    record.revokes = list(state.get("revokes") or record.revokes)
+    tricks = list(state.get("tricks") or [])
+    if len(tricks) >= len(record.tricks):
+        record.tricks = tricks
+
+
+def _hand_line(record: HandRecord) -> dict[str, Any]:
+    contract = record.contract or {}
+    return {
+        "game": record.game,
+        "hand": record.hand,
+        "maker": _seat_name(record.seats, contract.get("seat")),
+        "bid": contract.get("bid"),
+        "trump": record.trump or contract.get("trump"),
+        "tricks": len(record.tricks),
+        "scores_before": record.scores_before,
+        "scores_after": record.scores_after,
+        "revokes": len(record.revokes),
+        "complete": record.complete,
+    }
+
+
+def _seat_name(seats: list[str], seat: Any) -> str | None:
+    if isinstance(seat, int) and 0 <= seat < len(seats):
+        return seats[seat]
+    return None
+
+
+def _describe(item: Any, default: str) -> str:
+    if isinstance(item, dict):
+        for key in ("reason", "text", "message"):
+            if item.get(key):
+                return str(item[key])
+        return f"{default}: " + ", ".join(f"{k} {v}" for k, v in item.items())
+    return str(item)
+
+
+def _table_key(name: str) -> tuple[int, str]:
+    return (int(name), "") if name.isdigit() else (1 << 30, name)

@@ -1,0 +1,97 @@
+"""Run the scoreboard: an MQTT ``Feed``, the Starlette app and uvicorn, started and stopped as one.
+
+``Scoreboard(broker_host, broker_port, ...)`` connects to the broker, binds the HTTP socket
+(port 0 picks a free one; ``.url`` says where it is) and serves either in a background
+thread (``start()``/``stop()``, for the demo and tests) or in the foreground until Ctrl-C
+(``run()``, for ``tricktable web``). Stopping ends the open event streams first, so
+nothing waits on a browser. Imports ``tricktable.web.app`` and ``tricktable.web.feed``.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+from types import FrameType
+
+import uvicorn
+from tricktable import protocol
+from tricktable.web.app import create_app
+from tricktable.web.feed import Feed
+
+
+class _Server(uvicorn.Server):
+    """uvicorn that closes the scoreboard's event streams before it waits on connections."""
+
+    def __init__(self, config: uvicorn.Config, on_exit: threading.Event) -> None:
+        super().__init__(config)
+        self._on_exit = on_exit
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        self._on_exit.set()
+        super().handle_exit(sig, frame)
+
+
+class Scoreboard:
+    """The web scoreboard for one broker, on ``host:port``."""
+
+    def __init__(self, broker_host: str, broker_port: int, *, host: str = "127.0.0.1",
+                 port: int = 8080, prefix: str = protocol.DEFAULT_PREFIX,
+                 admin_token: str | None = None) -> None:
+        self.feed = Feed(broker_host, broker_port, prefix)
+        self.app = create_app(self.feed, admin_token)
+        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            self._sock.bind((host, port))
+        except OSError as exc:
+            self._sock.close()
+            raise OSError(f"cannot serve the scoreboard on {host}:{port}: {exc.strerror}") from exc
+        self.host, self.port = self._sock.getsockname()[:2]
+        self._exiting = threading.Event()
+        config = uvicorn.Config(self.app, log_level="warning", timeout_graceful_shutdown=2,
+                                lifespan="on")
+        self._server = _Server(config, self._exiting)
+        self._thread: threading.Thread | None = None
+        self._watcher = threading.Thread(target=self._close_streams_on_exit, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def start(self) -> None:
+        """Serve in a background thread; return once the server accepts connections."""
+        self.feed.start()
+        self._watcher.start()
+        self._thread = threading.Thread(target=self._serve, name="scoreboard", daemon=True)
+        self._thread.start()
+        while not self._server.started:
+            if not self._thread.is_alive():
+                raise RuntimeError("the scoreboard stopped while starting; see the log above")
+            self._thread.join(0.02)
+
+    def stop(self) -> None:
+        self._exiting.set()
+        self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(10)
+        self.feed.stop()
+
+    def run(self) -> None:
+        """Serve in the foreground until Ctrl-C or SIGTERM."""
+        self.feed.start()
+        self._watcher.start()
+        try:
+            self._serve()
+        finally:
+            self._exiting.set()
+            self.feed.stop()
+
+    def _serve(self) -> None:
+        self._server.run(sockets=[self._sock])
+
+    def _close_streams_on_exit(self) -> None:
+        self._exiting.wait()
+        hub = self.app.state.hub
+        loop = hub.loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(hub.close_streams)

@@ -1,0 +1,292 @@
+// tricktable scoreboard: renders the club, table and replay pages from the JSON API and
+// keeps them live over server-sent events. No framework, no build step.
+"use strict";
+
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const POSITIONS = ["s", "w", "n", "e"]; // seat 0 at the bottom, play goes clockwise
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) if (child != null) node.append(child);
+  return node;
+}
+
+function parseCard(text) {
+  const copy = text.endsWith("'");
+  const core = copy ? text.slice(0, -1) : text;
+  if (core === "JOKER") return { rank: "★", suit: "", red: false, copy, joker: true };
+  const suit = core.slice(-1);
+  return { rank: core.slice(0, -1), suit: SUITS[suit] || suit, red: suit === "H" || suit === "D", copy };
+}
+
+function cardFace(text, extra = "") {
+  const c = parseCard(text);
+  const face = el("span", { class: `card ${c.red ? "red" : "black"} ${extra}`, title: text, "data-card": text });
+  face.append(el("span", { class: "rank", text: c.rank }), el("span", { class: "suit", text: c.joker ? "JOKER" : c.suit }));
+  if (c.copy) face.append(el("span", { class: "copy", text: "′" }));
+  return face;
+}
+
+function describe(value) {
+  if (value == null) return "–";
+  if (typeof value === "object") {
+    if (value.bid !== undefined) return String(value.bid);
+    return Object.values(value).join(" ");
+  }
+  return String(value);
+}
+
+function trumpName(trump) {
+  if (!trump) return "–";
+  if (trump === "NT") return "No trump";
+  return SUITS[trump] ? `${SUITS[trump]} ${ {S: "spades", H: "hearts", D: "diamonds", C: "clubs"}[trump] }` : String(trump);
+}
+
+function seatName(state, seat) {
+  return seat != null && state.seats && state.seats[seat] != null ? state.seats[seat] : "–";
+}
+
+function sideTricks(state, side) {
+  const won = state.tricks_won || [];
+  return (side.seats || []).reduce((sum, s) => sum + (won[s] || 0), 0);
+}
+
+function live(source) {
+  const badge = document.getElementById("live");
+  source.onopen = () => { badge.textContent = "live"; badge.className = "live on"; };
+  source.onerror = () => { badge.textContent = "reconnecting…"; badge.className = "live off"; };
+}
+
+function phaseText(summary) {
+  if (summary.game_over) {
+    const side = (summary.sides || [])[summary.winner];
+    return side ? `game over · ${side.name} win` : "game over";
+  }
+  return (summary.phase || "–").replace("_", " ");
+}
+
+// ---- club page -------------------------------------------------------------------------
+
+function clubCard(t) {
+  const card = el("a", { class: "table-card", href: `/table/${encodeURIComponent(t.table)}`, "data-table": t.table });
+  card.append(el("h2", { text: `Table ${t.table}` }));
+  card.append(el("p", { class: "variant", text: t.variant || "–" }));
+  const rows = el("table", { class: "sides" });
+  (t.sides || []).forEach((side, i) => {
+    rows.append(el("tr", {}, el("th", { text: side.name }), el("td", { class: "num", text: String((t.scores || [])[i] ?? 0) })));
+  });
+  card.append(rows);
+  card.append(el("p", { class: "phase", "data-phase": t.phase || "", text: `Hand ${t.hand_number ?? "–"} · ${phaseText(t)}` }));
+  if (t.contract) card.append(el("p", { class: "contract", text: `${describe(t.contract)} by ${t.contract_name || "–"} · ${trumpName(t.trump)}` }));
+  if (t.to_act_name && !t.game_over) card.append(el("p", { class: "turn", text: `${t.to_act_name} to act` }));
+  for (const alert of t.alerts || []) card.append(el("p", { class: `alert ${alert.kind}`, text: alert.text }));
+  return card;
+}
+
+function clubPage() {
+  const tables = new Map();
+  const grid = document.getElementById("tables");
+  const render = () => {
+    grid.replaceChildren(...[...tables.values()].map(clubCard));
+    document.getElementById("empty").hidden = tables.size > 0;
+  };
+  fetch("/api/club").then((r) => r.json()).then((club) => {
+    for (const t of club.tables) if (!tables.has(t.table)) tables.set(t.table, t);
+    render();
+  });
+  const source = new EventSource("/api/stream");
+  live(source);
+  source.addEventListener("table", (e) => {
+    const t = JSON.parse(e.data);
+    if (t.missing) tables.delete(t.table); else tables.set(t.table, t);
+    render();
+  });
+}
+
+// ---- table page ------------------------------------------------------------------------
+
+function drawSeats(felt, state, trick, winner) {
+  const n = (state.seats || []).length;
+  const played = new Map((trick ? trick.cards : []).map((c) => [c.seat, c.card]));
+  felt.querySelectorAll(".seat").forEach((node) => node.replaceChildren());
+  const center = felt.querySelector(".trick");
+  center.replaceChildren();
+  for (let seat = 0; seat < n; seat++) {
+    const pos = n === 4 ? POSITIONS[seat] : null;
+    const node = pos ? felt.querySelector(`.seat[data-pos="${pos}"]`) : null;
+    const box = node || el("div", { class: "seat extra" });
+    box.dataset.seat = seat;
+    box.classList.toggle("to-act", state.to_act === seat);
+    box.classList.toggle("dealer", state.dealer === seat);
+    box.classList.toggle("winner", winner === seat);
+    const label = el("div", { class: "who" }, el("span", { class: "name", text: state.seats[seat] }));
+    if (state.dealer === seat) label.append(el("span", { class: "chip", text: "D" }));
+    if (state.contract && state.contract.seat === seat) label.append(el("span", { class: "chip maker", text: describe(state.contract) }));
+    box.append(label);
+    box.append(el("div", { class: "meta", text: `${(state.tricks_won || [])[seat] || 0} tricks` }));
+    if (!node) center.append(box);
+    const card = played.get(seat);
+    const slot = el("div", { class: `slot ${pos || ""}`, "data-seat": seat });
+    if (card) slot.append(cardFace(card, winner === seat ? "won" : ""));
+    center.append(slot);
+  }
+}
+
+function factsList(dl, pairs) {
+  dl.replaceChildren();
+  for (const [k, v] of pairs) dl.append(el("dt", { text: k }), el("dd", { text: v }));
+}
+
+function drawChart(svg, history, sides) {
+  svg.replaceChildren();
+  if (!history || history.length < 1) return;
+  const all = history.flatMap((p) => p.scores);
+  const lo = Math.min(0, ...all), hi = Math.max(1, ...all);
+  const w = 300, h = 120, pad = 6;
+  const x = (i) => pad + (history.length < 2 ? 0 : (i * (w - 2 * pad)) / (history.length - 1));
+  const y = (v) => h - pad - ((v - lo) * (h - 2 * pad)) / (hi - lo);
+  const ns = "http://www.w3.org/2000/svg";
+  const zero = document.createElementNS(ns, "line");
+  Object.entries({ x1: 0, x2: w, y1: y(0), y2: y(0), class: "axis" }).forEach(([k, v]) => zero.setAttribute(k, v));
+  svg.append(zero);
+  (sides || []).forEach((side, s) => {
+    const line = document.createElementNS(ns, "polyline");
+    line.setAttribute("points", history.map((p, i) => `${x(i)},${y(p.scores[s] ?? 0)}`).join(" "));
+    line.setAttribute("class", `series s${s}`);
+    svg.append(line);
+  });
+}
+
+function handLine(h, table) {
+  const scores = (h.scores_after || []).join(" – ");
+  const text = `#${h.hand} ${h.maker ? `${h.maker} ${describe(h.bid)} ${trumpName(h.trump)}` : "no contract"} → ${scores}`;
+  const link = el("a", { href: `/replay/${encodeURIComponent(table)}?game=${h.game}&hand=${h.hand}`, text });
+  return el("li", { class: h.revokes ? "revoked" : "" }, link);
+}
+
+function eventLine(ev) {
+  const inner = ev.event || ev.action || {};
+  const what = ev.kind === "refused" ? `refused: ${ev.reason || ev.code}` : (inner.type || ev.kind);
+  const who = ev.seat != null ? `seat ${ev.seat} ` : "";
+  return el("li", { class: ev.kind, text: `${who}${what}${inner.card ? ` ${inner.card}` : ""}` });
+}
+
+function tablePage() {
+  const table = decodeURIComponent(location.pathname.split("/").pop());
+  document.getElementById("title").textContent = `Table ${table}`;
+  document.title = `tricktable · table ${table}`;
+  const render = (view) => {
+    if (view.missing || !view.state) return;
+    const state = view.state, summary = view.summary;
+    document.body.dataset.phase = state.phase;
+    const alerts = document.getElementById("alerts");
+    alerts.replaceChildren(...summary.alerts.map((a) => el("p", { class: `alert ${a.kind}`, text: a.text })));
+    const trick = state.trick && state.trick.cards && state.trick.cards.length ? state.trick
+      : (state.tricks && state.tricks.length && state.phase !== "play" ? state.tricks[state.tricks.length - 1] : state.trick);
+    drawSeats(document.getElementById("felt"), state, trick, trick && trick.winner);
+    const bids = (state.bids || []).map((b) => `${seatName(state, b.seat)} ${describe(b.bid)}`).join(", ");
+    const contract = state.contract
+      ? `${seatName(state, state.contract.seat)} ${describe(state.contract)}${state.contract.alone ? " alone" : ""}` : "–";
+    factsList(document.getElementById("facts"), [
+      ["Game", state.variant || "–"],
+      ["Hand", `${state.hand_number ?? "–"} · ${phaseText(summary)}`],
+      ["Dealer", seatName(state, state.dealer)],
+      ["To act", state.game_over ? "–" : seatName(state, state.to_act)],
+      ["Bids", bids || "–"],
+      ["Contract", contract],
+      ["Trump", trumpName(state.trump)],
+    ]);
+    const sides = document.getElementById("sides");
+    sides.replaceChildren(el("tr", {}, el("th", { text: "" }), el("th", { text: "Tricks" }), el("th", { text: "Score" })));
+    (state.sides || []).forEach((side, i) => {
+      sides.append(el("tr", { class: `s${i}` }, el("th", { text: side.name }),
+        el("td", { class: "num tricks", text: String(sideTricks(state, side)) }),
+        el("td", { class: "num score", text: String((state.scores || [])[i] ?? 0) })));
+    });
+    drawChart(document.getElementById("chart"), view.score_history, state.sides);
+    document.getElementById("hands").replaceChildren(...view.last_hands.map((h) => handLine(h, table)));
+    document.getElementById("events").replaceChildren(...view.events.slice().reverse().map(eventLine));
+  };
+  fetch(`/api/table/${encodeURIComponent(table)}`).then((r) => (r.ok ? r.json() : null)).then((view) => {
+    if (!view) return;
+    render(view);
+    document.getElementById("admin").hidden = !view.admin;
+  });
+  const source = new EventSource(`/api/stream?table=${encodeURIComponent(table)}`);
+  live(source);
+  source.addEventListener("view", (e) => render(JSON.parse(e.data)));
+  document.querySelectorAll("#admin button").forEach((button) => {
+    button.addEventListener("click", async () => {
+      const token = document.getElementById("token").value;
+      const r = await fetch(`/api/table/${encodeURIComponent(table)}/control`, {
+        method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+        body: JSON.stringify({ cmd: button.dataset.cmd }),
+      });
+      const body = await r.json();
+      document.getElementById("admin-result").textContent = r.ok ? `sent ${body.cmd}` : body.error;
+    });
+  });
+}
+
+// ---- replay page -----------------------------------------------------------------------
+
+async function replayPage() {
+  const table = decodeURIComponent(location.pathname.split("/").pop());
+  const params = new URLSearchParams(location.search);
+  document.getElementById("title").textContent = `Replay · table ${table}`;
+  const pick = document.getElementById("hand-pick");
+  const list = (await (await fetch(`/api/table/${encodeURIComponent(table)}/hands`)).json()).hands;
+  for (const h of list) {
+    pick.append(el("option", { value: `${h.game}/${h.hand}`, text: `Game ${h.game}, hand ${h.hand} (${h.tricks} tricks)` }));
+  }
+  const wanted = params.get("game") && params.get("hand") ? `${params.get("game")}/${params.get("hand")}` : null;
+  if (wanted && list.some((h) => `${h.game}/${h.hand}` === wanted)) pick.value = wanted;
+  let hand = null, step = 0;
+  const show = () => {
+    const n = hand ? hand.tricks.length : 0;
+    step = Math.max(1, Math.min(step, n));
+    const trick = n ? hand.tricks[step - 1] : null;
+    const won = hand.seats.map(() => 0);
+    hand.tricks.slice(0, step).forEach((t) => { if (t.winner != null) won[t.winner] += 1; });
+    const state = { seats: hand.seats, dealer: hand.dealer, contract: hand.contract, tricks_won: won, to_act: null };
+    drawSeats(document.getElementById("felt"), state, trick, trick && trick.winner);
+    document.getElementById("step").textContent = n ? `Trick ${step} of ${n}` : "no tricks";
+    document.body.dataset.step = String(step);
+    const sides = (hand.sides || []).map((side) => `${side.name} ${side.seats.reduce((s, x) => s + won[x], 0)}`);
+    factsList(document.getElementById("facts"), [
+      ["Hand", `game ${hand.game}, hand ${hand.hand}`],
+      ["Contract", hand.contract ? `${seatName(hand, hand.contract.seat)} ${describe(hand.contract)}` : "–"],
+      ["Trump", trumpName(hand.trump)],
+      ["Led by", trick ? seatName(hand, trick.leader) : "–"],
+      ["Won by", trick ? seatName(hand, trick.winner) : "–"],
+      ["Tricks", sides.join(" · ") || "–"],
+      ["Score", `${(hand.scores_before || []).join(" – ")} → ${(hand.scores_after || []).join(" – ")}`],
+    ]);
+  };
+  const load = async () => {
+    if (!pick.value) return;
+    const [game, number] = pick.value.split("/");
+    hand = await (await fetch(`/api/table/${encodeURIComponent(table)}/hands/${game}/${number}`)).json();
+    step = 1;
+    show();
+  };
+  pick.addEventListener("change", load);
+  const go = (to) => { if (hand) { step = to(step); show(); } };
+  document.getElementById("first").onclick = () => go(() => 1);
+  document.getElementById("prev").onclick = () => go((s) => s - 1);
+  document.getElementById("next").onclick = () => go((s) => s + 1);
+  document.getElementById("last").onclick = () => go(() => Infinity);
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowLeft") go((s) => s - 1);
+    if (e.key === "ArrowRight") go((s) => s + 1);
+  });
+  await load();
+}
+
+const PAGES = { club: clubPage, table: tablePage, replay: replayPage };
+PAGES[document.body.dataset.page]();
