@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
+
 from tricktable import protocol
 from tricktable.web.model import BadMessage, Club
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
+
 from tricktable import protocol
 
 MAX_HANDS = 200

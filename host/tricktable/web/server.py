@@ -14,6 +14,7 @@ import threading
 from types import FrameType
 
 import uvicorn
+
 from tricktable import protocol
 from tricktable.web.app import create_app
 from tricktable.web.feed import Feed
