@@ -84,6 +84,14 @@ class Resolved:
         """True for a bid/trump/control token."""
         return self.token is not None
 
+    @property
+    def slot(self) -> Slot:
+        """The deck slot this tag fills."""
+        if self.token is not None:
+            return Slot(tags.token_code(self.token))
+        assert self.card is not None
+        return Slot(tags.card_code(self.card), self.copy)
+
 
 def deck_slots(kind: str) -> list[Slot]:
     """The slots of a deck kind, in the order enrollment asks for them.

@@ -1,0 +1,404 @@
+"""Enrollment at a USB reader: tag a deck card by card, and check a tagged deck.
+
+Three parts, each usable alone:
+
+* ``UsbReader``: a PN532 on a serial port, driven by the Adafruit CircuitPython PN532
+  library's ``PN532_UART`` over pyserial (a ``serial.Serial`` has the ``read``/``write``/
+  ``in_waiting``/``reset_input_buffer`` that driver needs). Poll for one tag, read the 16-byte
+  record at page 4, write it (and the TLV terminator at page 8), read the originality
+  signature.
+* ``TapDetector``: turns polls into taps; a card left lying on the reader is one tap, and
+  removal is declared only after several misses in a row (7-byte-UID tags drop out of
+  alternate polls).
+* ``enroll_deck`` and ``check_deck``: the sessions. They talk to the person at the reader
+  through a small ``SessionUI`` (the CLI gives a rich one; tests give a scripted one).
+
+May import ``tricktable.cards``, ``tricktable.tags``, ``tricktable.decks`` and the
+third-party serial/PN532 libraries (imported when a port is opened).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from tricktable import decks, tags
+
+_IN_LIST_PASSIVE_TARGET = 0x4A
+_IN_DATA_EXCHANGE = 0x40
+_RF_CONFIGURATION = 0x32
+_NTAG_READ_SIG = 0x3C
+_POLL_REPLY_LEN = 13  # NbTg, Tg, SENS_RES(2), SEL_RES, NFCIDLength, 7-byte UID
+
+
+class ReaderError(RuntimeError):
+    """The reader did not answer, or a tag operation failed (tag moved away, write refused)."""
+
+
+class EnrollError(ValueError):
+    """An enrollment or check that cannot start (wrong deck kind, unknown deck ...)."""
+
+
+class UsbReader:
+    """A PN532 behind a USB serial adapter, through the Adafruit driver.
+
+    ``pn532`` is any ``adafruit_pn532.PN532`` (UART, I2C or SPI); ``open`` builds the UART one.
+    """
+
+    def __init__(self, pn532: Any, close: Any = None) -> None:
+        self.pn532 = pn532
+        self._close = close
+        # Bounded passive-activation retries so a poll without a tag ends (NbTg = 0) instead
+        # of waiting for a tag for ever: MxRtyATR 0xFF, MxRtyPSL 1, MxRtyPassiveActivation 2.
+        self._call(_RF_CONFIGURATION, [0x05, 0xFF, 0x01, 0x02], 0)
+
+    @classmethod
+    def open(cls, port: str, baudrate: int = 115200, timeout: float = 0.05) -> UsbReader:
+        """Open a PN532 on a serial port (``/dev/ttyUSB0``, a pty from the emulator ...)."""
+        import serial
+        from adafruit_pn532.uart import PN532_UART
+
+        try:
+            ser = serial.Serial(port, baudrate, timeout=timeout)
+        except serial.SerialException as exc:
+            raise ReaderError(f"cannot open {port}: {exc}") from None
+        try:
+            pn532 = PN532_UART(ser)
+        except (RuntimeError, OSError) as exc:
+            ser.close()
+            raise ReaderError(f"no PN532 answers on {port}: {exc}") from None
+        return cls(pn532, close=ser.close)
+
+    def close(self) -> None:
+        """Close the port."""
+        if self._close is not None:
+            self._close()
+
+    def _call(self, command: int, params: list[int], reply_len: int) -> bytes:
+        try:
+            reply = self.pn532.call_function(
+                command, params=params, response_length=reply_len, timeout=0.5
+            )
+        except RuntimeError as exc:  # the driver's frame errors (BusyError is one too)
+            raise ReaderError(f"PN532 command 0x{command:02X} failed: {exc}") from None
+        if reply is None:
+            raise ReaderError(f"PN532 did not answer command 0x{command:02X}")
+        return bytes(reply)
+
+    def poll(self) -> bytes | None:
+        """The UID of the tag on the reader, or None (one bounded InListPassiveTarget)."""
+        reply = self._call(_IN_LIST_PASSIVE_TARGET, [0x01, 0x00], _POLL_REPLY_LEN)
+        if not reply or reply[0] == 0:
+            return None
+        return reply[6 : 6 + reply[5]]
+
+    def _exchange(self, ntag_command: list[int], reply_len: int) -> bytes:
+        reply = self._call(_IN_DATA_EXCHANGE, [0x01, *ntag_command], reply_len + 1)
+        if not reply or reply[0] != 0x00:
+            status = f"0x{reply[0]:02X}" if reply else "nothing"
+            raise ReaderError(f"tag refused NTAG command 0x{ntag_command[0]:02X} (status {status})")
+        return reply[1:]
+
+    def read_record(self) -> bytes:
+        """The 16 bytes at page 4 (pages 4..7) of the tag last polled."""
+        data = self._exchange([0x30, tags.RECORD_PAGE], tags.RECORD_LEN)
+        if len(data) != tags.RECORD_LEN:
+            raise ReaderError(f"NTAG READ returned {len(data)} bytes, expected 16")
+        return data
+
+    def write_record(self, record: bytes) -> None:
+        """Write a 16-byte record at page 4 and the TLV terminator after it, page by page."""
+        if len(record) != tags.RECORD_LEN:
+            raise ValueError(f"a record is {tags.RECORD_LEN} bytes, got {len(record)}")
+        pages = [record[i : i + 4] for i in range(0, tags.RECORD_LEN, 4)]
+        for offset, page in enumerate([*pages, tags.TERMINATOR_PAGE]):
+            self._exchange([0xA2, tags.RECORD_PAGE + offset, *page], 0)
+
+    def signature(self) -> bytes | None:
+        """The 32-byte NXP originality signature (READ_SIG), or None if the tag has none."""
+        try:
+            data = self._exchange([_NTAG_READ_SIG, 0x00], 32)
+        except ReaderError:
+            return None
+        return data if len(data) == 32 else None
+
+
+class TagSource(Protocol):
+    """What ``TapDetector`` needs: one poll at a time."""
+
+    def poll(self) -> bytes | None: ...
+
+
+class TapDetector:
+    """Turns reader polls into taps: each placement of a card is reported once."""
+
+    def __init__(self, reader: TagSource, misses_to_remove: int = 3) -> None:
+        self.reader = reader
+        self.misses_to_remove = misses_to_remove
+        self.present: bytes | None = None
+        self._misses = 0
+
+    def next_tap(self, timeout: float) -> bytes | None:
+        """The UID of the next card placed, or None after ``timeout`` seconds without one.
+
+        A card still lying on the reader since the last tap is not a new tap; the same card
+        lifted (several empty polls) and put back is.
+        """
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            uid = self.reader.poll()
+            if uid is None:
+                self._misses += 1
+                if self._misses >= self.misses_to_remove:
+                    self.present = None
+                continue
+            self._misses = 0
+            if uid != self.present:
+                self.present = uid
+                return uid
+        return None
+
+
+class SessionUI(Protocol):
+    """The person at the reader, as a session sees them."""
+
+    def next_card(self, slot: decks.Slot | None, done: int, total: int) -> None:
+        """Ask for a card to be tapped (``None``: any card of the deck, in a check)."""
+
+    def done_card(self, slot: decks.Slot, uid: bytes) -> None:
+        """A card was enrolled (or, in a check, recognised)."""
+
+    def problem(self, message: str) -> None:
+        """Something about the last tap is wrong; the session goes on."""
+
+    def choose(self, question: str, choices: dict[str, str]) -> str:
+        """Ask a question; return one of the keys of ``choices``."""
+
+
+@dataclass
+class EnrollResult:
+    """What an enrollment did."""
+
+    deck: decks.Deck
+    enrolled: list[tuple[decks.Slot, bytes]] = field(default_factory=list)
+    remaining: list[decks.Slot] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        """True when every slot of the deck has a tag."""
+        return not self.remaining
+
+
+def _conflict(
+    registry: decks.Registry, deck_id: int, slot: decks.Slot, uid: bytes, record: bytes | None
+) -> tuple[str, bool]:
+    """Why this tag should not become ``slot`` (message, may be overwritten), or ("", _)."""
+    known = registry.lookup(uid)
+    if known is not None:
+        where = "this deck" if known[0] == deck_id else f"deck {known[0]}"
+        return f"this tag is already enrolled in {where} as {known[1].name}", False
+    if record is None or not tags.is_ours(record):
+        return "", True
+    try:
+        fields = tags.decode(record, uid, registry.keys())
+    except tags.RecordError as exc:
+        return f"this tag carries a record this host refuses ({exc})", True
+    found = decks.Slot(fields.code, fields.copy)
+    if fields.deck_id != deck_id:
+        return f"this tag carries a record of deck {fields.deck_id} ({found.name})", True
+    if found != slot:
+        return f"out of order: this card is {found.name} by its record, {slot.name} was asked", True
+    return "", True
+
+
+def enroll_deck(
+    registry: decks.Registry,
+    reader: UsbReader,
+    deck_id: int,
+    kind: str,
+    ui: SessionUI,
+    *,
+    name: str = "",
+    redo: tuple[str, ...] = (),
+    tap_timeout: float = 120.0,
+    taps: TapDetector | None = None,
+) -> EnrollResult:
+    """Enroll the missing cards (or tokens) of a deck, one tap each, in ``deck_slots`` order.
+
+    Creates the deck if new; resumes one left incomplete. ``redo`` names slots (``AS``,
+    ``AS'``, ``PASS``) to forget and enroll again. Each tag is checked (not enrolled anywhere,
+    no foreign or out-of-order record unless the person chooses to overwrite it), written,
+    read back and only then recorded. Stops early (``remaining`` not empty) if no card is
+    tapped for ``tap_timeout`` seconds or the person quits.
+    """
+    deck = registry.deck(deck_id)
+    if deck is None:
+        try:
+            deck = registry.create_deck(deck_id, kind, name)
+        except decks.RegistryError as exc:
+            raise EnrollError(str(exc)) from None
+    elif deck.kind != kind:
+        raise EnrollError(f"deck {deck_id} is a {deck.kind} deck, not {kind}")
+    slots = decks.deck_slots(kind)
+    by_name = {slot.name: slot for slot in slots}
+    unknown = [n for n in redo if n not in by_name]
+    if unknown:
+        raise EnrollError(f"not in a {kind} deck: {', '.join(unknown)}")
+    enrolled = registry.enrolled(deck_id)
+    for uid, slot in list(enrolled.items()):
+        if slot.name in redo:
+            registry.unenroll(uid)
+            del enrolled[uid]
+    key = registry.keys()[deck.key_id]
+    taps = taps if taps is not None else TapDetector(reader)
+    have = set(enrolled.values())
+    result = EnrollResult(deck, remaining=[s for s in slots if s not in have])
+    while result.remaining:
+        slot = result.remaining[0]
+        ui.next_card(slot, len(slots) - len(result.remaining), len(slots))
+        uid = taps.next_tap(tap_timeout)
+        if uid is None:
+            ui.problem(f"no card tapped for {tap_timeout:g} s: stopping; run again to continue")
+            break
+        try:
+            if not _enroll_one(registry, reader, deck, key, slot, uid, ui):
+                continue
+        except _Quit:
+            break
+        except ReaderError as exc:
+            ui.problem(f"{exc}: hold the card still and tap {slot.name} again")
+            taps.present = None
+            continue
+        result.enrolled.append((slot, uid))
+        result.remaining.pop(0)
+        ui.done_card(slot, uid)
+    return result
+
+
+class _Quit(Exception):
+    """The person chose to stop."""
+
+
+def _enroll_one(
+    registry: decks.Registry,
+    reader: UsbReader,
+    deck: decks.Deck,
+    key: bytes,
+    slot: decks.Slot,
+    uid: bytes,
+    ui: SessionUI,
+) -> bool:
+    try:
+        current: bytes | None = reader.read_record()
+    except ReaderError:
+        current = None
+    message, may_overwrite = _conflict(registry, deck.deck_id, slot, uid, current)
+    if message:
+        if not may_overwrite:
+            ui.problem(f"{message}; tap {slot.name}")
+            return False
+        answer = ui.choose(
+            f"{message}.",
+            {"r": f"redo: tap {slot.name} again", "o": f"overwrite it as {slot.name}", "q": "quit"},
+        )
+        if answer == "q":
+            raise _Quit
+        if answer != "o":
+            return False
+    record = tags.encode(tags.TagRecord(deck.deck_id, slot.code, slot.copy, deck.key_id), uid, key)
+    reader.write_record(record)
+    if reader.read_record() != record:
+        raise ReaderError("the record did not read back as written")
+    registry.enroll(uid, deck.deck_id, slot, reader.signature())
+    return True
+
+
+@dataclass
+class CheckReport:
+    """What a deck check found: every tap is in exactly one list."""
+
+    deck: decks.Deck
+    seen: dict[decks.Slot, bytes] = field(default_factory=dict)
+    missing: list[decks.Slot] = field(default_factory=list)
+    extra: list[tuple[bytes, str]] = field(default_factory=list)
+    foreign: list[tuple[bytes, str]] = field(default_factory=list)
+    warnings: list[tuple[bytes, str]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when the whole deck was seen and nothing else was tapped."""
+        return not (self.missing or self.extra or self.foreign or self.warnings)
+
+
+def check_deck(
+    registry: decks.Registry,
+    reader: UsbReader,
+    deck_id: int,
+    ui: SessionUI,
+    *,
+    idle_timeout: float = 15.0,
+    taps: TapDetector | None = None,
+) -> CheckReport:
+    """Scan the cards of a deck in any order until all are seen or none comes for a while.
+
+    Lists missing cards (enrolled slots never tapped), extra tags (unknown, refused, or a
+    second tag for a slot already seen), foreign cards (of another deck) and warnings (a
+    record that does not match the registry, an originality signature that changed).
+    """
+    deck = registry.deck(deck_id)
+    if deck is None:
+        raise EnrollError(f"deck {deck_id} is not enrolled here")
+    slots = decks.deck_slots(deck.kind)
+    report = CheckReport(deck)
+    taps = taps if taps is not None else TapDetector(reader)
+    while len(report.seen) < len(slots):
+        ui.next_card(None, len(report.seen), len(slots))
+        uid = taps.next_tap(idle_timeout)
+        if uid is None:
+            break
+        try:
+            _check_one(registry, reader, report, uid, ui)
+        except ReaderError as exc:
+            ui.problem(f"{exc}: tap that card again")
+            taps.present = None
+    report.missing = [slot for slot in slots if slot not in report.seen]
+    return report
+
+
+def _check_one(
+    registry: decks.Registry, reader: UsbReader, report: CheckReport, uid: bytes, ui: SessionUI
+) -> None:
+    record = reader.read_record()
+    try:
+        found = registry.resolve(uid, record)
+    except decks.UnknownTag:
+        report.extra.append((uid, "not enrolled and no record"))
+        ui.problem(f"tag {uid.hex()}: not enrolled and no record (extra)")
+        return
+    except decks.BadRecord as exc:
+        report.extra.append((uid, str(exc)))
+        ui.problem(f"{exc} (extra)")
+        return
+    slot = found.slot
+    if found.deck_id != report.deck.deck_id:
+        report.foreign.append((uid, f"{slot.name} of deck {found.deck_id}"))
+        ui.problem(f"{slot.name} of deck {found.deck_id}: foreign card")
+        return
+    if report.seen.get(slot, uid) != uid:
+        report.extra.append((uid, f"a second tag for {slot.name}"))
+        ui.problem(f"a second tag for {slot.name} (extra)")
+        return
+    report.seen[slot] = uid
+    if found.source == "record":
+        report.warnings.append(
+            (uid, f"{slot.name}: valid record but not enrolled in this registry")
+        )
+    elif record != registry.record_for(uid):
+        report.warnings.append(
+            (uid, f"{slot.name}: record missing or stale; enroll --redo {slot.name}")
+        )
+    stored = registry.signature(uid)
+    if stored is not None and reader.signature() != stored:
+        report.warnings.append((uid, f"{slot.name}: originality signature differs from enrollment"))
+    ui.done_card(slot, uid)

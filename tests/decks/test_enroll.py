@@ -1,0 +1,166 @@
+"""Enrollment and deck check through the PN532 emulator on a pseudo-terminal, with the real
+pyserial and Adafruit PN532_UART code in between (issue 7, "Done when")."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ScriptedUI, make_tags
+from tricktable import cards, decks, tags
+from tricktable.enroll import EnrollError, TapDetector, check_deck, enroll_deck
+from tricktable.sim.pn532_emulator import Tag
+
+
+def test_the_adafruit_driver_talks_to_the_emulator_through_pyserial(emulator, usb_reader):
+    assert tuple(usb_reader.pn532.firmware_version) == (0x32, 1, 6, 7)
+    assert usb_reader.poll() is None
+    tag = make_tags(1)[0]
+    emulator.place(tag)
+    assert usb_reader.poll() == tag.uid
+    usb_reader.write_record(bytes(range(16)))
+    assert usb_reader.read_record() == bytes(range(16))
+    assert tag.user_bytes()[16:20] == tags.TERMINATOR_PAGE
+    assert usb_reader.signature() == tag.signature
+
+
+def test_a_24_card_deck_is_enrolled_written_and_read_back(emulator, usb_reader, registry):
+    hand = make_tags(24)
+    ui = ScriptedUI(emulator, hand)
+    result = enroll_deck(registry, usb_reader, 1, "24", ui, name="blue backs", tap_timeout=5)
+    assert result.complete and len(result.enrolled) == 24
+    assert ui.log[0] == "tap 9S (0/24)"
+    for (slot, uid), tag in zip(result.enrolled, hand, strict=True):
+        assert uid == tag.uid
+        assert registry.resolve(uid).slot == slot
+        # the record on the tag stands alone: another host with the key accepts it
+        record = tags.decode(tag.user_bytes(), tag.uid, registry.keys())
+        assert decks.Slot(record.code, record.copy) == slot
+        assert registry.signature(uid) == tag.signature
+
+
+def test_a_token_set_is_enrolled(emulator, usb_reader, registry):
+    ui = ScriptedUI(emulator, make_tags(len(tags.TOKENS), kind="ntag215"))
+    result = enroll_deck(registry, usb_reader, 40, "tokens", ui, tap_timeout=5)
+    assert result.complete
+    assert [registry.resolve(uid).token for _, uid in result.enrolled] == list(tags.TOKENS)
+
+
+def test_a_duplicate_tap_is_caught_and_the_right_card_asked_again(emulator, usb_reader, registry):
+    first, second, third = make_tags(3)
+    # 9S, then 9S again by mistake (lifted and put back), then the real 10S, then JS
+    taps = TapDetector(usb_reader)
+    ui = ScriptedUI(emulator, [first, first, second, third], taps=taps)
+    registry.create_deck(2, "24")
+    result = enroll_deck(registry, usb_reader, 2, "24", ui, tap_timeout=0.5, taps=taps)
+    assert [s.name for s, _ in result.enrolled] == ["9S", "10S", "JS"]
+    assert "problem: this tag is already enrolled in this deck as 9S; tap 10S" in ui.log
+    assert not result.complete and result.remaining[0].name == "QS"
+
+
+def test_a_tag_of_another_deck_is_refused(emulator, usb_reader, registry):
+    other = make_tags(1, first=500)[0]
+    registry.create_deck(7, "24")
+    registry.enroll(other.uid, 7, decks.deck_slots("24")[3])
+    ui = ScriptedUI(emulator, [other, *make_tags(1)])
+    result = enroll_deck(registry, usb_reader, 8, "24", ui, tap_timeout=0.5)
+    assert "problem: this tag is already enrolled in deck 7 as QS; tap 9S" in ui.log
+    assert [s.name for s, _ in result.enrolled] == ["9S"]
+    assert registry.lookup(other.uid)[0] == 7
+
+
+def test_a_card_out_of_order_is_caught_by_its_record_and_can_be_redone(emulator, usb_reader, registry):
+    # A deck whose registry entries were lost (e.g. enrolled on another host with this key):
+    # the records on the tags say which card each one is.
+    hand = make_tags(3)
+    enroll_deck(registry, usb_reader, 5, "24", ScriptedUI(emulator, hand), tap_timeout=0.5)
+    for tag in hand:
+        registry.unenroll(tag.uid)
+    # asked for 9S, the person taps 10S: redo; then 9S; then asked 10S, taps JS: overwrite
+    ui = ScriptedUI(emulator, [hand[1], hand[0], hand[2]], answers=["r", "o"])
+    result = enroll_deck(registry, usb_reader, 5, "24", ui, tap_timeout=0.5)
+    asks = [line for line in ui.log if line.startswith("ask")]
+    assert asks == [
+        "ask: out of order: this card is 10S by its record, 9S was asked.",
+        "ask: out of order: this card is JS by its record, 10S was asked.",
+    ]
+    assert [(s.name, uid) for s, uid in result.enrolled] == [("9S", hand[0].uid), ("10S", hand[2].uid)]
+    assert registry.resolve(hand[2].uid, hand[2].user_bytes()).card == cards.parse_card("10S")
+
+
+def test_quit_stops_and_a_later_run_resumes(emulator, usb_reader, registry):
+    hand = make_tags(3)
+    enroll_deck(registry, usb_reader, 5, "24", ScriptedUI(emulator, hand[:1]), tap_timeout=0.5)
+    registry.unenroll(hand[0].uid)
+    ui = ScriptedUI(emulator, [hand[0]], answers=["q"])
+    registry.enroll(hand[1].uid, 5, decks.deck_slots("24")[0])  # 9S now taken by another tag
+    result = enroll_deck(registry, usb_reader, 5, "24", ui, tap_timeout=0.5)
+    assert ui.log[0] == "tap 10S (1/24)" and result.enrolled == []
+    assert len(result.remaining) == 23
+
+
+def test_redo_forgets_a_card_and_enrolls_it_again(emulator, usb_reader, registry):
+    hand = make_tags(2)
+    enroll_deck(registry, usb_reader, 6, "24", ScriptedUI(emulator, hand), tap_timeout=0.5)
+    replacement = make_tags(1, first=900)[0]
+    ui = ScriptedUI(emulator, [replacement])
+    result = enroll_deck(registry, usb_reader, 6, "24", ui, redo=("9S",), tap_timeout=0.5)
+    assert result.enrolled[0] == (decks.deck_slots("24")[0], replacement.uid)
+    assert registry.lookup(hand[0].uid) is None
+
+
+def test_bad_requests_change_nothing(usb_reader, registry, emulator):
+    registry.create_deck(6, "24")
+    ui = ScriptedUI(emulator, [])
+    with pytest.raises(EnrollError, match="deck 6 is a 24 deck, not 52"):
+        enroll_deck(registry, usb_reader, 6, "52", ui)
+    with pytest.raises(EnrollError, match="not in a 24 deck: 2S"):
+        enroll_deck(registry, usb_reader, 6, "24", ui, redo=("2S",))
+    with pytest.raises(EnrollError, match="unknown deck kind"):
+        enroll_deck(registry, usb_reader, 7, "23", ui)
+    with pytest.raises(EnrollError, match="deck 8 is not enrolled"):
+        check_deck(registry, usb_reader, 8, ui)
+    assert ui.log == [] and [d.deck_id for d in registry.decks()] == [6]
+
+
+def test_a_card_left_on_the_reader_is_one_tap_and_a_7_byte_tag_that_flickers_too(emulator, usb_reader):
+    flicker = Tag(bytes.fromhex("04010203040506"), miss_every=2)
+    emulator.place(flicker)
+    taps = TapDetector(usb_reader)
+    assert taps.next_tap(2) == flicker.uid
+    assert taps.next_tap(0.5) is None  # still lying there, dropping out of every second poll
+    emulator.remove()
+    assert taps.next_tap(0.5) is None
+    emulator.place(flicker)
+    assert taps.next_tap(2) == flicker.uid  # put back after removal: a new tap
+
+
+def test_deck_check_lists_missing_extra_and_foreign_cards(emulator, usb_reader, registry):
+    hand = make_tags(24)
+    enroll_deck(registry, usb_reader, 1, "24", ScriptedUI(emulator, hand), tap_timeout=5)
+    foreign = make_tags(1, first=300)[0]
+    enroll_deck(registry, usb_reader, 2, "24", ScriptedUI(emulator, [foreign]), tap_timeout=0.3)
+    stranger = make_tags(1, first=400)[0]
+    copied = Tag(bytes.fromhex("04999999999999"))
+    copied.write_user(hand[5].user_bytes()[:16])  # AS's record cloned onto another tag
+    scan = [*hand[2:], foreign, stranger, copied]
+    ui = ScriptedUI(emulator, scan)
+    report = check_deck(registry, usb_reader, 1, ui, idle_timeout=0.3)
+    assert [s.name for s in report.missing] == ["9S", "10S"]
+    assert report.foreign == [(foreign.uid, "9S of deck 2")]
+    assert [uid for uid, _ in report.extra] == [stranger.uid, copied.uid]
+    assert "MAC does not match" in report.extra[1][1]
+    assert report.warnings == [] and not report.ok
+    assert len(report.seen) == 22
+
+
+def test_deck_check_of_a_complete_deck_is_ok_and_warns_of_a_swapped_chip(emulator, usb_reader, registry):
+    hand = make_tags(25)
+    enroll_deck(registry, usb_reader, 1, "25", ScriptedUI(emulator, hand), tap_timeout=5)
+    report = check_deck(registry, usb_reader, 1, ScriptedUI(emulator, hand), idle_timeout=0.3)
+    assert report.ok and len(report.seen) == 25
+    # a chip answering with the JOKER's UID and record but another originality signature
+    joker = hand[-1]
+    clone = Tag(joker.uid, signature=bytes(32))
+    clone.write_user(joker.user_bytes())
+    report = check_deck(registry, usb_reader, 1, ScriptedUI(emulator, [*hand[:-1], clone]),
+                        idle_timeout=0.3)
+    assert report.warnings == [(joker.uid, "JOKER: originality signature differs from enrollment")]
