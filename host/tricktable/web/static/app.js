@@ -32,6 +32,10 @@ function cardFace(text, extra = "") {
   return face;
 }
 
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
 function describe(value) {
   if (value == null) return "–";
   if (typeof value === "object") {
@@ -128,7 +132,7 @@ function drawSeats(felt, state, trick, winner) {
     if (state.dealer === seat) label.append(el("span", { class: "chip", text: "D" }));
     if (state.contract && state.contract.seat === seat) label.append(el("span", { class: "chip maker", text: describe(state.contract) }));
     box.append(label);
-    box.append(el("div", { class: "meta", text: `${(state.tricks_won || [])[seat] || 0} tricks` }));
+    box.append(el("div", { class: "meta", text: plural((state.tricks_won || [])[seat] || 0, "trick") }));
     if (!node) center.append(box);
     const card = played.get(seat);
     const slot = el("div", { class: `slot ${pos || ""}`, "data-seat": seat });

@@ -1,0 +1,151 @@
+"""The scoreboard in a real browser (Debian's chromium through Playwright): pages update
+live while a game is published to the broker, the replay page steps through a hand, and
+no page overflows sideways at TV (1920x1080) or phone (390x844) size.
+
+Screenshots go to ``$TRICKTABLE_SCREENSHOTS`` when set (to look at them), else a temp dir.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import Publisher
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+from tricktable.web.server import Scoreboard
+from web_script import game_states
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+SIZES = {"tv": (1920, 1080), "phone": (390, 844)}
+WAIT_MS = 10_000
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK), reason="Debian chromium not installed"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    where = os.environ.get("TRICKTABLE_SCREENSHOTS")
+    out = Path(where) if where else tmp_path
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def test_club_page_updates_live(page: Page, scoreboard: Scoreboard, publisher: Publisher) -> None:
+    states = game_states("1", hands=2)
+    page.goto(scoreboard.url + "/")
+    expect(page.locator("#live")).to_have_text("live", timeout=WAIT_MS)
+    publisher.state(states[0])
+    card = page.locator('.table-card[data-table="1"]')
+    expect(card).to_contain_text("bid-euchre", timeout=WAIT_MS)
+    expect(card.locator(".phase")).to_contain_text("bidding")
+    revoked = next(s for s in states if s["revokes"])
+    publisher.state(revoked)
+    expect(card.locator(".alert.revoke")).to_contain_text("revoked in trick 4", timeout=WAIT_MS)
+    publisher.state(states[-1])
+    expect(card.locator(".phase")).to_contain_text("game over", timeout=WAIT_MS)
+    expect(card.locator("td.num")).to_have_text(["0", "1"])
+
+
+def test_table_page_updates_live(page: Page, scoreboard: Scoreboard, publisher: Publisher) -> None:
+    states = game_states("2", hands=2)
+    publisher.state(states[0])
+    page.goto(scoreboard.url + "/table/2")
+    expect(page.locator("#facts")).to_contain_text("bid-euchre", timeout=WAIT_MS)
+    mid_trick = next(s for s in states if len(s["trick"]["cards"]) == 3)
+    publisher.state(mid_trick)
+    for played in mid_trick["trick"]["cards"]:
+        expect(page.locator(f'.slot[data-seat="{played["seat"]}"] .card')).to_have_attribute(
+            "data-card", played["card"], timeout=WAIT_MS)
+    to_act = mid_trick["to_act"]
+    expect(page.locator(f'.seat[data-seat="{to_act}"]')).to_have_class("seat to-act")
+    expect(page.locator("#facts")).to_contain_text("Contract")
+    expect(page.locator("#facts")).to_contain_text("hearts")
+    publisher.state(states[-1])
+    expect(page.locator("#sides .score")).to_have_text(["0", "1"], timeout=WAIT_MS)
+    expect(page.locator("#hands li")).to_have_count(2)
+    expect(page.locator("#chart polyline")).to_have_count(2)
+    assert page.locator("#admin").is_visible()
+
+
+def test_replay_steps_through_a_hand_forwards_and_back(
+    page: Page, scoreboard: Scoreboard, publisher: Publisher
+) -> None:
+    states = game_states("3", hands=2)
+    for state in states:
+        publisher.state(state)
+    hand = [s for s in states if s["hand_number"] == 2][-1]
+    page.goto(scoreboard.url + "/table/3")
+    expect(page.locator("#hands li")).to_have_count(2, timeout=WAIT_MS)
+    page.locator("#hands li a", has_text="#2").click()
+    step = page.locator("#step")
+    expect(step).to_have_text("Trick 1 of 6", timeout=WAIT_MS)
+
+    def shows(n: int) -> None:
+        expect(step).to_have_text(f"Trick {n} of 6")
+        for played in hand["tricks"][n - 1]["cards"]:
+            expect(page.locator(f'.slot[data-seat="{played["seat"]}"] .card')).to_have_attribute(
+                "data-card", played["card"])
+
+    shows(1)
+    page.locator("#next").click()
+    shows(2)
+    page.keyboard.press("ArrowRight")
+    shows(3)
+    page.locator("#prev").click()
+    shows(2)
+    page.locator("#last").click()
+    shows(6)
+    page.locator("#next").click()
+    shows(6)
+    page.locator("#first").click()
+    shows(1)
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_pages_fit_tv_and_phone_without_sideways_overflow(
+    browser: Browser, scoreboard: Scoreboard, publisher: Publisher, shots: Path, size: str
+) -> None:
+    states = game_states("4", hands=2) + game_states("12", hands=1)[:30]
+    for state in states:
+        publisher.state(state)
+    mid = next(s for s in game_states("4", hands=2)[40:] if len(s["trick"]["cards"]) == 3)
+    publisher.state(dict(mid, hand_number=3))
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        for name, path, ready in [
+            ("club", "/", '.table-card[data-table="12"]'),
+            ("table", "/table/4", '.slot .card'),
+            ("replay", "/replay/4?game=1&hand=2", "#felt .card"),
+        ]:
+            page.goto(scoreboard.url + path)
+            page.locator(ready).first.wait_for(timeout=WAIT_MS)
+            page.screenshot(path=str(shots / f"{name}-{size}.png"), full_page=True)
+            overflow = page.evaluate(
+                "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 0, f"{name} page overflows by {overflow}px at {width}x{height}"
+    finally:
+        context.close()
