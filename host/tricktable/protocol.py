@@ -135,7 +135,7 @@ class TableEvent(_Message, kw_only=True):
     ``invalid`` (a message that could not be read at all).
     """
 
-    table: TableId
+    table: Annotated[str, Meta(max_length=32)]  # the table id, "-" on the host's own topic
     kind: EventKind
     seat: Seat | None = None
     board: str | None = None
@@ -232,6 +232,10 @@ class Topics:
     def control(self, table: str) -> str:
         return self.table(table, "control")
 
+    def host_events(self) -> str:
+        """Events about messages that belong to no table (unseated board, unknown table)."""
+        return f"{self.base}/host/events"
+
     def host_subscriptions(self) -> list[str]:
         """What the host service subscribes to."""
         return [
@@ -241,7 +245,9 @@ class Topics:
         ]
 
     def parse(self, topic: str) -> tuple[str, str, str]:
-        """``(scope, id, leaf)`` of a topic, scope ``board`` or ``table``; ProtocolError if not ours."""
+        """``(scope, id, leaf)``: scope ``board``/``table`` (or ``host``, id ""); ProtocolError if not ours."""
+        if topic == self.host_events():
+            return "host", "", "events"
         head = self.base + "/"
         parts = topic[len(head) :].split("/") if topic.startswith(head) else []
         if len(parts) != 3 or parts[0] not in ("board", "table") or not valid_id(parts[1]):
