@@ -1,0 +1,174 @@
+"""Engine actions: what a seat (or the table) can do, as frozen dataclasses that serialise.
+
+Every action carries ``seat``. ``to_json()`` gives a dict with a ``"type"`` key and cards
+printed as in ``tricktable.cards`` (``AS``, ``10H``, ``JOKER``; the copy is its own key);
+``action_from_json(d)`` reads it back and raises ``ActionError`` naming the problem.
+The journal and the hand history store actions in this form. Imports ``cards`` only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar
+
+from tricktable.cards import Card, CardError, parse_card
+
+__all__ = [
+    "Action", "Deal", "ScanCard", "TurnUp", "Bid", "Pass", "DeclareTrump", "Exchange",
+    "SitOut", "Play", "Call", "ActionError", "action_from_json", "ACTION_TYPES",
+]
+
+
+class ActionError(ValueError):
+    """A JSON action that cannot be read."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base of every action."""
+
+    TYPE: ClassVar[str] = ""
+    seat: int
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.TYPE}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = str(value) if isinstance(value, Card) else value
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Deal(Action):
+    """The dealer deals from the engine's seed: every hand becomes known to the engine."""
+
+    TYPE: ClassVar[str] = "deal"
+
+
+@dataclass(frozen=True, slots=True)
+class ScanCard(Action):
+    """During the deal, a player taps one of their own cards: the engine now knows it."""
+
+    TYPE: ClassVar[str] = "scan"
+    card: Card
+    copy: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnUp(Action):
+    """The dealer turns (and scans) the up-card, in variants that have one."""
+
+    TYPE: ClassVar[str] = "turn_up"
+    card: Card
+    copy: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Bid(Action):
+    """A bid from the variant's ladder: ``"4"``, ``"PEPPER:SMALL"``, ``"3HC"``, ``"NIL"`` ..."""
+
+    TYPE: ClassVar[str] = "bid"
+    bid: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """A pass in the auction."""
+
+    TYPE: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareTrump(Action):
+    """The contract holder names trump: ``"S" "H" "D" "C"``, ``"NT"``, ``"HIGH"``, ``"LOW"``."""
+
+    TYPE: ClassVar[str] = "trump"
+    trump: str
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange(Action):
+    """One card passed face down to another player (pepper, hi/lo, alone, nil passes).
+
+    ``card`` is None when the card was not scanned (hands unknown)."""
+
+    TYPE: ClassVar[str] = "exchange"
+    card: Card | None = None
+    copy: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SitOut(Action):
+    """A defender's choice to sit the hand out (``out=True``) or play it (``out=False``)."""
+
+    TYPE: ClassVar[str] = "sit_out"
+    out: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Action):
+    """A card played to the trick. ``copy`` None: a bare card whose copy is not known."""
+
+    TYPE: ClassVar[str] = "play"
+    card: Card
+    copy: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Action):
+    """A named call the variant understands (``"BOTTOMS"``, ``"MISDEAL"``, ``"ALONE"``,
+    ``"TIME"`` to end a timed game after this hand ...)."""
+
+    TYPE: ClassVar[str] = "call"
+    call: str
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    cls.TYPE: cls
+    for cls in (Deal, ScanCard, TurnUp, Bid, Pass, DeclareTrump, Exchange, SitOut, Play, Call)
+}
+_FIELD_KINDS: dict[str, tuple[type, ...]] = {
+    "seat": (int,), "bid": (str,), "trump": (str,), "call": (str,), "out": (bool,),
+}
+
+
+def action_from_json(d: Any) -> Action:
+    """Read an action dict; raise ``ActionError`` naming the type, field or value at fault."""
+    if not isinstance(d, dict):
+        raise ActionError(f"an action must be a JSON object, got {type(d).__name__}")
+    kind = d.get("type")
+    cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise ActionError(f"unknown action type {kind!r}; known: {', '.join(ACTION_TYPES)}")
+    names = {f.name: f for f in fields(cls)}
+    extra = set(d) - set(names) - {"type"}
+    if extra:
+        raise ActionError(f"{kind}: unexpected field(s) {', '.join(sorted(extra))}")
+    kwargs: dict[str, Any] = {}
+    for name, f in names.items():
+        if name not in d:
+            if f.default is MISSING:
+                raise ActionError(f"{kind}: missing field {name!r}")
+            continue
+        kwargs[name] = _read_field(kind, name, d[name])
+    return cls(**kwargs)
+
+
+def _read_field(kind: str, name: str, value: Any) -> Any:
+    if name == "card":
+        if value is None and kind == "exchange":
+            return None
+        if not isinstance(value, str):
+            raise ActionError(f"{kind}: card must be a string like 'AS', got {value!r}")
+        try:
+            return parse_card(value)
+        except CardError as exc:
+            raise ActionError(f"{kind}: {exc}") from None
+    if name == "copy":
+        if value is None or (type(value) is int and value in (0, 1)):
+            return value
+        raise ActionError(f"{kind}: copy must be 0, 1 or null, got {value!r}")
+    allowed = _FIELD_KINDS[name]
+    if type(value) not in allowed or (name == "seat" and value < 0):
+        raise ActionError(f"{kind}: {name} must be {allowed[0].__name__}, got {value!r}")
+    return value

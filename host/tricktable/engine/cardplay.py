@@ -1,0 +1,132 @@
+"""Card play: where a card is, whether a play is legal, revokes, and who wins the trick.
+
+This is the engine's hot path, kept small. Hands are bit sets (see ``engine.state``):
+
+- ``locate`` finds the physical card a seat plays or passes: a known card of that seat, or
+  else (when the seat holds unknown cards) an unseen copy. A bare card in a double-deck game
+  (copy None) is the seat's known copy if it has one, else the first unseen copy; it is
+  refused as already played only when every copy has been played.
+- ``legal_mask`` is the set of cards the seat may play: what it could hold, restricted to
+  the suit led when it is known to hold that suit. Unseen cards of a suit the seat showed
+  out of are left out (playing one is accepted, but it proves an earlier revoke).
+- ``follow_refusal`` says when a play is provably illegal (a known card of the suit led is
+  in the hand); strict mode refuses it, record mode accepts it as a revoke.
+- ``play`` moves the card, records show-outs and proven revokes, and resolves the trick.
+Imports ``cards`` and ``engine.state``/``engine.events``.
+"""
+
+from __future__ import annotations
+
+from tricktable.cards import COPY_STRIDE, JOKER_SUIT, Card, format_card
+from tricktable.engine.events import CardPlayed, Event, Revoke, TrickWon
+from tricktable.engine.state import State
+
+__all__ = ["locate", "legal_mask", "follow_refusal", "play", "SUIT_WORDS"]
+
+SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs", "the joker")
+
+
+def locate(st: State, seat: int, card: Card, copy: int | None) -> tuple[int, str, str]:
+    """(bit index, "", "") of the card ``seat`` holds, or (-1, code, reason)."""
+    deck = st.deck
+    label = format_card(card, copy) if copy else str(card)
+    if card not in deck.faces or (copy is not None and copy >= deck.copies):
+        return -1, "card_not_in_deck", f"{label} is not in this game's {deck.name} deck"
+    copies = range(deck.copies) if copy is None else (copy,)
+    base = card.index
+    known = st.known[seat]
+    for k in copies:
+        p = base + COPY_STRIDE * k
+        if known >> p & 1:
+            return p, "", ""
+    if st.count[seat] > known.bit_count():
+        for k in copies:
+            p = base + COPY_STRIDE * k
+            if st.unseen >> p & 1:
+                return p, "", ""
+    who = st.players[seat]
+    if all(st.played >> (base + COPY_STRIDE * k) & 1 for k in copies):
+        return -1, "card_already_played", f"{label} has already been played this hand"
+    for other in range(st.n):
+        if other != seat and any(st.known[other] >> (base + COPY_STRIDE * k) & 1 for k in copies):
+            return -1, "card_not_in_hand", f"{label} is in {st.players[other]}'s hand, not {who}'s"
+    return -1, "card_not_in_hand", f"{label} is not in {who}'s hand"
+
+
+def _void_cards(st: State, seat: int) -> int:
+    void, masks, out = st.void[seat], st.order.suit_masks, 0  # type: ignore[union-attr]
+    for s in range(5):
+        if void >> s & 1:
+            out |= masks[s]
+    return out
+
+
+def legal_mask(st: State, seat: int) -> int:
+    """The bit set of cards ``seat`` may legally play now."""
+    known = st.known[seat]
+    cands = known
+    if st.count[seat] > known.bit_count():
+        cands |= st.unseen & ~_void_cards(st, seat) if st.void[seat] else st.unseen
+    if st.trick:
+        order = st.order
+        follow = order.suit_masks[order.eff[st.trick[0][1]]]  # type: ignore[union-attr]
+        if known & follow:
+            cands &= follow
+    return cands
+
+
+def follow_refusal(st: State, seat: int, p: int) -> str:
+    """A reason when playing ``p`` provably fails to follow suit, else ""."""
+    if not st.trick:
+        return ""
+    order = st.order
+    led = order.eff[st.trick[0][1]]  # type: ignore[union-attr]
+    if order.eff[p] == led or not st.known[seat] & order.suit_masks[led]:  # type: ignore[union-attr]
+        return ""
+    return f"{st.players[seat]} must follow {SUIT_WORDS[led]}"
+
+
+def play(st: State, seat: int, p: int, events: list[Event]) -> bool:
+    """Play ``p`` (already located and checked) for ``seat``; True when the hand is over."""
+    order = st.order
+    eff = order.eff[p]  # type: ignore[union-attr]
+    trick_no = len(st.tricks) + 1
+    bit = 1 << p
+    if st.trick:
+        led = order.eff[st.trick[0][1]]  # type: ignore[union-attr]
+        if eff != led:
+            if st.known[seat] & order.suit_masks[led]:  # type: ignore[union-attr]
+                _revoke(st, events, seat, trick_no, led, "hand", trick_no)
+            elif led != JOKER_SUIT:
+                st.void[seat] |= 1 << led
+                st.void_trick[seat][led] = trick_no
+    if st.void[seat] >> eff & 1:
+        st.void[seat] &= ~(1 << eff)
+        _revoke(st, events, seat, st.void_trick[seat][eff], eff, "showed_out", trick_no)
+    if st.known[seat] & bit:
+        st.known[seat] ^= bit
+    else:
+        st.unseen &= ~bit
+    st.count[seat] -= 1
+    st.played |= bit
+    st.trick.append((seat, p))
+    events.append(CardPlayed(seat, st.card_name(p), trick_no))
+    if len(st.trick) < st.active:
+        st.to_act = st.next_active[seat]
+        return False
+    cards = st.trick
+    winner = cards[order.winner([q for _, q in cards])][0]  # type: ignore[union-attr]
+    st.tricks.append((st.leader, cards, winner))
+    st.tricks_won[winner] += 1
+    events.append(TrickWon(trick_no, winner, st.leader, tuple(st.card_name(q) for _, q in cards)))
+    st.trick = []
+    st.leader = st.to_act = winner
+    return len(st.tricks) == st.hand_size
+
+
+def _revoke(st: State, events: list[Event], seat: int, trick: int, suit: int, proof: str,
+            proven_in: int) -> None:
+    record = {"seat": seat, "trick": trick, "suit": SUIT_WORDS[suit], "proof": proof,
+              "proven_in": proven_in}
+    st.revokes.append(record)
+    events.append(Revoke(seat, trick, SUIT_WORDS[suit], proof, proven_in))

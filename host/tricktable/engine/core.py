@@ -1,0 +1,577 @@
+"""The engine: one table's state machine, driven by ``apply(action) -> Outcome``.
+
+Phases of a hand: ``deal`` (the engine deals from its seed, or players scan their cards, or
+nobody does and the first bid starts the hand with unknown hands) -> ``bidding`` ->
+``trump`` -> ``exchange`` (card passes the variant asks for) -> ``sitout`` (seats the
+variant asks) -> ``play`` -> scored, then the next hand's ``deal`` or ``game_over``.
+Every handler checks the whole action before it changes anything, so a refused action
+leaves the table exactly as it was. The variant (``rules``) is consulted through its named
+hooks; nothing here is specific to one game. Deterministic: the only randomness is
+``random.Random(seed)`` used by ``Deal``.
+Imports ``cards``, ``rules`` and the rest of ``engine``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from tricktable.cards import COPY_STRIDE, from_physical
+from tricktable.engine import cardplay
+from tricktable.engine.actions import (
+    Action,
+    Bid,
+    Call,
+    Deal,
+    DeclareTrump,
+    Exchange,
+    Pass,
+    Play,
+    ScanCard,
+    SitOut,
+    TurnUp,
+)
+from tricktable.engine.events import (
+    AuctionWon,
+    BidMade,
+    CardExchanged,
+    CardScanned,
+    Dealt,
+    Event,
+    GameOver,
+    HandScored,
+    HandStarted,
+    Passed,
+    PassedOut,
+    SatOut,
+    TrumpDeclared,
+    UpCardTurned,
+)
+from tricktable.engine.state import State
+from tricktable.rules import get_variant
+from tricktable.rules.base import Contract, build_options
+
+__all__ = ["Engine", "Outcome", "EngineError"]
+
+
+class EngineError(ValueError):
+    """A table that cannot be set up (bad seat count, dealer) or a replay that fails."""
+
+
+class Outcome:
+    """The answer to ``apply``: ``ok``; ``code`` ("" or a stable machine code); ``reason``
+    (a sentence naming the rule); ``events`` (what an accepted action caused)."""
+
+    __slots__ = ("ok", "code", "reason", "events")
+
+    def __init__(self, ok: bool, code: str = "", reason: str = "",
+                 events: list[Event] | None = None) -> None:
+        self.ok = ok
+        self.code = code
+        self.reason = reason
+        self.events = events if events is not None else []
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "code": self.code, "reason": self.reason,
+                "events": [e.to_json() for e in self.events]}
+
+    def __repr__(self) -> str:
+        return f"Outcome(ok={self.ok}, code={self.code!r}, reason={self.reason!r})"
+
+
+def _no(code: str, reason: str) -> Outcome:
+    return Outcome(False, code, reason)
+
+
+class Engine:
+    """One table. Build with ``Engine.new``; drive with ``legal_actions``/``apply``."""
+
+    def __init__(self, state: State, config: dict[str, Any]) -> None:
+        self.state = state
+        self.config = config
+        self.actions: list[Action] = []
+        self._play_cache: list[dict[int, Play]] = [{} for _ in range(state.n)]
+        self._handlers: dict[type, Callable[[Any], Outcome]] = {
+            Play: self._play, Bid: self._bid, Pass: self._pass, Deal: self._deal,
+            ScanCard: self._scan, TurnUp: self._turn_up, DeclareTrump: self._declare,
+            Exchange: self._exchange, SitOut: self._sit_out, Call: self._call,
+        }
+
+    @classmethod
+    def new(cls, variant: str, options: Mapping[str, Any] | None = None, seed: int = 0,
+            dealer: int = 0, players: list[str] | None = None,
+            n_players: int | None = None) -> Engine:
+        """A table at the start of a game. ``options`` are the variant's house rules by name
+        (checked: ``OptionError``); ``players`` names the seats clockwise."""
+        v = get_variant(variant)
+        opts = build_options(v.Options, options, v.name)
+        n = len(players) if players else (n_players or v.seat_counts[0])
+        if n not in v.seat_counts:
+            raise EngineError(f"{v.name} is played by {', '.join(map(str, v.seat_counts))} "
+                              f"players, not {n}")
+        if not 0 <= dealer < n:
+            raise EngineError(f"dealer must be a seat 0..{n - 1}, got {dealer}")
+        names = list(players) if players else [f"Seat {i + 1}" for i in range(n)]
+        config = {"variant": v.name, "options": dict(options or {}), "seed": seed,
+                  "dealer": dealer, "players": names}
+        return cls(State(v, opts, names, dealer, seed), config)
+
+    @classmethod
+    def replay(cls, config: Mapping[str, Any], actions: Iterable[Action]) -> Engine:
+        """Rebuild a table from its config and accepted actions (undo = all but the last)."""
+        eng = cls.new(config["variant"], config.get("options"), config.get("seed", 0),
+                      config.get("dealer", 0), config.get("players"))
+        for i, action in enumerate(actions):
+            out = eng.apply(action)
+            if not out.ok:
+                raise EngineError(f"action {i + 1} ({action.to_json()}) refused: {out.reason}")
+        return eng
+
+    # -- the public view -----------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        return self.state.phase
+
+    @property
+    def to_act(self) -> int | None:
+        return self.state.to_act
+
+    def public_state(self) -> dict[str, Any]:
+        return self.state.public_state()
+
+    def known_hand(self, seat: int) -> list[str]:
+        """The cards the engine knows ``seat`` holds (all of them once dealt or scanned)."""
+        return [self.state.card_name(p) for p in _bits(self.state.known[seat])]
+
+    # -- apply ---------------------------------------------------------------------------
+    def apply(self, action: Action) -> Outcome:
+        """Apply one action: accepted with its events, or refused with nothing changed."""
+        handler = self._handlers.get(type(action))
+        st = self.state
+        if handler is None:
+            return _no("unknown_action", f"not an engine action: {action!r}")
+        if type(action.seat) is not int or not 0 <= action.seat < st.n:
+            return _no("bad_seat", f"seat must be 0..{st.n - 1}, got {action.seat!r}")
+        if st.game_over:
+            return _no("game_over", "the game is over")
+        out = handler(action)
+        if out.ok:
+            self.actions.append(action)
+        return out
+
+    def _turn(self, seat: int, phase: str, doing: str) -> Outcome | None:
+        st = self.state
+        if st.phase != phase:
+            return _no("wrong_phase", f"cannot {doing} now: the table is in the {st.phase} phase")
+        if seat != st.to_act:
+            return _no("not_your_turn", f"it is {st.players[st.to_act]}'s turn, "  # type: ignore[index]
+                                        f"not {st.players[seat]}'s")
+        return None
+
+    # -- deal ----------------------------------------------------------------------------
+    def _deal(self, a: Deal) -> Outcome:
+        st = self.state
+        refused = self._turn(a.seat, "deal", "deal")
+        if refused:
+            return refused
+        if any(st.count) or st.up_card is not None:
+            return _no("wrong_phase", "cards were scanned for this hand: scan the rest or bid")
+        v = st.variant
+        cards = list(st.deck.physical)
+        st.rng.shuffle(cards)
+        packets = v.packets(st.n, st.options)
+        hs, n = st.hand_size, st.n
+        i = k = 0
+        while st.count[st.dealer] < hs:
+            size = packets[k % len(packets)]
+            k += 1
+            for j in range(1, n + 1):
+                seat = (st.dealer + j) % n
+                for _ in range(min(size, hs - st.count[seat])):
+                    st.known[seat] |= 1 << cards[i]
+                    st.count[seat] += 1
+                    i += 1
+        rest = cards[i:]
+        for p in rest:
+            st.kitty |= 1 << p
+        st.unseen = 0
+        st.dealt = True
+        events: list[Event] = [Dealt(st.dealer)]
+        if v.has_up_card and rest:
+            st.up_card = rest[0]
+            events.append(UpCardTurned(st.card_name(rest[0])))
+        self._begin_auction(events)
+        return Outcome(True, events=events)
+
+    def _scan(self, a: ScanCard) -> Outcome:
+        st = self.state
+        if st.phase != "deal":
+            return _no("wrong_phase", "cards are scanned during the deal, before the bidding")
+        if st.count[a.seat] >= st.hand_size:
+            return _no("hand_full", f"{st.players[a.seat]} has already scanned "
+                                    f"{st.hand_size} cards")
+        p, code, reason = self._unseen(a.card, a.copy)
+        if p < 0:
+            return _no(code, reason)
+        st.known[a.seat] |= 1 << p
+        st.unseen &= ~(1 << p)
+        st.count[a.seat] += 1
+        events: list[Event] = [CardScanned(a.seat, st.card_name(p))]
+        if sum(st.count) == st.n * st.hand_size:
+            self._begin_auction(events)
+        return Outcome(True, events=events)
+
+    def _turn_up(self, a: TurnUp) -> Outcome:
+        st = self.state
+        refused = self._turn(a.seat, "deal", "turn up a card")
+        if refused:
+            return refused
+        if not st.variant.has_up_card or st.up_card is not None:
+            return _no("not_allowed", "this game has no up-card to turn now")
+        p, code, reason = self._unseen(a.card, a.copy)
+        if p < 0:
+            return _no(code, reason)
+        st.kitty |= 1 << p
+        st.unseen &= ~(1 << p)
+        st.up_card = p
+        return Outcome(True, events=[UpCardTurned(st.card_name(p))])
+
+    def _unseen(self, card: Any, copy: int | None) -> tuple[int, str, str]:
+        """The physical card for a scan: an unseen copy, or a refusal."""
+        st = self.state
+        deck = st.deck
+        if card not in deck.faces or (copy is not None and copy >= deck.copies):
+            return -1, "card_not_in_deck", f"{card} is not in this game's {deck.name} deck"
+        for k in (range(deck.copies) if copy is None else (copy,)):
+            p = card.index + COPY_STRIDE * k
+            if st.unseen >> p & 1:
+                return p, "", ""
+        return -1, "already_scanned", f"{st.card_name(card.index) if copy is None else st.card_name(card.index + COPY_STRIDE * copy)} was already scanned this hand"
+
+    # -- auction -------------------------------------------------------------------------
+    def _begin_auction(self, events: list[Event]) -> None:
+        st = self.state
+        st.count = [st.hand_size] * st.n
+        st.phase = "bidding"
+        st.to_act = st.variant.first_bidder(st)
+        fixed = st.variant.pre_auction_contract(st)
+        if fixed is not None:
+            self._award(fixed, events)
+
+    def _auction_check(self, seat: int, doing: str) -> Outcome | None:
+        """Refusal for a bid/pass out of phase or turn; in the deal phase the first bid
+        starts the hand with whatever cards are known."""
+        st = self.state
+        if st.phase == "deal":
+            if st.variant.pre_auction_contract(st) is not None:
+                return _no("wrong_phase", "there is no bidding this hand")
+            first = st.variant.first_bidder(st)
+            if seat != first:
+                return _no("not_your_turn", f"the bidding begins with {st.players[first]}")
+            return None
+        return self._turn(seat, "bidding", doing)
+
+    def _bid(self, a: Bid) -> Outcome:
+        st = self.state
+        refused = self._auction_check(a.seat, "bid")
+        if refused:
+            return refused
+        v = st.variant
+        if a.bid not in v.bid_ladder:
+            return _no("unknown_bid", f"{a.bid!r} is not a bid in {v.title}; bids: "
+                                      f"{', '.join(v.bid_ladder)}")
+        if a.bid not in v.legal_bids(st, a.seat):
+            high = f"the high bid is {st.high[1]}" if st.high else "it is below the minimum"
+            return _no("bid_too_low", f"{st.players[a.seat]} cannot bid {a.bid}: {high}")
+        events: list[Event] = []
+        if st.phase == "deal":
+            self._begin_auction(events)
+        st.bids.append((a.seat, a.bid))
+        st.high = (a.seat, a.bid)
+        events.append(BidMade(a.seat, a.bid))
+        self._after_auction_turn(a.seat, events)
+        return Outcome(True, events=events)
+
+    def _pass(self, a: Pass) -> Outcome:
+        st = self.state
+        refused = self._auction_check(a.seat, "pass")
+        if refused:
+            return refused
+        if not st.variant.may_pass(st, a.seat):
+            return _no("must_bid", f"{st.players[a.seat]} may not pass: the dealer is stuck")
+        events: list[Event] = []
+        if st.phase == "deal":
+            self._begin_auction(events)
+        st.bids.append((a.seat, "PASS"))
+        events.append(Passed(a.seat))
+        self._after_auction_turn(a.seat, events)
+        return Outcome(True, events=events)
+
+    def _after_auction_turn(self, seat: int, events: list[Event]) -> None:
+        st = self.state
+        v = st.variant
+        if not v.auction_over(st):
+            st.to_act = v.next_bidder(st, seat)
+            return
+        contract = v.auction_result(st)
+        if contract is None:
+            nxt = v.dealer_after_pass_out(st)
+            events.append(PassedOut(st.hand_number, nxt))
+            self._next_hand(nxt, events)
+        else:
+            self._award(contract, events)
+
+    def _award(self, contract: Contract, events: list[Event]) -> None:
+        st = self.state
+        st.contract = contract
+        events.append(AuctionWon(contract.seat, contract.bid, contract.forced))
+        if contract.trump is not None:
+            self._set_trump(contract.trump, events)
+        else:
+            st.phase = "trump"
+            st.to_act = contract.seat
+
+    # -- trump, exchanges, sitting out ---------------------------------------------------
+    def _declare(self, a: DeclareTrump) -> Outcome:
+        st = self.state
+        refused = self._turn(a.seat, "trump", "name trump")
+        if refused:
+            return refused
+        choices = st.variant.trump_choices(st)
+        if a.trump not in choices:
+            return _no("bad_trump", f"{a.trump!r} cannot be named trump; choose one of "
+                                    f"{', '.join(choices)}")
+        events: list[Event] = []
+        self._set_trump(a.trump, events)
+        return Outcome(True, events=events)
+
+    def _set_trump(self, trump: str, events: list[Event]) -> None:
+        st = self.state
+        v = st.variant
+        st.contract = replace(st.contract, trump=trump)  # type: ignore[type-var]
+        st.order = v.ordering(trump)
+        events.append(TrumpDeclared(st.contract.seat, trump))  # type: ignore[union-attr]
+        st.exchange_queue = v.exchanges(st)
+        st.sitout_queue = v.sitout_deciders(st)
+        self._advance(events)
+
+    def _advance(self, events: list[Event]) -> None:
+        st = self.state
+        if st.exchange_queue:
+            st.phase, st.to_act = "exchange", st.exchange_queue[0][0]
+        elif st.sitout_queue:
+            st.phase, st.to_act = "sitout", st.sitout_queue[0]
+        else:
+            self._start_play()
+
+    def _exchange(self, a: Exchange) -> Outcome:
+        st = self.state
+        refused = self._turn(a.seat, "exchange", "pass a card")
+        if refused:
+            return refused
+        giver, receiver = st.exchange_queue[0]
+        index = len(self.actions)
+        if a.card is None:
+            if st.count[giver] <= st.known[giver].bit_count():
+                return _no("card_required", f"the engine knows {st.players[giver]}'s hand: "
+                                            "say which card is passed")
+            p = -1
+        else:
+            p, code, reason = cardplay.locate(st, giver, a.card, a.copy)
+            if p < 0:
+                return _no(code, reason)
+        why = st.variant.exchange_refusal(st, giver, receiver, index, None if p < 0 else p)
+        if why:
+            return _no("exchange_refused", why)
+        if p >= 0:
+            bit = 1 << p
+            if st.known[giver] & bit:
+                st.known[giver] ^= bit
+            else:
+                st.unseen &= ~bit
+            st.known[receiver] |= bit
+        st.count[giver] -= 1
+        st.count[receiver] += 1
+        st.exchange_queue.pop(0)
+        events: list[Event] = [CardExchanged(giver, receiver, None if p < 0 else st.card_name(p))]
+        self._advance(events)
+        return Outcome(True, events=events)
+
+    def _sit_out(self, a: SitOut) -> Outcome:
+        st = self.state
+        refused = self._turn(a.seat, "sitout", "sit out")
+        if refused:
+            return refused
+        if a.out:
+            st.dropped.add(a.seat)
+        st.sitout_queue.pop(0)
+        events: list[Event] = [SatOut(a.seat, a.out)]
+        if st.variant.sit_out_ends_hand(st, a.seat, a.out):
+            self._score(events)
+        else:
+            self._advance(events)
+        return Outcome(True, events=events)
+
+    def _call(self, a: Call) -> Outcome:
+        st = self.state
+        v = st.variant
+        if a.call not in v.legal_calls(st, a.seat, st.phase):
+            return _no("unknown_call", f"{a.call!r} cannot be called now")
+        events: list[Event] = []
+        if a.call == "TIME":
+            st.time_up = True
+            if st.phase == "deal" and not any(st.count):
+                self._maybe_end(None, events)
+            return Outcome(True, events=events)
+        directive = v.apply_call(st, a.seat, a.call)
+        if directive in ("redeal", "pass_deal"):
+            nxt = st.dealer if directive == "redeal" else (st.dealer + 1) % st.n
+            events.append(PassedOut(st.hand_number, nxt))
+            self._next_hand(nxt, events)
+        return Outcome(True, events=events)
+
+    # -- play ----------------------------------------------------------------------------
+    def _start_play(self) -> None:
+        st = self.state
+        v = st.variant
+        st.out = v.sitting_out(st) | frozenset(st.dropped)
+        active = [s for s in range(st.n) if s not in st.out]
+        st.active = len(active)
+        for i, s in enumerate(active):
+            st.next_active[s] = active[(i + 1) % len(active)]
+        leader = v.first_leader(st)
+        while leader in st.out:
+            leader = (leader + 1) % st.n
+        st.phase = "play"
+        st.leader = st.to_act = leader
+
+    def _play(self, a: Play) -> Outcome:
+        st = self.state
+        seat = a.seat
+        if st.phase != "play" or seat != st.to_act:
+            return self._turn(seat, "play", "play a card") or _no("wrong_phase", "")
+        p, code, reason = cardplay.locate(st, seat, a.card, a.copy)
+        if p < 0:
+            return _no(code, reason)
+        if st.options.revoke_mode == "strict":
+            why = cardplay.follow_refusal(st, seat, p)
+            if why:
+                return _no("must_follow_suit", why)
+        events: list[Event] = []
+        if cardplay.play(st, seat, p, events):
+            self._score(events)
+        return Outcome(True, events=events)
+
+    # -- scoring -------------------------------------------------------------------------
+    def _score(self, events: list[Event]) -> None:
+        st = self.state
+        v = st.variant
+        result = v.score_hand(st)
+        deltas = list(result.deltas)
+        notes = [result.detail]
+        for r in st.revokes:
+            penalty = v.revoke_penalty(st, r["seat"])
+            deltas = [d + x for d, x in zip(deltas, penalty, strict=True)]
+            notes.append(f"revoke by {st.players[r['seat']]} in trick {r['trick']}: "
+                         + ", ".join(str(x) for x in penalty if x))
+        for i, d in enumerate(deltas):
+            st.scores[i] += d
+        st.hands_played += 1
+        detail = "; ".join(n for n in notes if n)
+        c = st.contract
+        st.last_hand = {"hand_number": st.hand_number, "dealer": st.dealer,
+                        "contract": c.to_json() if c else None, "tricks_won": list(st.tricks_won),
+                        "deltas": deltas, "scores": list(st.scores), "detail": detail}
+        events.append(HandScored(st.hand_number, tuple(deltas), tuple(st.scores), detail))
+        self._maybe_end(st.side_of[c.seat] if c else None, events)
+        if not st.game_over:
+            self._next_hand((st.dealer + 1) % st.n, events)
+
+    def _maybe_end(self, contract_side: int | None, events: list[Event]) -> None:
+        st = self.state
+        winner = st.variant.game_winner(st, contract_side)
+        if winner is not None:
+            st.game_over, st.winner = True, winner
+            st.phase, st.to_act = "game_over", None
+            events.append(GameOver(winner, tuple(st.scores)))
+
+    def _next_hand(self, dealer: int, events: list[Event]) -> None:
+        st = self.state
+        st.dealer = dealer
+        st.hand_number += 1
+        st.new_hand()
+        events.append(HandStarted(st.hand_number, dealer))
+
+    # -- legal actions -------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        """Every action the rules allow now (plays as exact physical cards)."""
+        st = self.state
+        phase, seat = st.phase, st.to_act
+        if phase == "play":
+            cache = self._play_cache[seat]  # type: ignore[index]
+            out: list[Action] = []
+            m = cardplay.legal_mask(st, seat)  # type: ignore[arg-type]
+            while m:
+                low = m & -m
+                p = low.bit_length() - 1
+                act = cache.get(p)
+                if act is None:
+                    card, copy = from_physical(p)
+                    act = cache[p] = Play(seat, card, copy)  # type: ignore[arg-type]
+                out.append(act)
+                m ^= low
+            return out
+        if phase == "game_over" or seat is None:
+            return []
+        v = st.variant
+        acts: list[Action] = [Call(seat, c) for c in v.legal_calls(st, seat, phase)]
+        if phase == "deal":
+            return self._deal_actions() + acts
+        if phase == "bidding":
+            acts += [Bid(seat, b) for b in v.legal_bids(st, seat)]
+            return acts + ([Pass(seat)] if v.may_pass(st, seat) else [])
+        if phase == "trump":
+            return acts + [DeclareTrump(seat, t) for t in v.trump_choices(st)]
+        if phase == "exchange":
+            giver, receiver = st.exchange_queue[0]
+            index = len(self.actions)
+            for p in _bits(st.known[giver]):
+                if not v.exchange_refusal(st, giver, receiver, index, p):
+                    card, copy = from_physical(p)
+                    acts.append(Exchange(giver, card, copy))
+            if st.count[giver] > st.known[giver].bit_count():
+                acts.append(Exchange(giver, None))
+            return acts
+        return acts + [SitOut(seat, True), SitOut(seat, False)]
+
+    def _deal_actions(self) -> list[Action]:
+        st = self.state
+        v = st.variant
+        acts: list[Action] = []
+        if not any(st.count) and st.up_card is None:
+            acts.append(Deal(st.dealer))
+        for seat in range(st.n):
+            if st.count[seat] < st.hand_size:
+                for p in _bits(st.unseen):
+                    card, copy = from_physical(p)
+                    acts.append(ScanCard(seat, card, copy))
+        if v.has_up_card and st.up_card is None:
+            for p in _bits(st.unseen):
+                card, copy = from_physical(p)
+                acts.append(TurnUp(st.dealer, card, copy))
+        if v.pre_auction_contract(st) is None:
+            first = v.first_bidder(st)
+            acts += [Bid(first, b) for b in v.legal_bids(st, first)]
+            if v.may_pass(st, first):
+                acts.append(Pass(first))
+        return acts
+
+
+def _bits(m: int) -> list[int]:
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out

@@ -1,0 +1,190 @@
+"""Engine events: what an accepted action caused, as frozen dataclasses that serialise.
+
+``event.to_json()`` gives a dict with a ``"type"`` key (cards printed as ``AS``/``AS'``);
+the service publishes them on the table's event topic and the web page shows them.
+Imports ``cards`` only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from tricktable.cards import Card, format_card
+
+__all__ = [
+    "Event", "HandStarted", "Dealt", "CardScanned", "UpCardTurned", "BidMade", "Passed",
+    "Called", "AuctionWon", "PassedOut", "TrumpDeclared", "CardExchanged", "SatOut",
+    "CardPlayed", "Revoke", "TrickWon", "HandScored", "GameOver",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of every event."""
+
+    TYPE: ClassVar[str] = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.TYPE}
+        for f in fields(self):
+            out[f.name] = _plain(getattr(self, f.name))
+        return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted(Event):
+    TYPE: ClassVar[str] = "hand_started"
+    hand_number: int
+    dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt(Event):
+    """The engine dealt from its seed: every hand is known."""
+
+    TYPE: ClassVar[str] = "dealt"
+    dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardScanned(Event):
+    TYPE: ClassVar[str] = "card_scanned"
+    seat: int
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class UpCardTurned(Event):
+    TYPE: ClassVar[str] = "up_card"
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class BidMade(Event):
+    TYPE: ClassVar[str] = "bid"
+    seat: int
+    bid: str
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    TYPE: ClassVar[str] = "pass"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Called(Event):
+    TYPE: ClassVar[str] = "call"
+    seat: int
+    call: str
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionWon(Event):
+    """The auction is over: ``seat`` holds the contract ``bid`` (``forced`` when stuck)."""
+
+    TYPE: ClassVar[str] = "auction_won"
+    seat: int
+    bid: str
+    forced: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PassedOut(Event):
+    """Nobody bid: the hand is thrown in and ``next_dealer`` deals."""
+
+    TYPE: ClassVar[str] = "passed_out"
+    hand_number: int
+    next_dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpDeclared(Event):
+    TYPE: ClassVar[str] = "trump"
+    seat: int
+    trump: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardExchanged(Event):
+    """``giver`` passed a card to ``receiver`` (``card`` None when not scanned)."""
+
+    TYPE: ClassVar[str] = "exchange"
+    giver: int
+    receiver: int
+    card: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SatOut(Event):
+    TYPE: ClassVar[str] = "sit_out"
+    seat: int
+    out: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Event):
+    TYPE: ClassVar[str] = "card_played"
+    seat: int
+    card: str
+    trick: int
+
+    @classmethod
+    def of(cls, seat: int, card: Card, copy: int | None, trick: int) -> CardPlayed:
+        return cls(seat, format_card(card, copy), trick)
+
+
+@dataclass(frozen=True, slots=True)
+class Revoke(Event):
+    """``seat`` failed to follow ``suit`` in trick ``trick`` (1-based).
+
+    ``proof`` says how it is known: ``"hand"`` (the card of the suit was known to be in the
+    hand at that moment) or ``"showed_out"`` (the player showed out of the suit in that trick
+    and has now played it, in trick ``proven_in``). ``accepted``: record mode kept the play
+    and the penalty applies when the hand is scored."""
+
+    TYPE: ClassVar[str] = "revoke"
+    seat: int
+    trick: int
+    suit: str
+    proof: str
+    proven_in: int
+    accepted: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class TrickWon(Event):
+    TYPE: ClassVar[str] = "trick_won"
+    trick: int
+    winner: int
+    leader: int
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandScored(Event):
+    """``deltas`` and ``scores`` are per side; ``detail`` is the variant's explanation."""
+
+    TYPE: ClassVar[str] = "hand_scored"
+    hand_number: int
+    deltas: tuple[int, ...]
+    scores: tuple[int, ...]
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    TYPE: ClassVar[str] = "game_over"
+    winner: int | None
+    scores: tuple[int, ...]

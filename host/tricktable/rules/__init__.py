@@ -1,0 +1,54 @@
+"""The variant registry: every game the engine plays, by name.
+
+``get_variant(name)`` returns the declared ``Variant`` (aliases accepted, case-insensitive),
+``list_variants()`` their names. A variant module registers itself by being listed in
+``_MODULES``; modules are imported on first use. Imports ``rules.base`` and the variant
+modules (which import ``cards`` only).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from tricktable.rules.base import Variant
+
+__all__ = ["get_variant", "list_variants", "UnknownVariant", "Variant"]
+
+_MODULES = ("tricktable.rules.bid_euchre",)
+"""Variant modules; each defines ``VARIANTS``, a tuple of ``Variant`` instances."""
+
+_REGISTRY: dict[str, Variant] = {}
+_ALIASES: dict[str, str] = {}
+
+
+class UnknownVariant(KeyError):
+    """No variant by that name."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def _load() -> None:
+    if _REGISTRY:
+        return
+    for module_name in _MODULES:
+        module = importlib.import_module(module_name)
+        for variant in module.VARIANTS:
+            _REGISTRY[variant.name] = variant
+            for alias in (variant.name, *variant.aliases):
+                _ALIASES[alias.lower()] = variant.name
+
+
+def get_variant(name: str) -> Variant:
+    """The variant called ``name`` or one of its aliases."""
+    _load()
+    key = _ALIASES.get(name.lower())
+    if key is None:
+        raise UnknownVariant(f"unknown variant {name!r}; known: {', '.join(list_variants())}")
+    return _REGISTRY[key]
+
+
+def list_variants() -> list[str]:
+    """Every variant name, sorted."""
+    _load()
+    return sorted(_REGISTRY)

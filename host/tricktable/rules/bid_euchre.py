@@ -1,0 +1,190 @@
+"""Single Deck Bid Euchre, as seed 001 ("Single Deck Bid Euchre") describes it.
+
+Four players in two partnerships, a 24-card pack (9 to A), six cards each dealt one at a
+time from the dealer's left; one round of bidding in which each bid beats the last (the two
+bid is a signal of two jacks of one colour, and an ordinary bid); small pepper (one card
+passed each way with the partner, who may send the same card back, then alone) and big
+pepper (alone, no exchange); trump is a suit or no trump; the bidder leads; a point a trick
+when made, set back 6 when not; defenders score a point a trick and go back 6 with none;
+game to 42, reached on offense. Every number the seeds give two ways is an option below.
+Imports ``cards`` and ``rules.base``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from tricktable.rules.base import (
+    TRUMP_SUITS,
+    CommonOptions,
+    Contract,
+    HandResult,
+    TableView,
+    Variant,
+    opt,
+)
+
+__all__ = ["BidEuchre", "BidEuchreOptions", "PEPPER_SMALL", "PEPPER_BIG", "VARIANTS"]
+
+PEPPER_SMALL = "PEPPER:SMALL"
+PEPPER_BIG = "PEPPER:BIG"
+SEED = "seed 001, Single Deck Bid Euchre"
+
+
+@dataclass(frozen=True)
+class BidEuchreOptions(CommonOptions):
+    """House rules of Single Deck Bid Euchre (each field names its passage)."""
+
+    target: int | None = opt(
+        42, f"{SEED}, Winning: 'The standard winning number or goal is 42 (32 in hawsy)'. "
+        "null plays to a hand or time limit instead.")
+    win_on_defense: bool = opt(
+        False, f"{SEED}, Winning: 'The first team to reach or exceed 42 while on offense "
+        "wins', so a side that passes the target on defense plays on.")
+    min_bid: int = opt(
+        1, f"{SEED}, Bidding: 'One is not a typical bid' (atypical, not forbidden; Progressive "
+        "also allows bids of one to six). Set 2 or 3 to forbid low bids.")
+    pepper: bool = opt(
+        True, f"{SEED}, Pepper exchanges: small and big pepper are the two special bids above six.")
+    pepper_small_points: int = opt(
+        12, f"{SEED}: Pepper exchanges says a made small pepper 'receives seven points'; "
+        "Leading, taking tricks, and scoring says small pepper wins or loses 12. The scoring "
+        "passage is the one that gives both made and failed values, so 12 is the default; 7 "
+        "is the other reading (applies to made and failed alike).")
+    pepper_big_points: int = opt(
+        14, f"{SEED}: both passages agree a big pepper is worth 14, made or set.")
+    dealer_can_match_pepper: bool = opt(
+        True, f"{SEED}, Pepper exchanges: 'If someone calls one best, moon, or super moon, the "
+        "dealer is allowed to call the same or higher bid and win the bid.'")
+    set_penalty: int = opt(
+        6, f"{SEED}, Leading, taking tricks, and scoring: a failed contract is 'set back (loses) "
+        "six points ... regardless of the value of the contract'.")
+    defender_shutout_penalty: int = opt(
+        6, f"{SEED}, Leading, taking tricks, and scoring: 'If the side playing defense ... fails "
+        "to get any tricks, it goes back six points' (in peppers too).")
+    no_trump: bool = opt(
+        True, f"{SEED}: 'When playing with no trumps, all four suits follow the plain suit "
+        "ranking', so the bidder may name no trump.")
+    all_pass: Literal["pass_deal", "same_dealer", "stick_dealer"] = opt(
+        "pass_deal", "The single-deck passage does not say. Default follows the family's Euchre "
+        "rule (seed 002, 'If no trump is selected, the hand is discarded and the deal passes to "
+        "the left'); 'same_dealer' redeals; 'stick_dealer' makes the dealer bid (seed 001, "
+        "Pfeffer: 'the dealer is forced to make a four Trick Bid when all players pass').")
+    stick_dealer_bid: int = opt(
+        4, "seed 001, Pfeffer: 'The minimum bid for a dealer is four tricks' (with stick_dealer).")
+    revoke_penalty: int = opt(
+        6, "The Bid Euchre passages name no revoke penalty. Judgement: the offending side loses "
+        "the value of a set (6, as in Leading, taking tricks, and scoring), the counterpart of "
+        "seed 002's Euchre rule that a renege costs the offending side a fixed number of points.")
+
+
+class BidEuchre(Variant):
+    """Single Deck Bid Euchre (seed 001)."""
+
+    name = "bid-euchre"
+    title = "Single Deck Bid Euchre"
+    aliases = ("bid euchre", "auction euchre", "single-deck-bid-euchre")
+    Options = BidEuchreOptions
+    seat_counts = (4,)
+    deck_name = "24"
+    cards_per_hand = 6
+    deal_packets = (1,)
+    bid_ladder = ("1", "2", "3", "4", "5", "6", PEPPER_SMALL, PEPPER_BIG)
+
+    def legal_bids(self, st: TableView, seat: int) -> list[str]:
+        o = st.options
+        ladder = [b for b in self.bid_ladder
+                  if (b.isdigit() and int(b) >= o.min_bid) or (not b.isdigit() and o.pepper)]
+        if self._stuck(st, seat):
+            ladder = [b for b in ladder if not b.isdigit() or int(b) >= o.stick_dealer_bid]
+        if st.high is None:
+            return ladder
+        return [b for b in ladder if self.bid_beats(b, st.high[1], st, seat)]
+
+    def bid_beats(self, new: str, old: str, st: TableView, seat: int) -> bool:
+        i, j = self.bid_ladder.index(new), self.bid_ladder.index(old)
+        if (i == j and new in (PEPPER_SMALL, PEPPER_BIG) and seat == st.dealer
+                and st.options.dealer_can_match_pepper):
+            return True
+        return i > j
+
+    def may_pass(self, st: TableView, seat: int) -> bool:
+        return not self._stuck(st, seat)
+
+    def _stuck(self, st: TableView, seat: int) -> bool:
+        """The dealer, everyone else having passed, under the stick-the-dealer rule."""
+        return (st.options.all_pass == "stick_dealer" and seat == st.dealer
+                and st.high is None and len(st.bids) == st.n - 1)
+
+    def dealer_after_pass_out(self, st: TableView) -> int:
+        if st.options.all_pass == "same_dealer":
+            return st.dealer
+        return (st.dealer + 1) % st.n
+
+    def make_contract(self, st: TableView, seat: int, bid: str, forced: bool = False) -> Contract:
+        pepper = bid in (PEPPER_SMALL, PEPPER_BIG)
+        forced = forced or (seat == st.dealer and all(b == "PASS" for _, b in st.bids[:-1])
+                            and st.options.all_pass == "stick_dealer")
+        return Contract(seat=seat, bid=bid, need=st.hand_size if pepper else int(bid),
+                        alone=pepper, forced=forced)
+
+    def trump_choices(self, st: TableView) -> list[str]:
+        return list(TRUMP_SUITS) + (["NT"] if st.options.no_trump else [])
+
+    def exchanges(self, st: TableView) -> list[tuple[int, int]]:
+        """Small pepper: the bidder passes a card to the partner, who passes one back (it may
+        be the same card: 'the option to return the original card'). Seed 001, Pepper
+        exchanges."""
+        c = st.contract
+        if c is None or c.bid != PEPPER_SMALL:
+            return []
+        partner = next(s for s in st.sides[st.side_of[c.seat]] if s != c.seat)
+        return [(c.seat, partner), (partner, c.seat)]
+
+    def score_hand(self, st: TableView) -> HandResult:
+        """Seed 001, Single Deck Bid Euchre, Leading, taking tricks, and scoring."""
+        c = st.contract
+        assert c is not None
+        o = st.options
+        side = st.side_of[c.seat]
+        deltas = [0] * len(st.sides)
+        taken = st.side_tricks(side)
+        notes = []
+        if c.bid in (PEPPER_SMALL, PEPPER_BIG):
+            value = o.pepper_small_points if c.bid == PEPPER_SMALL else o.pepper_big_points
+            made = taken == st.hand_size
+            deltas[side] = value if made else -value
+            notes.append(f"{'made' if made else 'failed'} {c.bid.lower()}: "
+                         f"{'+' if made else '-'}{value}")
+        elif taken >= c.need:
+            deltas[side] = taken
+            notes.append(f"made {c.need} with {taken}: +{taken}")
+        else:
+            deltas[side] = -o.set_penalty
+            notes.append(f"set: {taken} of {c.need}, -{o.set_penalty}")
+        for other in range(len(st.sides)):
+            if other == side:
+                continue
+            got = st.side_tricks(other)
+            deltas[other] = got if got else -o.defender_shutout_penalty
+            notes.append(f"defenders {got} trick(s): "
+                         + (f"+{got}" if got else f"-{o.defender_shutout_penalty}"))
+        return HandResult(tuple(deltas), "; ".join(notes))
+
+    def revoke_penalty(self, st: TableView, seat: int) -> tuple[int, ...]:
+        deltas = [0] * len(st.sides)
+        deltas[st.side_of[seat]] = -st.options.revoke_penalty
+        return tuple(deltas)
+
+    def game_winner(self, st: TableView, contract_side: int | None) -> int | None:
+        """First to 42 'while on offense' (seed 001, Winning); a limit otherwise."""
+        target = st.options.target
+        if st.options.win_on_defense or target is None:
+            return super().game_winner(st, contract_side)
+        if contract_side is not None and st.scores[contract_side] >= target:
+            return contract_side
+        return self.limit_winner(st)
+
+
+VARIANTS = (BidEuchre(),)
