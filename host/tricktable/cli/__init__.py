@@ -14,6 +14,8 @@ import click
 
 COMMANDS: dict[str, tuple[str, str]] = {
     # name: ("module:attribute", one-line help shown by --help)
+    "watch": ("tricktable.cli.watch_cmd:watch", "Watch tables live in the terminal, against any broker."),
+    "web": ("tricktable.cli.web_cmd:web", "Serve the live web scoreboard for any broker."),
 }
 
 

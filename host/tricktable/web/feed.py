@@ -26,15 +26,17 @@ Listener = Callable[[str | None], None]
 class Feed:
     """A live ``Club`` fed from one broker. Call ``start()``, then read under ``lock``."""
 
-    def __init__(self, host: str, port: int, prefix: str = protocol.DEFAULT_PREFIX,
-                 client_id: str = "") -> None:
+    def __init__(self, host: str, port: int, prefix: str = protocol.DEFAULT_PREFIX, *,
+                 username: str | None = None, password: str | None = None) -> None:
         self.host, self.port = host, port
         self.club = Club(prefix)
         self.lock = threading.Lock()
         self.bad_messages = 0
         self._listeners: list[Listener] = []
         self._connected = threading.Event()
-        self._client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id)
+        self._client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+        if username is not None:
+            self._client.username_pw_set(username, password)
         self._client.on_connect = self._on_connect
         self._client.on_message = self._on_message
 

@@ -37,8 +37,9 @@ class Scoreboard:
 
     def __init__(self, broker_host: str, broker_port: int, *, host: str = "127.0.0.1",
                  port: int = 8080, prefix: str = protocol.DEFAULT_PREFIX,
-                 admin_token: str | None = None) -> None:
-        self.feed = Feed(broker_host, broker_port, prefix)
+                 admin_token: str | None = None, username: str | None = None,
+                 password: str | None = None) -> None:
+        self.feed = Feed(broker_host, broker_port, prefix, username=username, password=password)
         self.app = create_app(self.feed, admin_token)
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -61,7 +62,7 @@ class Scoreboard:
 
     def start(self) -> None:
         """Serve in a background thread; return once the server accepts connections."""
-        self.feed.start()
+        self._start_feed()
         self._watcher.start()
         self._thread = threading.Thread(target=self._serve, name="scoreboard", daemon=True)
         self._thread.start()
@@ -79,13 +80,20 @@ class Scoreboard:
 
     def run(self) -> None:
         """Serve in the foreground until Ctrl-C or SIGTERM."""
-        self.feed.start()
+        self._start_feed()
         self._watcher.start()
         try:
             self._serve()
         finally:
             self._exiting.set()
             self.feed.stop()
+
+    def _start_feed(self) -> None:
+        try:
+            self.feed.start()
+        except ConnectionError:
+            self._sock.close()
+            raise
 
     def _serve(self) -> None:
         self._server.run(sockets=[self._sock])

@@ -1,0 +1,38 @@
+"""``tricktable web``: serve the scoreboard for any broker (club, table and replay pages).
+
+Imports ``tricktable.web.server`` and ``tricktable.service`` (for the broker URL).
+"""
+
+from __future__ import annotations
+
+import click
+
+from tricktable import protocol
+from tricktable.service import BrokerURL, ServiceError
+from tricktable.web.server import Scoreboard
+
+
+@click.command("web")
+@click.option("--broker", default="mqtt://127.0.0.1:1883", show_default=True,
+              help="MQTT broker URL: mqtt://[user:pass@]host[:port]")
+@click.option("--prefix", default=protocol.DEFAULT_PREFIX, show_default=True,
+              help="topic prefix")
+@click.option("--host", default="127.0.0.1", show_default=True, help="address to serve on")
+@click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--admin-token", envvar="TRICKTABLE_ADMIN_TOKEN", default=None,
+              help="enable admin actions (new game, undo, void hand) for this bearer token "
+                   "[env TRICKTABLE_ADMIN_TOKEN]; off when not given")
+def web(broker: str, prefix: str, host: str, port: int, admin_token: str | None) -> None:
+    """Serve the live scoreboard: every table, one table, and hand replays."""
+    try:
+        url = BrokerURL.parse(broker)
+        board = Scoreboard(url.host, url.port, host=host, port=port, prefix=prefix,
+                           admin_token=admin_token or None, username=url.username,
+                           password=url.password)
+    except (ServiceError, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"scoreboard on {board.url} (broker {url.host}:{url.port}); Ctrl-C stops it")
+    try:
+        board.run()
+    except ConnectionError as exc:
+        raise click.ClickException(str(exc)) from None
