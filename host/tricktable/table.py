@@ -1,0 +1,332 @@
+"""One physical table: pad events and admin commands in, engine actions and verdicts out.
+
+A :class:`TableSession` knows which board pad is which seat (from the club file), asks the
+deck registry what a tag is (``decks.Registry.resolve``), turns cards and tokens into engine
+actions according to the phase (a card is a hand scan during the deal, an exchange during
+the exchange, a play otherwise; a token is a bid, a pass, a trump, a call, a sit-out, or a
+table control), applies them, and answers with a :class:`Result`: the verdict, the engine's
+events, LED feedback for the boards and the steps the journal records. Every refusal has a
+specific code and reason and changes nothing. Undo and void are done by rebuilding the
+engine from the game's setup and its action list (the engine is deterministic).
+
+The session is pure: no MQTT, no journal, no clock; the service feeds it and publishes.
+Imports engine, rules (through the engine), decks, tags, protocol and clubfile.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tricktable.clubfile import TableConfig
+from tricktable.decks import BadRecord, Registry, Resolved, UnknownTag
+from tricktable.engine import Engine
+from tricktable.engine.actions import (
+    Action,
+    ActionError,
+    Bid,
+    Call,
+    Deal,
+    DeclareTrump,
+    Exchange,
+    Pass,
+    Play,
+    ScanCard,
+    SitOut,
+    TurnUp,
+    action_from_json,
+)
+from tricktable.protocol import Control, Display, Feedback
+
+# tokens that are bids in the variant's ladder, spelt as the engine spells them
+_BID_TOKENS = {"PEPPER", "PEPPER:SMALL", "PEPPER:BIG", "NIL", "BLINDNIL"}
+_CALL_TOKENS = {"ALONE", "BOTTOMS", "MISDEAL", "ORDER_UP", "PICK_UP"}
+# what a card tap is in each phase, tried in order (the first refusal is the one reported)
+_CARD_ACTIONS: dict[str, tuple[type[Action], ...]] = {
+    "deal": (ScanCard, TurnUp), "exchange": (Exchange,)}
+
+OK_FEEDBACK = {"led": "green", "pattern": "solid", "ms": 1500, "buzz": "ok"}
+REFUSED_FEEDBACK = {"led": "red", "pattern": "blink", "ms": 2500, "buzz": "error"}
+REVOKE_FEEDBACK = {"led": "amber", "pattern": "pulse", "ms": 4000, "buzz": "revoke"}
+TURN_FEEDBACK = {"led": "blue", "pattern": "solid", "ms": 0, "buzz": "none"}
+
+
+@dataclass
+class Result:
+    """What one pad event or control command did.
+
+    ``ok`` and ``code``/``reason`` are the verdict; ``action`` the engine action it became
+    (JSON); ``events`` the engine's events; ``feedback`` the LED/buzzer messages per board;
+    ``steps`` what the journal records about the game's action list (see journal.py);
+    ``game_started`` the new game's number and setup when one was started.
+    """
+
+    ok: bool
+    seat: int | None = None
+    code: str = ""
+    reason: str = ""
+    action: dict[str, Any] | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    feedback: list[tuple[str, Feedback]] = field(default_factory=list)
+    steps: list[tuple[int, dict[str, Any] | None]] = field(default_factory=list)
+    game_started: tuple[int, dict[str, Any]] | None = None
+    changed: bool = False  # the table state changed (republish state and display)
+
+
+class TableSession:
+    """The live game of one table, rebuilt from its journal at start."""
+
+    def __init__(self, config: TableConfig, registry: Registry | None,
+                 recorded_setups: dict[int, dict[str, Any]] | None = None) -> None:
+        self.config = config
+        self.registry = registry
+        self.defaults: dict[str, Any] = config.setup()
+        self.recorded_setups = dict(recorded_setups or {})
+        self.game = 0
+        self.setup: dict[str, Any] | None = None
+        self.engine: Engine | None = None
+        self.actions: list[Action] = []
+        self.hand_starts: list[int] = [0]  # len(actions) when each hand of this game began
+
+    # --- game lifecycle ----------------------------------------------------------------
+
+    @staticmethod
+    def _new_engine(setup: dict[str, Any]) -> Engine:
+        return Engine.new(setup["variant"], options=setup.get("options") or {},
+                          seed=setup.get("seed", 0), dealer=setup.get("dealer", 0),
+                          players=setup.get("players") or None)
+
+    def start_game(self, overrides: dict[str, Any] | None = None) -> Result:
+        """Start the next game from the defaults (club file, set_variant, seat) and overrides.
+
+        When the journal already recorded this game's setup, that setup is used, so a
+        replay gives the same game even if the club file changed since.
+        """
+        number = self.game + 1
+        setup = self.recorded_setups.get(number) or {**self.defaults, **(overrides or {})}
+        try:
+            engine = self._new_engine(setup)
+        except (ValueError, KeyError, TypeError, LookupError) as exc:
+            return self._refuse(None, "bad_setup", f"cannot start a game: {exc}")
+        self.game, self.setup, self.engine = number, setup, engine
+        self.actions, self.hand_starts = [], [0]
+        return Result(ok=True, game_started=(number, setup), changed=True,
+                      reason=f"game {number} started: {setup['variant']}")
+
+    def _rebuild(self, actions: list[Action]) -> None:
+        """The engine as it was after ``actions`` (undo, void)."""
+        assert self.setup is not None
+        self.engine = Engine.replay(self.setup, actions)
+        self.actions = list(actions)
+        self.hand_starts = [h for h in self.hand_starts if h <= len(actions)]
+
+    # --- pad events ------------------------------------------------------------------
+
+    def on_pad(self, board: str, pad: int, uid: bytes, record: bytes | None) -> Result:
+        """A tag placed on ``pad`` of ``board``: resolve it, turn it into an action, apply it."""
+        seat = self.config.seat_of(board, pad)
+        if seat is None:
+            return self._refuse(None, "unseated_pad",
+                                f"pad {pad} of board {board} is not a seat at table {self.config.id}",
+                                board, pad)
+        resolved = self._resolve(seat, uid, record, board, pad)
+        if isinstance(resolved, Result):
+            return resolved
+        if resolved.token is not None:
+            return self._token(seat, resolved.token, board, pad)
+        if self.engine is None:
+            return self._no_game(seat, board, pad)
+        assert resolved.card is not None
+        kinds = _CARD_ACTIONS.get(self.engine.phase, (Play,))
+        first = None
+        for kind in kinds:  # a refused try changes nothing, so the next may be tried
+            result = self._apply(kind(seat=seat, card=resolved.card, copy=resolved.copy), board, pad)
+            if result.ok:
+                return result
+            first = first or result
+        assert first is not None
+        return first
+
+    def _resolve(self, seat: int, uid: bytes, record: bytes | None,
+                 board: str, pad: int) -> Resolved | Result:
+        if self.registry is None:
+            return self._refuse(seat, "unknown_tag",
+                                f"tag {uid.hex()}: no deck registry is configured", board, pad)
+        try:
+            resolved = self.registry.resolve(uid, record)
+        except UnknownTag as exc:
+            return self._refuse(seat, "unknown_tag", str(exc), board, pad)
+        except BadRecord as exc:
+            return self._refuse(seat, "bad_record", str(exc), board, pad)
+        cfg = self.config
+        if resolved.is_token:
+            if cfg.token_decks and resolved.deck_id not in cfg.token_decks:
+                return self._refuse(seat, "other_deck", f"token {resolved.token} is from deck "
+                                    f"{resolved.deck_id}, not used at table {cfg.id}", board, pad)
+        elif cfg.deck is not None and resolved.deck_id != cfg.deck:
+            return self._refuse(seat, "other_deck", f"{resolved.card} is from deck {resolved.deck_id};"
+                                f" table {cfg.id} plays deck {cfg.deck}", board, pad)
+        return resolved
+
+    def _token(self, seat: int, token: str, board: str | None, pad: int | None) -> Result:
+        if token == "NEW_GAME":
+            if self.engine is not None and not self.engine.public_state().get("game_over"):
+                return self._refuse(seat, "game_in_progress", "NEW_GAME is refused while game "
+                                    f"{self.game} is in progress; an admin can start one", board, pad)
+            return self._with_feedback(self.start_game(), seat, board, pad)
+        if self.engine is None:
+            return self._no_game(seat, board, pad)
+        if token == "UNDO":
+            if not self.actions or self.actions[-1].seat != seat:
+                return self._refuse(seat, "undo_not_yours", "a player may take back only their "
+                                    "own last action; ask the admin to undo", board, pad)
+            return self._with_feedback(self.undo(), seat, board, pad)
+        action = token_action(token, seat)
+        if action is None:
+            return self._refuse(seat, "token_not_usable", f"token {token} has no use at the table",
+                                board, pad)
+        return self._apply(action, board, pad)
+
+    # --- applying --------------------------------------------------------------------
+
+    def _apply(self, action: Action, board: str | None = None, pad: int | None = None) -> Result:
+        assert self.engine is not None
+        outcome = self.engine.apply(action)
+        if not outcome.ok:
+            result = self._refuse(action.seat, outcome.code, outcome.reason, board, pad)
+            result.action = action.to_json()
+            return result
+        self.actions.append(action)
+        events = [e.to_json() for e in outcome.events]
+        if any(e["type"] == "hand_started" for e in events):
+            self.hand_starts.append(len(self.actions))
+        result = Result(ok=True, seat=action.seat, action=action.to_json(), events=events,
+                        steps=[(len(self.actions), action.to_json())], changed=True)
+        revoke = any(e["type"] == "revoke" for e in events)
+        if board is not None and pad is not None:
+            look = REVOKE_FEEDBACK if revoke else OK_FEEDBACK
+            result.feedback.append((board, Feedback(pad=pad, **look)))
+        next_seat = self.engine.to_act
+        if next_seat is not None and next_seat != action.seat:
+            result.feedback += [(b, Feedback(pad=p, **TURN_FEEDBACK))
+                                for (b, p), s in self.config.pads.items() if s == next_seat]
+        return result
+
+    def _refuse(self, seat: int | None, code: str, reason: str,
+                board: str | None = None, pad: int | None = None) -> Result:
+        result = Result(ok=False, seat=seat, code=code or "refused", reason=reason)
+        if board is not None and pad is not None:
+            result.feedback.append((board, Feedback(pad=pad, **REFUSED_FEEDBACK)))
+        return result
+
+    def _no_game(self, seat: int, board: str | None, pad: int | None) -> Result:
+        return self._refuse(seat, "no_game", f"no game on table {self.config.id}: tap NEW_GAME "
+                            "or send the new_game command", board, pad)
+
+    def _with_feedback(self, result: Result, seat: int, board: str | None,
+                       pad: int | None) -> Result:
+        result.seat = seat
+        if result.ok and board is not None and pad is not None:
+            result.feedback.append((board, Feedback(pad=pad, **OK_FEEDBACK)))
+        return result
+
+    # --- admin -----------------------------------------------------------------------
+
+    def undo(self) -> Result:
+        """Take back the last applied action of the current game."""
+        if self.engine is None or not self.actions:
+            return self._refuse(None, "nothing_to_undo", "there is no action to undo")
+        undone = self.actions[-1]
+        self._rebuild(self.actions[:-1])
+        return Result(ok=True, seat=undone.seat, action=undone.to_json(), changed=True,
+                      steps=[(len(self.actions), None)], reason=f"undid {undone.to_json()}")
+
+    def void_hand(self) -> Result:
+        """Throw the current hand in: back to the state at the start of this hand."""
+        if self.engine is None:
+            return self._refuse(None, "no_game", f"no game on table {self.config.id}")
+        start = self.hand_starts[-1]
+        self._rebuild(self.actions[:start])
+        return Result(ok=True, changed=True, steps=[(start, None)],
+                      reason=f"hand voided: back to action {start} of game {self.game}")
+
+    def on_control(self, control: Control) -> Result:
+        """An admin command (docs/protocol.md, Control)."""
+        args = control.args
+        if control.cmd == "new_game":
+            return self.start_game(args)
+        if control.cmd == "set_variant":
+            if not isinstance(args.get("variant"), str):
+                return self._refuse(None, "bad_args", "set_variant needs args.variant (a string)")
+            trial = {**self.defaults, "variant": args["variant"], "options": args.get("options", {})}
+            try:
+                self._new_engine(trial)
+            except (ValueError, KeyError, TypeError, LookupError) as exc:
+                return self._refuse(None, "bad_setup", f"set_variant refused: {exc}")
+            self.defaults = trial
+            return Result(ok=True, reason=f"next game: {trial['variant']} {trial['options']}")
+        if control.cmd == "seat":
+            players = args.get("players")
+            if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+                return self._refuse(None, "bad_args", "seat needs args.players (a list of names)")
+            self.defaults = {**self.defaults, "players": players}
+            return Result(ok=True, reason=f"next game seats: {', '.join(players)}")
+        if control.cmd == "undo":
+            return self.undo()
+        if control.cmd == "void_hand":
+            return self.void_hand()
+        # "action": enter an action as if tapped (web page, CLI)
+        if self.engine is None:
+            return self._refuse(None, "no_game", f"no game on table {self.config.id}")
+        try:
+            action = action_from_json(args.get("action"))
+        except ActionError as exc:
+            return self._refuse(None, "bad_action", str(exc))
+        return self._apply(action)
+
+    # --- what the service publishes -----------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """The retained table state: ``engine.public_state()`` plus table and game number."""
+        base: dict[str, Any] = self.engine.public_state() if self.engine else {"phase": None}
+        return {**base, "table": self.config.id, "game": self.game,
+                "actions": len(self.actions)}
+
+    def display(self) -> Display:
+        """The 8-character and 4-line summary for a score display."""
+        if self.engine is None:
+            return Display(text8="NO GAME", lines=[self.config.id[:16], "no game"])
+        st = self.engine.public_state()
+        scores = [int(s) for s in st.get("scores") or []]
+        text8 = (f"{scores[0]:>3}  {scores[1]:>3}" if len(scores) == 2
+                 else " ".join(str(s) for s in scores))[-8:]
+        contract = st.get("contract")
+        lines = [
+            f"{self.config.id} g{self.game} h{st.get('hand_number', 0)}"[:16],
+            f"{st.get('phase')} {'' if st.get('to_act') is None else 'S' + str(st['to_act'])}"[:16],
+            (f"S{contract['seat']} {contract['bid']} {contract.get('trump') or ''}" if contract
+             else "no contract")[:16],
+            " ".join(str(s) for s in scores)[:16],
+        ]
+        return Display(text8=text8, lines=lines)
+
+
+def token_action(token: str, seat: int) -> Action | None:
+    """The engine action a bid/trump/call token tapped at ``seat`` stands for (None: no action)."""
+    if token == "PASS":
+        return Pass(seat=seat)
+    if token.startswith("BID:"):
+        return Bid(seat=seat, bid=token[4:])
+    if token in _BID_TOKENS:
+        return Bid(seat=seat, bid=token)
+    if token.startswith("TRUMP:"):
+        return DeclareTrump(seat=seat, trump=token[6:])
+    if token in ("HIGH", "LOW"):
+        return DeclareTrump(seat=seat, trump=token)
+    if token in _CALL_TOKENS:
+        return Call(seat=seat, call=token)
+    if token in ("SIT_OUT", "PLAY"):
+        return SitOut(seat=seat, out=token == "SIT_OUT")
+    if token == "DEAL":
+        return Deal(seat=seat)
+    return None

@@ -1,0 +1,208 @@
+"""Test kit for the host: an enrolled registry, raw MQTT boards and an observer, a bot.
+
+Boards here are plain paho clients publishing protocol v1 pad events, as the firmware does
+(persistent session, QoS 1, the board id as client id); the observer records everything the
+service publishes. Nothing is mocked: a real broker, real SQLite, the real engine.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from tricktable import tags
+from tricktable.cards import parse_card
+from tricktable.clubfile import Club, parse_club
+from tricktable.decks import Registry, Slot
+from tricktable.engine import Engine
+from tricktable.engine.actions import (
+    Action,
+    Bid,
+    Call,
+    Deal,
+    DeclareTrump,
+    Exchange,
+    Pass,
+    Play,
+    ScanCard,
+    SitOut,
+)
+from tricktable.protocol import PadEvent, TableEvent, Topics, decode, encode
+
+CARD_DECK = 1
+OTHER_DECK = 2
+TOKEN_DECK = 100
+SEATS = ("n", "e", "s", "w")
+WAIT = 10.0
+
+
+def card_uid(name: str, copy: int = 0, deck: int = CARD_DECK) -> bytes:
+    """A made-up 7-byte UID for a card of a deck."""
+    return bytes([0x04, deck >> 8, deck & 0xFF, tags.card_code(parse_card(name)), copy, 0xA5, 0x5A])
+
+
+def token_uid(token: str, deck: int = TOKEN_DECK) -> bytes:
+    return bytes([0x04, deck >> 8, deck & 0xFF, tags.token_code(token), 0, 0xA5, 0x5A])
+
+
+UNKNOWN_UID = bytes.fromhex("04deadbeef0001")
+
+
+def make_registry(path: Path) -> Registry:
+    """Deck 1 and deck 2 (24 cards each) and token deck 100, every tag enrolled."""
+    reg = Registry(path)
+    for deck in (CARD_DECK, OTHER_DECK):
+        reg.create_deck(deck, "24", f"deck {deck}")
+        for face in ("9", "10", "J", "Q", "K", "A"):
+            for suit in "SHDC":
+                name = face + suit
+                reg.enroll(card_uid(name, deck=deck), deck, Slot(tags.card_code(parse_card(name))))
+    reg.create_deck(TOKEN_DECK, "tokens", "chips")
+    for token in tags.TOKENS:
+        reg.enroll(token_uid(token), TOKEN_DECK, Slot(tags.token_code(token)))
+    return reg
+
+
+def make_club(prefix: str, table: str = "t1", seed: int = 1, **options: Any) -> Club:
+    """One Bid Euchre table, boards ``{table}-n/e/s/w`` pad 0 -> seats 0..3."""
+    return parse_club({
+        "club": {"name": "test club", "prefix": prefix},
+        "tables": {table: {
+            "variant": "bid-euchre", "players": ["North", "East", "South", "West"],
+            "seed": seed, "deck": CARD_DECK, "token_decks": [TOKEN_DECK],
+            "options": options,
+            "pads": {f"{table}-{s}:0": i for i, s in enumerate(SEATS)},
+        }},
+    })
+
+
+def tap_for(action: Action) -> bytes:
+    """The tag a player taps to make ``action``."""
+    if isinstance(action, Deal):
+        return token_uid("DEAL")
+    if isinstance(action, Pass):
+        return token_uid("PASS")
+    if isinstance(action, Bid):
+        return token_uid(f"BID:{action.bid}" if action.bid[0].isdigit() else action.bid)
+    if isinstance(action, DeclareTrump):
+        return token_uid(action.trump if action.trump in ("HIGH", "LOW") else f"TRUMP:{action.trump}")
+    if isinstance(action, SitOut):
+        return token_uid("SIT_OUT" if action.out else "PLAY")
+    if isinstance(action, Call):
+        return token_uid(action.call)
+    if isinstance(action, Play | Exchange | ScanCard):
+        assert action.card is not None
+        return card_uid(str(action.card), action.copy or 0)
+    raise AssertionError(f"no tag for {action}")
+
+
+def bot_choice(engine: Engine, rng: random.Random) -> Action:
+    """A legal action: deal by the engine, the first bidder bids, the rest pass, play at random."""
+    legal = engine.legal_actions()
+    deals = [a for a in legal if isinstance(a, Deal)]
+    if deals:
+        return deals[0]
+    passes = [a for a in legal if isinstance(a, Pass)]
+    if passes and engine.public_state()["bids"]:
+        return passes[0]
+    bids = [a for a in legal if isinstance(a, Bid) and f"BID:{a.bid}" in tags.TOKENS]
+    if bids:
+        return bids[0]
+    return rng.choice([a for a in legal if not isinstance(a, Call)] or legal)
+
+
+def mqtt_client(port: int, client_id: str, clean: bool = True) -> mqtt.Client:
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
+                         clean_session=clean, protocol=mqtt.MQTTv311)
+    client.max_inflight_messages_set(1000)
+    client.reconnect_delay_set(min_delay=0.1, max_delay=1)
+    return client
+
+
+class Observer:
+    """Subscribes to everything under the prefix and keeps it, by topic, in arrival order."""
+
+    def __init__(self, port: int, prefix: str) -> None:
+        self.topics = Topics(prefix)
+        self.lock = threading.Condition()
+        self.messages: list[tuple[str, bytes, bool]] = []
+        self.client = mqtt_client(port, f"obs-{random.getrandbits(32):08x}")
+        subscribed = threading.Event()
+        self.client.on_message = self._on_message
+        self.client.on_subscribe = lambda *a: subscribed.set()
+        self.client.on_connect = lambda c, *a: c.subscribe(f"{prefix}/#", qos=1)
+        self.client.connect("127.0.0.1", port)
+        self.client.loop_start()
+        assert subscribed.wait(WAIT), "observer could not subscribe"
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        with self.lock:
+            self.messages.append((msg.topic, msg.payload, bool(msg.retain)))
+            self.lock.notify_all()
+
+    def wait_for(self, predicate: Any, start: int = 0, timeout: float = WAIT) -> tuple[int, str, bytes]:
+        """The first message from index ``start`` for which ``predicate(topic, payload)``."""
+        deadline = time.monotonic() + timeout
+        with self.lock:
+            index = start
+            while True:
+                while index < len(self.messages):
+                    topic, payload, _ = self.messages[index]
+                    if predicate(topic, payload):
+                        return index, topic, payload
+                    index += 1
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"no matching message after index {start}")
+                self.lock.wait(left)
+
+    def mark(self) -> int:
+        with self.lock:
+            return len(self.messages)
+
+    def verdict(self, table: str, start: int) -> tuple[int, TableEvent]:
+        """The next accepted/refused/invalid event of ``table`` from index ``start``."""
+        events = self.topics.events(table)
+
+        def match(topic: str, payload: bytes) -> bool:
+            return topic == events and b'"kind":"engine"' not in payload and b'"kind":"control"' not in payload
+
+        index, _, payload = self.wait_for(match, start)
+        return index + 1, decode(TableEvent, payload, 1 << 16)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+class Board:
+    """A table board as the firmware behaves: persistent session, QoS 1, seq per boot."""
+
+    def __init__(self, port: int, prefix: str, board: str, boot: int = 1) -> None:
+        self.board, self.boot, self.seq = board, boot, 0
+        self.topics = Topics(prefix)
+        self.client = mqtt_client(port, board, clean=False)
+        self.client.connect("127.0.0.1", port)
+        self.client.loop_start()
+
+    def event(self, pad: int, uid: bytes, rec: bytes | None = None) -> PadEvent:
+        self.seq += 1
+        return PadEvent(board=self.board, boot=self.boot, seq=self.seq, t=self.seq * 10, pad=pad,
+                        uid=uid.hex(), rec=None if rec is None else rec.hex())
+
+    def send(self, event: PadEvent | bytes) -> None:
+        payload = event if isinstance(event, bytes) else encode(event)
+        self.client.publish(self.topics.board_event(self.board), payload, qos=1)
+
+    def tap(self, uid: bytes, pad: int = 0) -> PadEvent:
+        event = self.event(pad, uid)
+        self.send(event)
+        return event
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()

@@ -1,0 +1,136 @@
+"""A table session: taps become engine actions; every refusal is specific and changes nothing."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+from hostkit import (
+    OTHER_DECK,
+    UNKNOWN_UID,
+    bot_choice,
+    card_uid,
+    make_club,
+    make_registry,
+    tap_for,
+    token_uid,
+)
+from tricktable.engine import Engine
+from tricktable.engine.actions import Play
+from tricktable.protocol import Control
+from tricktable.table import TableSession, token_action
+
+BOARDS = ["t1-n", "t1-e", "t1-s", "t1-w"]
+
+
+@pytest.fixture(scope="module")
+def registry(tmp_path_factory):
+    reg = make_registry(tmp_path_factory.mktemp("reg") / "decks.sqlite")
+    yield reg
+    reg.close()
+
+
+@pytest.fixture
+def session(registry):
+    s = TableSession(make_club("tt").tables["t1"], registry)
+    assert s.start_game().ok
+    return s
+
+
+def tap(session, seat, uid):
+    return session.on_pad(BOARDS[seat], 0, uid, None)
+
+
+def unchanged(session, action):
+    """Apply ``action`` and check the state did not move."""
+    before = copy.deepcopy(session.state())
+    result = action()
+    assert not result.ok and result.code and result.reason
+    assert session.state() == before
+    return result
+
+
+def test_deal_token_then_bids_and_trump_by_tokens(session):
+    assert tap(session, 0, token_uid("DEAL")).ok  # dealer is seat 0
+    result = tap(session, 1, token_uid("BID:3"))
+    assert result.ok and result.action == {"type": "bid", "seat": 1, "bid": "3"}
+    assert [f.led for _, f in result.feedback] == ["green", "blue"]
+    for seat in (2, 3, 0):
+        assert tap(session, seat, token_uid("PASS")).ok
+    assert session.engine.phase == "trump"
+    assert tap(session, 1, token_uid("TRUMP:H")).ok
+    assert session.state()["trump"] == "H"
+
+
+def test_refusals_are_specific_and_change_nothing(session):
+    assert tap(session, 0, token_uid("DEAL")).ok
+    assert unchanged(session, lambda: tap(session, 2, token_uid("BID:3"))).code == "not_your_turn"
+    assert unchanged(session, lambda: tap(session, 1, UNKNOWN_UID)).code == "unknown_tag"
+    other = unchanged(session, lambda: tap(session, 1, card_uid("AS", deck=OTHER_DECK)))
+    assert other.code == "other_deck" and "deck 2" in other.reason
+    assert unchanged(session, lambda: tap(session, 1, card_uid("AS"))).code == "wrong_phase"
+    unseated = unchanged(session, lambda: session.on_pad("t1-n", 3, card_uid("AS"), None))
+    assert unseated.code == "unseated_pad"
+    assert [f.led for _, f in unseated.feedback] == ["red"]
+    assert unchanged(session, lambda: tap(session, 1, token_uid("NEW_GAME"))).code == "game_in_progress"
+    assert unchanged(session, lambda: tap(session, 2, token_uid("UNDO"))).code == "undo_not_yours"
+
+
+def test_card_already_played_is_refused(session):
+    rng = random.Random(3)
+    while session.engine.phase != "play" or session.state()["trick"]["cards"]:
+        tap(session, session.engine.to_act, tap_for(bot_choice(session.engine, rng)))
+    leader = session.engine.to_act
+    play = bot_choice(session.engine, rng)
+    assert tap(session, leader, tap_for(play)).ok
+    nxt = session.engine.to_act
+    again = unchanged(session, lambda: tap(session, nxt, card_uid(str(play.card))))
+    assert again.code in ("card_already_played", "card_not_in_hand")
+
+
+def test_undo_and_void_rebuild_from_actions(session):
+    assert tap(session, 0, token_uid("DEAL")).ok
+    dealt = copy.deepcopy(session.state())
+    assert tap(session, 1, token_uid("BID:3")).ok
+    assert tap(session, 1, token_uid("UNDO")).ok  # a player takes back their own action
+    assert session.state() == dealt
+    assert tap(session, 1, token_uid("BID:4")).ok
+    result = session.on_control(Control(cmd="void_hand"))
+    assert result.ok and result.steps == [(0, None)]
+    assert session.engine.phase == "deal" and session.actions == []
+
+
+def test_admin_action_and_bad_action(session):
+    ok = session.on_control(Control(cmd="action", args={"action": {"type": "deal", "seat": 0}}))
+    assert ok.ok
+    bad = session.on_control(Control(cmd="action", args={"action": {"type": "fly", "seat": 0}}))
+    assert bad.code == "bad_action" and "unknown action type 'fly'" in bad.reason
+
+
+def test_set_variant_is_checked_before_it_is_kept(session):
+    refused = session.on_control(Control(cmd="set_variant", args={"variant": "no-such-game"}))
+    assert refused.code == "bad_setup" and "no-such-game" in refused.reason
+    assert session.defaults["variant"] == "bid-euchre"
+
+
+def test_a_whole_game_by_taps_matches_the_engine(session):
+    shadow = Engine.new("bid-euchre", seed=1, dealer=0, players=["North", "East", "South", "West"])
+    rng = random.Random(7)
+    while not shadow.public_state()["game_over"]:
+        action = bot_choice(shadow, rng)
+        assert shadow.apply(action).ok
+        result = tap(session, action.seat, tap_for(action))
+        assert result.ok, result.reason
+        assert isinstance(action, Play) == (result.action["type"] == "play")
+    assert session.state() == {**shadow.public_state(), "table": "t1", "game": 1,
+                               "actions": len(shadow.actions)}
+    assert tap(session, 2, token_uid("NEW_GAME")).ok and session.game == 2
+
+
+def test_tokens_map_to_engine_actions():
+    assert token_action("BID:3HC", 1).to_json() == {"type": "bid", "seat": 1, "bid": "3HC"}
+    assert token_action("TRUMP:NT", 2).to_json() == {"type": "trump", "seat": 2, "trump": "NT"}
+    assert token_action("PLAY", 0).to_json() == {"type": "sit_out", "seat": 0, "out": False}
+    assert token_action("ALONE", 3).to_json() == {"type": "call", "seat": 3, "call": "ALONE"}
+    assert token_action("NEW_GAME", 0) is None
