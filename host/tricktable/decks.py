@@ -11,6 +11,7 @@ May import ``tricktable.cards`` and ``tricktable.tags``; nothing else of ours.
 
 from __future__ import annotations
 
+import os
 import secrets
 import sqlite3
 import threading
@@ -23,6 +24,16 @@ from tricktable import cards, tags
 
 CARD_DECKS = ("24", "25", "28", "32", "36", "40", "48", "52")  # names of cards.deck()
 DECK_KINDS = (*CARD_DECKS, "tokens")
+
+
+def default_path() -> Path:
+    """Where the registry lives: ``$TRICKTABLE_REGISTRY``, else
+    ``$XDG_DATA_HOME/tricktable/decks.sqlite`` (``~/.local/share/...``)."""
+    explicit = os.environ.get("TRICKTABLE_REGISTRY")
+    if explicit:
+        return Path(explicit)
+    data = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(data) / "tricktable" / "decks.sqlite"
 
 
 class RegistryError(ValueError):
@@ -108,14 +119,23 @@ def deck_slots(kind: str) -> list[Slot]:
 
 
 class Registry:
-    """The enrolled decks and tags, in one SQLite file (``":memory:"`` for a throwaway one)."""
+    """The enrolled decks and tags, in one SQLite file (``":memory:"`` for a throwaway one).
+
+    WAL mode: a host serving tables can read while ``tricktable enroll`` writes. Safe to
+    share between threads (one connection behind a lock).
+    """
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(
+            self.path, check_same_thread=False, isolation_level=None, timeout=5
+        )
         self._lock = threading.Lock()
         self._db.executescript(
             """
+            PRAGMA journal_mode = WAL;
             PRAGMA foreign_keys = ON;
             CREATE TABLE IF NOT EXISTS club_keys (
                 key_id INTEGER PRIMARY KEY CHECK (key_id BETWEEN 0 AND 255),

@@ -14,8 +14,12 @@ import click
 
 COMMANDS: dict[str, tuple[str, str]] = {
     # name: ("module:attribute", one-line help shown by --help)
+    "demo": ("tricktable.cli.demo_cmd:demo", "Play simulated tables on the real stack, live in a browser."),
     "watch": ("tricktable.cli.watch_cmd:watch", "Watch tables live in the terminal, against any broker."),
     "web": ("tricktable.cli.web_cmd:web", "Serve the live web scoreboard for any broker."),
+    "deck": ("tricktable.cli.deck_cmds:deck_group", "List and check enrolled decks; share the club key."),
+    "enroll": ("tricktable.cli.deck_cmds:enroll_command", "Tag a deck or a token set at a USB PN532 reader."),
+    "serve": ("tricktable.cli.serve_cmd:serve", "Run the host service: MQTT, journal, rules."),
 }
 
 

@@ -1,0 +1,96 @@
+"""``tricktable enroll`` and ``tricktable deck`` run as a separate process against the PN532
+emulator on a pseudo-terminal, while a "hand" thread taps the cards."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from contextlib import contextmanager
+
+from conftest import make_tags
+from tricktable import decks
+
+CLI = [sys.executable, "-c", "from tricktable.cli import main; main()"]
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, *args], input=stdin, capture_output=True, text=True, timeout=120,
+                          env={"COLUMNS": "100", "PATH": "/usr/bin:/bin"})
+
+
+@contextmanager
+def tapping(emulator, hand):
+    """A person tapping each card until the reader has polled it twice (done with it),
+    until the block ends."""
+    stop = threading.Event()
+
+    def tap():
+        for tag in hand:
+            start = tag.polls
+            emulator.place(tag)
+            while tag.polls < start + 2 and not stop.wait(0.01):
+                pass
+            if stop.is_set():
+                return
+        emulator.remove()
+
+    thread = threading.Thread(target=tap, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(5)
+        emulator.remove()
+
+
+def test_enroll_list_and_check_from_the_command_line(emulator, tmp_path):
+    path = str(tmp_path / "decks.sqlite")
+    hand = make_tags(24)
+    with tapping(emulator, hand):
+        done = run("enroll", "--deck", "12", "--kind", "24", "--name", "red backs",
+                   "--port", emulator.port, "--registry", path, "--timeout", "5")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "deck 12 (24) complete: 24 enrolled this time" in done.stdout
+    assert f"ok AS  {hand[5].uid.hex()}" in done.stdout
+
+    listed = run("deck", "list", "--registry", path)
+    assert "red backs" in listed.stdout and "24/24" in listed.stdout
+
+    with tapping(emulator, hand[2:]):
+        checked = run("deck", "check", "--deck", "12", "--port", emulator.port,
+                      "--registry", path, "--idle", "0.5")
+    assert checked.returncode == 1
+    assert "seen 22/24" in checked.stdout, checked.stdout
+    assert "missing: 9S 10S" in checked.stdout
+
+
+def test_enroll_stopped_early_says_what_is_left(emulator, tmp_path):
+    path = str(tmp_path / "decks.sqlite")
+    with tapping(emulator, make_tags(35)):
+        done = run("enroll", "--deck", "3", "--kind", "tokens", "--port", emulator.port,
+                   "--registry", path, "--timeout", "0.5")
+    assert done.returncode == 1
+    assert "deck 3: 2 not enrolled yet (DEAL, NEW_GAME)" in done.stderr
+    with decks.Registry(path) as reg:
+        assert len(reg.enrolled(3)) == 35
+
+
+def test_bad_input_is_a_clear_error(emulator, tmp_path):
+    path = str(tmp_path / "decks.sqlite")
+    assert "Invalid value for '--kind'" in run("enroll", "--deck", "1", "--kind", "23", "--port",
+                                               emulator.port, "--registry", path).stderr
+    missing = run("deck", "check", "--deck", "4", "--port", emulator.port, "--registry", path)
+    assert missing.returncode == 1 and "deck 4 is not enrolled here" in missing.stderr
+    no_port = run("deck", "check", "--deck", "4", "--port", str(tmp_path / "nope"), "--registry", path)
+    assert "cannot open" in no_port.stderr
+
+
+def test_the_club_key_is_shown_and_imported(tmp_path):
+    a, b = str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite")
+    key_id, key = run("deck", "key", "--registry", a).stdout.split()
+    assert run("deck", "key", "--import", key_id, key, "--registry", b).returncode == 0
+    assert run("deck", "key", "--registry", b).stdout.split() == [key_id, key]
+    bad = run("deck", "key", "--import", key_id, "00" * 32, "--registry", b)
+    assert bad.returncode == 1 and "different value" in bad.stderr
