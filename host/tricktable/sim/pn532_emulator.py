@@ -32,7 +32,8 @@ API::
 
     spi = SPIPort(chip)               # PN532 SPI: op byte 02 status / 01 write / 03 read
     spi.select(); rx = spi.transfer(tx, msb_first=True); spi.deselect()
-    i2c = I2CPort(chip)               # write(frame); read(n) -> ready byte (01) + frame
+    i2c = I2CPort(chip)               # write(frame); read(n) -> ready byte (01) + frame;
+                                      # read(1) polls the ready byte without taking the frame
     uart = UARTPort(chip)             # write(bytes) (55 55 00 .. wakeup tolerated);
                                       # read(n) -> bytes available (<= n);
                                       # in_waiting (property), any()
@@ -394,6 +395,8 @@ class I2CPort:
             raise OSError(19)
         if not chip.ready():
             return bytes(n)
+        if n == 1:
+            return b"\x01"  # a status-only read leaves the frame in place
         frame = chip.pop_frame()
         out = (b"\x01" + frame)[:n]
         return out + bytes(n - len(out))

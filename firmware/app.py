@@ -1,0 +1,193 @@
+"""The board application: pads -> outbox -> MQTT, host messages -> feedback and display.
+
+Imports compat, json and our firmware modules, never machine or network: the hardware comes
+in as a ``board`` object (see hw.Board; virtual.py builds one for tests and the simulator).
+One asyncio task per concern: scanning, sending, status telemetry, watchdog, feedback
+animation and the MQTT link. Topics and payloads are docs/architecture.md's "MQTT" table.
+"""
+
+import json
+
+from compat import asyncio, heap_free, sleep_ms, ticks_diff, ticks_ms, unhexlify, wait_for_ms
+from feedback import SeatFeedback
+from mqtt import MQTTClient
+from outbox import Outbox, OutboxFull
+from scanner import Pad
+
+FW_VERSION = "0.1.0"
+OFFLINE = '{"v": 1, "online": false}'
+
+
+class App:
+    """Everything a pad board or display board does, on an injected ``board``."""
+
+    def __init__(self, board, config, storage):
+        self.board = board
+        self.cfg = config
+        self.id = config["board"]
+        base = config["prefix"] + "/v1/board/" + self.id
+        self.topic_event = base + "/event"
+        self.topic_status = base + "/status"
+        self.topic_ack = base + "/ack"
+        self.topic_feedback = base + "/feedback"
+        self.topic_config = base + "/config"
+        self.table = config["table"]
+        self.topic_display = config["prefix"] + "/v1/table/" + self.table + "/display"
+        self.outbox = Outbox(storage, self.id, max_bytes=config["outbox_bytes"])
+        self.pads = []
+        for i in range(len(board.readers)):
+            lying = self.outbox.pads.get(i)
+            self.pads.append(Pad(i, board.readers[i], config["misses_to_remove"],
+                                 present=unhexlify(lying) if lying else None))
+        self.feedback = SeatFeedback(len(self.pads), board.pixels, board.leds, board.buzzer)
+        broker = config["broker"]
+        self.link = MQTTClient(broker["host"], broker["port"], self.id,
+                               keepalive=broker["keepalive"], user=broker.get("user"),
+                               password=broker.get("password"),
+                               will=(self.topic_status, OFFLINE, True),
+                               backoff_ms=tuple(config["backoff_ms"]))
+        self.link.network_up = board.network_up
+        self.link.on_message = self.on_message
+        self.link.on_connect = self.on_connect
+        for topic in (self.topic_ack, self.topic_feedback, self.topic_config):
+            self.link.subscribe(topic)
+        if board.display is not None:
+            self.link.subscribe(self.topic_display)
+        self.wake = asyncio.Event()
+        self.started = ticks_ms()
+        self.last_scan = self.started
+        self.cycles = 0
+        self.bad_messages = 0
+        self.last_error = None
+
+    # -- pads ----------------------------------------------------------------------------
+    async def start_readers(self):
+        for pad in self.pads:
+            await pad.start()
+
+    async def scan_once(self):
+        """Poll every pad once; queue new placements; remember what lies where."""
+        for pad in self.pads:
+            hit = await pad.scan()
+            if hit is not None:
+                try:
+                    self.outbox.add(pad.index, hit[0], hit[1],
+                                    ticks_diff(ticks_ms(), self.started))
+                except OutboxFull as e:
+                    self.last_error = str(e)
+                    pad.present = None  # not taken: reported once there is room
+                    pad.changed = False
+                self.wake.set()
+            if pad.changed:
+                self.outbox.set_pad(pad.index, pad.present)
+            await sleep_ms(0)
+        self.cycles += 1
+        self.last_scan = ticks_ms()
+
+    async def scan_loop(self):
+        while True:
+            await self.scan_once()
+            await sleep_ms(self.cfg["scan_ms"])
+
+    # -- link ----------------------------------------------------------------------------
+    async def send_due(self):
+        """Publish every outbox entry that is due; stop at the first link error."""
+        now = ticks_ms()
+        for entry in self.outbox.due(now, self.cfg["resend_ms"]):
+            if not self.link.connected:
+                return
+            try:
+                entry.pid = await self.link.publish(self.topic_event, entry.payload, qos=1)
+            except OSError:
+                return
+            entry.sent_at = now
+
+    async def send_loop(self):
+        while True:
+            try:
+                await wait_for_ms(self.wake.wait(), self.cfg["resend_ms"] // 2)
+            except asyncio.TimeoutError:
+                pass
+            self.wake.clear()
+            await self.send_due()
+
+    async def on_connect(self):
+        await self.publish_status()
+        self.outbox.mark_all_due(self.link.inflight)
+        self.wake.set()
+
+    def status(self):
+        readers = []
+        for pad in self.pads:
+            r = pad.reader
+            readers.append({"pad": pad.index, "ok": pad.ok, "errors": r.errors,
+                            "resets": r.resets})
+        return {"v": 1, "online": True, "boot": self.outbox.boot, "fw": FW_VERSION,
+                "heap": heap_free(), "rssi": self.board.rssi(), "readers": readers,
+                "uptime": ticks_diff(ticks_ms(), self.started) // 1000,
+                "pending": len(self.outbox.pending), "error": self.last_error}
+
+    async def publish_status(self):
+        await self.link.publish(self.topic_status, json.dumps(self.status()), qos=1, retain=True)
+
+    async def status_loop(self):
+        while True:
+            await sleep_ms(self.cfg["status_s"] * 1000)
+            if self.link.connected:
+                try:
+                    await self.publish_status()
+                except OSError:
+                    pass
+
+    def on_message(self, topic, payload):
+        """Handle one host message; a bad one is counted and named, and changes nothing."""
+        try:
+            msg = json.loads(payload)
+            if not isinstance(msg, dict):
+                raise ValueError("message is not a JSON object")
+            if topic == self.topic_ack:
+                self.outbox.ack(msg["boot"], msg["seq"])
+            elif topic == self.topic_feedback:
+                self.feedback.apply(msg)
+            elif topic == self.topic_config:
+                self.apply_config(msg)
+            elif topic == self.topic_display and self.board.display is not None:
+                self.board.display.show(msg)
+        except (ValueError, KeyError, TypeError) as e:
+            self.bad_messages += 1
+            self.last_error = "%s: %s" % (topic, e)
+
+    def apply_config(self, msg):
+        """Host-pushed settings: the table name (display subscription, from the next connect)."""
+        table = msg.get("table", self.table)
+        if not isinstance(table, str) or not table or "/" in table or "+" in table:
+            raise ValueError("table must be a plain non-empty name, got %r" % table)
+        if table != self.table and self.board.display is not None:
+            old = self.topic_display
+            self.topic_display = self.cfg["prefix"] + "/v1/table/" + table + "/display"
+            subs = self.link.subscriptions
+            subs[subs.index(old)] = self.topic_display
+        self.table = table
+
+    # -- health --------------------------------------------------------------------------
+    async def watchdog_loop(self):
+        """Feed the watchdog only while the scan loop is alive."""
+        period = self.cfg["watchdog_ms"]
+        while True:
+            if ticks_diff(ticks_ms(), self.last_scan) < period // 2 or not self.pads:
+                self.board.feed()
+            await sleep_ms(period // 4)
+
+    async def run(self):
+        """Start everything and run until cancelled."""
+        await self.start_readers()
+        tasks = [asyncio.create_task(self.link.run()), asyncio.create_task(self.send_loop()),
+                 asyncio.create_task(self.status_loop()), asyncio.create_task(self.feedback.run()),
+                 asyncio.create_task(self.watchdog_loop())]
+        if self.pads:
+            tasks.append(asyncio.create_task(self.scan_loop()))
+        try:
+            await asyncio.gather(*tasks)
+        finally:
+            for t in tasks:
+                t.cancel()

@@ -1,0 +1,76 @@
+"""config.json: load, fill defaults, and refuse a bad file with a message naming the key.
+
+Imports json only. See firmware/README.md for every key.
+"""
+
+import json
+
+DEFAULTS = {
+    "prefix": "tricktable",
+    "table": "t1",
+    "pins": "pico_w",
+    "pads": 1,
+    "reader_bus": "spi",
+    "feedback": "neopixel",
+    "display": None,
+    "wifi": None,
+    "misses_to_remove": 3,
+    "scan_ms": 20,
+    "resend_ms": 3000,
+    "status_s": 30,
+    "watchdog_ms": 8000,
+    "outbox_bytes": 8192,
+    "backoff_ms": [250, 8000],
+}
+BROKER_DEFAULTS = {"port": 1883, "keepalive": 30, "user": None, "password": None}
+CHOICES = {
+    "reader_bus": ("spi", "i2c", "uart"),
+    "feedback": ("neopixel", "leds", "none"),
+    "display": (None, "max7219", "ssd1306"),
+}
+POSITIVE = ("misses_to_remove", "scan_ms", "resend_ms", "status_s", "watchdog_ms",
+            "outbox_bytes")
+
+
+def validate(raw):
+    """Return a complete config dict from a parsed config.json; ValueError on bad input."""
+    if not isinstance(raw, dict):
+        raise ValueError("config.json must hold a JSON object")
+    cfg = dict(DEFAULTS)
+    cfg.update(raw)
+    board = cfg.get("board")
+    if not isinstance(board, str) or not board or "/" in board or "+" in board or "#" in board:
+        raise ValueError("config 'board' must be a plain non-empty name, got %r" % board)
+    broker = cfg.get("broker")
+    if not isinstance(broker, dict) or not isinstance(broker.get("host"), str):
+        raise ValueError("config 'broker' must be an object with a 'host' string")
+    full = dict(BROKER_DEFAULTS)
+    full.update(broker)
+    cfg["broker"] = full
+    if not isinstance(full["port"], int) or not 0 < full["port"] < 65536:
+        raise ValueError("config broker.port must be 1..65535, got %r" % full["port"])
+    for key in CHOICES:
+        if cfg[key] not in CHOICES[key]:
+            raise ValueError("config %r must be one of %r, got %r" % (key, CHOICES[key], cfg[key]))
+    for key in POSITIVE:
+        if not isinstance(cfg[key], int) or cfg[key] <= 0:
+            raise ValueError("config %r must be a positive integer, got %r" % (key, cfg[key]))
+    if not isinstance(cfg["pads"], int) or not 0 <= cfg["pads"] <= 4:
+        raise ValueError("config 'pads' must be 0..4, got %r" % cfg["pads"])
+    back = cfg["backoff_ms"]
+    if not isinstance(back, list) or len(back) != 2 or not 0 < back[0] <= back[1]:
+        raise ValueError("config 'backoff_ms' must be [first, max] with 0 < first <= max")
+    wifi = cfg["wifi"]
+    if wifi is not None and not (isinstance(wifi, dict) and isinstance(wifi.get("ssid"), str)):
+        raise ValueError("config 'wifi' must be null or an object with an 'ssid' string")
+    return cfg
+
+
+def load(path="config.json"):
+    """Read and validate a config file."""
+    try:
+        with open(path) as f:
+            raw = json.load(f)
+    except OSError:
+        raise ValueError("no config file at %s" % path)
+    return validate(raw)

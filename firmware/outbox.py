@@ -1,0 +1,175 @@
+"""Outbox: events numbered (board, boot, seq), on flash before they are sent, kept until acked.
+
+Imports compat, json and os only. Flash layout in ``directory``:
+
+* ``boot``   - the boot counter, incremented once per start (the boot id);
+* ``outbox`` - an append-only log, one JSON object a line: ``{"e": event}`` a new event,
+  ``{"a": [boot, seq]}`` an acknowledgement, ``{"p": [pad, uid_hex or null]}`` what lies
+  on a pad. When it grows past ``max_bytes`` it is rewritten (to ``outbox.tmp``, then
+  renamed over) with only the unacked events and the pad states: wear stays bounded and a
+  power cut leaves either the old or the new log. A torn last line is ignored on load.
+"""
+
+import json
+import os
+
+from compat import hexlify, ticks_diff
+
+LOG = "outbox"
+TMP = "outbox.tmp"
+BOOT = "boot"
+
+
+class OutboxFull(Exception):
+    """More unacknowledged events than the outbox may hold."""
+
+
+class Entry:
+    """One unacknowledged event: its key, its JSON text and when it was last sent."""
+
+    def __init__(self, boot, seq, payload):
+        self.boot = boot
+        self.seq = seq
+        self.payload = payload
+        self.sent_at = None  # ticks_ms of the last publish, None = due now
+        self.pid = 0  # MQTT packet id of the last publish
+
+
+class Outbox:
+    """The board's durable queue of pad events and its memory of what lies on each pad."""
+
+    def __init__(self, directory, board, max_bytes=8192, max_pending=400):
+        self.dir = directory
+        self.board = board
+        self.max_bytes = max_bytes
+        self.max_pending = max_pending
+        self.pending = []
+        self.pads = {}
+        self.size = 0
+        self.writes = 0
+        self.rotations = 0
+        self.seq = 0
+        self.boot = self._next_boot()
+        self._load()
+
+    def _path(self, name):
+        return self.dir + "/" + name
+
+    def _next_boot(self):
+        try:
+            with open(self._path(BOOT)) as f:
+                boot = int(f.read().strip() or "0") + 1
+        except (OSError, ValueError):
+            boot = 1
+        with open(self._path(BOOT), "w") as f:
+            f.write(str(boot))
+        return boot
+
+    def _load(self):
+        try:
+            os.remove(self._path(TMP))  # a rotation cut short: the old log is intact
+        except OSError:
+            pass
+        try:
+            f = open(self._path(LOG))
+        except OSError:
+            return
+        with f:
+            for line in f:
+                self.size += len(line)
+                try:
+                    item = json.loads(line)
+                except ValueError:
+                    continue  # torn write at power loss
+                self._apply(item)
+
+    def _apply(self, item):
+        if "e" in item:
+            ev = item["e"]
+            self.pending.append(Entry(ev["boot"], ev["seq"], json.dumps(ev)))
+        elif "a" in item:
+            self._drop(item["a"][0], item["a"][1])
+        elif "p" in item:
+            pad, uid = item["p"]
+            if uid is None:
+                self.pads.pop(pad, None)
+            else:
+                self.pads[pad] = uid
+
+    def _drop(self, boot, seq):
+        for i in range(len(self.pending)):
+            e = self.pending[i]
+            if e.boot == boot and e.seq == seq:
+                self.pending.pop(i)
+                return True
+        return False
+
+    def _append(self, item):
+        line = json.dumps(item) + "\n"
+        with open(self._path(LOG), "a") as f:
+            f.write(line)
+        self.writes += 1
+        self.size += len(line)
+        if self.size > self.max_bytes:
+            self._rotate()
+
+    def _rotate(self):
+        size = 0
+        with open(self._path(TMP), "w") as f:
+            for pad in self.pads:
+                line = json.dumps({"p": [pad, self.pads[pad]]}) + "\n"
+                f.write(line)
+                size += len(line)
+            for e in self.pending:
+                line = '{"e": ' + e.payload + "}\n"
+                f.write(line)
+                size += len(line)
+        os.rename(self._path(TMP), self._path(LOG))
+        self.size = size
+        self.rotations += 1
+
+    def add(self, pad, uid, record, t):
+        """Number a placement, write it to flash, queue it; return its Entry."""
+        if len(self.pending) >= self.max_pending:
+            raise OutboxFull("%d events wait for the host's ack" % len(self.pending))
+        self.seq += 1
+        ev = {"v": 1, "board": self.board, "boot": self.boot, "seq": self.seq, "t": t,
+              "pad": pad, "kind": "place", "uid": hexlify(uid)}
+        if record is not None:
+            ev["rec"] = hexlify(record)
+        self._append({"e": ev})
+        entry = Entry(self.boot, self.seq, json.dumps(ev))
+        self.pending.append(entry)
+        return entry
+
+    def ack(self, boot, seq):
+        """The host journaled (boot, seq): forget it. False if it was not pending."""
+        if not self._drop(boot, seq):
+            return False
+        self._append({"a": [boot, seq]})
+        return True
+
+    def set_pad(self, pad, uid):
+        """Remember the card lying on a pad (UID bytes) or that it is empty (None)."""
+        value = None if uid is None else hexlify(uid)
+        if self.pads.get(pad) == value:
+            return
+        if value is None:
+            self.pads.pop(pad, None)
+        else:
+            self.pads[pad] = value
+        self._append({"p": [pad, value]})
+
+    def due(self, now, resend_ms):
+        """Entries to publish now: never sent on this link, or unacked for resend_ms."""
+        out = []
+        for e in self.pending:
+            if e.sent_at is None or ticks_diff(now, e.sent_at) >= resend_ms:
+                out.append(e)
+        return out
+
+    def mark_all_due(self, keep_pids=()):
+        """After a reconnect: everything unacked is due again, except packets still in flight."""
+        for e in self.pending:
+            if e.pid not in keep_pids:
+                e.sent_at = None
