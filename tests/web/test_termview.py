@@ -40,7 +40,7 @@ def test_a_table_shows_seats_trick_bids_contract_trump_tricks_and_score() -> Non
     assert first[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[first[-1]] in text
     assert "contract" in text and "trump ♥" in text
     assert "Ann & Cy" in text and "Bob & Di" in text
-    assert "! " + mid["revokes"][0]["reason"] in text
+    assert f"! {mid['seats'][mid['revokes'][0]['seat']]} revoked in trick 4 (spades)" in text
 
 
 def test_several_tables_fit_side_by_side() -> None:

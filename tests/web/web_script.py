@@ -51,8 +51,8 @@ def hand_states(state: dict[str, Any], points: list[int], revoke: bool = False) 
             s["trick"] = {"leader": leader, "cards": list(cards)}
             s["to_act"] = (seat + 1) % 4
             if revoke and t == 3 and k == 2:
-                s["revokes"] = [{"seat": seat, "trick": 4,
-                                 "reason": f"{SEATS[seat]} revoked in trick 4: showed out of spades"}]
+                s["revokes"] = [{"seat": seat, "trick": 4, "suit": "spades",
+                                 "proof": "showed out of spades in trick 2", "proven_in": 4}]
             yield copy.deepcopy(s)
         winner = (leader + t) % 4
         s["tricks"] = s["tricks"] + [{"leader": leader, "cards": cards, "winner": winner}]

@@ -123,8 +123,9 @@ class TableView:
         for board, info in sorted(boards.items()):
             if info.get("table") == self.table and info.get("online") is False:
                 out.append({"kind": "offline", "text": f"board {board} is offline"})
-        for revoke in (self.state or {}).get("revokes") or []:
-            out.append({"kind": "revoke", "text": _describe(revoke, "revoke")})
+        state = self.state or {}
+        for revoke in state.get("revokes") or []:
+            out.append({"kind": "revoke", "text": _revoke_text(state, revoke)})
         return out
 
     def summary(self, boards: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -304,13 +305,13 @@ def _seat_name(seats: list[str], seat: Any) -> str | None:
     return None
 
 
-def _describe(item: Any, default: str) -> str:
-    if isinstance(item, dict):
-        for key in ("reason", "text", "message"):
-            if item.get(key):
-                return str(item[key])
-        return f"{default}: " + ", ".join(f"{k} {v}" for k, v in item.items())
-    return str(item)
+def _revoke_text(state: dict[str, Any], revoke: Any) -> str:
+    """``Cy revoked in trick 4 (spades)`` from the engine's revoke record."""
+    if not isinstance(revoke, dict):
+        return f"revoke: {revoke}"
+    who = _seat_name(state.get("seats") or [], revoke.get("seat")) or "a player"
+    suit = f" ({revoke['suit']})" if revoke.get("suit") else ""
+    return f"{who} revoked in trick {revoke.get('trick', '?')}{suit}"
 
 
 def _table_key(name: str) -> tuple[int, str]:
