@@ -96,6 +96,7 @@ class _Mosquitto:
             "persistence true",
             f"persistence_location {self.workdir}/",
             "log_dest none",
+            "set_tcp_nodelay true",
             "max_queued_messages 100000",
         ]
         if auth is None or not auth.users:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from tricktable.engine.actions import (
     SitOut,
 )
 from tricktable.protocol import PadEvent, TableEvent, Topics, decode, encode
+from tricktable.service import no_delay
 
 CARD_DECK = 1
 OTHER_DECK = 2
@@ -67,17 +69,28 @@ def make_registry(path: Path) -> Registry:
     return reg
 
 
-def make_club(prefix: str, table: str = "t1", seed: int = 1, **options: Any) -> Club:
-    """One Bid Euchre table, boards ``{table}-n/e/s/w`` pad 0 -> seats 0..3."""
-    return parse_club({
-        "club": {"name": "test club", "prefix": prefix},
-        "tables": {table: {
-            "variant": "bid-euchre", "players": ["North", "East", "South", "West"],
-            "seed": seed, "deck": CARD_DECK, "token_decks": [TOKEN_DECK],
-            "options": options,
-            "pads": {f"{table}-{s}:0": i for i, s in enumerate(SEATS)},
-        }},
-    })
+PLAYERS = ["North", "East", "South", "West"]
+
+
+def club_toml(prefix: str, tables: tuple[str, ...] = ("t1",), seed: int = 1) -> str:
+    """A club file: Bid Euchre tables, boards ``{table}-n/e/s/w`` pad 0 -> seats 0..3."""
+    lines = ["[club]", 'name = "test club"', f'prefix = "{prefix}"']
+    for table in tables:
+        lines += [f"[tables.{table}]", 'variant = "bid-euchre"',
+                  "players = [" + ", ".join(f'"{p}"' for p in PLAYERS) + "]",
+                  f"seed = {seed}", f"deck = {CARD_DECK}", f"token_decks = [{TOKEN_DECK}]",
+                  f"[tables.{table}.pads]"]
+        lines += [f'"{table}-{s}:0" = {i}' for i, s in enumerate(SEATS)]
+    return "\n".join(lines) + "\n"
+
+
+def make_club(prefix: str, tables: tuple[str, ...] = ("t1",), seed: int = 1) -> Club:
+    return parse_club(tomllib.loads(club_toml(prefix, tables, seed)))
+
+
+def new_shadow(seed: int = 1) -> Engine:
+    """The engine a test plays alongside the service to choose legal actions and check it."""
+    return Engine.new("bid-euchre", seed=seed, dealer=0, players=PLAYERS)
 
 
 def tap_for(action: Action) -> bytes:
@@ -120,6 +133,7 @@ def mqtt_client(port: int, client_id: str, clean: bool = True) -> mqtt.Client:
                          clean_session=clean, protocol=mqtt.MQTTv311)
     client.max_inflight_messages_set(1000)
     client.reconnect_delay_set(min_delay=0.1, max_delay=1)
+    client.on_socket_open = no_delay
     return client
 
 

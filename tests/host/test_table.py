@@ -13,10 +13,10 @@ from hostkit import (
     card_uid,
     make_club,
     make_registry,
+    new_shadow,
     tap_for,
     token_uid,
 )
-from tricktable.engine import Engine
 from tricktable.engine.actions import Play
 from tricktable.protocol import Control
 from tricktable.table import TableSession, token_action
@@ -115,7 +115,7 @@ def test_set_variant_is_checked_before_it_is_kept(session):
 
 
 def test_a_whole_game_by_taps_matches_the_engine(session):
-    shadow = Engine.new("bid-euchre", seed=1, dealer=0, players=["North", "East", "South", "West"])
+    shadow = new_shadow()
     rng = random.Random(7)
     while not shadow.public_state()["game_over"]:
         action = bot_choice(shadow, rng)

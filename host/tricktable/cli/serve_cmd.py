@@ -1,0 +1,88 @@
+"""``tricktable serve``: run the host service for a club's tables (see docs/operations.md).
+
+Thin: reads the options, opens the club file, journal and deck registry, starts an embedded
+broker when no ``--broker`` is given, runs :class:`tricktable.service.Service` until Ctrl-C
+or SIGTERM.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from pathlib import Path
+
+import click
+
+from tricktable.broker import BrokerError, start_broker
+from tricktable.clubfile import Club, ClubFileError, load_club, parse_club
+from tricktable.decks import Registry
+from tricktable.journal import Journal, JournalError
+from tricktable.service import BrokerURL, Service, ServiceError
+
+DEFAULT_CLUB = {
+    "club": {"name": "tricktable"},
+    "tables": {"t1": {"variant": "bid-euchre",
+                      "pads": {"t1-north:0": 0, "t1-east:0": 1, "t1-south:0": 2, "t1-west:0": 3}}},
+}
+
+
+@click.command("serve")
+@click.option("--club", "club_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Club file (TOML). Default: one Bid Euchre table 't1', boards t1-north..t1-west.")
+@click.option("--broker", "broker_url", metavar="URL",
+              help="mqtt://[user:pass@]host[:port] or mqtts://...; default: an embedded broker.")
+@click.option("--ca-file", type=click.Path(exists=True, dir_okay=False),
+              help="CA certificate for mqtts://.")
+@click.option("--journal", "journal_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Journal file (default: the club file's, else ./tricktable-journal.sqlite).")
+@click.option("--registry", "registry_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Deck registry file (default: the club file's).")
+@click.option("--port", default=1883, show_default=True,
+              help="Port of the embedded broker (only without --broker).")
+@click.option("--client-id", default="tricktable-host", show_default=True,
+              help="MQTT client id (the persistent session's name).")
+@click.option("--sync", type=click.Choice(["normal", "full"]), default="normal", show_default=True,
+              help="SQLite synchronous mode: full also survives a power cut, slower.")
+@click.option("-v", "--verbose", is_flag=True, help="Log every connection change.")
+def serve(club_file: Path | None, broker_url: str | None, ca_file: str | None,
+          journal_path: Path | None, registry_path: Path | None, port: int, client_id: str,
+          sync: str, verbose: bool) -> None:
+    """Run the tables: MQTT in, journal, rules, MQTT out."""
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        club: Club = load_club(club_file) if club_file else parse_club(DEFAULT_CLUB)
+    except ClubFileError as exc:
+        raise click.ClickException(str(exc)) from None
+    registry_file = registry_path or club.registry
+    journal_file = journal_path or club.journal or Path("tricktable-journal.sqlite")
+    broker = None
+    try:
+        if broker_url is None:
+            broker = start_broker("amqtt", port=port)
+            broker_url = broker.url
+        url = BrokerURL.parse(broker_url)
+        journal = Journal(journal_file, sync=sync)  # type: ignore[arg-type]
+        registry = Registry(registry_file) if registry_file else None
+        service = Service(club, journal, registry, url, client_id=client_id, ca_file=ca_file)
+    except (BrokerError, ServiceError, JournalError) as exc:
+        if broker is not None:
+            broker.stop()
+        raise click.ClickException(str(exc)) from None
+    done = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: done.set())
+    service.start()
+    click.echo(f"tricktable serving {len(club.tables)} table(s) of {club.name} on "
+               f"{url.host}:{url.port}, journal {journal_file}")
+    try:
+        done.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        service.stop()
+        journal.close()
+        if registry is not None:
+            registry.close()
+        if broker is not None:
+            broker.stop()

@@ -1,0 +1,203 @@
+"""The host service end to end, against a real broker: raw MQTT pad events in, verdicts out."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hostkit import (
+    PLAYERS,
+    SEATS,
+    UNKNOWN_UID,
+    Board,
+    Observer,
+    bot_choice,
+    make_club,
+    make_registry,
+    new_shadow,
+    tap_for,
+    token_uid,
+)
+from tricktable.decks import Registry
+from tricktable.journal import Journal
+from tricktable.protocol import MAX_BOARD_MESSAGE, Ack, Control, decode, encode
+from tricktable.service import BrokerURL, Service, ServiceError
+
+
+@pytest.fixture(scope="module")
+def registry_file(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("registry") / "decks.sqlite"
+    make_registry(path).close()
+    return path
+
+
+class Host:
+    """A service in this process with its journal, boards and an observer on one broker."""
+
+    def __init__(self, port: int, prefix: str, journal: Path, registry: Path) -> None:
+        self.port, self.prefix = port, prefix
+        self.journal = Journal(journal)
+        self.registry = Registry(registry)
+        self.service = Service(make_club(prefix), self.journal, self.registry,
+                               BrokerURL("127.0.0.1", port), client_id=f"host-{prefix}")
+        self.observer = Observer(port, prefix)
+        self.service.start()
+        assert self.service.connected.wait(10)
+        self.boards = [Board(port, prefix, f"t1-{s}") for s in SEATS]
+        self.topics = self.observer.topics
+
+    def tap(self, seat: int, uid: bytes):
+        """Tap a tag at a seat and return the verdict event."""
+        mark = self.observer.mark()
+        self.boards[seat].tap(uid)
+        return self.observer.verdict("t1", mark)[1]
+
+    def retained_state(self) -> dict:
+        """The table state as a new subscriber gets it (retained)."""
+        late = Observer(self.port, self.prefix)
+        try:
+            _, _, payload = late.wait_for(lambda t, p: t == self.topics.state("t1"))
+            return json.loads(payload)
+        finally:
+            late.close()
+
+    def close(self) -> None:
+        for board in self.boards:
+            board.close()
+        self.observer.close()
+        self.service.stop()
+        self.journal.close()
+        self.registry.close()
+
+
+@pytest.fixture
+def host(mqtt_broker, topic_prefix, tmp_path, registry_file) -> Iterator[Host]:
+    h = Host(mqtt_broker.port, topic_prefix, tmp_path / "journal.sqlite", registry_file)
+    yield h
+    h.close()
+
+
+def play_to(host: Host, shadow, rng: random.Random, stop) -> None:
+    """Play bot actions as taps until ``stop(shadow)``; every verdict must be an acceptance."""
+    while not stop(shadow):
+        action = bot_choice(shadow, rng)
+        assert shadow.apply(action).ok
+        verdict = host.tap(action.seat, tap_for(action))
+        assert (verdict.kind, verdict.seat, verdict.action) == ("accepted", action.seat,
+                                                                action.to_json()), verdict
+
+
+def test_a_whole_game_by_raw_pad_events(host):
+    shadow, rng = new_shadow(), random.Random(11)
+    # a refusal on the way, at every phase: out of turn, unknown tag
+    play_to(host, shadow, rng, lambda s: s.phase == "bidding")
+    wrong = host.tap((shadow.to_act + 1) % 4, token_uid("PASS"))
+    assert (wrong.kind, wrong.code) == ("refused", "not_your_turn")
+    unknown = host.tap(shadow.to_act, UNKNOWN_UID)
+    assert (unknown.kind, unknown.code) == ("refused", "unknown_tag")
+    play_to(host, shadow, rng, lambda s: s.public_state()["game_over"])
+    state = host.retained_state()
+    assert state["game_over"] and state["winner"] is not None
+    expected = {**shadow.public_state(), "table": "t1", "game": 1, "actions": len(shadow.actions)}
+    assert {k: v for k, v in state.items() if k != "boards_online"} == expected
+    [game] = host.journal.games("t1")
+    assert game.setup["players"] == PLAYERS
+    assert game.actions == [a.to_json() for a in shadow.actions]
+
+
+def test_every_event_is_acknowledged_after_journaling(host):
+    board = host.boards[0]
+    mark = host.observer.mark()
+    event = board.tap(token_uid("DEAL"))
+    _, _, payload = host.observer.wait_for(lambda t, p: t == host.topics.ack("t1-n"), mark)
+    assert decode(Ack, payload) == Ack(boot=event.boot, seq=event.seq)
+    assert host.journal.count("pad") == 1
+
+
+def test_the_same_event_twice_is_applied_once(host):
+    board = host.boards[0]
+    event = board.event(0, token_uid("DEAL"))
+    mark = host.observer.mark()
+    board.send(event)
+    board.send(event)
+    acks = 0
+    index = mark
+    while acks < 2:  # both copies are acknowledged ...
+        index, _, _ = host.observer.wait_for(lambda t, p: t == host.topics.ack("t1-n"), index)
+        index, acks = index + 1, acks + 1
+    # ... but only one is applied: the next verdict after the DEAL is for the next tap
+    first = host.observer.verdict("t1", mark)
+    assert first[1].kind == "accepted"
+    nxt = host.tap(1, token_uid("BID:3"))
+    assert nxt.kind == "accepted", nxt
+    verdicts = [decode_event(p) for t, p, _ in host.observer.messages[mark:]
+                if t == host.topics.events("t1") and b'"kind":"accepted"' in p]
+    assert [v["action"]["type"] for v in verdicts] == ["deal", "bid"]
+    assert host.journal.count("pad") == 2
+
+
+def decode_event(payload: bytes) -> dict:
+    return json.loads(payload)
+
+
+@pytest.mark.parametrize(
+    ("payload", "code"),
+    [
+        (b"{not json", "malformed"),
+        (b'{"v":1,"board":"t1-n","boot":1,"seq":"x","t":0,"pad":0,"uid":"04a1b2c3"}', "malformed"),
+        (b'{"v":1,"board":"t1-n","boot":1,"seq":1,"t":0,"pad":0,"uid":"' + b"ab" * 300 + b'"}',
+         "too_large"),
+        (b'{"v":1,"board":"t1-e","boot":1,"seq":1,"t":0,"pad":0,"uid":"04a1b2c3"}', "board_mismatch"),
+    ],
+)
+def test_bad_messages_are_refused_with_a_clear_event(host, payload, code):
+    before = host.service.state("t1")
+    mark = host.observer.mark()
+    host.boards[0].send(payload)
+    verdict = host.observer.verdict("t1", mark)[1]
+    assert (verdict.kind, verdict.code, verdict.board) == ("invalid", code, "t1-n")
+    assert verdict.reason
+    assert host.service.state("t1") == before
+    assert host.journal.count("pad") == 0 and host.journal.count("invalid") == 1
+    assert len(payload) > MAX_BOARD_MESSAGE or code != "too_large"
+
+
+def test_a_board_not_seated_is_refused(host):
+    stranger = Board(host.port, host.prefix, "t9-x")
+    try:
+        before = host.service.state("t1")
+        mark = host.observer.mark()
+        stranger.tap(token_uid("DEAL"))
+        _, _, payload = host.observer.wait_for(lambda t, p: t == host.topics.host_events(), mark)
+        event = json.loads(payload)
+        assert (event["kind"], event["code"], event["board"]) == ("invalid", "unseated_board", "t9-x")
+        # acknowledged so the board stops resending, but nothing applied
+        host.observer.wait_for(lambda t, p: t == host.topics.ack("t9-x"), mark)
+        assert host.service.state("t1") == before
+    finally:
+        stranger.close()
+
+
+def test_control_commands_are_journaled_and_answered(host):
+    mark = host.observer.mark()
+    host.observer.client.publish(host.topics.control("t1"),
+                                 encode(Control(cmd="undo", id="r1")), qos=1)
+    _, _, payload = host.observer.wait_for(
+        lambda t, p: t == host.topics.events("t1") and b'"kind":"control"' in p, mark)
+    answer = json.loads(payload)
+    assert (answer["id"], answer["code"]) == ("r1", "nothing_to_undo")
+    assert host.tap(0, token_uid("DEAL")).kind == "accepted"
+    result = host.service.control("t1", Control(cmd="undo", id="r2"))
+    assert result is not None and result.ok
+    assert host.service.state("t1")["phase"] == "deal"
+    assert host.service.control("t1", Control(cmd="undo", id="r2")) is None  # same id: once
+
+
+def test_bad_broker_urls_are_refused():
+    for url in ("http://x", "mqtt://", "mqtt://h:notaport"):
+        with pytest.raises(ServiceError, match="bad broker URL"):
+            BrokerURL.parse(url)
+    assert BrokerURL.parse("mqtts://u:p%40ss@h") == BrokerURL("h", 8883, True, "u", "p@ss")
