@@ -117,3 +117,13 @@ def test_field_ranges_are_checked():
         tags.encode(tags.TagRecord(1, 0x1E), b"\x01\x02", KEY)
     with pytest.raises(tags.RecordError, match="club key is 32 bytes"):
         tags.encode(tags.TagRecord(1, 0x1E), UID, b"short")
+
+
+def test_the_token_table_in_tag_format_md_matches_the_code():
+    import re
+    from pathlib import Path
+    text = (Path(__file__).parents[2] / "hardware" / "tag-format.md").read_text()
+    pairs = re.findall(r"\| ([89A-F][0-9A-F]) \| ([A-Z_:0-9]+) ", text)
+    assert sorted((int(code, 16), token) for code, token in pairs) == [
+        (tags.token_code(token), token) for token in tags.TOKENS
+    ]
