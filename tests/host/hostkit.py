@@ -140,11 +140,14 @@ def mqtt_client(port: int, client_id: str, clean: bool = True) -> mqtt.Client:
 class Observer:
     """Subscribes to everything under the prefix and keeps it, by topic, in arrival order."""
 
-    def __init__(self, port: int, prefix: str) -> None:
+    def __init__(self, port: int, prefix: str, persistent: bool = False,
+                 auth: tuple[str, str] | None = None) -> None:
         self.topics = Topics(prefix)
         self.lock = threading.Condition()
         self.messages: list[tuple[str, bytes, bool]] = []
-        self.client = mqtt_client(port, f"obs-{random.getrandbits(32):08x}")
+        self.client = mqtt_client(port, f"obs-{random.getrandbits(32):08x}", clean=not persistent)
+        if auth:
+            self.client.username_pw_set(*auth)
         subscribed = threading.Event()
         self.client.on_message = self._on_message
         self.client.on_subscribe = lambda *a: subscribed.set()
@@ -196,10 +199,15 @@ class Observer:
 class Board:
     """A table board as the firmware behaves: persistent session, QoS 1, seq per boot."""
 
-    def __init__(self, port: int, prefix: str, board: str, boot: int = 1) -> None:
+    def __init__(self, port: int, prefix: str, board: str, boot: int = 1,
+                 password: str | None = None) -> None:
         self.board, self.boot, self.seq = board, boot, 0
         self.topics = Topics(prefix)
         self.client = mqtt_client(port, board, clean=False)
+        if password is not None:
+            self.client.username_pw_set(board, password)
+        self.delivered: set[int] = set()  # mids the broker acknowledged (PUBACK)
+        self.client.on_publish = lambda c, u, mid, reason, props: self.delivered.add(mid)
         self.client.connect("127.0.0.1", port)
         self.client.loop_start()
 
@@ -208,9 +216,17 @@ class Board:
         return PadEvent(board=self.board, boot=self.boot, seq=self.seq, t=self.seq * 10, pad=pad,
                         uid=uid.hex(), rec=None if rec is None else rec.hex())
 
-    def send(self, event: PadEvent | bytes) -> None:
+    def send(self, event: PadEvent | bytes, topic: str | None = None) -> mqtt.MQTTMessageInfo:
         payload = event if isinstance(event, bytes) else encode(event)
-        self.client.publish(self.topics.board_event(self.board), payload, qos=1)
+        return self.client.publish(topic or self.topics.board_event(self.board), payload, qos=1)
+
+    def wait_delivered(self, info: mqtt.MQTTMessageInfo, timeout: float = 15.0) -> None:
+        """Wait for the broker's PUBACK, across a reconnect (paho keeps QoS 1 messages)."""
+        deadline = time.monotonic() + timeout
+        while info.mid not in self.delivered:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{self.board}: message {info.mid} never reached the broker")
+            time.sleep(0.01)
 
     def tap(self, uid: bytes, pad: int = 0) -> PadEvent:
         event = self.event(pad, uid)
