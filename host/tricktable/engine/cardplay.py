@@ -72,6 +72,11 @@ def legal_mask(st: State, seat: int) -> int:
         follow = order.suit_masks[order.eff[st.trick[0][1]]]  # type: ignore[union-attr]
         if known & follow:
             cands &= follow
+    elif st.variant.restricts_leads:
+        refusal = st.variant.lead_refusal
+        for p in range(cands.bit_length()):
+            if cands >> p & 1 and refusal(st, seat, p):
+                cands &= ~(1 << p)
     return cands
 
 

@@ -50,7 +50,7 @@ from tricktable.engine.events import (
 )
 from tricktable.engine.state import State
 from tricktable.rules import get_variant
-from tricktable.rules.base import Contract, build_options
+from tricktable.rules.base import STOCK, Contract, build_options
 
 __all__ = ["Engine", "Outcome", "EngineError"]
 
@@ -358,12 +358,25 @@ class Engine:
 
     def _advance(self, events: list[Event]) -> None:
         st = self.state
+        while st.exchange_queue and st.exchange_queue[0][0] == STOCK:
+            self._take_up_card(st.exchange_queue.pop(0)[1], events)
         if st.exchange_queue:
             st.phase, st.to_act = "exchange", st.exchange_queue[0][0]
         elif st.sitout_queue:
             st.phase, st.to_act = "sitout", st.sitout_queue[0]
         else:
             self._start_play()
+
+    def _take_up_card(self, receiver: int, events: list[Event]) -> None:
+        """The up-card (known or not) goes from the kitty into ``receiver``'s hand."""
+        st = self.state
+        p = st.up_card
+        if p is not None:
+            st.kitty &= ~(1 << p)
+            st.known[receiver] |= 1 << p
+            st.up_card = None
+        st.count[receiver] += 1
+        events.append(CardExchanged(STOCK, receiver, None if p is None else st.card_name(p)))
 
     def _exchange(self, a: Exchange) -> Outcome:
         st = self.state
@@ -390,9 +403,13 @@ class Engine:
                 st.known[giver] ^= bit
             else:
                 st.unseen &= ~bit
-            st.known[receiver] |= bit
+            if receiver == STOCK:
+                st.kitty |= bit
+            else:
+                st.known[receiver] |= bit
         st.count[giver] -= 1
-        st.count[receiver] += 1
+        if receiver != STOCK:
+            st.count[receiver] += 1
         st.exchange_queue.pop(0)
         events: list[Event] = [CardExchanged(giver, receiver, None if p < 0 else st.card_name(p))]
         self._advance(events)
@@ -454,6 +471,10 @@ class Engine:
         p, code, reason = cardplay.locate(st, seat, a.card, a.copy)
         if p < 0:
             return _no(code, reason)
+        if not st.trick and st.variant.restricts_leads:
+            why = st.variant.lead_refusal(st, seat, p)
+            if why:
+                return _no("lead_refused", why)
         if st.options.revoke_mode == "strict":
             why = cardplay.follow_refusal(st, seat, p)
             if why:
@@ -477,6 +498,8 @@ class Engine:
                          + ", ".join(str(x) for x in penalty if x))
         for i, d in enumerate(deltas):
             st.scores[i] += d
+        if result.tally is not None:
+            st.tally = dict(result.tally)
         st.hands_played += 1
         detail = "; ".join(n for n in notes if n)
         c = st.contract

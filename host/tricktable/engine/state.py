@@ -48,6 +48,7 @@ class State:
         self.winner: int | None = None
         self.time_up = False
         self.last_hand: dict[str, Any] | None = None
+        self.tally: dict[str, Any] = {}
         self.new_hand()
 
     def new_hand(self) -> None:
@@ -107,6 +108,7 @@ class State:
             "bids": [{"seat": s, "bid": b} for s, b in self.bids],
             "contract": self.contract.to_json() if self.contract else None,
             "trump": self.contract.trump if self.contract else None,
+            "up_card": name(self.up_card) if self.up_card is not None else None,
             "trick": {"leader": self.leader if self.phase == "play" else None,
                       "cards": [{"seat": s, "card": name(p)} for s, p in self.trick]},
             "tricks_won": list(self.tricks_won),
@@ -119,6 +121,7 @@ class State:
             "winner": self.winner,
             "revokes": [dict(r) for r in self.revokes],
             "last_hand": self.last_hand,
+            "tally": self.tally,
         }
 
 

@@ -14,7 +14,10 @@ from tricktable.rules.base import Variant
 
 __all__ = ["get_variant", "list_variants", "UnknownVariant", "Variant"]
 
-_MODULES = ("tricktable.rules.bid_euchre",)
+_MODULES = (
+    "tricktable.rules.bid_euchre",
+    "tricktable.rules.euchre",
+)
 """Variant modules; each defines ``VARIANTS``, a tuple of ``Variant`` instances."""
 
 _REGISTRY: dict[str, Variant] = {}

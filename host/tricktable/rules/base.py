@@ -28,11 +28,14 @@ from tricktable.cards import Deck, Ordering, Suit, deck
 
 __all__ = [
     "opt", "CommonOptions", "OptionError", "build_options", "option_docs", "Contract",
-    "HandResult", "TableView", "Variant", "TRUMP_SUITS", "SUIT_OF_TRUMP",
+    "HandResult", "TableView", "Variant", "TRUMP_SUITS", "SUIT_OF_TRUMP", "STOCK",
 ]
 
 TRUMP_SUITS = ("S", "H", "D", "C")
 SUIT_OF_TRUMP = {"S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.DIAMONDS, "C": Suit.CLUBS}
+STOCK = -1
+"""In ``Variant.exchanges``: a giver ``STOCK`` is the up-card taken into the receiver's hand
+(the engine moves it, no action needed); a receiver ``STOCK`` is a discard to the kitty."""
 
 
 class OptionError(ValueError):
@@ -128,10 +131,13 @@ class Contract:
 
 @dataclass(frozen=True)
 class HandResult:
-    """Score changes per side for one hand and the sentence that explains them."""
+    """Score changes per side for one hand and the sentence that explains them.
+    ``tally``: when not None, the game-level counters the variant keeps beside the scores
+    (Spades bags, Pfeffer hickeys, Eau Claire sit-outs), replacing ``TableView.tally``."""
 
     deltas: tuple[int, ...]
     detail: str
+    tally: Mapping[str, Any] | None = None
 
 
 class TableView(Protocol):
@@ -155,6 +161,12 @@ class TableView(Protocol):
     hands_played: int
     dropped: set[int]
     up_card: int | None
+    known: list[int]
+    count: list[int]
+    kitty: int
+    order: Ordering | None
+    tricks: list[tuple[int, list[tuple[int, int]], int]]
+    tally: dict[str, Any]
 
     def side_tricks(self, side: int) -> int: ...
 
@@ -179,6 +191,8 @@ class Variant:
     low_score_wins: ClassVar[bool] = False
     has_up_card: ClassVar[bool] = False
     """After the deal the top card of the stock is turned up (Buck Euchre, Euchre ...)."""
+    restricts_leads: ClassVar[bool] = False
+    """True when ``lead_refusal`` can refuse a lead (Spades: breaking spades)."""
 
     # -- the table -----------------------------------------------------------------------
     def deck(self, n: int, options: Any) -> Deck:
@@ -284,6 +298,11 @@ class Variant:
         """The contract holder leads (seed 001, Single Deck Bid Euchre, Leading ...)."""
         assert st.contract is not None
         return st.contract.seat
+
+    def lead_refusal(self, st: TableView, seat: int, card_bit: int) -> str:
+        """Why ``seat`` may not lead this card now ("" when it may). Consulted only when
+        ``restricts_leads``; refuse only what the known hand proves (hands may be unknown)."""
+        return ""
 
     # -- calls ---------------------------------------------------------------------------
     def legal_calls(self, st: TableView, seat: int, phase: str) -> list[str]:

@@ -112,6 +112,12 @@ class Bot:
             return next(a for a in bids if isinstance(a, Bid) and a.bid == "NIL")
         if fitting:
             return max(fitting, key=lambda a: int(a.bid))  # type: ignore[attr-defined]
+        suited = [a for a in bids if isinstance(a, Bid) and _bid_trump(a.bid, state)]
+        if suited and not numeric:  # Euchre: a bid orders up or names a trump suit
+            pick = max(suited, key=lambda a: self.estimate(hand, _bid_trump(a.bid, state)))
+            strength = self.estimate(hand, _bid_trump(pick.bid, state))  # type: ignore[attr-defined,arg-type]
+            if strength + partner_help + self.boldness >= len(hand) / 2:
+                return pick
         passes = [a for a in bids if isinstance(a, Pass)]
         if passes:
             return passes[0]
@@ -161,6 +167,16 @@ class Bot:
         if side_aces:
             return side_aces[0]
         return min(legal, key=lambda p: _value(order, p))
+
+
+def _bid_trump(bid: str, state: dict[str, Any]) -> str | None:
+    """The trump suit a suit-naming bid makes: ``H``/``H:ALONE`` name it, ``ORDER_UP``
+    accepts the up-card's suit."""
+    base = bid.split(":")[0]
+    if base == "ORDER_UP":
+        up = state.get("up_card")
+        return up.rstrip("'?")[-1] if up and up != "JOKER" else None
+    return base if base in ("S", "H", "D", "C") else None
 
 
 def _printed(action: Play | Exchange) -> str:

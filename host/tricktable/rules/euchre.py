@@ -1,0 +1,168 @@
+"""Euchre: the North American four-hand game and Mathews' 1844 rules (seed 002, Euchre).
+
+Four players in two partnerships, five cards each dealt 2+3, the next card turned up.
+Round one: each player in turn, from the dealer's left, passes or accepts the turn-up suit
+(``ORDER_UP``; the dealer's partner "assists", the dealer "takes it up"); the dealer then
+takes the up-card into the hand and discards one card to the kitty. Round two: pass or
+name another suit. A player who fixes trump may go alone (``:ALONE``). Eldest leads. Makers
+score 1 for 3-4 tricks, 2 for a march, 4 for a lone march; euchred makers give the
+defenders 2. docs/rules/euchre.md lists the options and the passages followed.
+Imports ``cards`` and ``rules.base``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from tricktable.cards import CARDS, COPY_STRIDE, Deck
+from tricktable.cards import deck as named_deck
+from tricktable.rules.base import (
+    STOCK,
+    TRUMP_SUITS,
+    CommonOptions,
+    Contract,
+    HandResult,
+    TableView,
+    Variant,
+    opt,
+)
+
+__all__ = ["Euchre", "EuchreOptions", "Euchre1844Options", "ORDER_UP", "ALONE", "VARIANTS"]
+
+SEED = "seed 002, Euchre"
+ORDER_UP = "ORDER_UP"
+ALONE = ":ALONE"
+
+
+@dataclass(frozen=True)
+class EuchreOptions(CommonOptions):
+    """House rules of North American Euchre (each field names its passage)."""
+
+    deck: Literal[24, 28, 32] = opt(
+        24, f"{SEED}, fragment 1824: 'A pack of 32 cards (AKQJ10987) or 28 cards (no 7s) may "
+        "also be used, but 24 cards is the standard.'")
+    target: int | None = opt(
+        10, f"{SEED}, fragment 304: 'The first team to score the target number of points (5, "
+        "7 or 10) wins the game. In Columbus, the target is 10.' Judgement: 10, the one "
+        "figure the seed ties to a place. null plays to a hand or time limit.")
+    stick_the_dealer: bool = opt(
+        False, f"{SEED}, fragment 4028: 'If no trump is selected, the hand is discarded and the "
+        "deal passes to the left.' True makes the dealer name a suit in round two (a rule "
+        "only named in the lost list of North American variations, fragment 4408).")
+    revoke_penalty: Literal["award_two", "deduct_two"] = opt(
+        "award_two", f"{SEED}, fragment 4484: 'the opposing team is awarded two points or two "
+        "points are deducted from the offending team' (per revoke, record mode).")
+
+
+@dataclass(frozen=True)
+class Euchre1844Options(EuchreOptions):
+    """Mathews' 1844 rules: the 32-card Piquet pack and game to five."""
+
+    deck: Literal[24, 28, 32] = opt(
+        32, f"{SEED}, fragment 1976: 'A 32-card French-suited Piquet pack is used'.")
+    target: int | None = opt(5, f"{SEED}, fragment 2888: 'Game is 5 points.'")
+
+
+class Euchre(Variant):
+    """North American four-hand Euchre (seed 002, fragments 1824 ... 3876)."""
+
+    name = "euchre"
+    title = "Euchre (North American four-hand)"
+    aliases = ("north-american-euchre", "euchre-na")
+    Options = EuchreOptions
+    seat_counts = (4,)
+    cards_per_hand = 5
+    deal_packets = (2, 3)
+    has_up_card = True
+    bid_ladder = (ORDER_UP, ORDER_UP + ALONE, *TRUMP_SUITS, *(s + ALONE for s in TRUMP_SUITS))
+
+    def deck(self, n: int, options: EuchreOptions) -> Deck:  # type: ignore[override]
+        return named_deck(str(options.deck))
+
+    @staticmethod
+    def _round_one(st: TableView) -> bool:
+        return len(st.bids) < st.n
+
+    @staticmethod
+    def _up_suit(st: TableView) -> str | None:
+        if st.up_card is None:
+            return None
+        suit = CARDS[st.up_card % COPY_STRIDE].suit
+        return None if suit is None else TRUMP_SUITS[suit]
+
+    def legal_bids(self, st: TableView, seat: int) -> list[str]:
+        """Round one: order up (alone or not), only once the up-card is known. Round two:
+        any suit but the turned-down one (fragment 4028)."""
+        if self._round_one(st):
+            return [ORDER_UP, ORDER_UP + ALONE] if self._up_suit(st) else []
+        up = self._up_suit(st)
+        suits = [s for s in TRUMP_SUITS if s != up]
+        return suits + [s + ALONE for s in suits]
+
+    def may_pass(self, st: TableView, seat: int) -> bool:
+        last = len(st.bids) == 2 * st.n - 1
+        return not (st.options.stick_the_dealer and last and seat == st.dealer)
+
+    def auction_over(self, st: TableView) -> bool:
+        return st.high is not None or len(st.bids) >= 2 * st.n
+
+    def auction_result(self, st: TableView) -> Contract | None:
+        if st.high is None:
+            return None
+        seat, bid = st.high
+        base = bid.removesuffix(ALONE)
+        trump = self._up_suit(st) if base == ORDER_UP else base
+        return Contract(seat=seat, bid=bid, need=3, alone=bid.endswith(ALONE), trump=trump)
+
+    def exchanges(self, st: TableView) -> list[tuple[int, int]]:
+        """An ordered-up card goes to the dealer, who discards one (fragments 3268, 4028).
+        Judgement: a dealer sitting out (the partner went alone) leaves it in the kitty."""
+        c = st.contract
+        if c is None or not c.bid.startswith(ORDER_UP) or st.dealer in self.sitting_out(st):
+            return []
+        return [(STOCK, st.dealer), (st.dealer, STOCK)]
+
+    def first_leader(self, st: TableView) -> int:
+        """'The eldest leads to the first trick' (fragments 2888, 304)."""
+        return (st.dealer + 1) % st.n
+
+    def score_hand(self, st: TableView) -> HandResult:
+        """Fragment 2888: 3-4 tricks 1, march 2, alone march 4; euchred: defenders 2."""
+        c = st.contract
+        assert c is not None
+        side = st.side_of[c.seat]
+        taken = st.side_tricks(side)
+        deltas = [0] * len(st.sides)
+        if taken == st.hand_size:
+            deltas[side] = 4 if c.alone else 2
+            note = f"march{' alone' if c.alone else ''}: +{deltas[side]}"
+        elif taken >= c.need:
+            deltas[side] = 1
+            note = f"made with {taken} tricks: +1"
+        else:
+            deltas[1 - side] = 2
+            note = f"euchred with {taken} tricks: defenders +2"
+        return HandResult(tuple(deltas), note)
+
+    def revoke_penalty(self, st: TableView, seat: int) -> tuple[int, ...]:
+        """Fragment 4484: two points to the opponents, or two off the offenders."""
+        side = st.side_of[seat]
+        deltas = [0, 0]
+        if st.options.revoke_penalty == "award_two":
+            deltas[1 - side] = 2
+        else:
+            deltas[side] = -2
+        return tuple(deltas)
+
+
+class Euchre1844(Euchre):
+    """Mathews' 1844 rules (seed 002, fragments 1976, 2356, 4256, 2888)."""
+
+    name = "euchre-1844"
+    title = "Euchre (1844 rules)"
+    aliases = ("mathews-euchre",)
+    Options = Euchre1844Options
+
+
+VARIANTS = (Euchre(), Euchre1844())

@@ -1,0 +1,149 @@
+"""North American Euchre and the 1844 rules: each test names the seed 002 passage it checks
+(fragment numbers are those before the colon of each fragment in seed 002)."""
+
+from __future__ import annotations
+
+import pytest
+from tricktable.cards import parse_card
+from tricktable.engine import Engine
+from tricktable.engine.actions import Bid, Exchange, Pass, Play
+from variantkit import ok, random_game, refused, table
+
+# Dealer seat 0; eldest seat 1; partners 0+2 and 1+3. Undealt: KH QH 10H 9H, 9H turned up.
+HANDS = ["AS KS QS AC KC", "JH JD AH 9S 10S", "9C 10C QC JC 9D", "AD KD QD 10D JS"]
+# Seat 1 holds the five best hearts; 10H turned up; JS JC 9H stay in the kitty.
+MARCH = ["9S 10S QS KS AS", "JH JD AH KH QH", "9C 10C QC KC AC", "9D 10D QD KD AD"]
+
+
+def play_lowest(eng: Engine) -> None:
+    """Play the first legal card for each seat until the hand is scored."""
+    hand = eng.state.hand_number
+    while eng.state.hand_number == hand and not eng.state.game_over:
+        ok(eng, eng.legal_actions()[0])
+
+
+def test_order_up_dealer_takes_up_card_and_discards() -> None:
+    """Fragments 2964, 3268, 4028: ordering up makes the turn-up suit trump; the dealer takes
+    the up-card into the hand and discards a card to the kitty."""
+    eng = table("euchre", HANDS, up="9H")
+    ok(eng, Bid(1, "ORDER_UP"))
+    assert eng.public_state()["trump"] == "H"
+    assert eng.phase == "exchange" and eng.to_act == 0
+    assert "9H" in eng.known_hand(0) and len(eng.known_hand(0)) == 6
+    ok(eng, Exchange(0, parse_card("KC")))
+    assert sorted(eng.known_hand(0)) == sorted(["AS", "KS", "QS", "AC", "9H"])
+    assert eng.phase == "play"
+
+
+def test_eldest_leads_and_makers_with_three_tricks_score_one() -> None:
+    """Fragment 304: 'the eldest leads'; fragment 2888: the makers must take at least 3 tricks
+    to win and score 1 point."""
+    eng = table("euchre", HANDS, up="9H")
+    ok(eng, Bid(1, "ORDER_UP"), Exchange(0, parse_card("KC")))
+    assert eng.to_act == 1
+    play_lowest(eng)
+    assert eng.state.last_hand["tricks_won"] == [2, 3, 0, 0]
+    assert eng.state.scores == [0, 1]
+
+
+def test_march_scores_two() -> None:
+    """Fragment 2888: 'Winning all 5 tricks is a march which earns 2 points'."""
+    eng = table("euchre", MARCH, up="10H")
+    ok(eng, Bid(1, "ORDER_UP"), Exchange(0, parse_card("9S")))
+    play_lowest(eng)
+    assert eng.state.scores == [0, 2]
+
+
+def test_left_bower_led_must_be_followed_with_trump() -> None:
+    """Fragment 4180 ('The J♣ effectively becomes a spade'): a left bower led calls for trump."""
+    eng = table("euchre", MARCH, up="10H")
+    ok(eng, Bid(1, "ORDER_UP"), Exchange(0, parse_card("9S")), Play(1, parse_card("JD")))
+    ok(eng, Play(2, parse_card("9C")))
+    assert len(eng.legal_actions()) == 5  # seat 3 holds diamonds, but JD is a heart
+    ok(eng, Play(3, parse_card("9D")))
+    refused(eng, Play(0, parse_card("AS")), "must_follow_suit")
+    assert [str(a.card) for a in eng.legal_actions()] == ["10H"]
+
+
+def test_alone_march_scores_four_and_partner_sits_out() -> None:
+    """Fragment 304: 'A player who fixes the trump suit may announce alone'; the partner
+    takes no part. Fragment 2888: a lone march scores 4."""
+    eng = table("euchre", MARCH, up="10H")
+    ok(eng, Bid(1, "ORDER_UP:ALONE"), Exchange(0, parse_card("9S")))
+    assert eng.to_act == 1
+    ok(eng, Play(1, parse_card("JH")))
+    assert eng.to_act == 2
+    ok(eng, Play(2, parse_card("9C")))
+    assert eng.to_act == 0  # seat 3, the partner, is skipped
+    play_lowest(eng)
+    assert eng.state.last_hand["tricks_won"][3] == 0
+    assert eng.state.scores == [0, 4]
+
+
+def test_euchred_makers_give_defenders_two() -> None:
+    """Fragment 2888: 'Otherwise they are euchred, i.e. have lost and their opponents score
+    2 points'; fragment 2964: the dealer's partner may 'assist'."""
+    eng = table("euchre", MARCH, up="10H")
+    ok(eng, Pass(1), Bid(2, "ORDER_UP"), Exchange(0, parse_card("9S")))
+    play_lowest(eng)
+    assert eng.state.scores == [0, 2]
+
+
+def test_second_round_names_another_suit_only() -> None:
+    """Fragment 4028: after four passes each player may 'call a different suit as trump'."""
+    eng = table("euchre", HANDS, up="9H")
+    ok(eng, Pass(1), Pass(2), Pass(3), Pass(0))
+    bids = {a.bid for a in eng.legal_actions() if isinstance(a, Bid)}
+    assert bids == {"S", "D", "C", "S:ALONE", "D:ALONE", "C:ALONE"}
+    refused(eng, Bid(1, "H"), "bid_too_low")
+    ok(eng, Bid(1, "S"))
+    assert eng.public_state()["trump"] == "S" and eng.phase == "play"
+    assert len(eng.known_hand(0)) == 5  # no pick-up in round two
+
+
+def test_all_pass_twice_throws_in_and_deal_passes_left() -> None:
+    """Fragment 4028: 'If no trump is selected, the hand is discarded and the deal passes to
+    the left.'"""
+    eng = table("euchre", HANDS, up="9H")
+    ok(eng, *(Pass(s % 4) for s in range(1, 9)))
+    assert eng.phase == "deal" and eng.state.dealer == 1 and eng.state.scores == [0, 0]
+
+
+def test_stick_the_dealer_option() -> None:
+    """Option stick_the_dealer (fragment 4408 lists North American variations): the dealer may
+    not pass in round two."""
+    eng = table("euchre", HANDS, up="9H", options={"stick_the_dealer": True})
+    ok(eng, *(Pass(s % 4) for s in range(1, 8)))
+    refused(eng, Pass(0), "must_bid")
+
+
+def test_revoke_in_record_mode_awards_two() -> None:
+    """Fragment 4484: on a revoke 'the opposing team is awarded two points' (default) or 'two
+    points are deducted from the offending team'."""
+    for penalty, expected in (("award_two", [0, 2 + 2]), ("deduct_two", [-2, 2])):
+        eng = table("euchre", MARCH, up="10H",
+                    options={"revoke_mode": "record", "revoke_penalty": penalty})
+        ok(eng, Bid(1, "ORDER_UP"), Exchange(0, parse_card("9S")))
+        ok(eng, Play(1, parse_card("JH")), Play(2, parse_card("9C")), Play(3, parse_card("9D")))
+        ok(eng, Play(0, parse_card("AS")))  # holds 10H: a revoke
+        assert eng.state.revokes and eng.state.revokes[0]["seat"] == 0
+        play_lowest(eng)
+        assert eng.state.scores == expected
+
+
+def test_1844_rules_use_32_cards_and_game_to_five() -> None:
+    """Fragment 1976: 'A 32-card French-suited Piquet pack is used'; fragment 2888: 'Game is
+    5 points.'"""
+    eng = Engine.new("euchre-1844")
+    assert eng.state.deck.size == 32 and eng.state.options.target == 5
+
+
+@pytest.mark.parametrize("variant", ["euchre", "euchre-1844"])
+@pytest.mark.parametrize("seed", range(3))
+def test_complete_game(variant: str, seed: int) -> None:
+    """Fragment 304: 'The first team to score the target number of points (5, 7 or 10) wins.'"""
+    eng, hands = random_game(variant, 4, seed)
+    target = eng.state.options.target
+    assert eng.state.game_over and max(eng.state.scores) >= target
+    assert eng.state.scores[eng.state.winner] >= target
+    assert all(sum(h["tricks_won"]) == 5 for h in hands)
