@@ -17,6 +17,7 @@ __all__ = ["get_variant", "list_variants", "UnknownVariant", "Variant"]
 _MODULES = (
     "tricktable.rules.bid_euchre",
     "tricktable.rules.euchre",
+    "tricktable.rules.spades",
 )
 """Variant modules; each defines ``VARIANTS``, a tuple of ``Variant`` instances."""
 

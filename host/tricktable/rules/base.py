@@ -170,6 +170,8 @@ class TableView(Protocol):
 
     def side_tricks(self, side: int) -> int: ...
 
+    def side_name(self, side: int) -> str: ...
+
 
 class Variant:
     """A game of the family, declared. Subclasses set the attributes and override hooks."""

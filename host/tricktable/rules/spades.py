@@ -1,0 +1,198 @@
+"""Spades, partnership and cutthroat (seed 002, Spades).
+
+52 cards, 13 each dealt one at a time; spades are always trump. Every player bids once,
+from the dealer's left: 1..13, nil, or blind nil (when the side is far enough behind); in
+partnership the two bids of a side add up to its contract. The dealer's left leads;
+breaking spades and no spade lead to the first trick are options. A contract made scores 10
+a bid trick and 1 a bag; a set loses 10 a bid trick; nil +/-100, blind nil +/-200; every
+``bag_limit`` bags cost ``bag_penalty``. Game to 500, or lost at -200. Revokes: the side
+loses its bid, or three tricks are added to it. docs/rules/spades.md has the passages.
+Imports ``cards`` and ``rules.base``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from tricktable.cards import Suit
+from tricktable.rules.base import (
+    CommonOptions,
+    Contract,
+    HandResult,
+    TableView,
+    Variant,
+    opt,
+)
+
+__all__ = ["Spades", "SpadesCutthroat", "SpadesOptions", "NIL", "BLIND_NIL", "VARIANTS"]
+
+SEED = "seed 002, Spades"
+NIL = "NIL"
+BLIND_NIL = "BLINDNIL"
+NIL_VALUE = {NIL: 100, BLIND_NIL: 200}
+
+
+@dataclass(frozen=True)
+class SpadesOptions(CommonOptions):
+    """House rules of Spades (each field names its passage)."""
+
+    target: int | None = opt(
+        500, f"{SEED}, fragment 2204: 'the first to reach 500 points'. The short game plays "
+        "to 250 (fragment 4560). null plays to a hand or time limit.")
+    lose_at: int | None = opt(
+        -200, f"{SEED}, fragment 2204: 'or forcing the opposing team to drop to -200 points'.")
+    blind_nil: bool = opt(
+        True, f"{SEED}, fragment 760: 'A combined bid of two blind nil is usually allowed'; "
+        "blind nil is one of the two 'very common variants of bidding' (fragment 228).")
+    blind_nil_behind: int = opt(
+        100, f"{SEED}, fragment 4712: 'Usually teams must be down by 100 points to bid blind "
+        "nil' (0 allows it at any score).")
+    breaking_spades: bool = opt(
+        True, f"{SEED}, fragment 4332: 'A common variant rule ... a player may not lead spades "
+        "until a spade has been played to trump another trick'. A hand of only spades may "
+        "lead one (judgement: there is no other card).")
+    no_spade_first_lead: bool = opt(
+        False, f"{SEED}, fragment 3648: 'Another common variant rule ... a player cannot lead "
+        "spades in the first trick'. Off: it is the second of the two variants named.")
+    bag_limit: int = opt(
+        10, f"{SEED}, fragments 4560, 1140: 'a 100-point penalty when 10 bags are "
+        "accumulated'; the short game uses 5.")
+    bag_penalty: int = opt(
+        100, f"{SEED}, fragment 4560: 100 (50 in the short game: 'a 50-point penalty would be "
+        "assessed when 5 bags are accumulated').")
+    revoke_penalty: Literal["lose_bid", "add_three"] = opt(
+        "lose_bid", f"{SEED}, fragment 3800: 'Common penalties for reneging are for the "
+        "reneging player to automatically lose their bid, or for the reneger to have three "
+        "tricks added to their bid'. The first is the default.")
+
+
+class Spades(Variant):
+    """Partnership Spades: four players, partners opposite (seed 002, Spades)."""
+
+    name = "spades"
+    title = "Spades (partnership)"
+    aliases = ("partnership-spades",)
+    Options = SpadesOptions
+    seat_counts = (4,)
+    deck_name = "52"
+    cards_per_hand = 13
+    deal_packets = (1,)
+    bowers = False
+    restricts_leads = True
+    bid_ladder = (NIL, BLIND_NIL, *(str(i) for i in range(1, 14)))
+    trump_names = ("S",)
+
+    def legal_bids(self, st: TableView, seat: int) -> list[str]:
+        """Fragments 228, 4712: any number of tricks or nil; blind nil when allowed."""
+        bids = [b for b in self.bid_ladder if b != BLIND_NIL]
+        if self._blind_nil_allowed(st, seat):
+            bids.insert(1, BLIND_NIL)
+        return bids
+
+    def _blind_nil_allowed(self, st: TableView, seat: int) -> bool:
+        o = st.options
+        if not o.blind_nil:
+            return False
+        side = st.side_of[seat]
+        best_other = max(s for i, s in enumerate(st.scores) if i != side)
+        return st.scores[side] <= best_other - o.blind_nil_behind
+
+    def may_pass(self, st: TableView, seat: int) -> bool:
+        """Fragment 228: 'Players must bid at least one if they don't want to bid nil'."""
+        return False
+
+    def auction_result(self, st: TableView) -> Contract | None:
+        """Every bid stands; spades are trump. The contract records the opening bidder."""
+        seat = self.first_bidder(st)
+        return Contract(seat=seat, bid="SPADES", need=0, trump="S")
+
+    def first_leader(self, st: TableView) -> int:
+        """Fragment 4788: 'The player on the dealer's left makes the opening lead'."""
+        return (st.dealer + 1) % st.n
+
+    def lead_refusal(self, st: TableView, seat: int, card_bit: int) -> str:
+        """Fragments 4332 and 3648, refused only when the hand is known to hold another suit."""
+        order = st.order
+        assert order is not None
+        spades = order.suit_masks[Suit.SPADES]
+        if not spades >> card_bit & 1 or not st.known[seat] & ~spades:
+            return ""
+        if st.options.no_spade_first_lead and not st.tricks:
+            return "spades may not be led to the first trick"
+        broken = any(spades >> p & 1 for _, cards, _ in st.tricks for _, p in cards)
+        if st.options.breaking_spades and not broken:
+            return "spades may not be led until a spade has been played to another trick"
+        return ""
+
+    def score_hand(self, st: TableView) -> HandResult:
+        """Fragments 2128, 1064, 1672, 608, 4636: contracts, bags, nil and blind nil."""
+        o = st.options
+        bids = dict(st.bids)
+        revoked = [st.side_of[r["seat"]] for r in st.revokes]
+        bags = list(st.tally.get("bags", [0] * len(st.sides)))
+        deltas: list[int] = []
+        notes: list[str] = []
+        for side, seats in enumerate(st.sides):
+            delta, note, taken_bags = self._side_score(st, side, seats, bids,
+                                                       revoked.count(side))
+            bags[side] += taken_bags
+            while bags[side] >= o.bag_limit:
+                bags[side] -= o.bag_limit
+                delta -= o.bag_penalty
+                note.append(f"{o.bag_limit} bags -{o.bag_penalty}")
+            deltas.append(delta)
+            notes.append(f"{st.side_name(side)}: " + ", ".join(note))
+        return HandResult(tuple(deltas), "; ".join(notes), {"bags": bags})
+
+    def _side_score(self, st: TableView, side: int, seats: tuple[int, ...],
+                    bids: dict[int, str], revokes: int) -> tuple[int, list[str], int]:
+        """(score change, notes, bags taken) for one side."""
+        o = st.options
+        delta = 0
+        notes: list[str] = []
+        for s in seats:
+            if bids[s] in NIL_VALUE:
+                value = NIL_VALUE[bids[s]] * (1 if st.tricks_won[s] == 0 else -1)
+                delta += value
+                notes.append(f"{bids[s].lower()} {value:+d}")
+        contract = sum(int(bids[s]) for s in seats if bids[s] not in NIL_VALUE)
+        if revokes and o.revoke_penalty == "add_three":
+            contract += 3 * revokes
+        taken = st.side_tricks(side)
+        set_by_revoke = revokes and o.revoke_penalty == "lose_bid"
+        bags = 0
+        if contract and (taken < contract or set_by_revoke):
+            delta -= 10 * contract
+            notes.append(f"set {taken}/{contract} {-10 * contract:+d}"
+                         + (" (revoke)" if set_by_revoke else ""))
+        else:
+            bags = taken - contract
+            delta += 10 * contract + bags
+            notes.append(f"made {taken}/{contract} {10 * contract + bags:+d}")
+        return delta, notes, bags
+
+    def game_winner(self, st: TableView, contract_side: int | None) -> int | None:
+        """Fragment 2204: first to the target wins (a tie plays one more round); a side at
+        or below ``lose_at`` loses and the best other side wins (all of them at once: the
+        best score, judgement)."""
+        o = st.options
+        if o.target is not None and max(st.scores) >= o.target:
+            return self._best(st, range(len(st.scores)))
+        if o.lose_at is not None and min(st.scores) <= o.lose_at:
+            alive = [i for i, s in enumerate(st.scores) if s > o.lose_at]
+            return self._best(st, alive or range(len(st.scores)))
+        return self.limit_winner(st)
+
+
+class SpadesCutthroat(Spades):
+    """Cutthroat Spades: each for themselves (seed 002, Spades, fragments 1900, 836)."""
+
+    name = "spades-cutthroat"
+    title = "Spades (cutthroat)"
+    aliases = ("cutthroat-spades", "solo-spades")
+    partnerships = False
+    seat_counts = (4,)
+
+
+VARIANTS = (Spades(), SpadesCutthroat())
