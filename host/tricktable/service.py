@@ -101,6 +101,7 @@ class Service:
         self._listeners: list[Listener] = []
         self._online: dict[str, bool] = {}
         self.connected = threading.Event()
+        self._stopping = False
         self.tables: dict[str, TableSession] = {}
         self._rebuild()
         self.client = self._make_client(client_id, ca_file)
@@ -133,6 +134,7 @@ class Service:
 
     def stop(self) -> None:
         """Disconnect cleanly; the journal stays open (the caller owns it)."""
+        self._stopping = True
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -152,7 +154,8 @@ class Service:
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                        properties: Any) -> None:
         self.connected.clear()
-        log.warning("disconnected from the broker (%s); reconnecting", reason)
+        if not self._stopping:
+            log.warning("disconnected from the broker (%s); reconnecting", reason)
 
     # --- rebuild from the journal ------------------------------------------------------
 
