@@ -1,4 +1,4 @@
-"""Test kit for the host: an enrolled registry, raw MQTT boards and an observer, a bot.
+"""Test kit for the host: enrolled kits (sim.kit), raw MQTT boards and an observer, a bot.
 
 Boards here are plain paho clients publishing protocol v1 pad events, as the firmware does
 (persistent session, QoS 1, the board id as client id); the observer records everything the
@@ -16,24 +16,19 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 from tricktable import tags
-from tricktable.cards import parse_card
 from tricktable.clubfile import Club, parse_club
-from tricktable.decks import Registry, Slot
+from tricktable.decks import Registry
 from tricktable.engine import Engine
 from tricktable.engine.actions import (
     Action,
     Bid,
     Call,
     Deal,
-    DeclareTrump,
-    Exchange,
     Pass,
-    Play,
-    ScanCard,
-    SitOut,
 )
 from tricktable.protocol import PadEvent, TableEvent, Topics, decode, encode
 from tricktable.service import no_delay
+from tricktable.sim.kit import Kit
 
 CARD_DECK = 1
 OTHER_DECK = 2
@@ -42,31 +37,36 @@ SEATS = ("n", "e", "s", "w")
 WAIT = 10.0
 
 
-def card_uid(name: str, copy: int = 0, deck: int = CARD_DECK) -> bytes:
-    """A made-up 7-byte UID for a card of a deck."""
-    return bytes([0x04, deck >> 8, deck & 0xFF, tags.card_code(parse_card(name)), copy, 0xA5, 0x5A])
+def _kits(registry: Registry) -> tuple[Kit, Kit]:
+    """The table's kit (deck 1, tokens 100) and a kit of another table (deck 2, tokens 101)."""
+    return (Kit.enroll(registry, 0, "24", CARD_DECK, TOKEN_DECK),
+            Kit.enroll(registry, 1, "24", OTHER_DECK, TOKEN_DECK + 1))
 
 
-def token_uid(token: str, deck: int = TOKEN_DECK) -> bytes:
-    return bytes([0x04, deck >> 8, deck & 0xFF, tags.token_code(token), 0, 0xA5, 0x5A])
+KIT, OTHER_KIT = _kits(Registry(":memory:"))  # the UIDs are the same in every registry
+
+
+def card_uid(name: str, other_deck: bool = False) -> bytes:
+    return (OTHER_KIT if other_deck else KIT).card(name).uid
+
+
+def token_uid(token: str) -> bytes:
+    return KIT.tokens[token].uid
+
+
+def tap_for(action: Action) -> bytes:
+    """The tag a player taps to make ``action``."""
+    return KIT.tag_for(action).uid
 
 
 UNKNOWN_UID = bytes.fromhex("04deadbeef0001")
 
 
 def make_registry(path: Path) -> Registry:
-    """Deck 1 and deck 2 (24 cards each) and token deck 100, every tag enrolled."""
-    reg = Registry(path)
-    for deck in (CARD_DECK, OTHER_DECK):
-        reg.create_deck(deck, "24", f"deck {deck}")
-        for face in ("9", "10", "J", "Q", "K", "A"):
-            for suit in "SHDC":
-                name = face + suit
-                reg.enroll(card_uid(name, deck=deck), deck, Slot(tags.card_code(parse_card(name))))
-    reg.create_deck(TOKEN_DECK, "tokens", "chips")
-    for token in tags.TOKENS:
-        reg.enroll(token_uid(token), TOKEN_DECK, Slot(tags.token_code(token)))
-    return reg
+    """A registry file with both kits enrolled."""
+    registry = Registry(path)
+    _kits(registry)
+    return registry
 
 
 PLAYERS = ["North", "East", "South", "West"]
@@ -91,26 +91,6 @@ def make_club(prefix: str, tables: tuple[str, ...] = ("t1",), seed: int = 1) -> 
 def new_shadow(seed: int = 1) -> Engine:
     """The engine a test plays alongside the service to choose legal actions and check it."""
     return Engine.new("bid-euchre", seed=seed, dealer=0, players=PLAYERS)
-
-
-def tap_for(action: Action) -> bytes:
-    """The tag a player taps to make ``action``."""
-    if isinstance(action, Deal):
-        return token_uid("DEAL")
-    if isinstance(action, Pass):
-        return token_uid("PASS")
-    if isinstance(action, Bid):
-        return token_uid(f"BID:{action.bid}" if action.bid[0].isdigit() else action.bid)
-    if isinstance(action, DeclareTrump):
-        return token_uid(action.trump if action.trump in ("HIGH", "LOW") else f"TRUMP:{action.trump}")
-    if isinstance(action, SitOut):
-        return token_uid("SIT_OUT" if action.out else "PLAY")
-    if isinstance(action, Call):
-        return token_uid(action.call)
-    if isinstance(action, Play | Exchange | ScanCard):
-        assert action.card is not None
-        return card_uid(str(action.card), action.copy or 0)
-    raise AssertionError(f"no tag for {action}")
 
 
 def bot_choice(engine: Engine, rng: random.Random) -> Action:

@@ -7,7 +7,6 @@ import random
 
 import pytest
 from hostkit import (
-    OTHER_DECK,
     UNKNOWN_UID,
     bot_choice,
     card_uid,
@@ -67,7 +66,7 @@ def test_refusals_are_specific_and_change_nothing(session):
     assert tap(session, 0, token_uid("DEAL")).ok
     assert unchanged(session, lambda: tap(session, 2, token_uid("BID:3"))).code == "not_your_turn"
     assert unchanged(session, lambda: tap(session, 1, UNKNOWN_UID)).code == "unknown_tag"
-    other = unchanged(session, lambda: tap(session, 1, card_uid("AS", deck=OTHER_DECK)))
+    other = unchanged(session, lambda: tap(session, 1, card_uid("AS", other_deck=True)))
     assert other.code == "other_deck" and "deck 2" in other.reason
     assert unchanged(session, lambda: tap(session, 1, card_uid("AS"))).code == "wrong_phase"
     unseated = unchanged(session, lambda: session.on_pad("t1-n", 3, card_uid("AS"), None))
