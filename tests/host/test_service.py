@@ -23,7 +23,17 @@ from hostkit import (
 )
 from tricktable.decks import Registry
 from tricktable.journal import Journal
-from tricktable.protocol import MAX_BOARD_MESSAGE, Ack, Control, decode, encode
+from tricktable.protocol import (
+    MAX_BOARD_MESSAGE,
+    Ack,
+    BoardConfig,
+    BoardStatus,
+    Control,
+    Display,
+    PadSeat,
+    decode,
+    encode,
+)
 from tricktable.service import BrokerURL, Service, ServiceError
 
 
@@ -201,3 +211,39 @@ def test_bad_broker_urls_are_refused():
         with pytest.raises(ServiceError, match="bad broker URL"):
             BrokerURL.parse(url)
     assert BrokerURL.parse("mqtts://u:p%40ss@h") == BrokerURL("h", 8883, True, "u", "p@ss")
+
+
+def test_a_new_service_rebuilds_from_the_journal(host):
+    assert host.tap(0, token_uid("DEAL")).kind == "accepted"
+    assert host.tap(1, token_uid("BID:3")).kind == "accepted"
+    assert host.service.control("t1", Control(cmd="undo", id="u1")).ok
+    assert host.tap(1, token_uid("BID:4")).kind == "accepted"
+    before = host.service.state("t1")
+    host.service.stop()
+    host.service = Service(make_club(host.prefix), host.journal, host.registry,
+                           BrokerURL("127.0.0.1", host.port), client_id=f"host-{host.prefix}")
+    assert host.service.state("t1") == before  # rebuilt before connecting
+    host.service.start()
+    assert host.service.connected.wait(10)
+    assert host.tap(2, token_uid("PASS")).kind == "accepted"
+    assert host.service.state("t1")["bids"][-1]["seat"] == 2
+
+
+def test_board_status_config_and_display(host):
+    mark = host.observer.mark()
+    north = host.boards[0]
+    north.client.publish(host.topics.board_status("t1-n"),
+                         encode(BoardStatus(online=True, boot=1, fw="test")), qos=1, retain=True)
+    _, _, payload = host.observer.wait_for(
+        lambda t, p: t == host.topics.state("t1") and b'"boards_online":["t1-n"]' in p, mark)
+    assert json.loads(payload)["boards_online"] == ["t1-n"]
+    config = Observer(host.port, host.prefix)
+    try:
+        _, _, payload = config.wait_for(lambda t, p: t == host.topics.config("t1-n"))
+        assert decode(BoardConfig, payload) == BoardConfig(table="t1", pads=[PadSeat(pad=0, seat=0)])
+        _, _, payload = config.wait_for(lambda t, p: t == host.topics.display("t1"))
+        display = decode(Display, payload)
+        assert len(display.text8) <= 8 and display.lines[0].startswith("t1")
+    finally:
+        config.close()
+    north.client.publish(host.topics.board_status("t1-n"), b"", qos=1, retain=True)

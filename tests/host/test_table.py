@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 
 import pytest
@@ -133,3 +134,35 @@ def test_tokens_map_to_engine_actions():
     assert token_action("PLAY", 0).to_json() == {"type": "sit_out", "seat": 0, "out": False}
     assert token_action("ALONE", 3).to_json() == {"type": "call", "seat": 3, "call": "ALONE"}
     assert token_action("NEW_GAME", 0) is None
+
+
+def _revoke_chance(session, rng):
+    """Play on until the seat to act holds a card it may not play (it can follow suit)."""
+    while True:
+        eng = session.engine
+        if eng.phase == "play":
+            seat = eng.to_act
+            legal = {str(a.card) for a in eng.legal_actions()}
+            illegal = [c for c in eng.known_hand(seat) if c not in legal]
+            if illegal:
+                return seat, illegal[0]
+        tap(session, eng.to_act, tap_for(bot_choice(eng, rng)))
+
+
+@pytest.mark.parametrize("mode", ["strict", "record"])
+def test_revoke_modes(registry, mode):
+    """DESIGN.md, Revokes: strict refuses the play (the player takes the card back); record
+    accepts it, says so (amber, revoke buzz) and the variant's penalty comes at the hand's end."""
+    cfg = make_club("tt").tables["t1"]
+    session = TableSession(dataclasses.replace(cfg, options={"revoke_mode": mode}), registry)
+    assert session.start_game().ok
+    assert tap(session, 0, token_uid("DEAL")).ok  # hands known: a revoke is known at once
+    seat, card = _revoke_chance(session, random.Random(2))
+    if mode == "strict":
+        result = unchanged(session, lambda: tap(session, seat, card_uid(card)))
+        assert "follow" in result.reason
+    else:
+        result = tap(session, seat, card_uid(card))
+        assert result.ok and any(e["type"] == "revoke" for e in result.events)
+        assert result.feedback[0][1].led == "amber" and result.feedback[0][1].buzz == "revoke"
+        assert session.state()["revokes"]
