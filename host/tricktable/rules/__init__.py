@@ -18,6 +18,7 @@ _MODULES = (
     "tricktable.rules.bid_euchre",
     "tricktable.rules.euchre",
     "tricktable.rules.spades",
+    "tricktable.rules.pepper",
 )
 """Variant modules; each defines ``VARIANTS``, a tuple of ``Variant`` instances."""
 

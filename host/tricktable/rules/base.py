@@ -146,6 +146,7 @@ class TableView(Protocol):
     variant: Variant
     options: Any
     n: int
+    players: list[str]
     sides: list[tuple[int, ...]]
     side_of: list[int]
     scores: list[int]
@@ -171,6 +172,8 @@ class TableView(Protocol):
     def side_tricks(self, side: int) -> int: ...
 
     def side_name(self, side: int) -> str: ...
+
+    def card_name(self, p: int) -> str: ...
 
 
 class Variant:
