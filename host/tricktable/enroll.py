@@ -222,6 +222,7 @@ def enroll_deck(
     name: str = "",
     redo: tuple[str, ...] = (),
     tap_timeout: float = 120.0,
+    genuine_only: bool = False,
     taps: TapDetector | None = None,
 ) -> EnrollResult:
     """Enroll the missing cards (or tokens) of a deck, one tap each, in ``deck_slots`` order.
@@ -229,7 +230,8 @@ def enroll_deck(
     Creates the deck if new; resumes one left incomplete. ``redo`` names slots (``AS``,
     ``AS'``, ``PASS``) to forget and enroll again. Each tag is checked (not enrolled anywhere,
     no foreign or out-of-order record unless the person chooses to overwrite it), written,
-    read back and only then recorded. Stops early (``remaining`` not empty) if no card is
+    read back and only then recorded, with its originality signature; ``genuine_only`` refuses
+    a tag whose signature does not verify with NXP's key. Stops early (``remaining`` not empty) if no card is
     tapped for ``tap_timeout`` seconds or the person quits.
     """
     deck = registry.deck(deck_id)
@@ -262,7 +264,7 @@ def enroll_deck(
             ui.problem(f"no card tapped for {tap_timeout:g} s: stopping; run again to continue")
             break
         try:
-            if not _enroll_one(registry, reader, deck, key, slot, uid, ui):
+            if not _enroll_one(registry, reader, deck, key, slot, uid, ui, genuine_only):
                 continue
         except _Quit:
             break
@@ -288,6 +290,7 @@ def _enroll_one(
     slot: decks.Slot,
     uid: bytes,
     ui: SessionUI,
+    genuine_only: bool,
 ) -> bool:
     try:
         current: bytes | None = reader.read_record()
@@ -306,11 +309,18 @@ def _enroll_one(
             raise _Quit
         if answer != "o":
             return False
+    signature = reader.signature()
+    if genuine_only and not (signature and tags.originality_valid(uid, signature)):
+        ui.problem(
+            f"tag {uid.hex()} is not a genuine NXP NTAG21x (its originality signature does not "
+            f"verify): use another tag for {slot.name}"
+        )
+        return False
     record = tags.encode(tags.TagRecord(deck.deck_id, slot.code, slot.copy, deck.key_id), uid, key)
     reader.write_record(record)
     if reader.read_record() != record:
         raise ReaderError("the record did not read back as written")
-    registry.enroll(uid, deck.deck_id, slot, reader.signature())
+    registry.enroll(uid, deck.deck_id, slot, signature)
     return True
 
 
@@ -338,13 +348,15 @@ def check_deck(
     ui: SessionUI,
     *,
     idle_timeout: float = 15.0,
+    genuine_only: bool = False,
     taps: TapDetector | None = None,
 ) -> CheckReport:
     """Scan the cards of a deck in any order until all are seen or none comes for a while.
 
     Lists missing cards (enrolled slots never tapped), extra tags (unknown, refused, or a
     second tag for a slot already seen), foreign cards (of another deck) and warnings (a
-    record that does not match the registry, an originality signature that changed).
+    record that does not match the registry, an originality signature that changed or, with
+    ``genuine_only``, one that does not verify with NXP's key).
     """
     deck = registry.deck(deck_id)
     if deck is None:
@@ -358,7 +370,7 @@ def check_deck(
         if uid is None:
             break
         try:
-            _check_one(registry, reader, report, uid, ui)
+            _check_one(registry, reader, report, uid, ui, genuine_only)
         except ReaderError as exc:
             ui.problem(f"{exc}: tap that card again")
             taps.present = None
@@ -367,7 +379,12 @@ def check_deck(
 
 
 def _check_one(
-    registry: decks.Registry, reader: UsbReader, report: CheckReport, uid: bytes, ui: SessionUI
+    registry: decks.Registry,
+    reader: UsbReader,
+    report: CheckReport,
+    uid: bytes,
+    ui: SessionUI,
+    genuine_only: bool,
 ) -> None:
     record = reader.read_record()
     try:
@@ -398,7 +415,10 @@ def _check_one(
         report.warnings.append(
             (uid, f"{slot.name}: record missing or stale; enroll --redo {slot.name}")
         )
+    signature = reader.signature()
     stored = registry.signature(uid)
-    if stored is not None and reader.signature() != stored:
+    if stored is not None and signature != stored:
         report.warnings.append((uid, f"{slot.name}: originality signature differs from enrollment"))
+    elif genuine_only and not (signature and tags.originality_valid(uid, signature)):
+        report.warnings.append((uid, f"{slot.name}: not a genuine NXP chip (signature)"))
     ui.done_card(slot, uid)

@@ -191,3 +191,59 @@ def decode(raw: bytes, uid: bytes, keys: dict[int, bytes]) -> TagRecord:
             "altered, or written with another club's key"
         )
     return record
+
+
+# NXP originality signature (READ_SIG): ECDSA over secp128r1 without hashing, message = UID.
+# Curve parameters: SEC 2, secp128r1. Public key: NXP AN11350 (NTAG21x).
+_P128 = 0xFFFFFFFDFFFFFFFFFFFFFFFFFFFFFFFF
+_A128 = 0xFFFFFFFDFFFFFFFFFFFFFFFFFFFFFFFC
+_N128 = 0xFFFFFFFE0000000075A30D1B9038A115
+_G128 = (0x161FF7528B899B2D0C28607CA52C5B86, 0xCF5AC8395BAFEB13C02DA292DDED7A83)
+NXP_NTAG21X_KEY = bytes.fromhex(
+    "04494E1A386D3D3CFE3DC10E5DE68A499B1C202DB5B132393E89ED19FE5BE8BC61"
+)
+
+_Point = tuple[int, int] | None  # None: the point at infinity
+
+
+def _add(p: _Point, q: _Point) -> _Point:
+    if p is None:
+        return q
+    if q is None:
+        return p
+    if p[0] == q[0] and (p[1] + q[1]) % _P128 == 0:
+        return None
+    if p == q:
+        slope = (3 * p[0] * p[0] + _A128) * pow(2 * p[1], -1, _P128)
+    else:
+        slope = (q[1] - p[1]) * pow(q[0] - p[0], -1, _P128)
+    x = (slope * slope - p[0] - q[0]) % _P128
+    return x, (slope * (p[0] - x) - p[1]) % _P128
+
+
+def _mul(k: int, p: _Point) -> _Point:
+    result: _Point = None
+    while k:
+        if k & 1:
+            result = _add(result, p)
+        p = _add(p, p)
+        k >>= 1
+    return result
+
+
+def originality_valid(uid: bytes, signature: bytes, public_key: bytes = NXP_NTAG21X_KEY) -> bool:
+    """True if ``signature`` (32 bytes from READ_SIG: r then s) is NXP's signature of ``uid``.
+
+    Proves the UID was issued by NXP to a genuine chip; a clone can replay a signature it
+    copied, so it does not prove that the chip answering is that chip (hardware/tag-format.md).
+    """
+    if len(signature) != 32 or len(public_key) != 33 or public_key[0] != 0x04:
+        return False
+    r, s = int.from_bytes(signature[:16], "big"), int.from_bytes(signature[16:], "big")
+    if not (0 < r < _N128 and 0 < s < _N128):
+        return False
+    q = (int.from_bytes(public_key[1:17], "big"), int.from_bytes(public_key[17:], "big"))
+    w = pow(s, -1, _N128)
+    e = int.from_bytes(uid, "big")
+    point = _add(_mul(e * w % _N128, _G128), _mul(r * w % _N128, q))
+    return point is not None and point[0] % _N128 == r

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 from tricktable import decks
-from tricktable.enroll import TapDetector, UsbReader
-from tricktable.sim.pn532_emulator import Tag
+from tricktable.enroll import UsbReader
 from tricktable.sim.pn532_serial import SerialPN532
 
 
@@ -31,54 +30,3 @@ def usb_reader(emulator: SerialPN532) -> Iterator[UsbReader]:
     reader = UsbReader.open(emulator.port)
     yield reader
     reader.close()
-
-
-def make_tags(count: int, first: int = 0, kind: str = "ntag213") -> list[Tag]:
-    """Blank tags with distinct 7-byte UIDs (NXP manufacturer byte 04)."""
-    return [
-        Tag(bytes([0x04, 0x10, 0x20, (first + i) >> 8 & 0xFF, (first + i) & 0xFF, 0x5A, 0x81]), kind=kind)
-        for i in range(count)
-    ]
-
-
-class ScriptedUI:
-    """The person at the reader, scripted: puts the next tag on the reader when asked for a
-    card, and answers questions from a list. Everything said is kept in ``log``.
-
-    To tap the same card twice the person lifts it for a moment: with ``taps`` (the session's
-    TapDetector) given, the card is removed and the reader polled empty for 0.3 s first.
-    """
-
-    def __init__(
-        self,
-        emulator: SerialPN532,
-        hand: list[Tag],
-        answers: list[str] = (),
-        taps: TapDetector | None = None,
-    ) -> None:
-        self.emulator = emulator
-        self.hand = list(hand)
-        self.answers = list(answers)
-        self.taps = taps
-        self.log: list[str] = []
-
-    def next_card(self, slot: decks.Slot | None, done: int, total: int) -> None:
-        self.log.append(f"tap {slot.name if slot else 'any'} ({done}/{total})")
-        if not self.hand:
-            self.emulator.remove()
-            return
-        tag = self.hand.pop(0)
-        if self.taps is not None and self.emulator.chip.tag is tag:
-            self.emulator.remove()
-            assert self.taps.next_tap(0.3) is None
-        self.emulator.place(tag)
-
-    def done_card(self, slot: decks.Slot, uid: bytes) -> None:
-        self.log.append(f"ok {slot.name} {uid.hex()}")
-
-    def problem(self, message: str) -> None:
-        self.log.append(f"problem: {message}")
-
-    def choose(self, question: str, choices: dict[str, str]) -> str:
-        self.log.append(f"ask: {question}")
-        return self.answers.pop(0)

@@ -8,7 +8,7 @@ import sys
 import threading
 from contextlib import contextmanager
 
-from conftest import make_tags
+from deckkit import make_tags
 from tricktable import decks
 
 CLI = [sys.executable, "-c", "from tricktable.cli import main; main()"]

@@ -4,7 +4,7 @@ pyserial and Adafruit PN532_UART code in between (issue 7, "Done when")."""
 from __future__ import annotations
 
 import pytest
-from conftest import ScriptedUI, make_tags
+from deckkit import GENUINE, ScriptedUI, make_tags
 from tricktable import cards, decks, tags
 from tricktable.enroll import EnrollError, TapDetector, check_deck, enroll_deck
 from tricktable.sim.pn532_emulator import Tag
@@ -164,3 +164,19 @@ def test_deck_check_of_a_complete_deck_is_ok_and_warns_of_a_swapped_chip(emulato
     report = check_deck(registry, usb_reader, 1, ScriptedUI(emulator, [*hand[:-1], clone]),
                         idle_timeout=0.3)
     assert report.warnings == [(joker.uid, "JOKER: originality signature differs from enrollment")]
+
+
+def test_genuine_only_refuses_a_tag_whose_originality_signature_does_not_verify(
+    emulator, usb_reader, registry
+):
+    genuine = [Tag(bytes.fromhex(uid), signature=bytes.fromhex(sig)) for uid, sig in GENUINE]
+    clone = Tag(bytes.fromhex("04E10CDA993C81"), signature=bytes.fromhex(GENUINE[0][1]))
+    ui = ScriptedUI(emulator, [genuine[0], clone, genuine[1]])
+    result = enroll_deck(registry, usb_reader, 9, "24", ui, tap_timeout=0.3, genuine_only=True)
+    assert [(s.name, uid) for s, uid in result.enrolled] == [
+        ("9S", genuine[0].uid), ("10S", genuine[1].uid)]
+    assert any("04e10cda993c81 is not a genuine NXP NTAG21x" in line for line in ui.log)
+    assert registry.lookup(clone.uid) is None and clone.user_bytes()[:2] == b"\x00\x00"
+    report = check_deck(registry, usb_reader, 9, ScriptedUI(emulator, genuine), idle_timeout=0.3,
+                        genuine_only=True)
+    assert report.warnings == [] and len(report.seen) == 2

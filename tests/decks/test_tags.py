@@ -4,6 +4,7 @@ binds a record to its tag's UID."""
 from __future__ import annotations
 
 import pytest
+from deckkit import GENUINE
 from hypothesis import given
 from hypothesis import strategies as st
 from tricktable import cards, tags
@@ -127,3 +128,18 @@ def test_the_token_table_in_tag_format_md_matches_the_code():
     assert sorted((int(code, 16), token) for code, token in pairs) == [
         (tags.token_code(token), token) for token in tags.TOKENS
     ]
+
+
+@pytest.mark.parametrize(("uid", "signature"), GENUINE)
+def test_a_genuine_nxp_originality_signature_verifies(uid, signature):
+    assert tags.originality_valid(bytes.fromhex(uid), bytes.fromhex(signature))
+
+
+def test_a_signature_replayed_for_another_uid_or_altered_does_not_verify():
+    uid, signature = (bytes.fromhex(x) for x in GENUINE[0])
+    assert not tags.originality_valid(bytes.fromhex(GENUINE[1][0]), signature)
+    altered = bytearray(signature)
+    altered[31] ^= 1
+    assert not tags.originality_valid(uid, bytes(altered))
+    assert not tags.originality_valid(uid, bytes(32))
+    assert not tags.originality_valid(uid, signature[:31])

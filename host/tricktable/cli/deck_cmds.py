@@ -29,6 +29,11 @@ port_option = click.option(
 baud_option = click.option(
     "--baud", default=115200, show_default=True, help="PN532 UART baud rate."
 )
+genuine_option = click.option(
+    "--genuine-only",
+    is_flag=True,
+    help="Refuse (enroll) or flag (check) tags whose NXP originality signature does not verify.",
+)
 
 
 class RichUI:
@@ -94,6 +99,7 @@ def _reader(port: str, baud: int) -> enroll.UsbReader:
 @click.option(
     "--timeout", default=120.0, show_default=True, help="Stop after this many idle seconds."
 )
+@genuine_option
 @port_option
 @baud_option
 @registry_option
@@ -103,6 +109,7 @@ def enroll_command(
     name: str,
     redo: tuple[str, ...],
     timeout: float,
+    genuine_only: bool,
     port: str,
     baud: int,
     registry: Path | None,
@@ -115,7 +122,15 @@ def enroll_command(
             total = len(decks.deck_slots(kind))
             with RichUI(console, f"deck {deck_id}", total) as ui:
                 result = enroll.enroll_deck(
-                    reg, reader, deck_id, kind, ui, name=name, redo=redo, tap_timeout=timeout
+                    reg,
+                    reader,
+                    deck_id,
+                    kind,
+                    ui,
+                    name=name,
+                    redo=redo,
+                    tap_timeout=timeout,
+                    genuine_only=genuine_only,
                 )
     except (enroll.EnrollError, decks.RegistryError) as exc:
         raise click.ClickException(str(exc)) from None
@@ -155,10 +170,13 @@ def list_command(registry: Path | None) -> None:
 @click.option(
     "--idle", default=15.0, show_default=True, help="Finish after this many idle seconds."
 )
+@genuine_option
 @port_option
 @baud_option
 @registry_option
-def check_command(deck_id: int, idle: float, port: str, baud: int, registry: Path | None) -> None:
+def check_command(
+    deck_id: int, idle: float, genuine_only: bool, port: str, baud: int, registry: Path | None
+) -> None:
     """Scan a deck in any order; list missing, extra and foreign cards. Exit 1 if not clean."""
     console = Console()
     reader = _reader(port, baud)
@@ -167,7 +185,9 @@ def check_command(deck_id: int, idle: float, port: str, baud: int, registry: Pat
             deck = reg.deck(deck_id)
             total = len(decks.deck_slots(deck.kind)) if deck else 0
             with RichUI(console, f"check deck {deck_id}", total) as ui:
-                report = enroll.check_deck(reg, reader, deck_id, ui, idle_timeout=idle)
+                report = enroll.check_deck(
+                    reg, reader, deck_id, ui, idle_timeout=idle, genuine_only=genuine_only
+                )
     except enroll.EnrollError as exc:
         raise click.ClickException(str(exc)) from None
     finally:
