@@ -19,6 +19,7 @@ _MODULES = (
     "tricktable.rules.euchre",
     "tricktable.rules.spades",
     "tricktable.rules.pepper",
+    "tricktable.rules.buck_euchre",
 )
 """Variant modules; each defines ``VARIANTS``, a tuple of ``Variant`` instances."""
 
