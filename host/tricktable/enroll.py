@@ -139,6 +139,10 @@ class TapDetector:
         self.present: bytes | None = None
         self._misses = 0
 
+    def forget(self) -> None:
+        """Treat the card now on the reader as not yet tapped (to read it again)."""
+        self.present = None
+
     def next_tap(self, timeout: float) -> bytes | None:
         """The UID of the next card placed, or None after ``timeout`` seconds without one.
 
@@ -270,7 +274,7 @@ def enroll_deck(
             break
         except ReaderError as exc:
             ui.problem(f"{exc}: hold the card still and tap {slot.name} again")
-            taps.present = None
+            taps.forget()
             continue
         result.enrolled.append((slot, uid))
         result.remaining.pop(0)
@@ -373,7 +377,7 @@ def check_deck(
             _check_one(registry, reader, report, uid, ui, genuine_only)
         except ReaderError as exc:
             ui.problem(f"{exc}: tap that card again")
-            taps.present = None
+            taps.forget()
     report.missing = [slot for slot in slots if slot not in report.seen]
     return report
 

@@ -94,3 +94,21 @@ def test_the_club_key_is_shown_and_imported(tmp_path):
     assert run("deck", "key", "--registry", b).stdout.split() == [key_id, key]
     bad = run("deck", "key", "--import", key_id, "00" * 32, "--registry", b)
     assert bad.returncode == 1 and "different value" in bad.stderr
+
+
+def test_out_of_order_card_asks_on_stdin(emulator, tmp_path):
+    # deck 5 enrolled on host A; host B shares A's club key but not its registry, so the
+    # records on the cards are what tells B which card is which
+    a, b = str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite")
+    hand = make_tags(2)
+    with tapping(emulator, hand):
+        run("enroll", "--deck", "5", "--kind", "24", "--port", emulator.port, "--registry", a,
+            "--timeout", "0.5")
+    key_id, key = run("deck", "key", "--registry", a).stdout.split()
+    run("deck", "key", "--import", key_id, key, "--registry", b)
+    with tapping(emulator, [hand[1], hand[0]]):
+        done = run("enroll", "--deck", "5", "--kind", "24", "--port", emulator.port,
+                   "--registry", b, "--timeout", "0.5", stdin="r\n")
+    assert "out of order: this card is 10S by its record, 9S was asked." in done.stdout
+    assert f"ok 9S  {hand[0].uid.hex()}" in done.stdout
+    assert done.returncode == 1 and "23 not enrolled yet (10S, JS" in done.stderr
