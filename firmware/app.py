@@ -8,7 +8,8 @@ animation and the MQTT link. Topics and payloads are docs/architecture.md's "MQT
 
 import json
 
-from compat import asyncio, heap_free, sleep_ms, ticks_diff, ticks_ms, unhexlify, wait_for_ms
+from compat import (asyncio, collect, heap_free, sleep_ms, ticks_diff, ticks_ms, unhexlify,
+                    wait_for_ms)
 from feedback import SeatFeedback
 from mqtt import MQTTClient
 from outbox import Outbox, OutboxFull
@@ -109,6 +110,7 @@ class App:
             except asyncio.TimeoutError:
                 pass
             self.wake.clear()
+            collect()  # a full collection now keeps the small heap from fragmenting
             await self.send_due()
 
     async def on_connect(self):
@@ -128,7 +130,7 @@ class App:
                 "pending": len(self.outbox.pending), "error": self.last_error}
 
     async def publish_status(self):
-        await self.link.publish(self.topic_status, json.dumps(self.status()), qos=1, retain=True)
+        await self.link.publish(self.topic_status, json.dumps(self.status()), qos=0, retain=True)
 
     async def status_loop(self):
         while True:

@@ -48,6 +48,11 @@ def wait_for_ms(awaitable, ms):
     return asyncio.wait_for(awaitable, ms / 1000)
 
 
+def collect():
+    """Run a full garbage collection."""
+    gc.collect()
+
+
 def heap_free():
     """Free heap in bytes, or -1 where the interpreter does not say (CPython)."""
     return gc.mem_free() if hasattr(gc, "mem_free") else -1

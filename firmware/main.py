@@ -4,16 +4,25 @@ Imports config, hw and app. A fatal error is printed and the board resets after 
 so a board in the field never sits dead; the watchdog covers hangs.
 """
 
+import sys
 import time
 
 from app import App
 from compat import asyncio
-from config import load
 from hw import Board, load_pins
 
 
+def boot_config():
+    """config.json, validated; the config module is needed at boot only, so it is dropped."""
+    import config
+
+    cfg = config.load("config.json")
+    del sys.modules["config"]
+    return cfg
+
+
 def main():
-    cfg = load("config.json")
+    cfg = boot_config()
     board = Board(cfg, load_pins(cfg["pins"]))
     board.connect_wifi()
     app = App(board, cfg, ".")
@@ -23,8 +32,6 @@ def main():
 try:
     main()
 except Exception as e:  # the last line of defence on a board: report, pause, reboot
-    import sys
-
     sys.print_exception(e)
     time.sleep(5)
     import machine

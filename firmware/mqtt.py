@@ -51,10 +51,11 @@ def connect_packet(client_id, keepalive, clean, will, user, password):
     return _packet(0x10, body)
 
 
-def publish_packet(topic, payload, qos, retain, pid, dup=False):
+def publish_head(topic, payload_len, qos, retain, pid, dup=False):
+    """Everything of a PUBLISH but its payload (written separately: no copy of the payload)."""
     first = 0x30 | (0x08 if dup else 0) | (qos << 1) | (1 if retain else 0)
-    body = _str(topic) + (bytes([pid >> 8, pid & 0xFF]) if qos else b"") + payload
-    return _packet(first, body)
+    var = _str(topic) + (bytes([pid >> 8, pid & 0xFF]) if qos else b"")
+    return bytes([first]) + _varint(len(var) + payload_len) + var
 
 
 class MQTTClient:
@@ -97,12 +98,17 @@ class MQTTClient:
             if self._pid not in self.inflight:
                 return self._pid
 
-    async def _send(self, data):
+    async def _send(self, data, more=None):
         if self._writer is None:
             raise OSError("MQTT not connected")
         self._writer.write(data)
+        if more:
+            self._writer.write(more)
         await self._writer.drain()
         self._last_tx = ticks_ms()
+
+    async def _send_publish(self, topic, payload, qos, retain, pid, dup=False):
+        await self._send(publish_head(topic, len(payload), qos, retain, pid, dup), payload)
 
     async def publish(self, topic, payload, qos=1, retain=False):
         """Send a PUBLISH; for QoS 1 return its packet id (kept until PUBACK), else 0."""
@@ -114,7 +120,7 @@ class MQTTClient:
         if qos:
             pid = self._next_pid()
             self.inflight[pid] = (topic, payload, retain)
-        await self._send(publish_packet(topic, payload, qos, retain, pid))
+        await self._send_publish(topic, payload, qos, retain, pid)
         self.published += 1
         return pid
 
@@ -155,7 +161,7 @@ class MQTTClient:
             await self._send(_packet(0x82, bytes([pid >> 8, pid & 0xFF]) + _str(topic) + b"\x01"))
         for pid in list(self.inflight):
             topic, payload, retain = self.inflight[pid]
-            await self._send(publish_packet(topic, payload, 1, retain, pid, dup=True))
+            await self._send_publish(topic, payload, 1, retain, pid, dup=True)
         if self.on_connect:
             await self.on_connect()
 
@@ -212,8 +218,8 @@ class MQTTClient:
                 await self._open()
                 delay = self.backoff_ms[0]
                 await self._serve()
-            except (OSError, asyncio.TimeoutError, EOFError):
-                pass
+            except (OSError, asyncio.TimeoutError, EOFError, MemoryError):
+                pass  # the link is down (or the heap was short): close, back off, retry
             await self._close()
             if self._stop:
                 break

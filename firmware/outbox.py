@@ -25,7 +25,8 @@ class OutboxFull(Exception):
 
 
 class Entry:
-    """One unacknowledged event: its key, its JSON text and when it was last sent."""
+    """One unacknowledged event: its key, its JSON bytes (shared with the MQTT client's
+    in-flight table, never copied) and when it was last sent."""
 
     def __init__(self, boot, seq, payload):
         self.boot = boot
@@ -86,7 +87,7 @@ class Outbox:
     def _apply(self, item):
         if "e" in item:
             ev = item["e"]
-            self.pending.append(Entry(ev["boot"], ev["seq"], json.dumps(ev)))
+            self.pending.append(Entry(ev["boot"], ev["seq"], json.dumps(ev).encode()))
         elif "a" in item:
             self._drop(item["a"][0], item["a"][1])
         elif "p" in item:
@@ -121,7 +122,7 @@ class Outbox:
                 f.write(line)
                 size += len(line)
             for e in self.pending:
-                line = '{"e": ' + e.payload + "}\n"
+                line = '{"e": ' + e.payload.decode() + "}\n"
                 f.write(line)
                 size += len(line)
         os.rename(self._path(TMP), self._path(LOG))
@@ -138,7 +139,7 @@ class Outbox:
         if record is not None:
             ev["rec"] = hexlify(record)
         self._append({"e": ev})
-        entry = Entry(self.boot, self.seq, json.dumps(ev))
+        entry = Entry(self.boot, self.seq, json.dumps(ev).encode())
         self.pending.append(entry)
         return entry
 

