@@ -180,3 +180,37 @@ def test_genuine_only_refuses_a_tag_whose_originality_signature_does_not_verify(
     report = check_deck(registry, usb_reader, 9, ScriptedUI(emulator, genuine), idle_timeout=0.3,
                         genuine_only=True)
     assert report.warnings == [] and len(report.seen) == 2
+
+
+class WriteProtectedTag(Tag):
+    """A tag whose user pages are password-protected: it answers NAK to every WRITE."""
+
+    def command(self, cmd):
+        if cmd and cmd[0] == 0xA2:
+            return 0x14, b"", 0
+        return super().command(cmd)
+
+
+class ForgetfulTag(Tag):
+    """A failing tag that acknowledges WRITE but keeps nothing."""
+
+    def command(self, cmd):
+        if cmd and cmd[0] == 0xA2:
+            return 0x00, b"", 0
+        return super().command(cmd)
+
+
+def test_a_write_refused_or_not_read_back_enrolls_nothing_and_asks_again(emulator, usb_reader,
+                                                                         registry):
+    locked = WriteProtectedTag(bytes.fromhex("04777777777701"))
+    forgetful = ForgetfulTag(bytes.fromhex("04777777777702"))
+    good = make_tags(1)[0]
+    ui = ScriptedUI(emulator, [locked, forgetful, good])
+    result = enroll_deck(registry, usb_reader, 3, "24", ui, tap_timeout=0.3)
+    problems = [line for line in ui.log if line.startswith("problem")]
+    assert problems[:2] == [
+        "problem: tag refused NTAG command 0xA2 (status 0x14): hold the card still and tap 9S again",
+        "problem: the record did not read back as written: hold the card still and tap 9S again",
+    ]
+    assert result.enrolled == [(decks.deck_slots("24")[0], good.uid)]
+    assert registry.lookup(locked.uid) is None and registry.lookup(forgetful.uid) is None
