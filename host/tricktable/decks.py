@@ -260,12 +260,7 @@ class Registry:
             raise RegistryError(f"deck {deck_id} does not exist")
         if slot not in deck_slots(deck.kind):
             raise RegistryError(f"{slot.name} is not part of a {deck.kind} deck")
-        known = self.lookup(uid)
-        if known is not None:
-            where = "this deck" if known[0] == deck_id else f"deck {known[0]}"
-            raise RegistryError(
-                f"tag {uid.hex()} is already enrolled in {where} as {known[1].name}"
-            )
+        self.check_free(uid, deck_id)
         with self._tx() as db:
             taken = db.execute(
                 "SELECT uid FROM tags WHERE deck_id = ? AND code = ? AND copy = ?",
@@ -284,6 +279,13 @@ class Registry:
         """The originality signature stored when the tag was enrolled (None if none)."""
         rows = self._query("SELECT signature FROM tags WHERE uid = ?", (bytes(uid),))
         return bytes(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    def check_free(self, uid: bytes, deck_id: int) -> None:
+        """RegistryError naming where this UID is enrolled, if it is (seen from ``deck_id``)."""
+        known = self.lookup(uid)
+        if known is not None:
+            where = "this deck" if known[0] == deck_id else f"deck {known[0]}"
+            raise RegistryError(f"this tag is already enrolled in {where} as {known[1].name}")
 
     def unenroll(self, uid: bytes) -> None:
         """Forget an enrolled tag (to redo it); refused if it is not enrolled."""

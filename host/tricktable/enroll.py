@@ -198,21 +198,23 @@ def _conflict(
     registry: decks.Registry, deck_id: int, slot: decks.Slot, uid: bytes, record: bytes | None
 ) -> tuple[str, bool]:
     """Why this tag should not become ``slot`` (message, may be overwritten), or ("", _)."""
-    known = registry.lookup(uid)
-    if known is not None:
-        where = "this deck" if known[0] == deck_id else f"deck {known[0]}"
-        return f"this tag is already enrolled in {where} as {known[1].name}", False
-    if record is None or not tags.is_ours(record):
-        return "", True
     try:
-        fields = tags.decode(record, uid, registry.keys())
-    except tags.RecordError as exc:
+        registry.check_free(uid, deck_id)
+    except decks.RegistryError as exc:
+        return str(exc), False
+    try:
+        found = registry.resolve(uid, record)  # not enrolled: what its record says, if any
+    except decks.UnknownTag:
+        return "", True
+    except decks.BadRecord as exc:
         return f"this tag carries a record this host refuses ({exc})", True
-    found = decks.Slot(fields.code, fields.copy)
-    if fields.deck_id != deck_id:
-        return f"this tag carries a record of deck {fields.deck_id} ({found.name})", True
-    if found != slot:
-        return f"out of order: this card is {found.name} by its record, {slot.name} was asked", True
+    if found.deck_id != deck_id:
+        return f"this tag carries a record of deck {found.deck_id} ({found.slot.name})", True
+    if found.slot != slot:
+        return (
+            f"out of order: this card is {found.slot.name} by its record, {slot.name} was asked",
+            True,
+        )
     return "", True
 
 
