@@ -20,6 +20,7 @@ _MODULES = (
     "tricktable.rules.spades",
     "tricktable.rules.pepper",
     "tricktable.rules.buck_euchre",
+    "tricktable.rules.eau_claire",
 )
 """Variant modules; each defines ``VARIANTS``, a tuple of ``Variant`` instances."""
 

@@ -1,0 +1,212 @@
+"""Eau Claire Clubs (seed 001, Eau Claire Clubs: Cards, Dealing, Bidding, Sitting out,
+Cardplay, Set, Scoring, Winning, Bottoms, Misdeal).
+
+Four players in two partnerships, 24 cards, five each; the next card is turned up and stays
+put. A club up-card: clubs are trump, no bidding, no sit-out, no calls, the dealer's left
+leads. Otherwise one bid each on the ladder 3HC < 4HC < 2 < 5HC < 3 < 4 < 5 (HC: high card,
+no trump); the high bidder names any suit and leads. The defenders may sit out (the bidders
+then count their bid). Before the bidding a player may call Bottoms (three of a kind for the
+three cards under the up-card), or a misdeal for four of a kind or Ace No Face. Both sides
+start at 15 and count down; a set adds 5, capped at 20; the first side to zero wins, the
+bidders on a tie. docs/rules/eau-claire-clubs.md lists the options and judgement calls.
+Imports ``cards``, ``rules.base`` and ``rules.buck_euchre`` (the club up-card test).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Literal
+
+from tricktable.cards import CARDS, COPY_STRIDE
+from tricktable.rules.base import (
+    CommonOptions,
+    Contract,
+    HandResult,
+    TableView,
+    Variant,
+    opt,
+)
+from tricktable.rules.buck_euchre import up_card_is_club
+
+__all__ = ["EauClaireClubs", "EauClaireOptions", "CLUBS_UP", "VARIANTS"]
+
+SEED = "seed 001, Eau Claire Clubs"
+CLUBS_UP = "CLUBS_UP"
+BOTTOMS, FOUR_OF_A_KIND, ACE_NO_FACE = "BOTTOMS", "MISDEAL", "ACE_NO_FACE"
+FACES = (11, 12, 13)
+
+
+@dataclass(frozen=True)
+class EauClaireOptions(CommonOptions):
+    """House rules of Eau Claire Clubs (each field names its passage)."""
+
+    start: int = opt(15, f"{SEED}, Scoring: 'The game begins with both partnerships at 15.'")
+    cap: int = opt(20, f"{SEED}, Set: 'the partnership's score is increased by 5, up to a "
+                       "maximum of 20'.")
+    calls_before: Literal["any_bid", "own_bid"] = opt(
+        "any_bid", f"{SEED}, Bottoms: 'the official rule is that a player must call Bottoms "
+        "before anybody else bids/passes — at the table, however, this rule is often loosened'. "
+        "'own_bid' allows a call until the caller's own bid (the same for misdeals).")
+    ace_no_face: Literal["any", "strict", "off"] = opt(
+        "any", f"{SEED}, Misdeal: 'If a player's hand contains 1+ aces and no face-cards, the "
+        "player may call Ace No Face' (any); 'some places commonly restrict Ace No Face to only "
+        "the precise holding of A-10-10-9-9' (strict); off disallows it.")
+
+
+class EauClaireClubs(Variant):
+    """Eau Claire Clubs (seed 001)."""
+
+    name = "eau-claire-clubs"
+    title = "Eau Claire Clubs"
+    aliases = ("clubs", "dirrties", "eau-claire")
+    Options = EauClaireOptions
+    seat_counts = (4,)
+    deck_name = "24"
+    cards_per_hand = 5
+    deal_packets = (2, 3)
+    has_up_card = True
+    low_score_wins = True
+    bid_ladder = ("3HC", "4HC", "2", "5HC", "3", "4", "5")
+    """Bidding: 'Any higher trump-suit bid beats any lower', '3HC or 4HC is beaten by any
+    trump-suit bid', '5HC is beaten by a trump-suit bid of 3 or more': one ladder."""
+
+    def starting_scores(self, n_sides: int, options: EauClaireOptions) -> list[int]:  # type: ignore[override]
+        return [options.start] * n_sides
+
+    def pre_auction_contract(self, st: TableView) -> Contract | None:
+        """Sitting out: 'If the up-card IS a club: There is no bidding; instead, the hand is
+        played with clubs as trump.'"""
+        if up_card_is_club(st):
+            return Contract(seat=(st.dealer + 1) % st.n, bid=CLUBS_UP, need=0, trump="C")
+        return None
+
+    def make_contract(self, st: TableView, seat: int, bid: str, forced: bool = False) -> Contract:
+        """An HC bid plays at high card (no trump); a trump bid names a suit next."""
+        return Contract(seat=seat, bid=bid, need=int(bid[0]),
+                        trump="NT" if bid.endswith("HC") else None)
+
+    def trump_choices(self, st: TableView) -> list[str]:
+        """Bidding: 'The high bidder may call any trump suit, regardless of the suit of the
+        up-card.'"""
+        return list(self.trump_names)
+
+    # -- calls before the bidding ----------------------------------------------------------
+    def legal_calls(self, st: TableView, seat: int, phase: str) -> list[str]:
+        calls = super().legal_calls(st, seat, phase)
+        if phase != "bidding" or not self._may_call(st, seat):
+            return calls
+        ranks = Counter(CARDS[p % COPY_STRIDE].rank for p in _bits(st.known[seat]))
+        if 3 in ranks.values() and st.tally.get("bottoms_hand") != st.hand_number:
+            calls.append(BOTTOMS)
+        if 4 in ranks.values():
+            calls.append(FOUR_OF_A_KIND)
+        if self._ace_no_face(st.options.ace_no_face, ranks):
+            calls.append(ACE_NO_FACE)
+        return calls
+
+    @staticmethod
+    def _may_call(st: TableView, seat: int) -> bool:
+        """Bottoms: 'must call Bottoms before anybody else bids/passes' (or, loosened, before
+        the caller's own bid). The hand must be known to the engine (dealt or scanned)."""
+        if st.count[seat] != st.known[seat].bit_count():
+            return False
+        if st.options.calls_before == "any_bid":
+            return not st.bids
+        return all(s != seat for s, _ in st.bids)
+
+    @staticmethod
+    def _ace_no_face(rule: str, ranks: Counter[int]) -> bool:
+        if rule == "off" or any(ranks[r] for r in FACES) or not ranks[14]:
+            return False
+        return rule == "any" or sorted(ranks.elements()) == [9, 9, 10, 10, 14]
+
+    def apply_call(self, st: TableView, seat: int, call: str) -> str | None:
+        """Misdeals: 'all cards are returned to the dealer, and the dealer shuffles & deals
+        again'. Bottoms: 'the player exchanges their 3 of a kind for the 3 cards on the bottom
+        of the pile ... placed face-up beneath the up-card'."""
+        if call in (FOUR_OF_A_KIND, ACE_NO_FACE):
+            return "redeal"
+        ranks = Counter(CARDS[p % COPY_STRIDE].rank for p in _bits(st.known[seat]))
+        rank = next(r for r, k in ranks.items() if k == 3)
+        three = sum(1 << p for p in _bits(st.known[seat]) if CARDS[p % COPY_STRIDE].rank == rank)
+        up = 0 if st.up_card is None else 1 << st.up_card
+        bottom = st.kitty & ~up  # the three under the up-card, when the engine dealt them
+        st.known[seat] = (st.known[seat] & ~three) | bottom
+        st.kitty = (st.kitty & ~bottom) | three
+        st.tally["bottoms_hand"] = st.hand_number
+        return None
+
+    # -- sitting out, the lead -------------------------------------------------------------
+    def sitout_deciders(self, st: TableView) -> list[int]:
+        """Sitting out: the defenders may sit out, but not 'If they have sat out the 2
+        previous hands' or 'If their score is 3, 2, or 1'; never on a club hand. The defender
+        at the bidder's left answers for the side."""
+        c = st.contract
+        if c is None or c.bid == CLUBS_UP:
+            return []
+        side = 1 - st.side_of[c.seat]
+        if st.tally.get("sat_out", [0, 0])[side] >= 2 or st.scores[side] in (1, 2, 3):
+            return []
+        return [(c.seat + 1) % st.n]
+
+    def first_leader(self, st: TableView) -> int:
+        """Cardplay: 'the winning bidder leads'; on a club hand 'The player to the left of the
+        dealer leads to the opening trick.'"""
+        c = st.contract
+        assert c is not None
+        return (st.dealer + 1) % st.n if c.bid == CLUBS_UP else c.seat
+
+    # -- scoring ---------------------------------------------------------------------------
+    def score_hand(self, st: TableView) -> HandResult:
+        """Scoring, Set and Sitting out (seed 001, Eau Claire Clubs)."""
+        c = st.contract
+        assert c is not None
+        bidders = st.side_of[c.seat]
+        streak = list(st.tally.get("sat_out", [0, 0]))
+        deltas = [0, 0]
+        notes: list[str] = []
+        if st.dropped:
+            deltas[bidders] = -c.need
+            streak[1 - bidders] += 1
+            streak[bidders] = 0
+            notes.append(f"defenders sat out: bidders -{c.need}")
+        else:
+            streak = [0, 0]
+            for side in (0, 1):
+                taken = st.side_tricks(side)
+                swept = c.bid == CLUBS_UP and st.side_tricks(1 - side) == st.hand_size
+                if c.bid == CLUBS_UP and taken == st.hand_size:
+                    deltas[side], why = -5, "all five on a club hand"
+                elif taken == 0 or swept or (side == bidders and c.bid != CLUBS_UP
+                                             and taken < c.need):
+                    deltas[side] = min(st.scores[side] + 5, st.options.cap) - st.scores[side]
+                    why = f"set with {taken}"
+                else:
+                    deltas[side], why = -taken, f"{taken} tricks"
+                notes.append(f"{st.side_name(side)}: {why} {deltas[side]:+d}")
+        tally = {"sat_out": streak}
+        return HandResult(tuple(deltas), "; ".join(notes), tally)
+
+    def game_winner(self, st: TableView, contract_side: int | None) -> int | None:
+        """Winning: the first side at zero; both at once: 'bidder wins'; on a club hand the
+        lower score, then the higher trick total."""
+        done = [side for side in (0, 1) if st.scores[side] <= 0]
+        if len(done) == 1:
+            return done[0]
+        if not done:
+            return self.limit_winner(st)
+        c = st.contract
+        if c is not None and c.bid != CLUBS_UP:
+            return contract_side
+        if st.scores[0] != st.scores[1]:
+            return 0 if st.scores[0] < st.scores[1] else 1
+        tricks = [st.side_tricks(0), st.side_tricks(1)]
+        return tricks.index(max(tricks))
+
+
+def _bits(m: int) -> list[int]:
+    return [p for p in range(m.bit_length()) if m >> p & 1]
+
+
+VARIANTS = (EauClaireClubs(),)
