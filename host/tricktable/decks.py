@@ -118,6 +118,9 @@ def deck_slots(kind: str) -> list[Slot]:
     return [Slot(tags.card_code(face), copy) for copy in range(pack.copies) for face in pack.faces]
 
 
+_HOLDER = "SELECT uid FROM tags WHERE deck_id = ? AND code = ? AND copy = ?"
+
+
 class Registry:
     """The enrolled decks and tags, in one SQLite file (``":memory:"`` for a throwaway one).
 
@@ -262,10 +265,7 @@ class Registry:
             raise RegistryError(f"{slot.name} is not part of a {deck.kind} deck")
         self.check_free(uid, deck_id)
         with self._tx() as db:
-            taken = db.execute(
-                "SELECT uid FROM tags WHERE deck_id = ? AND code = ? AND copy = ?",
-                (deck_id, slot.code, slot.copy),
-            ).fetchone()
+            taken = db.execute(_HOLDER, (deck_id, slot.code, slot.copy)).fetchone()
             if taken is not None:
                 raise RegistryError(
                     f"{slot.name} of deck {deck_id} already has tag {bytes(taken[0]).hex()}"
@@ -310,7 +310,8 @@ class Registry:
         """What this tag is, from the registry or else from a MAC-checked record.
 
         Raises UnknownTag for a UID not enrolled here without a record of ours, BadRecord for
-        a record that fails its MAC or names a slot its deck cannot have.
+        a record that fails its MAC, names a slot its deck cannot have, or names a slot this
+        registry has enrolled with another tag.
         """
         uid = bytes(uid)
         known = self.lookup(uid)
@@ -327,6 +328,12 @@ class Registry:
         if deck is not None and slot not in deck_slots(deck.kind):
             raise BadRecord(
                 f"tag {uid.hex()}: {slot.name} is not part of deck {deck.deck_id} ({deck.kind})"
+            )
+        holder = self._query(_HOLDER, (fields.deck_id, slot.code, slot.copy))
+        if holder:
+            raise BadRecord(
+                f"tag {uid.hex()}: {slot.name} of deck {fields.deck_id} is enrolled here as "
+                f"tag {bytes(holder[0][0]).hex()}; this is a second tag claiming it"
             )
         return _resolved(fields.deck_id, slot, "record")
 

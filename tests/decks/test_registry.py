@@ -145,3 +145,15 @@ def test_registry_survives_reopening(tmp_path):
 def test_unenroll_of_an_unknown_tag_is_refused(registry):
     with pytest.raises(decks.RegistryError, match="is not enrolled"):
         registry.unenroll(UID)
+
+
+def test_a_valid_record_for_a_card_enrolled_here_as_another_tag_is_refused(registry):
+    # a second AS made with the club key (e.g. tagged on another host): this registry knows
+    # which tag AS of deck 4 is, so the other one is refused
+    registry.create_deck(4, "24")
+    registry.enroll(UID, 4, slot("AS"))
+    key_id = registry.deck(4).key_id
+    raw = tags.encode(tags.TagRecord(4, tags.card_code(cards.parse_card("AS")), 0, key_id),
+                      UID2, registry.keys()[key_id])
+    with pytest.raises(decks.BadRecord, match=f"AS of deck 4 is enrolled here as tag {UID.hex()}"):
+        registry.resolve(UID2, raw)
