@@ -34,8 +34,8 @@ def play_game(variant: str, seed: int, revoke_rate: float = 0.0,
         if not out.ok:  # the player takes the card back and follows suit after all
             refused.append((action, out))
             assert eng.public_state() == state, "a refused action changed the table"
-            honest = Bot(seat, variant, rng)
-            assert eng.apply(honest.choose(state, eng.known_hand(seat), eng.legal_actions())).ok
+            again = bots[seat].choose(state, eng.known_hand(seat), eng.legal_actions(), honest=True)
+            assert eng.apply(again).ok
     raise AssertionError(f"{variant} seed {seed}: no game over in {MAX_STEPS} actions")
 
 

@@ -54,15 +54,17 @@ class Bot:
         self.boldness = boldness
 
     # -- the decision ----------------------------------------------------------------------
-    def choose(self, state: dict[str, Any], hand: Sequence[str], legal: Sequence[Action]
-               ) -> Action:
-        """One action for this seat now; ``legal`` must be non-empty and all this seat's."""
+    def choose(self, state: dict[str, Any], hand: Sequence[str], legal: Sequence[Action],
+               honest: bool = False) -> Action:
+        """One action for this seat now, from ``legal`` (which must hold some of this seat's).
+
+        ``honest``: never revoke this time (the player took a refused card back)."""
         mine = [a for a in legal if a.seat == self.seat]
         if not mine:
             raise ValueError(f"seat {self.seat} has nothing legal to do")
         plays = [a for a in mine if isinstance(a, Play)]
         if plays:
-            return self._play(state, hand, plays)
+            return self._play(state, hand, plays, honest)
         bids = [a for a in mine if isinstance(a, Bid | Pass)]
         if bids:
             return self._bid(state, hand, bids)
@@ -137,11 +139,12 @@ class Bot:
         return by_value[-1] if helping_maker else by_value[0]
 
     # -- play ------------------------------------------------------------------------------
-    def _play(self, state: dict[str, Any], hand: Sequence[str], plays: list[Play]) -> Action:
+    def _play(self, state: dict[str, Any], hand: Sequence[str], plays: list[Play],
+              honest: bool) -> Action:
         order = self._ordering(state.get("trump") or "NT")
         trick = [(c["seat"], physical(c["card"])) for c in (state.get("trick") or {}).get("cards", [])]
         legal = {physical(_printed(a)): a for a in plays}
-        if trick and self.revoke_rate and self.rng.random() < self.revoke_rate:
+        if trick and not honest and self.revoke_rate and self.rng.random() < self.revoke_rate:
             renege = [c for c in hand if physical(c) not in legal]
             if renege:
                 card, copy = parse_card_copy(min(renege, key=lambda c: _value(order, physical(c))))

@@ -1,0 +1,324 @@
+"""The demo: simulated tables playing whole games on the real stack, with no hardware.
+
+``Demo(DemoConfig(...))`` starts, in this order: an MQTT broker (embedded: mosquitto where
+installed, else amqtt; or the one given by URL), a fresh run directory with a deck registry
+(one enrolled card deck and token set per table, ``sim.kit``) and a journal, the host
+service (``tricktable.service``) for a club of N tables, the web scoreboard, and one asyncio
+thread in which every seat's virtual board runs the real firmware (``sim.boards``) and the
+bots of each table play (``sim.table_sim``). Games follow one another until ``games`` are
+done (0: until stopped). ``stop()`` ends everything it started, in reverse order, and is
+safe to call at any point (Ctrl-C). ``summaries`` says how each game went; the journal path
+is kept for ``tricktable verify``.
+
+Imports broker, clubfile, decks, journal, protocol, service, engine (through sim), sim and
+web; the CLI (``tricktable demo``) and the tests drive it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import random
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tricktable import protocol
+from tricktable.broker import BrokerHandle, start_broker
+from tricktable.clubfile import parse_club
+from tricktable.decks import Registry
+from tricktable.journal import Journal
+from tricktable.rules import get_variant
+from tricktable.rules.base import build_options
+from tricktable.service import BrokerURL, Service
+from tricktable.sim.boards import SeatBoard
+from tricktable.sim.bots import Bot
+from tricktable.sim.kit import Kit
+from tricktable.sim.table_sim import GameSummary, Seat, SimTable
+from tricktable.web.server import Scoreboard
+
+log = logging.getLogger("tricktable.demo")
+
+BASE_PACE_S = 0.6  # seconds between plays at --speed 1
+CONNECT_TIMEOUT_S = 15.0
+NAMES = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit", "Lou",
+         "Max", "Ned", "Olive", "Pat", "Quin", "Ray", "Sue", "Tom", "Una", "Vic", "Wes", "Xan"]
+REVOKE_MODES = ("strict", "record")
+
+
+class DemoError(RuntimeError):
+    """The demo cannot start as asked, or a simulated table stopped with an error."""
+
+
+@dataclass
+class DemoConfig:
+    """What ``tricktable demo`` was asked for (see its --help)."""
+
+    variant: str = "bid-euchre"
+    tables: int = 1
+    speed: float = 1.0  # 0: as fast as the stack goes
+    revoke_rate: float = 0.01
+    revoke_mode: str = "record"
+    options: dict[str, Any] = field(default_factory=dict)  # more house rules of the variant
+    games: int = 0  # per table; 0: until stopped
+    broker: str | None = None  # mqtt:// URL; None: start one
+    web_host: str = "127.0.0.1"
+    web_port: int | None = 8080  # None: no web scoreboard
+    seed: int | None = None
+    workdir: Path | None = None
+    prefix: str = protocol.DEFAULT_PREFIX
+
+    def check(self) -> None:
+        """Refuse what cannot work, naming the option."""
+        variant = get_variant(self.variant)  # UnknownVariant names the known ones
+        build_options(variant.Options, {**self.options, "revoke_mode": self.revoke_mode},
+                      variant.name)  # OptionError names the option
+        if not 1 <= self.tables <= 64:
+            raise DemoError(f"--tables must be 1..64, got {self.tables}")
+        if self.speed < 0:
+            raise DemoError(f"--speed must be 0 (fastest) or more, got {self.speed}")
+        if not 0 <= self.revoke_rate <= 1:
+            raise DemoError(f"--revoke-rate must be between 0 and 1, got {self.revoke_rate}")
+        if self.revoke_mode not in REVOKE_MODES:
+            raise DemoError(f"--revoke-mode must be strict or record, got {self.revoke_mode!r}")
+        if self.games < 0:
+            raise DemoError(f"--games must be 0 (until stopped) or more, got {self.games}")
+
+    @property
+    def pace_s(self) -> float:
+        return 0.0 if self.speed == 0 else BASE_PACE_S / self.speed
+
+
+@dataclass
+class _Started:
+    """What the demo started, so that stop() ends exactly that."""
+
+    broker: BrokerHandle | None = None
+    registry: Registry | None = None
+    journal: Journal | None = None
+    service: Service | None = None
+    scoreboard: Scoreboard | None = None
+    world: threading.Thread | None = None
+    unlisten: Any = None
+
+
+@dataclass
+class Demo:
+    config: DemoConfig
+    summaries: list[GameSummary] = field(default_factory=list)
+    run_dir: Path | None = None
+    error: BaseException | None = None
+    finished: threading.Event = field(default_factory=threading.Event)
+
+    def __post_init__(self) -> None:
+        self.config.check()
+        self._started = _Started()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._halt: asyncio.Event | None = None
+        self._sims: dict[str, SimTable] = {}
+        self._ready = threading.Event()
+        self._broker: BrokerURL | None = None
+
+    # -- what the demo shows -----------------------------------------------------------------
+    @property
+    def journal_path(self) -> Path:
+        assert self.run_dir is not None
+        return self.run_dir / "journal.sqlite"
+
+    @property
+    def web_url(self) -> str | None:
+        board = self._started.scoreboard
+        return board.url if board else None
+
+    @property
+    def scoreboard(self) -> Scoreboard | None:
+        return self._started.scoreboard
+
+    @property
+    def broker(self) -> BrokerURL | None:
+        return self._broker
+
+    # -- start ---------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Start everything; on any failure, stop what was started and raise."""
+        try:
+            self._start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self) -> None:
+        cfg, s = self.config, self._started
+        if cfg.broker is None:
+            s.broker = start_broker()
+            broker = self._broker = BrokerURL(s.broker.host, s.broker.port)
+        else:
+            broker = self._broker = BrokerURL.parse(cfg.broker)
+        self.run_dir = _run_dir(cfg.workdir)
+        s.registry = Registry(self.run_dir / "decks.sqlite")
+        rng = random.Random(cfg.seed)
+        deck_kind = get_variant(cfg.variant).deck_name
+        kits = [Kit.enroll(s.registry, t, deck_kind, card_deck=1 + t, token_deck=1001 + t)
+                for t in range(cfg.tables)]
+        club = parse_club(_club_doc(cfg), self.run_dir)
+        s.journal = Journal(self.journal_path)
+        s.service = Service(club, s.journal, s.registry, broker,
+                            client_id=f"tricktable-demo-{os.getpid()}-{id(self)}")
+        s.service.start()
+        if not s.service.connected.wait(CONNECT_TIMEOUT_S):
+            raise DemoError(f"the host service could not reach the broker at "
+                            f"{broker.host}:{broker.port}")
+        if cfg.web_port is not None:
+            s.scoreboard = Scoreboard(broker.host, broker.port, host=cfg.web_host,
+                                      port=cfg.web_port, prefix=cfg.prefix,
+                                      username=broker.username,
+                                      password=broker.password)
+            s.scoreboard.start()
+        for t, (table_id, table) in enumerate(sorted(club.tables.items())):
+            seats = []
+            for seat, name in enumerate(table.players):
+                board = SeatBoard(f"{table_id}-{name.lower()}", table_id, broker.host,
+                                  broker.port, prefix=cfg.prefix,
+                                  storage=self.run_dir / "boards" / f"{table_id}-{seat}")
+                bot = Bot(seat, cfg.variant, random.Random(rng.random()), cfg.revoke_rate)
+                seats.append(Seat(board, 0, bot))
+            self._sims[table_id] = SimTable(table_id, table.setup(), seats, kits[t],
+                                            random.Random(rng.random()), cfg.pace_s)
+        s.unlisten = s.service.listen(self._heard)
+        s.world = threading.Thread(target=self._world, name="demo-boards", daemon=True)
+        s.world.start()
+        self._ready.wait(CONNECT_TIMEOUT_S * 2)
+        if self.error is not None:
+            raise DemoError(f"the simulated tables did not start: {self.error}")
+
+    # -- the boards' world (one asyncio loop) ------------------------------------------------
+    def _heard(self, topic: str, payload: bytes) -> None:
+        """Every message the host publishes: pass table events to the simulated table."""
+        loop = self._loop
+        if loop is None or not topic.endswith("/events"):
+            return
+        try:
+            scope, table, _leaf = protocol.Topics(self.config.prefix).parse(topic)
+            event = json.loads(payload)
+        except (protocol.ProtocolError, ValueError):
+            return
+        sim = self._sims.get(table) if scope == "table" else None
+        if sim is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(sim.on_event, event)
+
+    def _world(self) -> None:
+        try:
+            asyncio.run(self._play_all())
+        except BaseException as exc:  # reported by wait()/start(), never lost in a thread
+            self.error = exc
+            log.error("the simulated tables stopped: %s", exc)
+        finally:
+            self._ready.set()
+            self.finished.set()
+
+    async def _play_all(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._halt = asyncio.Event()
+        boards = [seat.board for sim in self._sims.values() for seat in sim.seats]
+        running = [asyncio.create_task(board.run()) for board in boards]
+        try:
+            await asyncio.gather(*(board.ready(CONNECT_TIMEOUT_S) for board in boards))
+            self._ready.set()
+            games = asyncio.gather(*(self._play_table(sim) for sim in self._sims.values()))
+            halt = asyncio.create_task(self._halt.wait())
+            await asyncio.wait([games, halt], return_when=asyncio.FIRST_COMPLETED)
+            halt.cancel()
+            if games.done():
+                games.result()
+            else:
+                games.cancel()
+                await asyncio.gather(games, return_exceptions=True)
+        finally:
+            for board in boards:
+                try:
+                    await asyncio.wait_for(board.stop(), 2)
+                except (TimeoutError, OSError):
+                    pass
+            for task in running:
+                task.cancel()
+            await asyncio.gather(*running, return_exceptions=True)
+
+    async def _play_table(self, sim: SimTable) -> None:
+        service = self._started.service
+        assert service is not None
+        played = 0
+        while not self.config.games or played < self.config.games:
+            if played:
+                result = await asyncio.to_thread(
+                    service.control, sim.table, protocol.Control(cmd="new_game"))
+                if result is None or not result.ok:
+                    raise DemoError(f"table {sim.table}: the host did not start a new game")
+            self.summaries.append(await sim.play_game())
+            played += 1
+
+    # -- wait, stop ----------------------------------------------------------------------------
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until every table played its games (or failed); True when finished."""
+        done = self.finished.wait(timeout)
+        if self.error is not None:
+            raise DemoError(f"a simulated table stopped: {self.error}") from self.error
+        return done
+
+    def stop(self) -> None:
+        """End everything the demo started, newest first. Safe to call twice."""
+        s = self._started
+        loop, halt = self._loop, self._halt
+        if s.world is not None and loop is not None and halt is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(halt.set)
+            except RuntimeError:  # the loop closed in between
+                pass
+        if s.world is not None:
+            s.world.join(15)
+            s.world = None
+        if s.unlisten is not None:
+            s.unlisten()
+            s.unlisten = None
+        for name in ("scoreboard", "service"):
+            part = getattr(s, name)
+            if part is not None:
+                part.stop()
+                setattr(s, name, None)
+        for name in ("journal", "registry"):
+            part = getattr(s, name)
+            if part is not None:
+                part.close()
+                setattr(s, name, None)
+        if s.broker is not None:
+            s.broker.stop()
+            s.broker = None
+
+
+def _club_doc(cfg: DemoConfig) -> dict[str, Any]:
+    """The club file of the demo (as parsed TOML): N tables of four, one board per seat."""
+    tables = {}
+    for t in range(cfg.tables):
+        table_id = f"t{t + 1}"
+        players = [NAMES[(4 * t + i) % len(NAMES)] for i in range(4)]
+        tables[table_id] = {
+            "variant": cfg.variant,
+            "players": players,
+            "dealer": t % 4,
+            "deck": 1 + t,
+            "token_decks": [1001 + t],
+            "options": {**cfg.options, "revoke_mode": cfg.revoke_mode},
+            "pads": {f"{table_id}-{name.lower()}:0": seat for seat, name in enumerate(players)},
+        }
+    return {"club": {"name": "tricktable demo", "prefix": cfg.prefix}, "tables": tables}
+
+
+def _run_dir(workdir: Path | None) -> Path:
+    base = workdir or Path(tempfile.gettempdir()) / "tricktable-demo"
+    base.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return Path(tempfile.mkdtemp(prefix=f"run-{stamp}-", dir=base))

@@ -1,0 +1,133 @@
+"""Virtual pad boards: the real firmware (firmware/app.py) on emulated PN532 readers.
+
+A ``SeatBoard`` is one board as it would sit under a seat: the firmware's ``App`` with its
+pad scanner, outbox and asyncio MQTT client, unchanged, on a small virtual hardware object
+whose readers are the firmware's PN532 driver over the UART transport, talking to
+``tricktable.sim.pn532_emulator`` chips (the same wiring as the firmware's own board tests).
+A bot "places a card" by putting an emulated NTAG tag (UID plus the enrolled 16-byte record
+in user memory) on a chip and lifting it again; the board reports it over MQTT like any
+board. Everything runs on one asyncio loop (``run()``/``tap()`` are coroutines).
+
+The firmware modules import each other by top-level name, so ``firmware()`` puts the
+repository's firmware/ directory on ``sys.path`` (at the end, so nothing of the host is
+shadowed). Imports the firmware modules and ``tricktable.sim.pn532_emulator``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from tricktable.sim import pn532_emulator as emulator
+
+FIRMWARE_DIR = Path(__file__).resolve().parents[3] / "firmware"
+TAP_TIMEOUT_S = 10.0
+
+
+class BoardError(RuntimeError):
+    """A virtual board could not be built or did not see a card in time."""
+
+
+_firmware: SimpleNamespace | None = None
+
+
+def firmware() -> SimpleNamespace:
+    """The firmware modules a virtual board needs (imported once, from firmware/)."""
+    global _firmware
+    if _firmware is None:
+        if not (FIRMWARE_DIR / "app.py").exists():
+            raise BoardError(f"the firmware is not at {FIRMWARE_DIR}: virtual boards run it "
+                             "from a source checkout")
+        if str(FIRMWARE_DIR) not in sys.path:
+            sys.path.append(str(FIRMWARE_DIR))
+        app = importlib.import_module("app")
+        _firmware = SimpleNamespace(
+            App=app.App,
+            validate=importlib.import_module("config").validate,
+            PN532=importlib.import_module("pn532").PN532,
+            UARTTransport=importlib.import_module("pn532_uart").UARTTransport,
+        )
+    return _firmware
+
+
+class _Hardware:
+    """What ``App`` asks of a board, without LEDs, buzzer or display."""
+
+    def __init__(self, readers: list[Any]) -> None:
+        self.readers = readers
+        self.pixels = self.leds = self.buzzer = self.display = None
+
+    def network_up(self) -> bool:
+        return True
+
+    def rssi(self) -> int:
+        return -55
+
+    def feed(self) -> None:
+        pass
+
+
+class SeatBoard:
+    """One virtual pad board (``pads`` readers) connected to the broker like a real one."""
+
+    def __init__(self, board_id: str, table: str, broker_host: str, broker_port: int, *,
+                 prefix: str, storage: Path, pads: int = 1, scan_ms: int = 20) -> None:
+        fw = firmware()
+        self.id = board_id
+        self.chips = [emulator.PN532() for _ in range(pads)]
+        readers = [fw.PN532(fw.UARTTransport(emulator.UARTPort(chip)), reset=chip.set_reset)
+                   for chip in self.chips]
+        storage.mkdir(parents=True, exist_ok=True)
+        config = fw.validate({
+            "board": board_id, "table": table, "prefix": prefix, "pads": pads,
+            "broker": {"host": broker_host, "port": broker_port, "keepalive": 30},
+            "feedback": "none", "scan_ms": scan_ms, "status_s": 10, "resend_ms": 1000,
+            "backoff_ms": [100, 2000],
+        })
+        self.app = fw.App(_Hardware(readers), config, str(storage))
+
+    async def run(self) -> None:
+        """The firmware's main loop (runs until cancelled)."""
+        await self.app.run()
+
+    async def ready(self, timeout_s: float = TAP_TIMEOUT_S) -> None:
+        """Wait until every reader answers and the board is connected to the broker."""
+        await self._until(lambda: all(p.ok for p in self.app.pads) and self.app.link.connected,
+                          timeout_s, f"board {self.id} never came up")
+
+    async def place(self, pad: int, uid: bytes, record: bytes | None = None) -> None:
+        """Put a tag on ``pad`` and wait until the board has taken it into its outbox.
+
+        First waits until the board noticed that the previous tag was lifted, as a player
+        waits for the pad to be clear."""
+        scanner = self.app.pads[pad]
+        await self._until(lambda: scanner.present is None, TAP_TIMEOUT_S,
+                          f"board {self.id} pad {pad} never saw the last tag go")
+        tag = emulator.Tag(uid)
+        if record is not None:
+            tag.write_user(record)
+        before = scanner.placements
+        self.chips[pad].place(tag)
+        await self._until(lambda: scanner.placements > before, TAP_TIMEOUT_S,
+                          f"board {self.id} pad {pad} never read tag {uid.hex()}")
+
+    def lift(self, pad: int) -> None:
+        """Take the tag off ``pad`` (the board notices after a few empty polls)."""
+        self.chips[pad].remove()
+
+    async def stop(self) -> None:
+        """Say goodbye to the broker (a clean DISCONNECT)."""
+        await self.app.link.stop()
+
+    @staticmethod
+    async def _until(done: Any, timeout_s: float, message: str) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_s
+        while not done():
+            if loop.time() > deadline:
+                raise BoardError(message)
+            await asyncio.sleep(0.005)

@@ -1,0 +1,85 @@
+"""The physical kit of one simulated table: a card deck and a token set, enrolled.
+
+``Kit.enroll(registry, ...)`` makes up a UID for every card of the deck and every token of
+``tags.TOKENS``, enrolls them in the deck registry (as ``tricktable enroll`` would) and keeps
+each tag's 16-byte record, so that a virtual board reads UID and record like a real one.
+``tag_for(action)`` says which tag a player puts on the pad to do an engine action: the card
+for a play, a scan, a turn-up or an exchange; otherwise the token that the host reads back
+as that action (the inverse of ``tricktable.table.token_action``, so both always agree).
+
+Imports ``cards``, ``decks``, ``engine.actions`` and ``table`` (token meanings).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+
+from tricktable.cards import format_card
+from tricktable.decks import Registry, deck_slots
+from tricktable.engine.actions import Action, Exchange, Play, ScanCard, TurnUp
+from tricktable.table import token_action
+
+UID_MAGIC = (0x7A, 0x11)
+
+
+class KitError(LookupError):
+    """No tag of this kit does that action."""
+
+
+@dataclass(frozen=True)
+class Tag:
+    uid: bytes
+    record: bytes
+    name: str
+
+
+def _key(action: Action) -> str:
+    return json.dumps(dataclasses.replace(action, seat=0).to_json(), sort_keys=True)
+
+
+class Kit:
+    """Every tag of one table, by card name and by token."""
+
+    def __init__(self, cards: dict[str, Tag], tokens: dict[str, Tag]) -> None:
+        self.cards = cards
+        self.tokens = tokens
+        self._by_action: dict[str, Tag] = {}
+        for token, tag in tokens.items():
+            action = token_action(token, 0)
+            if action is not None:
+                self._by_action.setdefault(_key(action), tag)
+
+    @classmethod
+    def enroll(cls, registry: Registry, table_no: int, deck_kind: str, card_deck: int,
+               token_deck: int) -> Kit:
+        """Enroll a ``deck_kind`` card deck and a token set for table ``table_no`` (0..255)."""
+        if not 0 <= table_no <= 255:
+            raise ValueError(f"table_no must be 0..255, got {table_no}")
+        made: dict[int, dict[str, Tag]] = {}
+        for deck_id, kind in ((card_deck, deck_kind), (token_deck, "tokens")):
+            registry.create_deck(deck_id, kind, f"demo table {table_no} {kind}")
+            made[deck_id] = {}
+            for slot in deck_slots(kind):
+                uid = bytes([0x04, table_no, deck_id & 0xFF, slot.code, slot.copy, *UID_MAGIC])
+                registry.enroll(uid, deck_id, slot)
+                made[deck_id][slot.name] = Tag(uid, registry.record_for(uid), slot.name)
+        return cls(made[card_deck], made[token_deck])
+
+    def card(self, printed: str) -> Tag:
+        try:
+            return self.cards[printed]
+        except KeyError:
+            raise KitError(f"the deck has no card {printed!r}") from None
+
+    def tag_for(self, action: Action) -> Tag:
+        """The tag that does ``action`` when placed on the acting seat's pad."""
+        if isinstance(action, Play | ScanCard | TurnUp | Exchange):
+            if action.card is None:
+                raise KitError("an exchange of an unseen card has no tag")
+            return self.card(format_card(action.card, action.copy or 0))
+        tag = self._by_action.get(_key(action))
+        if tag is None:
+            raise KitError(f"no token does {action.to_json()}")
+        return tag

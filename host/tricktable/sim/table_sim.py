@@ -1,0 +1,177 @@
+"""One simulated table: bots at virtual boards playing whole games through the host.
+
+``SimTable.play_game()`` plays one game the way people at a real table would: the dealer
+shuffles the kit's deck (from the table's own ``random.Random``) and deals; every player
+taps each of their cards on their pad (the hand scan); then whoever is to act decides
+(``tricktable.sim.bots.Bot``) and places the card or token that does it on their pad,
+waits for the host's verdict on the table's event stream and lifts it. A refused play
+(a revoke under the strict house rule) is taken back and replaced by an honest one.
+
+The bots follow the game on a private copy of the engine, fed only with the actions the
+host reports as accepted (``on_event``), so they see what the host decided, not what they
+meant. Runs on the boards' asyncio loop. Imports ``engine``, ``sim.boards``, ``sim.bots``,
+``sim.kit`` and ``cards``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from tricktable.cards import parse_card_copy
+from tricktable.engine import Engine
+from tricktable.engine.actions import Action, ScanCard, TurnUp, action_from_json
+from tricktable.sim.boards import SeatBoard
+from tricktable.sim.bots import Bot
+from tricktable.sim.kit import Kit
+
+VERDICT_TIMEOUT_S = 15.0
+
+
+class SimError(RuntimeError):
+    """The simulated table and the host disagree, or the host did not answer."""
+
+
+@dataclass
+class GameSummary:
+    """How one simulated game went."""
+
+    table: str
+    game: int
+    variant: str
+    sides: list[str]
+    scores: list[int]
+    winner: str | None
+    hands: int
+    revokes: int
+    refused: list[str] = field(default_factory=list)
+    actions: int = 0
+
+
+@dataclass
+class Seat:
+    board: SeatBoard
+    pad: int
+    bot: Bot
+
+
+class SimTable:
+    """Bots, their boards and their kit for one table of the host's club."""
+
+    def __init__(self, table: str, setup: dict[str, Any], seats: list[Seat], kit: Kit,
+                 rng: random.Random, pace_s: float) -> None:
+        self.table = table
+        self.setup = setup
+        self.seats = seats
+        self.kit = kit
+        self.rng = rng
+        self.pace_s = pace_s
+        self.games = 0
+        self.mirror = Engine.replay(setup, [])
+        self.revokes = 0
+        self._pile: list[str] = []
+        self._dealt = 0
+        self._verdicts: dict[tuple[str, int], asyncio.Queue[dict[str, Any]]] = defaultdict(
+            asyncio.Queue)
+
+    # -- the host's event stream -----------------------------------------------------------
+    def on_event(self, event: dict[str, Any]) -> None:
+        """One ``TableEvent`` of this table (call on the loop thread)."""
+        if event.get("kind") in ("accepted", "refused") and event.get("board") is not None:
+            self._verdicts[(event["board"], event.get("pad") or 0)].put_nowait(event)
+
+    # -- a game ----------------------------------------------------------------------------
+    async def play_game(self) -> GameSummary:
+        """Play from the start of a game on the host to its end."""
+        self.games += 1
+        self.mirror = Engine.replay(self.setup, [])
+        self.revokes = 0
+        refused: list[str] = []
+        while self.mirror.phase != "game_over":
+            if self.mirror.phase == "deal" and await self._deal_step():
+                continue
+            legal = self.mirror.legal_actions()
+            seat = self.mirror.to_act if self.mirror.to_act is not None else legal[0].seat
+            hand = self.mirror.known_hand(seat)
+            state = self.mirror.public_state()
+            action = self.seats[seat].bot.choose(state, hand, legal)
+            verdict = await self._do(seat, action)
+            if verdict["kind"] == "refused":
+                refused.append(f"{state['seats'][seat]}: {verdict.get('reason')}")
+                action = self.seats[seat].bot.choose(state, hand, legal, honest=True)
+                verdict = await self._do(seat, action)
+                if verdict["kind"] == "refused":
+                    raise SimError(f"table {self.table}: the host refused an honest "
+                                   f"{action.to_json()}: {verdict.get('reason')}")
+            trick_done = len(self.mirror.public_state()["trick"]["cards"]) == 0
+            await asyncio.sleep(self.pace_s * (3 if trick_done else 1))
+        state = self.mirror.public_state()
+        sides = [s["name"] for s in state["sides"]]
+        winner = state.get("winner")
+        return GameSummary(
+            table=self.table, game=self.games, variant=state["variant"], sides=sides,
+            scores=state["scores"], winner=sides[winner] if isinstance(winner, int) else None,
+            hands=state["hand_number"], revokes=self.revokes,
+            refused=refused, actions=len(self.mirror.actions))
+
+    async def _deal_step(self) -> bool:
+        """Deal and scan one card, or turn up the up-card; False when the deal is done."""
+        legal = self.mirror.legal_actions()
+        scanning = [a for a in legal if isinstance(a, ScanCard)]
+        if scanning and not self._pile:
+            self._shuffle()
+        if scanning:
+            n = len(self.seats)
+            waiting = {a.seat for a in scanning}
+            dealer = self.mirror.public_state()["dealer"]
+            seat = next(s for s in ((dealer + 1 + self._dealt + i) % n for i in range(n))
+                        if s in waiting)
+            card, copy = parse_card_copy(self._pile.pop())
+            self._dealt += 1
+            await self._expect_ok(await self._do(seat, ScanCard(seat, card, copy)))
+            await asyncio.sleep(self.pace_s / 8)
+            return True
+        turn_up = [a for a in legal if isinstance(a, TurnUp)]
+        if turn_up and self._pile:
+            card, copy = parse_card_copy(self._pile.pop())
+            await self._expect_ok(await self._do(turn_up[0].seat, TurnUp(turn_up[0].seat, card,
+                                                                            copy)))
+            return True
+        self._pile = []
+        return False
+
+    def _shuffle(self) -> None:
+        self._pile = sorted(self.kit.cards)
+        self.rng.shuffle(self._pile)
+        self._dealt = 0
+
+    async def _expect_ok(self, verdict: dict[str, Any]) -> None:
+        if verdict["kind"] != "accepted":
+            raise SimError(f"table {self.table}: the host refused a deal step: "
+                           f"{verdict.get('reason')}")
+
+    async def _do(self, seat: int, action: Action) -> dict[str, Any]:
+        """Place the tag for ``action`` on the seat's pad; apply what the host accepted."""
+        where = self.seats[seat]
+        tag = self.kit.tag_for(action)
+        queue = self._verdicts[(where.board.id, where.pad)]
+        while not queue.empty():
+            queue.get_nowait()
+        await where.board.place(where.pad, tag.uid, tag.record)
+        try:
+            verdict = await asyncio.wait_for(queue.get(), VERDICT_TIMEOUT_S)
+        except TimeoutError:
+            raise SimError(f"table {self.table}: no verdict on {tag.name} from seat {seat} "
+                           f"within {VERDICT_TIMEOUT_S:.0f} s") from None
+        finally:
+            where.board.lift(where.pad)
+        if verdict["kind"] == "accepted":
+            out = self.mirror.apply(action_from_json(verdict["action"]))
+            if not out.ok:
+                raise SimError(f"table {self.table}: the host accepted {verdict['action']} "
+                               f"but the bots' copy of the game refuses it: {out.reason}")
+            self.revokes += sum(1 for e in out.events if e.to_json()["type"] == "revoke")
+        return verdict
