@@ -64,11 +64,10 @@ class UsbReader:
         except serial.SerialException as exc:
             raise ReaderError(f"cannot open {port}: {exc}") from None
         try:
-            pn532 = PN532_UART(ser)
-        except (RuntimeError, OSError) as exc:
+            return cls(PN532_UART(ser), close=ser.close)
+        except (RuntimeError, OSError) as exc:  # ReaderError is a RuntimeError too
             ser.close()
             raise ReaderError(f"no PN532 answers on {port}: {exc}") from None
-        return cls(pn532, close=ser.close)
 
     def close(self) -> None:
         """Close the port."""

@@ -6,7 +6,14 @@ from __future__ import annotations
 import pytest
 from deckkit import GENUINE, ScriptedUI, make_tags
 from tricktable import cards, decks, tags
-from tricktable.enroll import EnrollError, TapDetector, check_deck, enroll_deck
+from tricktable.enroll import (
+    EnrollError,
+    ReaderError,
+    TapDetector,
+    UsbReader,
+    check_deck,
+    enroll_deck,
+)
 from tricktable.sim.pn532_emulator import Tag
 
 
@@ -214,3 +221,9 @@ def test_a_write_refused_or_not_read_back_enrolls_nothing_and_asks_again(emulato
     ]
     assert result.enrolled == [(decks.deck_slots("24")[0], good.uid)]
     assert registry.lookup(locked.uid) is None and registry.lookup(forgetful.uid) is None
+
+
+def test_a_port_where_no_pn532_answers_is_a_clear_error(emulator):
+    emulator.chip.hang()
+    with pytest.raises(ReaderError, match=f"no PN532 answers on {emulator.port}"):
+        UsbReader.open(emulator.port)
