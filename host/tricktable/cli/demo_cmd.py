@@ -1,0 +1,142 @@
+"""``tricktable demo``: simulated tables on the real stack, live in the terminal and a browser.
+
+Parses the options into a ``tricktable.demo.DemoConfig``, starts the ``Demo``, shows the
+live terminal view (``tricktable.termview``) until the games are done or Ctrl-C, then
+stops everything and prints a summary of each game with the journal's path. Log messages
+go to ``demo.log`` in the run directory's parent, not over the live view.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from tricktable.cli import COMMANDS
+from tricktable.demo import Demo, DemoConfig, DemoError
+from tricktable.rules import list_variants
+from tricktable.rules.base import OptionError
+from tricktable.service import ServiceError
+from tricktable.termview import watch
+
+
+def _options(pairs: tuple[str, ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{pair!r}: use KEY=VALUE, e.g. target=32",
+                                     param_hint="--option")
+        try:
+            out[key] = json.loads(raw)
+        except ValueError:
+            out[key] = raw
+    return out
+
+
+@click.command("demo")
+@click.option("--variant", default="bid-euchre", show_default=True,
+              type=click.Choice(list_variants()), help="the game every table plays")
+@click.option("--tables", default=2, show_default=True, type=click.IntRange(1, 64),
+              help="how many simulated tables")
+@click.option("--speed", default=1.0, show_default=True, type=click.FloatRange(min=0),
+              help="pace of play: 2 is twice as fast, 0 as fast as the stack goes")
+@click.option("--revoke-rate", default=0.01, show_default=True, type=click.FloatRange(0, 1),
+              help="chance that a bot who could follow suit does not")
+@click.option("--revoke-mode", default="record", show_default=True,
+              type=click.Choice(["strict", "record"]),
+              help="house rule: refuse a revoke, or record it and penalise it")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+              help="another house rule of the variant, e.g. --option target=32 (repeatable)")
+@click.option("--games", default=0, show_default=True, type=click.IntRange(min=0),
+              help="games per table, then stop; 0 plays until Ctrl-C")
+@click.option("--broker", default=None, metavar="URL",
+              help="use this MQTT broker (mqtt://host:port) instead of starting one")
+@click.option("--host", default="127.0.0.1", show_default=True, help="web scoreboard address")
+@click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535),
+              help="web scoreboard port (0: any free port)")
+@click.option("--seed", default=None, type=int, help="shuffle and bot seed (default: random)")
+@click.option("--workdir", default=None, type=click.Path(file_okay=False, path_type=Path),
+              help="where run directories (journal, decks) go [default: a temp dir]")
+@click.option("--view/--no-view", default=None,
+              help="live terminal view (default: when the output is a terminal)")
+def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mode: str,
+         options: tuple[str, ...], games: int, broker: str | None, host: str, port: int,
+         seed: int | None, workdir: Path | None, view: bool | None) -> None:
+    """Play simulated tables on the real stack: broker, host, web scoreboard, virtual boards
+    running the firmware, and bots. Open the printed address in a browser."""
+    console = Console()
+    config = DemoConfig(variant=variant, tables=tables, speed=speed, revoke_rate=revoke_rate,
+                        revoke_mode=revoke_mode, options=_options(options), games=games,
+                        broker=broker, web_host=host, web_port=port, seed=seed, workdir=workdir)
+    base = workdir or Path(tempfile.gettempdir()) / "tricktable-demo"
+    base.mkdir(parents=True, exist_ok=True)
+    logging.basicConfig(level=logging.WARNING, filename=base / "demo.log",
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s", force=True)
+    try:
+        runner = Demo(config)
+        runner.start()
+    except (DemoError, OptionError, ServiceError, OSError, ConnectionError, LookupError) as exc:
+        raise click.ClickException(str(exc)) from None
+    console.print(f"[bold]tricktable demo[/]: {tables} table(s) of {variant} · "
+                  f"web [link]{runner.web_url}[/link] · run {runner.run_dir} · Ctrl-C stops")
+    failure: DemoError | None = None
+    try:
+        if view if view is not None else sys.stdout.isatty():
+            _live(runner, console)
+        else:
+            runner.wait()
+    except KeyboardInterrupt:
+        console.print("stopping …")
+    except DemoError as exc:
+        failure = exc
+    finally:
+        runner.stop()
+    _summary(runner, console)
+    if failure is not None:
+        raise click.ClickException(str(failure))
+
+
+def _live(runner: Demo, console: Console) -> None:
+    board = runner.scoreboard
+    if board is None:
+        runner.wait()
+        return
+    done = threading.Event()
+    threading.Thread(target=lambda: (runner.finished.wait(), done.set()), daemon=True).start()
+
+    def footer() -> Text:
+        return Text(f"web {runner.web_url} · games finished {len(runner.summaries)} · "
+                    "Ctrl-C stops", style="dim")
+
+    watch(board.feed, None, done, console=console, footer=footer)
+    runner.wait()
+
+
+def _summary(runner: Demo, console: Console) -> None:
+    table = Table(title="games played")
+    for heading in ("table", "game", "variant", "winner", "score", "hands", "revokes",
+                    "refused"):
+        table.add_column(heading)
+    for s in runner.summaries:
+        score = " – ".join(f"{name} {points}" for name, points in zip(s.sides, s.scores,
+                                                                      strict=True))
+        table.add_row(s.table, str(s.game), s.variant, s.winner or "–", score, str(s.hands),
+                      str(s.revokes), str(len(s.refused)))
+    if runner.summaries:
+        console.print(table)
+    else:
+        console.print("no game finished")
+    if runner.run_dir is not None:
+        console.print(f"journal: {runner.journal_path}")
+        if "verify" in COMMANDS:
+            console.print(f"check it: tricktable verify {runner.journal_path}")
