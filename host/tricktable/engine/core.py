@@ -50,7 +50,7 @@ from tricktable.engine.events import (
 )
 from tricktable.engine.state import State
 from tricktable.rules import get_variant
-from tricktable.rules.base import STOCK, Contract, build_options
+from tricktable.rules.base import STOCK, Contract, Variant, build_options
 
 __all__ = ["Engine", "Outcome", "EngineError"]
 
@@ -99,12 +99,13 @@ class Engine:
         }
 
     @classmethod
-    def new(cls, variant: str, options: Mapping[str, Any] | None = None, seed: int = 0,
-            dealer: int = 0, players: list[str] | None = None,
+    def new(cls, variant: str | Variant, options: Mapping[str, Any] | None = None,
+            seed: int = 0, dealer: int = 0, players: list[str] | None = None,
             n_players: int | None = None) -> Engine:
-        """A table at the start of a game. ``options`` are the variant's house rules by name
-        (checked: ``OptionError``); ``players`` names the seats clockwise."""
-        v = get_variant(variant)
+        """A table at the start of a game. ``variant`` is a registered name (or a ``Variant``
+        instance); ``options`` are its house rules by name (checked: ``OptionError``);
+        ``players`` names the seats clockwise."""
+        v = variant if isinstance(variant, Variant) else get_variant(variant)
         opts = build_options(v.Options, options, v.name)
         n = len(players) if players else (n_players or v.seat_counts[0])
         if n not in v.seat_counts:
@@ -247,7 +248,8 @@ class Engine:
             p = card.index + COPY_STRIDE * k
             if st.unseen >> p & 1:
                 return p, "", ""
-        return -1, "already_scanned", f"{st.card_name(card.index) if copy is None else st.card_name(card.index + COPY_STRIDE * copy)} was already scanned this hand"
+        label = st.card_name(card.index + COPY_STRIDE * (copy or 0))
+        return -1, "already_scanned", f"{label} was already scanned or turned up this hand"
 
     # -- auction -------------------------------------------------------------------------
     def _begin_auction(self, events: list[Event]) -> None:
@@ -376,6 +378,7 @@ class Engine:
             st.known[receiver] |= 1 << p
             st.up_card = None
         st.count[receiver] += 1
+        st.exchanges_done += 1
         events.append(CardExchanged(STOCK, receiver, None if p is None else st.card_name(p)))
 
     def _exchange(self, a: Exchange) -> Outcome:
@@ -384,7 +387,7 @@ class Engine:
         if refused:
             return refused
         giver, receiver = st.exchange_queue[0]
-        index = len(self.actions)
+        index = st.exchanges_done
         if a.card is None:
             if st.count[giver] <= st.known[giver].bit_count():
                 return _no("card_required", f"the engine knows {st.players[giver]}'s hand: "
@@ -411,6 +414,7 @@ class Engine:
         if receiver != STOCK:
             st.count[receiver] += 1
         st.exchange_queue.pop(0)
+        st.exchanges_done += 1
         events: list[Event] = [CardExchanged(giver, receiver, None if p < 0 else st.card_name(p))]
         self._advance(events)
         return Outcome(True, events=events)
@@ -558,7 +562,7 @@ class Engine:
             return acts + [DeclareTrump(seat, t) for t in v.trump_choices(st)]
         if phase == "exchange":
             giver, receiver = st.exchange_queue[0]
-            index = len(self.actions)
+            index = st.exchanges_done
             for p in _bits(st.known[giver]):
                 if not v.exchange_refusal(st, giver, receiver, index, p):
                     card, copy = from_physical(p)

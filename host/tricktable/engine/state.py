@@ -70,6 +70,7 @@ class State:
         self.contract: Contract | None = None
         self.order: Ordering | None = None
         self.exchange_queue: list[tuple[int, int]] = []
+        self.exchanges_done = 0
         self.sitout_queue: list[int] = []
         self.dropped: set[int] = set()
         self.out: frozenset[int] = frozenset()

@@ -280,7 +280,9 @@ class Variant:
 
     def exchange_refusal(self, st: TableView, giver: int, receiver: int, index: int,
                          card_bit: int | None) -> str:
-        """Why this card may not be passed ("" when it may); for forced hi/lo passes."""
+        """Why this card may not be passed ("" when it may); for forced hi/lo passes.
+        ``index``: how many passes of this hand's ``exchanges`` list are already done;
+        ``card_bit`` None: a card passed unseen (hands unknown)."""
         return ""
 
     def sitout_deciders(self, st: TableView) -> list[int]:
