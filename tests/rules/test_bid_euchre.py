@@ -346,7 +346,7 @@ def test_big_pepper_made_scores_fourteen_alone_without_exchange() -> None:
     eng = table("bid-euchre", SUITED)
     contract(eng, ["PEPPER:BIG", "P", "P", "P"], "H")
     assert eng.public_state()["contract"]["alone"] is True
-    tricks(eng, "AH AC AD")                 # the partner (seat 3) sits out
+    tricks(eng, "AH AC AS")                 # the partner (seat 3) sits out
     lead_out(eng)
     assert eng.state.scores == [-6, 14]
 
