@@ -60,6 +60,8 @@ class RichUI:
 
     def next_card(self, slot: decks.Slot | None, done: int, total: int) -> None:
         what = f"tap [bold cyan]{slot.name}[/]" if slot else "tap any card"
+        if slot is not None and slot.copy:
+            what += " (from the second deck)"
         self.progress.update(self.task, completed=done, description=f"{self.title}: {what}")
 
     def done_card(self, slot: decks.Slot, uid: bytes) -> None:
