@@ -227,3 +227,12 @@ def test_a_port_where_no_pn532_answers_is_a_clear_error(emulator):
     emulator.chip.hang()
     with pytest.raises(ReaderError, match=f"no PN532 answers on {emulator.port}"):
         UsbReader.open(emulator.port)
+
+
+def test_a_48_card_double_deck_is_enrolled_as_two_copies(emulator, usb_reader, registry):
+    hand = make_tags(48)
+    result = enroll_deck(registry, usb_reader, 48, "48", ScriptedUI(emulator, hand), tap_timeout=5)
+    assert result.complete
+    first, second = registry.resolve(hand[0].uid), registry.resolve(hand[24].uid, hand[24].user_bytes())
+    assert (first.card, first.copy) == (second.card, 0) and second.copy == 1
+    assert tags.parse(hand[24].user_bytes()).copy == 1
