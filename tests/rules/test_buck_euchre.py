@@ -3,12 +3,10 @@ variations > Buck euchre" (Play, Scoring), that it checks."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from tricktable.engine import Engine
 from tricktable.engine.actions import Bid, DeclareTrump, Pass, SitOut
-from variantkit import ok, play_out, random_game, refused, table
+from variantkit import ok, play_out, random_chooser, random_game, refused, table
 
 # Dealer seat 0. Seat 1 holds five hearts; seat 2 five clubs; AS JD 9H JC are undealt.
 HANDS = ["9S 10S JS QS KS", "JH AH KH QH 10H", "9C 10C QC KC AC", "9D 10D QD KD AD"]
@@ -122,5 +120,5 @@ def test_hands_with_every_option_score_consistently() -> None:
     """Scoring with the bump, drop-out, second round and no-trump options on."""
     opts = {"bump_no_tricks": True, "second_round": True, "all_pass": "no_trump"}
     eng = Engine.new("buck-euchre", options=opts, seed=3, n_players=5)
-    hands = play_out(eng, random.Random(3), max_hands=30)
+    hands = play_out(eng, random_chooser(3), max_hands=30)
     assert hands and all(sum(h["tricks_won"]) == 5 for h in hands)

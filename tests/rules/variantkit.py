@@ -1,15 +1,18 @@
 """Helpers for the variant tests: set up a hand with chosen cards, apply actions that must
-be accepted, and play whole games by random legal actions while checking that every hand's
-scores are consistent (scores move by exactly the announced deltas, every trick is won)."""
+be accepted, and play whole games by random legal actions or by the simulator's bots while
+checking that every hand's scores are consistent (scores move by exactly the announced
+deltas)."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from tricktable.cards import parse_card
 from tricktable.engine import Engine, Outcome
 from tricktable.engine.actions import Action, Deal, ScanCard, TurnUp
+from tricktable.sim.bots import Bot
 
 
 def table(variant: str, hands: list[str], *, up: str | None = None, dealer: int = 0,
@@ -47,9 +50,13 @@ def refused(eng: Engine, action: Action, code: str) -> Outcome:
     return out
 
 
-def play_out(eng: Engine, rng: random.Random, *, max_hands: int = 400) -> list[dict[str, Any]]:
-    """Random legal actions until the game ends (or ``max_hands``); every ``hand_scored``
-    event is checked against the score change. The scored hands' ``last_hand`` records."""
+Chooser = Callable[[Engine, list[Action]], Action]
+
+
+def play_out(eng: Engine, choose: Chooser, *, max_hands: int = 400) -> list[dict[str, Any]]:
+    """Actions picked by ``choose`` until the game ends (or ``max_hands``); every
+    ``hand_scored`` event is checked against the score change. The scored hands'
+    ``last_hand`` records."""
     hands: list[dict[str, Any]] = []
     started = 0
     while not eng.state.game_over and started < max_hands:
@@ -60,7 +67,7 @@ def play_out(eng: Engine, rng: random.Random, *, max_hands: int = 400) -> list[d
         before = list(eng.state.scores)
         actions = eng.legal_actions()
         assert actions, f"no legal action in phase {eng.phase}"
-        out = ok(eng, rng.choice(actions))
+        out = ok(eng, choose(eng, actions))
         for event in out.events:
             if event.TYPE == "hand_scored":
                 last = eng.state.last_hand
@@ -71,8 +78,24 @@ def play_out(eng: Engine, rng: random.Random, *, max_hands: int = 400) -> list[d
     return hands
 
 
-def random_game(variant: str, n: int, seed: int,
-                options: dict[str, Any] | None = None) -> tuple[Engine, list[dict[str, Any]]]:
-    """A whole game of ``variant`` for ``n`` players played by random legal actions."""
+def random_chooser(seed: int) -> Chooser:
+    """Uniformly random legal actions."""
+    rng = random.Random(seed)
+    return lambda eng, actions: rng.choice(actions)
+
+
+def bot_chooser(variant: str, n: int, seed: int) -> Chooser:
+    """The simulator's bots (bids from hand strength), so contracts are mostly made."""
+    rng = random.Random(seed)
+    bots = [Bot(s, variant, rng) for s in range(n)]
+    return lambda eng, actions: bots[eng.to_act].choose(  # type: ignore[index]
+        eng.public_state(), eng.known_hand(eng.to_act), actions)  # type: ignore[arg-type]
+
+
+def random_game(variant: str, n: int, seed: int, options: dict[str, Any] | None = None,
+                *, bots: bool = False, max_hands: int = 400
+                ) -> tuple[Engine, list[dict[str, Any]]]:
+    """A game of ``variant`` for ``n`` players by random legal actions (or by the bots)."""
     eng = Engine.new(variant, options=options, seed=seed, dealer=seed % n, n_players=n)
-    return eng, play_out(eng, random.Random(seed))
+    choose = bot_chooser(variant, n, seed) if bots else random_chooser(seed)
+    return eng, play_out(eng, choose, max_hands=max_hands)

@@ -21,6 +21,8 @@ _MODULES = (
     "tricktable.rules.pepper",
     "tricktable.rules.buck_euchre",
     "tricktable.rules.eau_claire",
+    "tricktable.rules.pfeffer",
+    "tricktable.rules.hasenpfeffer",
 )
 """Variant modules; each defines ``VARIANTS``, a tuple of ``Variant`` instances."""
 

@@ -1,0 +1,85 @@
+"""Hasenpfeffer: each test names the passage of seed 001, "Bid euchre variations >
+Hasenpfeffer", that it checks."""
+
+from __future__ import annotations
+
+import pytest
+from tricktable.engine import Engine
+from tricktable.engine.actions import Bid, DeclareTrump, Pass
+from variantkit import ok, random_game, table
+
+# Dealer seat 0; the joker is out of play (undealt).
+JOKER_OUT = ["9S 10S JS QS KS AS", "JH AH KH QH 10H 9H", "9C 10C JC QC KC AC",
+             "9D 10D JD QD KD AD"]
+# Seat 2 holds the joker; 9C is out of play.
+JOKER_IN = ["9S 10S JS QS KS AS", "JH AH KH QH 10H 9H", "JOKER 10C JC QC KC AC",
+            "9D 10D JD QD KD AD"]
+
+
+def finish(eng: Engine) -> None:
+    number = eng.state.hand_number
+    while eng.state.hand_number == number and not eng.state.game_over:
+        ok(eng, eng.legal_actions()[0])
+
+
+def test_pack_and_deal() -> None:
+    """'a 24-card pack plus the Joker. Six cards are dealt in batches of three, and the rest
+    are laid face down to one side.'"""
+    eng = Engine.new("hasenpfeffer", seed=5)
+    ok(eng, eng.legal_actions()[0])
+    assert eng.state.deck.size == 25
+    assert all(len(eng.known_hand(s)) == 6 for s in range(4))
+    assert eng.state.kitty.bit_count() == 1
+
+
+def test_all_pass_joker_holder_bids_three() -> None:
+    """'If no one bids, the holder of the best bauer is obliged to bid three'."""
+    eng = table("hasenpfeffer", JOKER_IN)
+    ok(eng, Pass(1), Pass(2), Pass(3), Pass(0))
+    contract = eng.public_state()["contract"]
+    assert contract["seat"] == 2 and contract["need"] == 3 and contract["forced"]
+    assert eng.phase == "trump" and eng.to_act == 2
+
+
+def test_all_pass_joker_out_of_play_annuls_the_deal() -> None:
+    """'if it then proves to be the card out of play, the deal is annulled' (the same dealer
+    deals again: judgement)."""
+    eng = table("hasenpfeffer", JOKER_OUT)
+    ok(eng, Pass(1), Pass(2), Pass(3), Pass(0))
+    assert eng.phase == "deal" and eng.state.dealer == 0 and eng.state.hand_number == 2
+    assert eng.state.scores == [0, 0]
+
+
+def test_no_trump_and_the_joker_wins_its_trick() -> None:
+    """'declarer may name no trump in place of a single suit'; the joker is the best bauer
+    (judgement: at no trump too)."""
+    eng = table("hasenpfeffer", JOKER_IN)
+    ok(eng, Pass(1), Pass(2), Pass(3), Pass(0), DeclareTrump(2, "NT"))
+    assert eng.to_act == 2
+    finish(eng)
+    assert eng.state.last_hand["tricks_won"] == [0, 0, 6, 0]
+    assert eng.state.scores == [6, 0]
+
+
+def test_made_scores_a_point_a_trick() -> None:
+    """'The bidder's side scores one point per trick won if this is not less than the bid'."""
+    eng = table("hasenpfeffer", JOKER_IN)
+    ok(eng, Bid(1, "4"), Pass(2), Pass(3), Pass(0), DeclareTrump(1, "H"))
+    finish(eng)
+    assert eng.state.last_hand["tricks_won"] == [0, 5, 1, 0]
+    assert eng.state.scores == [0, 5]
+
+
+def test_failed_loses_a_point_per_undertrick() -> None:
+    """'otherwise, it loses one point per undertrick'."""
+    eng = table("hasenpfeffer", JOKER_IN)
+    ok(eng, Bid(1, "6"), Pass(2), Pass(3), Pass(0), DeclareTrump(1, "H"))
+    finish(eng)
+    assert eng.state.scores == [0, -1]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_complete_game_to_ten(seed: int) -> None:
+    """'The play goes up to 10 points.'"""
+    eng, _ = random_game("hasenpfeffer", 4, seed, bots=True)
+    assert eng.state.game_over and eng.state.scores[eng.state.winner] >= 10
