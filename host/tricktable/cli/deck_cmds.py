@@ -65,6 +65,7 @@ class RichUI:
         self.progress.update(self.task, completed=done, description=f"{self.title}: {what}")
 
     def done_card(self, slot: decks.Slot, uid: bytes) -> None:
+        self.progress.advance(self.task)
         self.progress.console.print(f"[green]ok[/] {slot.name}  {uid.hex()}")
 
     def problem(self, message: str) -> None:
