@@ -1,0 +1,102 @@
+"""The demo end to end: embedded broker, host service, web scoreboard, virtual boards on the
+real firmware and bots play complete games; the journal holds every play; Ctrl-C stops it
+with nothing left running."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from click.testing import CliRunner
+from tricktable.cli import COMMANDS, main
+from tricktable.demo import Demo, DemoConfig, DemoError
+from tricktable.journal import Journal
+from tricktable.rules.base import OptionError
+
+TRICKTABLE = Path(sys.executable).parent / "tricktable"
+
+
+def test_two_tables_play_a_complete_game_each_headless(tmp_path: Path) -> None:
+    """seed 001, Single Deck Bid Euchre, Winning: a game ends at its hand limit (here 2)."""
+    demo = Demo(DemoConfig(tables=2, games=1, speed=0, web_port=0, seed=7, revoke_rate=0.05,
+                           options={"hand_limit": 2}, workdir=tmp_path))
+    demo.start()
+    try:
+        assert demo.wait(timeout=240), "the demo games did not finish"
+        deadline = time.monotonic() + 10
+        club = httpx.get(f"{demo.web_url}/api/club").json()["tables"]
+        while not (len(club) == 2 and all(t["game_over"] for t in club)):
+            assert time.monotonic() < deadline, f"the scoreboard never showed both games over: {club}"
+            time.sleep(0.05)
+            club = httpx.get(f"{demo.web_url}/api/club").json()["tables"]
+    finally:
+        demo.stop()
+    assert sorted(s.table for s in demo.summaries) == ["t1", "t2"]
+    for summary in demo.summaries:
+        assert summary.hands == 2 and summary.winner in summary.sides
+        assert summary.actions > 2 * 24, "every hand is scanned, bid and played"
+    with Journal(demo.journal_path) as journal:
+        assert journal.count("pad") >= sum(s.actions for s in demo.summaries)
+        assert all(journal.games(t) for t in ("t1", "t2"))
+    if "verify" in COMMANDS:
+        result = CliRunner().invoke(main, ["verify", str(demo.journal_path)])
+        assert result.exit_code == 0, result.output
+
+
+def test_demo_refuses_bad_settings_naming_them() -> None:
+    with pytest.raises(LookupError, match="unknown variant 'whist'"):
+        Demo(DemoConfig(variant="whist"))
+    with pytest.raises(OptionError, match="no_such_rule"):
+        Demo(DemoConfig(options={"no_such_rule": 1}))
+    with pytest.raises(DemoError, match="--tables must be 1..64"):
+        Demo(DemoConfig(tables=0))
+    with pytest.raises(DemoError, match="--speed must be 0"):
+        Demo(DemoConfig(speed=-1))
+    result = CliRunner().invoke(main, ["demo", "--option", "target"])
+    assert result.exit_code == 2 and "use KEY=VALUE" in result.output
+
+
+def _port_open(url: str) -> bool:
+    host, port = re.match(r"http://([\d.]+):(\d+)", url).groups()
+    with socket.socket() as s:
+        return s.connect_ex((host, int(port))) == 0
+
+
+@pytest.mark.skipif(not TRICKTABLE.exists(), reason="the tricktable script is not installed")
+def test_ctrl_c_stops_the_demo_cleanly(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [str(TRICKTABLE), "demo", "--tables", "1", "--port", "0", "--no-view", "--speed", "4",
+         "--workdir", str(tmp_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        first = proc.stdout.readline()
+        url = re.search(r"web (http://\S+)", first.replace("\n", " "))
+        while url is None:
+            first += proc.stdout.readline()
+            url = re.search(r"web (http://\S+)", first.replace("\n", " "))
+            assert proc.poll() is None, first
+        url = url.group(1)
+        deadline = time.monotonic() + 60
+        while not httpx.get(f"{url}/api/club").json()["tables"]:
+            assert time.monotonic() < deadline, "no table reported to the scoreboard"
+            time.sleep(0.1)
+        time.sleep(1.0)  # let some plays happen; nothing below depends on how many
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+        assert proc.returncode == 0, first + out
+        assert "journal: " in out
+        assert not _port_open(url)
+        with pytest.raises(ProcessLookupError):  # no broker or other child left behind
+            os.killpg(proc.pid, 0)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
