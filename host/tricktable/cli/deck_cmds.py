@@ -66,6 +66,8 @@ class RichUI:
 
     def done_card(self, slot: decks.Slot, uid: bytes) -> None:
         self.progress.advance(self.task)
+        if self.progress.tasks[0].finished:
+            self.progress.update(self.task, description=f"{self.title}: done")
         self.progress.console.print(f"[green]ok[/] {slot.name}  {uid.hex()}")
 
     def problem(self, message: str) -> None:
