@@ -96,5 +96,5 @@ class SSD1306:
             self.fb.text(lines[i], 0, i * 16, 1)
         for c in (0x21, 0, self.WIDTH - 1, 0x22, 0, self.HEIGHT // 8 - 1):
             self._cmd(c)
-        self.i2c.writeto(self.address, b"\x40" + self.buffer)
+        self.i2c.writevto(self.address, (b"\x40", self.buffer))  # no 1 KB copy
         self.lines = lines

@@ -5,9 +5,11 @@ Imports compat, json and os only. Flash layout in ``directory``:
 * ``boot``   - the boot counter, incremented once per start (the boot id);
 * ``outbox`` - an append-only log, one JSON object a line: ``{"e": event}`` a new event,
   ``{"a": [boot, seq]}`` an acknowledgement, ``{"p": [pad, uid_hex or null]}`` what lies
-  on a pad. When it grows past ``max_bytes`` it is rewritten (to ``outbox.tmp``, then
-  renamed over) with only the unacked events and the pad states: wear stays bounded and a
-  power cut leaves either the old or the new log. A torn last line is ignored on load.
+  on a pad. When it grows past ``max_bytes`` (or twice its last compacted size, when many
+  events wait) it is rewritten (to ``outbox.tmp``, then renamed over) with only the unacked
+  events and the pad states: each byte appended is rewritten at most about once, so wear
+  stays bounded, and a power cut leaves either the old or the new log. A torn last line is
+  ignored on load.
 """
 
 import json
@@ -47,6 +49,7 @@ class Outbox:
         self.pending = []
         self.pads = {}
         self.size = 0
+        self.limit = max_bytes
         self.writes = 0
         self.rotations = 0
         self.seq = 0
@@ -111,7 +114,7 @@ class Outbox:
             f.write(line)
         self.writes += 1
         self.size += len(line)
-        if self.size > self.max_bytes:
+        if self.size > self.limit:
             self._rotate()
 
     def _rotate(self):
@@ -127,6 +130,7 @@ class Outbox:
                 size += len(line)
         os.rename(self._path(TMP), self._path(LOG))
         self.size = size
+        self.limit = max(self.max_bytes, 2 * size)  # many unacked events: rotate less often
         self.rotations += 1
 
     def add(self, pad, uid, record, t):

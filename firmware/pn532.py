@@ -14,6 +14,7 @@ from compat import sleep_ms, ticks_diff, ticks_ms
 
 ACK = b"\x00\x00\xff\x00\xff\x00"
 NACK = b"\x00\x00\xff\xff\x00\x00"
+ERROR_FRAME = b"\x00\x00\xff\x01\xff\x7f\x81\x00"
 
 CMD_FIRMWARE = 0x02
 CMD_SAM = 0x14
@@ -64,8 +65,6 @@ def parse_frame(frame):
     body = frame[5 : 5 + n]
     if (sum(body) + frame[5 + n]) & 0xFF:
         raise PN532Error("bad frame data checksum")
-    if body == b"\x7f":
-        raise PN532Error("PN532 error frame (syntax error)")
     if body[0] != 0xD5:
         raise PN532Error("frame TFI 0x%02x is not D5" % body[0])
     return body[1:]
@@ -119,8 +118,12 @@ class PN532:
                     self._write(ACK)  # abort the command in progress
                     self.errors += 1
                     raise PN532Timeout("PN532 command 0x%02x: no answer" % code)
+                frame = self._read(max_len)
+                if frame[:8] == ERROR_FRAME:
+                    self.errors += 1
+                    raise PN532Error("PN532 error frame (syntax error) for command 0x%02x" % code)
                 try:
-                    data = parse_frame(self._read(max_len))
+                    data = parse_frame(frame)
                 except PN532Error:
                     self.errors += 1
                     self._write(NACK)  # ask for the answer again

@@ -128,6 +128,9 @@ class I2C:
     def writeto(self, address, buf):
         self._device(address).write(bytes(buf))
 
+    def writevto(self, address, bufs):
+        self._device(address).write(b"".join(bytes(b) for b in bufs))
+
     def readfrom(self, address, n):
         return self._device(address).read(n)
 

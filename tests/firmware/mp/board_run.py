@@ -16,27 +16,8 @@ import sys
 
 import pn532_emulator as E
 from app import App
+from casekit import LinkBoard
 from compat import asyncio, heap_used, sleep_ms, ticks_diff, ticks_ms, unhexlify
-from pn532 import PN532
-from pn532_uart import UARTTransport
-
-
-class LinkBoard:
-    """A pad board whose readers hang on emulator UART ports: the lightest wiring, so the
-    board-sized heap holds the firmware, not the test harness."""
-
-    def __init__(self, chips):
-        self.readers = [PN532(UARTTransport(E.UARTPort(c)), reset=c.set_reset) for c in chips]
-        self.pixels = self.leds = self.buzzer = self.display = None
-
-    def network_up(self):
-        return True
-
-    def rssi(self):
-        return -60
-
-    def feed(self):
-        pass
 
 
 async def until(cond, ms):

@@ -1,0 +1,56 @@
+"""Cases: the board application on a virtual pad board, without the network (issue 5, items 4, 7)."""
+
+import json
+
+import pn532_emulator as E
+from app import App
+from casekit import UID4, UID7, LinkBoard, check, tag
+from compat import asyncio
+from config import validate
+
+
+async def case_app_scans_to_the_outbox_and_remembers_pads(tmp):
+    chips = [E.PN532(), E.PN532()]
+    board = LinkBoard(chips)
+    cfg = validate({"board": "north", "pads": 2, "broker": {"host": "127.0.0.1"}})
+    app = App(board, cfg, tmp)
+    await app.start_readers()
+    chips[1].place(tag(UID7, miss_every=2))
+    for _ in range(5):
+        await app.scan_once()
+    check([(e.seq, json.loads(e.payload)["pad"]) for e in app.outbox.pending] == [(1, 1)],
+          "one event for pad 1")
+    check(app.outbox.pads == {1: "04112233445566"}, "the card on pad 1 is remembered")
+    status = app.status()
+    check(status["readers"][1]["ok"] and status["pending"] == 1 and status["boot"] == 1,
+          "status telemetry")
+
+
+async def case_app_refuses_bad_host_messages_unchanged(tmp):
+    board = LinkBoard([E.PN532()])
+    cfg = validate({"board": "north", "pads": 1, "broker": {"host": "127.0.0.1"}})
+    app = App(board, cfg, tmp)
+    app.outbox.add(0, UID4, None, 0)
+    base = "tricktable/v1/board/north/"
+    for topic, payload in ((base + "ack", b"[1, 2]"), (base + "ack", b"{oops"),
+                           (base + "ack", b'{"seq": 1}'), (base + "feedback", b'{"pad": 3}'),
+                           (base + "config", b'{"table": "a/b"}')):
+        app.on_message(topic, payload)
+    check(app.bad_messages == 5 and len(app.outbox.pending) == 1, "five refused, none applied")
+    check("table" in app.last_error, "the last error names what was wrong")
+    app.on_message(base + "ack", b'{"v": 1, "boot": 1, "seq": 1}')
+    check(not app.outbox.pending, "a good ack applies")
+
+
+async def case_watchdog_is_fed_only_while_the_scan_loop_lives(tmp):
+    board = LinkBoard([E.PN532()])
+    cfg = validate({"board": "north", "pads": 1, "watchdog_ms": 200,
+                    "broker": {"host": "127.0.0.1"}})
+    app = App(board, cfg, tmp)
+    task = asyncio.create_task(app.watchdog_loop())
+    await asyncio.sleep(0.05)
+    fed = board.feeds
+    check(fed >= 1, "fed while the last scan is recent")
+    await asyncio.sleep(0.3)
+    check(board.feeds <= fed + 2, "starved once scanning stopped: the board will reset")
+    task.cancel()

@@ -1,0 +1,79 @@
+"""Cases: the hardware layer on virtual machine/network/neopixel modules (issue 5, items 1, 7)."""
+
+import sys
+
+import pn532_emulator as E
+import virtual
+from casekit import UID4, UID7, check, tag
+
+for name in ("machine", "network", "neopixel"):
+    sys.modules[name] = virtual
+import hw  # noqa: E402  (after the virtual machine is in place, as on a test bench)
+from config import validate  # noqa: E402
+
+
+def boards_json():
+    """boards.json from the firmware directory on the path (copied beside the .mpy build)."""
+    for d in sys.path:
+        path = (d or ".") + "/boards.json"
+        try:
+            with open(path):
+                return path
+        except OSError:
+            pass
+    raise AssertionError("boards.json not found on the path")
+
+
+async def wired_board(name, pads=4, bus="spi"):
+    """hw.Board for a pin map, with emulated PN532s wired to exactly the pins it names."""
+    virtual.unwire()
+    p = hw.load_pins(name, path=boards_json())
+    chips = [E.PN532() for _ in range(pads)]
+    for i in range(pads):
+        if bus == "spi":
+            virtual.wire_spi(p["spi"]["id"], p["cs"][i], E.SPIPort(chips[i]))
+        else:
+            virtual.wire_i2c(p["i2c"][i]["id"], 0x24, E.I2CPort(chips[i]))
+        virtual.wire_reset(p["reset"][i], chips[i])
+    cfg = validate({"board": "north", "pins": name, "pads": pads, "reader_bus": bus,
+                    "wifi": {"ssid": "cardroom"}, "broker": {"host": "127.0.0.1"}})
+    board = hw.Board(cfg, p)
+    for r in board.readers:
+        await r.begin()
+    return chips, board, cfg
+
+
+async def case_pico_w_pin_map_reaches_each_reader_by_its_chip_select(tmp):
+    chips, board, _ = await wired_board("pico_w")
+    chips[2].place(tag(UID7))
+    got = []
+    for r in board.readers:
+        got.append(await r.poll())
+    check(got == [None, None, UID7, None], f"only the reader behind GP21 sees the card: {got!r}")
+    check(board.readers[0].t.flip, "RP2040 SPI shifts MSB first: bytes flipped by table")
+
+
+async def case_esp32_shifts_lsb_first_in_hardware(tmp):
+    chips, board, _ = await wired_board("esp32")
+    chips[3].place(tag(UID4))
+    check(await board.readers[3].poll() == UID4, "reader 3 on GPIO4")
+    check(not board.readers[0].t.flip, "ESP32 SPI does LSB first itself")
+
+
+async def case_i2c_readers_one_per_bus(tmp):
+    chips, board, _ = await wired_board("pico_w", pads=2, bus="i2c")
+    chips[1].place(tag(UID4))
+    check(await board.readers[0].poll() is None, "first I2C bus: empty pad")
+    check(await board.readers[1].poll() == UID4, "second I2C bus: the card")
+
+
+async def case_board_feeds_watchdog_reports_wifi_and_feedback_pins(tmp):
+    chips, board, _ = await wired_board("pico_w", pads=2)
+    board.feed()
+    check(virtual.WDT.last.feeds == 1 and virtual.WDT.last.timeout == 8000, "watchdog fed")
+    check(board.network_up() is False, "Wi-Fi not joined before connect_wifi()")
+    board.connect_wifi()
+    check(board.network_up() is True and board.rssi() == -58, "joined; signal reported")
+    virtual.LINK["up"] = False
+    check(board.network_up() is False, "Wi-Fi lost")
+    check(board.pixels.n == 2 and board.buzzer is not None, "NeoPixels and buzzer")

@@ -1,0 +1,88 @@
+"""Cases: the PN532 driver against the emulator on SPI, I2C and UART (issue 5, item 2)."""
+
+from casekit import BUSES, UID4, UID7, check, raises, reader, tag
+from pn532 import PN532Error, PN532Timeout, TagError
+
+
+async def case_reader_starts_and_bounds_its_retries_on_every_bus(tmp):
+    for bus in BUSES:
+        chip, pn = reader(bus)
+        await pn.begin()
+        check(pn.firmware == "1.6", bus + ": firmware version read")
+        check(chip.sam_configured, bus + ": SAM configured")
+        check(chip.max_retries_activation == 1, bus + ": passive activation retries bounded")
+        check(await pn.poll() is None, bus + ": an empty pad answers 'no tag', not silence")
+
+
+async def case_poll_reads_4_and_7_byte_uids_on_every_bus(tmp):
+    for bus in BUSES:
+        chip, pn = reader(bus)
+        await pn.begin()
+        for uid in (UID4, UID7):
+            chip.place(tag(uid))
+            check(await pn.poll() == uid, f"{bus}: uid of {len(uid)} bytes")
+            await pn.release()
+            chip.remove()
+
+
+async def case_ntag_read_keeps_16_bytes_write_one_page_and_signature(tmp):
+    chip, pn = reader("spi")
+    await pn.begin()
+    t = tag(UID7)
+    t.write_user(b"0123456789abcdef")
+    chip.place(t)
+    await pn.poll()
+    check(await pn.read16(4) == b"0123456789abcdef", "READ returns all 16 bytes of 4 pages")
+    await pn.write_page(5, b"WXYZ")
+    check(await pn.read16(4) == b"0123WXYZ89abcdef", "WRITE changed one page only")
+    check(await pn.read_signature() == t.signature, "READ_SIG returns the 32-byte signature")
+    e = await raises(TagError, pn.write_page(2, b"nope"))
+    check(e.status == 0x14, "the tag NAKs a write to a locked page")
+
+
+async def case_a_frame_without_ack_is_sent_again(tmp):
+    chip, pn = reader("i2c")
+    await pn.begin()
+    sent = []
+    real_write = pn.t.write
+
+    def damaged_once(frame):
+        sent.append(frame)
+        if len(sent) == 1:  # the first copy reaches the chip with a bad data checksum
+            frame = frame[:-2] + bytes([frame[-2] ^ 0xFF]) + frame[-1:]
+        real_write(frame)
+
+    pn.t.write = damaged_once
+    before = chip.commands
+    check(await pn.poll() is None, "the command went through on the resend")
+    check(len(sent) == 2 and chip.commands == before + 1, "one resend, one command executed")
+
+
+async def case_an_error_frame_is_an_error(tmp):
+    chip, pn = reader("uart")
+    await pn.begin()
+    e = await raises(PN532Error, pn.call(0x99))
+    check("error frame" in str(e), "the PN532's syntax error frame is named")
+
+
+async def case_a_hung_reader_comes_back_by_its_reset_pin(tmp):
+    for bus in BUSES:
+        chip, pn = reader(bus)
+        await pn.begin()
+        chip.place(tag(UID4))
+        chip.hang()
+        await raises(PN532Timeout, pn.poll())
+        await pn.recover()
+        check(not chip.hung and pn.resets == 2, bus + ": reset pulse (begin + recover)")
+        check(await pn.poll() == UID4, bus + ": reading again after the reset")
+
+
+async def case_spi_goes_lsb_first_by_table_or_by_hardware(tmp):
+    for hardware_lsb in (False, True):
+        chip, pn = reader("spi", lsb_first_in_hardware=hardware_lsb)
+        await pn.begin()
+        chip.place(tag(UID7))
+        check(await pn.poll() == UID7, f"lsb_first_in_hardware={hardware_lsb}")
+    chip, pn = reader("spi")
+    pn.t.flip = False  # an MSB-first bus without the table: the chip hears garbage
+    await raises(PN532Timeout, pn.begin())

@@ -1,0 +1,71 @@
+"""Cases: the pad scanner's presence and debounce rules (issue 5, item 3)."""
+
+from casekit import UID4, UID7, check, reader, tag
+from scanner import Pad
+
+
+async def pad_on(bus="spi", misses=3):
+    chip, pn = reader(bus)
+    pad = Pad(0, pn, misses_to_remove=misses)
+    check(await pad.start(), "reader starts")
+    return chip, pad
+
+
+async def scans(pad, n):
+    hits = []
+    for _ in range(n):
+        hit = await pad.scan()
+        if hit is not None:
+            hits.append(hit)
+    return hits
+
+
+async def case_a_card_placed_is_reported_once_while_it_lies(tmp):
+    chip, pad = await pad_on()
+    t = tag(UID4)
+    t.write_user(b"R" * 16)
+    chip.place(t)
+    hits = await scans(pad, 20)
+    check(hits == [(UID4, b"R" * 16)], f"one report, with the 16-byte record: {hits!r}")
+
+
+async def case_a_7_byte_tag_vanishing_on_alternate_polls_is_not_removed(tmp):
+    chip, pad = await pad_on()
+    chip.place(tag(UID7, miss_every=2))
+    hits = await scans(pad, 30)
+    check(len(hits) == 1 and pad.present == UID7, "still one placement after 30 polls")
+
+
+async def case_removal_needs_n_misses_and_the_same_card_again_is_new(tmp):
+    chip, pad = await pad_on(misses=3)
+    t = tag(UID7)
+    chip.place(t)
+    await scans(pad, 2)
+    chip.remove()
+    await scans(pad, 2)
+    check(pad.present == UID7, "two misses are not yet a removal")
+    await scans(pad, 1)
+    check(pad.present is None and pad.changed, "the third miss in a row is")
+    chip.place(t)
+    check(len(await scans(pad, 3)) == 1, "the same card placed again is a new placement")
+
+
+async def case_a_hand_is_scanned_by_tapping_cards_one_by_one(tmp):
+    chip, pad = await pad_on(misses=2)
+    uids = [bytes([0x04, i, 2, 3, 4, 5, 6]) for i in range(6)]
+    seen = []
+    for uid in uids:
+        chip.place(tag(uid, miss_every=2))
+        seen += [hit[0] for hit in await scans(pad, 3)]
+        chip.remove()
+        await scans(pad, 3)
+    check(seen == uids, "each tapped card reported once, in order")
+
+
+async def case_a_reader_that_keeps_failing_is_reset(tmp):
+    chip, pad = await pad_on()
+    chip.place(tag(UID4))
+    chip.hang()
+    await scans(pad, 3)
+    check(pad.reader.resets == 2 and not chip.hung, "reset after 3 failed polls")
+    check(await scans(pad, 1) == [(UID4, bytes(16))], "and reading again")
