@@ -23,6 +23,8 @@ _MODULES = (
     "tricktable.rules.eau_claire",
     "tricktable.rules.pfeffer",
     "tricktable.rules.hasenpfeffer",
+    "tricktable.rules.double_deck",
+    "tricktable.rules.double_hasenpfeffer",
 )
 """Variant modules; each defines ``VARIANTS``, a tuple of ``Variant`` instances."""
 
