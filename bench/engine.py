@@ -32,6 +32,8 @@ def random_hands(variant: str, hands: int, seed: int) -> tuple[float, int, float
     done = 0
     start = time.perf_counter()
     while done < hands:
+        if eng.state.game_over:  # a target or hand limit was reached: a new game
+            eng = Engine.new(variant, options=_endless(variant), seed=seed + done, n_players=n)
         if eng.phase == "deal":
             eng.apply(Deal(eng.state.dealer))
             continue
