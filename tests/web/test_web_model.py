@@ -103,6 +103,18 @@ def test_events_are_kept_newest_last() -> None:
     assert club.view("1")["events"][-1]["reason"] == "Cy played out of turn"
 
 
+def test_accepted_actions_and_hand_scans_are_not_listed() -> None:
+    club = Club(P)
+    feed(club, [base_state("1")])
+    quiet = [{"v": 1, "table": "1", "kind": "accepted", "seat": 0,
+              "action": {"type": "pass", "seat": 0}},
+             {"v": 1, "table": "1", "kind": "engine", "seat": 0,
+              "event": {"type": "card_scanned", "seat": 0, "card": "AS"}}]
+    for event in quiet:
+        assert club.handle(f"{P}/v1/table/1/events", json.dumps(event).encode()) is None
+    assert club.view("1")["events"] == []
+
+
 def test_an_empty_retained_state_forgets_the_table() -> None:
     club = Club(P)
     feed(club, [base_state("1")])

@@ -25,6 +25,7 @@ from tricktable import protocol
 MAX_HANDS = 200
 MAX_EVENTS = 30
 HAND_OVER = ("hand_over", "game_over")
+QUIET_EVENTS = ("card_scanned",)
 
 
 class BadMessage(ValueError):
@@ -99,8 +100,14 @@ class TableView:
             else:
                 self.score_history.append(point)
 
-    def apply_event(self, event: dict[str, Any]) -> None:
+    def apply_event(self, event: dict[str, Any]) -> bool:
+        """Keep an event worth showing; an ``accepted`` action is told again by its engine
+        events, and hand-scan taps are too many to list. True when kept."""
+        inner = event.get("event") or {}
+        if event.get("kind") == "accepted" or inner.get("type") in QUIET_EVENTS:
+            return False
         self.events.append(event)
+        return True
 
     def _record(self, hand_number: int, scores: list[int], state: dict[str, Any]) -> HandRecord:
         for record in reversed(self.hands):
@@ -191,8 +198,8 @@ class Club:
                 return name
             if kind == "table" and leaf == "events":
                 event = protocol.decode(protocol.TableEvent, payload, protocol.MAX_CONTROL_MESSAGE)
-                self._table(name).apply_event(msgspec.to_builtins(event))
-                return name
+                kept = self._table(name).apply_event(msgspec.to_builtins(event))
+                return name if kept else None
             if kind == "board" and leaf == "status":
                 status = protocol.decode(protocol.BoardStatus, payload)
                 info = self.boards.setdefault(name, {})

@@ -24,6 +24,11 @@ function parseCard(text) {
   return { rank: core.slice(0, -1), suit: SUITS[suit] || suit, red: suit === "H" || suit === "D", copy };
 }
 
+function cardLabel(text) {
+  const c = parseCard(text);
+  return c.joker ? "Joker" : `${c.rank}${c.suit}${c.copy ? "′" : ""}`;
+}
+
 function cardFace(text, extra = "") {
   const c = parseCard(text);
   const face = el("span", { class: `card ${c.red ? "red" : "black"} ${extra}`, title: text, "data-card": text });
@@ -173,11 +178,34 @@ function handLine(h, table) {
   return el("li", { class: h.revokes ? "revoked" : "" }, link);
 }
 
-function eventLine(ev) {
-  const inner = ev.event || ev.action || {};
-  const what = ev.kind === "refused" ? `refused: ${ev.reason || ev.code}` : (inner.type || ev.kind);
-  const who = ev.seat != null ? `seat ${ev.seat} ` : "";
-  return el("li", { class: ev.kind, text: `${who}${what}${inner.card ? ` ${inner.card}` : ""}` });
+function eventText(ev, state) {
+  const e = ev.event || {};
+  const who = seatName(state, ev.seat != null ? ev.seat : e.seat);
+  if (ev.kind === "refused") return `${who}: refused, ${ev.reason || ev.code}`;
+  if (ev.kind === "control") return `admin: ${ev.reason || ev.code || "done"}`;
+  if (ev.kind === "invalid") return `unreadable message: ${ev.reason}`;
+  switch (e.type) {
+    case "hand_started": return `hand ${e.hand_number}, ${seatName(state, e.dealer)} deals`;
+    case "bid": return `${who} bids ${e.bid}`;
+    case "pass": return `${who} passes`;
+    case "call": return `${who} calls ${e.call}`;
+    case "auction_won": return `${who} wins the bid: ${e.bid}`;
+    case "passed_out": return `everyone passed: hand ${e.hand_number} thrown in`;
+    case "trump": return `${who} names ${trumpName(e.trump)}`;
+    case "exchange": return `${seatName(state, e.giver)} passes a card to ${seatName(state, e.receiver)}`;
+    case "sit_out": return `${who} ${e.out ? "sits out" : "plays"}`;
+    case "card_played": return `${who} plays ${cardLabel(e.card)}`;
+    case "revoke": return `${who} revoked in trick ${e.trick} (${e.suit})`;
+    case "trick_won": return `${seatName(state, e.winner)} takes trick ${e.trick}`;
+    case "hand_scored": return `hand ${e.hand_number}: ${e.detail || (e.deltas || []).join(" / ")}`;
+    case "game_over": return "game over";
+    default: return `${who} ${(e.type || ev.kind || "").replace(/_/g, " ")}`;
+  }
+}
+
+function eventLine(ev, state) {
+  const e = ev.event || {};
+  return el("li", { class: `${ev.kind} ${e.type || ""}`, text: eventText(ev, state) });
 }
 
 function tablePage() {
@@ -190,9 +218,12 @@ function tablePage() {
     document.body.dataset.phase = state.phase;
     const alerts = document.getElementById("alerts");
     alerts.replaceChildren(...summary.alerts.map((a) => el("p", { class: `alert ${a.kind}`, text: a.text })));
-    const trick = state.trick && state.trick.cards && state.trick.cards.length ? state.trick
-      : (state.tricks && state.tricks.length && state.phase !== "play" ? state.tricks[state.tricks.length - 1] : state.trick);
-    drawSeats(document.getElementById("felt"), state, trick, trick && trick.winner);
+    // between tricks, the last one stays on the felt (its winner marked) until the next lead
+    const current = state.trick || { cards: [] };
+    const last = (state.tricks || [])[state.tricks.length - 1];
+    const trick = current.cards.length || !last ? current : last;
+    drawSeats(document.getElementById("felt"), state, trick, trick.winner);
+    document.getElementById("felt").classList.toggle("previous", trick === last);
     const bids = (state.bids || []).map((b) => `${seatName(state, b.seat)} ${describe(b.bid)}`).join(", ");
     const contract = state.contract
       ? `${seatName(state, state.contract.seat)} ${describe(state.contract)}${state.contract.alone ? " alone" : ""}` : "–";
@@ -214,7 +245,7 @@ function tablePage() {
     });
     drawChart(document.getElementById("chart"), view.score_history, state.sides);
     document.getElementById("hands").replaceChildren(...view.last_hands.map((h) => handLine(h, table)));
-    document.getElementById("events").replaceChildren(...view.events.slice().reverse().map(eventLine));
+    document.getElementById("events").replaceChildren(...view.events.slice().reverse().map((ev) => eventLine(ev, state)));
   };
   fetch(`/api/table/${encodeURIComponent(table)}`).then((r) => (r.ok ? r.json() : null)).then((view) => {
     if (!view) return;
