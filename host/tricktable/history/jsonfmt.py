@@ -1,0 +1,85 @@
+"""The hand-history JSON form: the same ``GameRecord`` as the text, for programs.
+
+    {"format": "tricktable-history", "version": 1, "tags": {...},
+     "config": {"variant", "options", "seed", "dealer", "players"},
+     "hands": [{"number", "dealer", "actions": [action JSON ...],
+                "claims": [{"key": ["trick", 1], "value": "Bob"}, ...]}],
+     "game": [{"key": ["game_over"], "value": "Bob & Di"}]}
+
+Actions are ``Action.to_json()`` dicts. ``read_json`` checks the shape and raises
+``HistoryError`` naming the JSON path of the problem. Imports ``engine.actions``,
+``history.record``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tricktable.engine.actions import ActionError, action_from_json
+from tricktable.history.record import Claim, GameRecord, HandRecord, trimmed
+from tricktable.history.text import HistoryError
+
+__all__ = ["to_json", "from_json", "write_json", "read_json", "FORMAT"]
+
+FORMAT = "tricktable-history"
+
+
+def to_json(record: GameRecord) -> dict[str, Any]:
+    rec = trimmed(record)
+    return {
+        "format": FORMAT, "version": 1, "tags": dict(rec.tags), "config": dict(rec.config),
+        "hands": [{"number": h.number, "dealer": h.dealer,
+                   "actions": [a.to_json() for a in h.actions],
+                   "claims": [{"key": list(k), "value": c.value} for k, c in h.claims.items()]}
+                  for h in rec.hands],
+        "game": [{"key": list(k), "value": c.value} for k, c in rec.game_claims.items()],
+    }
+
+
+def write_json(record: GameRecord) -> str:
+    return json.dumps(to_json(record), indent=1, ensure_ascii=False) + "\n"
+
+
+def _need(d: Any, key: str, kind: type | tuple[type, ...], path: str) -> Any:
+    if not isinstance(d, dict) or key not in d:
+        raise HistoryError(f"{path}: missing {key!r}")
+    if not isinstance(d[key], kind):
+        raise HistoryError(f"{path}.{key}: expected {getattr(kind, '__name__', kind)}")
+    return d[key]
+
+
+def from_json(d: Any, source: str = "<json>") -> GameRecord:
+    """A ``GameRecord`` from the JSON form; errors name ``source`` and the JSON path."""
+    if not isinstance(d, dict) or d.get("format") != FORMAT:
+        raise HistoryError(f"{source}: not a tricktable history (format must be {FORMAT!r})")
+    if d.get("version") != 1:
+        raise HistoryError(f"{source}: unsupported version {d.get('version')!r}")
+    config = _need(d, "config", dict, source)
+    for key, kind in (("variant", str), ("players", list)):
+        _need(config, key, kind, f"{source}: config")
+    hands = []
+    for i, h in enumerate(_need(d, "hands", list, source)):
+        path = f"{source}: hands[{i}]"
+        hand = HandRecord(_need(h, "number", int, path), _need(h, "dealer", int, path))
+        for j, a in enumerate(_need(h, "actions", list, path)):
+            try:
+                hand.actions.append(action_from_json(a))
+            except ActionError as exc:
+                raise HistoryError(f"{path}.actions[{j}]: {exc}") from None
+            hand.lines.append(None)
+        for j, c in enumerate(_need(h, "claims", list, path)):
+            key = tuple(_need(c, "key", list, f"{path}.claims[{j}]"))
+            hand.claims[key] = Claim(c.get("value"))
+        hands.append(hand)
+    game = {tuple(c["key"]): Claim(c.get("value")) for c in d.get("game", [])
+            if isinstance(c, dict) and isinstance(c.get("key"), list)}
+    return GameRecord(dict(d.get("tags", {})), dict(config), hands, game)
+
+
+def read_json(text: str, source: str = "<json>") -> GameRecord:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise HistoryError(f"{source}:{exc.lineno}: malformed JSON: {exc.msg}") from None
+    return from_json(data, source)
