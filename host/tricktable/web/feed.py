@@ -34,10 +34,12 @@ class Feed:
         self.bad_messages = 0
         self._listeners: list[Listener] = []
         self._connected = threading.Event()
+        self._answered = threading.Event()  # connected, or the first attempt failed
         self._client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
         if username is not None:
             self._client.username_pw_set(username, password)
         self._client.on_connect = self._on_connect
+        self._client.on_connect_fail = lambda _client, _userdata: self._answered.set()
         self._client.on_message = self._on_message
 
     def add_listener(self, listener: Listener) -> None:
@@ -51,7 +53,8 @@ class Feed:
         """Connect and subscribe; raise ``ConnectionError`` if the broker does not answer."""
         self._client.connect_async(self.host, self.port, keepalive=30)
         self._client.loop_start()
-        if not self._connected.wait(timeout):
+        self._answered.wait(timeout)
+        if not self._connected.is_set():
             self.stop()
             raise ConnectionError(f"no MQTT broker answered at {self.host}:{self.port}")
 
@@ -69,9 +72,11 @@ class Feed:
                     reason: Any, _props: Any = None) -> None:
         if reason.is_failure:
             log.error("broker refused the scoreboard: %s", reason)
+            self._answered.set()
             return
         client.subscribe([(topic, 1) for topic in self.club.subscriptions()])
         self._connected.set()
+        self._answered.set()
 
     def _on_message(self, _client: mqtt.Client, _userdata: Any, msg: mqtt.MQTTMessage) -> None:
         try:
