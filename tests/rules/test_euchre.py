@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from tricktable.cards import parse_card
 from tricktable.engine import Engine
-from tricktable.engine.actions import Bid, Exchange, Pass, Play
+from tricktable.engine.actions import Bid, DeclareTrump, Exchange, Pass, Play, SitOut
 from variantkit import ok, random_game, refused, table
 
 # Dealer seat 0; eldest seat 1; partners 0+2 and 1+3. Undealt: KH QH 10H 9H, 9H turned up.
@@ -147,3 +147,60 @@ def test_complete_game(variant: str, seed: int) -> None:
     assert eng.state.game_over and max(eng.state.scores) >= target
     assert eng.state.scores[eng.state.winner] >= target
     assert all(sum(h["tricks_won"]) == 5 for h in hands)
+
+
+# British Euchre: dealer seat 0; JOKER JS JD 9H JC are undealt.
+BRITISH = ["9S 10S QS KS AS", "JH AH KH QH 10H", "9C 10C QC KC AC", "9D 10D QD KD AD"]
+
+
+def test_british_pack_has_the_benny_as_top_trump() -> None:
+    """Fragment 1368: 'a pack of 25 cards with a joker ... the top trump is the Benny'.
+    Fragment 3344: 'If the upcard is the Benny, the dealer must announce trumps before picking
+    up their own hand cards and the dealer's team are the makers'."""
+    eng = table("euchre-british", BRITISH, up="JOKER")
+    assert eng.state.deck.size == 25
+    assert eng.phase == "trump" and eng.to_act == 0
+    ok(eng, DeclareTrump(0, "H"))
+    assert "JOKER" in eng.known_hand(0)
+    ok(eng, Exchange(0, parse_card("9S")))
+    ok(eng, *(SitOut(s, False) for s in (1, 2, 3, 0)))
+    ok(eng, Play(1, parse_card("JH")), Play(2, parse_card("9C")), Play(3, parse_card("9D")))
+    assert [str(a.card) for a in eng.legal_actions()] == ["JOKER"]  # the Benny is a heart now
+    ok(eng, Play(0, parse_card("JOKER")))
+    assert eng.state.tricks[0][2] == 0
+
+
+def test_british_dealers_partner_may_only_order_up_alone() -> None:
+    """Fragment 3344: 'the dealer's partner cannot make trumps and play with the dealer, but
+    can only pass or play alone'."""
+    eng = table("euchre-british", BRITISH, up="9H")
+    ok(eng, Pass(1))
+    refused(eng, Bid(2, "ORDER_UP"), "bid_too_low")
+    ok(eng, Bid(2, "ORDER_UP:ALONE"))
+    assert eng.phase == "sitout"  # the dealer sits out and does not take the card up
+    assert sorted(eng.known_hand(0)) == sorted(BRITISH[0].split())
+
+
+def test_british_maker_and_defender_both_alone() -> None:
+    """Fragment 3496: 'Before the first trick any player may announce they are going alone,
+    whereupon the partner of the lone player puts their cards face down ... A maker and a
+    defender may both go alone in which case it is one against one.'"""
+    eng = table("euchre-british", BRITISH, up="9H")
+    ok(eng, Bid(1, "ORDER_UP"), Exchange(0, parse_card("9S")))
+    assert eng.phase == "sitout" and eng.to_act == 1
+    ok(eng, SitOut(1, False), SitOut(2, True), SitOut(3, True))
+    refused(eng, SitOut(0, True), "sit_out_refused")
+    ok(eng, SitOut(0, False))
+    assert eng.to_act == 1
+    ok(eng, Play(1, parse_card("JH")))
+    assert eng.to_act == 0  # one against one
+    play_lowest(eng)
+    assert eng.state.last_hand["tricks_won"] == [0, 5, 0, 0]
+    assert eng.state.scores == [0, 4]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_british_complete_game(seed: int) -> None:
+    """Fragment 3496: 'Play and scoring are as in the 1844 rules' (game to 5)."""
+    eng, hands = random_game("euchre-british", 4, seed)
+    assert eng.state.game_over and eng.state.scores[eng.state.winner] >= 5

@@ -424,6 +424,9 @@ class Engine:
         refused = self._turn(a.seat, "sitout", "sit out")
         if refused:
             return refused
+        why = st.variant.sitout_refusal(st, a.seat, a.out)
+        if why:
+            return _no("sit_out_refused", why)
         if a.out:
             st.dropped.add(a.seat)
         st.sitout_queue.pop(0)
@@ -570,7 +573,8 @@ class Engine:
             if st.count[giver] > st.known[giver].bit_count():
                 acts.append(Exchange(giver, None))
             return acts
-        return acts + [SitOut(seat, True), SitOut(seat, False)]
+        return acts + [SitOut(seat, out) for out in (True, False)
+                       if not v.sitout_refusal(st, seat, out)]
 
     def _deal_actions(self) -> list[Action]:
         st = self.state

@@ -289,6 +289,10 @@ class Variant:
         """Seats asked, in order, whether to sit the hand out (Eau Claire defenders). None."""
         return []
 
+    def sitout_refusal(self, st: TableView, seat: int, out: bool) -> str:
+        """Why ``seat`` may not give this answer now ("" when it may). None by default."""
+        return ""
+
     def sit_out_ends_hand(self, st: TableView, seat: int, out: bool) -> bool:
         """After ``seat`` answered: True scores the hand now (``score_hand`` sees
         ``st.dropped``), False asks the next seat or starts the play."""

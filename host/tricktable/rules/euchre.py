@@ -1,4 +1,5 @@
-"""Euchre: the North American four-hand game and Mathews' 1844 rules (seed 002, Euchre).
+"""Euchre: the North American four-hand game, Mathews' 1844 rules and the British game with
+the Benny (seed 002, Euchre).
 
 Four players in two partnerships, five cards each dealt 2+3, the next card turned up.
 Round one: each player in turn, from the dealer's left, passes or accepts the turn-up suit
@@ -6,7 +7,9 @@ Round one: each player in turn, from the dealer's left, passes or accepts the tu
 takes the up-card into the hand and discards one card to the kitty. Round two: pass or
 name another suit. A player who fixes trump may go alone (``:ALONE``). Eldest leads. Makers
 score 1 for 3-4 tricks, 2 for a march, 4 for a lone march; euchred makers give the
-defenders 2. docs/rules/euchre.md lists the options and the passages followed.
+defenders 2. The British game adds the joker (the Benny, top trump; turned up, the dealer
+names trump blind) and lets any player go alone before the first trick (the partner sits
+out). docs/rules/euchre.md lists the options and the passages followed.
 Imports ``cards`` and ``rules.base``.
 """
 
@@ -28,20 +31,19 @@ from tricktable.rules.base import (
     opt,
 )
 
-__all__ = ["Euchre", "EuchreOptions", "Euchre1844Options", "ORDER_UP", "ALONE", "VARIANTS"]
+__all__ = ["Euchre", "Euchre1844", "EuchreBritish", "EuchreOptions", "Euchre1844Options",
+           "EuchreBritishOptions", "ORDER_UP", "ALONE", "BENNY", "VARIANTS"]
 
 SEED = "seed 002, Euchre"
 ORDER_UP = "ORDER_UP"
 ALONE = ":ALONE"
+BENNY = "BENNY"
 
 
 @dataclass(frozen=True)
-class EuchreOptions(CommonOptions):
-    """House rules of North American Euchre (each field names its passage)."""
+class EuchreRules(CommonOptions):
+    """House rules every Euchre variant has (each field names its passage)."""
 
-    deck: Literal[24, 28, 32] = opt(
-        24, f"{SEED}, fragment 1824: 'A pack of 32 cards (AKQJ10987) or 28 cards (no 7s) may "
-        "also be used, but 24 cards is the standard.'")
     target: int | None = opt(
         10, f"{SEED}, fragment 304: 'The first team to score the target number of points (5, "
         "7 or 10) wins the game. In Columbus, the target is 10.' Judgement: 10, the one "
@@ -56,12 +58,29 @@ class EuchreOptions(CommonOptions):
 
 
 @dataclass(frozen=True)
+class EuchreOptions(EuchreRules):
+    """House rules of North American Euchre."""
+
+    deck: Literal[24, 28, 32] = opt(
+        24, f"{SEED}, fragment 1824: 'A pack of 32 cards (AKQJ10987) or 28 cards (no 7s) may "
+        "also be used, but 24 cards is the standard.'")
+
+
+@dataclass(frozen=True)
 class Euchre1844Options(EuchreOptions):
     """Mathews' 1844 rules: the 32-card Piquet pack and game to five."""
 
+    target: int | None = opt(5, f"{SEED}, fragment 2888: 'Game is 5 points.'")
     deck: Literal[24, 28, 32] = opt(
         32, f"{SEED}, fragment 1976: 'A 32-card French-suited Piquet pack is used'.")
-    target: int | None = opt(5, f"{SEED}, fragment 2888: 'Game is 5 points.'")
+
+
+@dataclass(frozen=True)
+class EuchreBritishOptions(EuchreRules):
+    """British Euchre: 'Play and scoring are as in the 1844 rules' (fragment 3496)."""
+
+    target: int | None = opt(5, f"{SEED}, fragment 3496: play and scoring 'as in the 1844 "
+                                "rules' (fragment 2888: 'Game is 5 points').")
 
 
 class Euchre(Variant):
@@ -119,7 +138,8 @@ class Euchre(Variant):
         """An ordered-up card goes to the dealer, who discards one (fragments 3268, 4028).
         Judgement: a dealer sitting out (the partner went alone) leaves it in the kitty."""
         c = st.contract
-        if c is None or not c.bid.startswith(ORDER_UP) or st.dealer in self.sitting_out(st):
+        if c is None or not (c.bid.startswith(ORDER_UP) or c.bid == BENNY) \
+                or st.dealer in self.sitting_out(st):
             return []
         return [(STOCK, st.dealer), (st.dealer, STOCK)]
 
@@ -133,10 +153,11 @@ class Euchre(Variant):
         assert c is not None
         side = st.side_of[c.seat]
         taken = st.side_tricks(side)
+        alone = c.alone or any(st.side_of[s] == side for s in st.dropped)
         deltas = [0] * len(st.sides)
         if taken == st.hand_size:
-            deltas[side] = 4 if c.alone else 2
-            note = f"march{' alone' if c.alone else ''}: +{deltas[side]}"
+            deltas[side] = 4 if alone else 2
+            note = f"march{' alone' if alone else ''}: +{deltas[side]}"
         elif taken >= c.need:
             deltas[side] = 1
             note = f"made with {taken} tricks: +1"
@@ -165,4 +186,53 @@ class Euchre1844(Euchre):
     Options = Euchre1844Options
 
 
-VARIANTS = (Euchre(), Euchre1844())
+class EuchreBritish(Euchre):
+    """British Euchre with the Benny (seed 002, fragments 1368, 912, 3344, 3496)."""
+
+    name = "euchre-british"
+    title = "Euchre (British, with the Benny)"
+    aliases = ("british-euchre", "benny-euchre")
+    Options = EuchreBritishOptions
+    bid_ladder = (ORDER_UP, ORDER_UP + ALONE, *TRUMP_SUITS)
+
+    def deck(self, n: int, options: EuchreRules) -> Deck:  # type: ignore[override]
+        """Fragment 1368: 'a pack of 25 cards with a joker', the Benny, the top trump."""
+        return named_deck("25")
+
+    def pre_auction_contract(self, st: TableView) -> Contract | None:
+        """Fragment 3344: 'If the upcard is the Benny, the dealer must announce trumps before
+        picking up their own hand cards and the dealer's team are the makers'."""
+        if st.up_card is not None and CARDS[st.up_card % COPY_STRIDE].is_joker:
+            return Contract(seat=st.dealer, bid=BENNY, need=3)
+        return None
+
+    def legal_bids(self, st: TableView, seat: int) -> list[str]:
+        """Fragment 3344: 'the dealer's partner cannot make trumps and play with the dealer,
+        but can only pass or play alone'; other lone hands are announced after trump is fixed.
+        Round two: another suit."""
+        if self._round_one(st):
+            if not self._up_suit(st):
+                return []
+            return [ORDER_UP + ALONE] if seat == (st.dealer + 2) % st.n else [ORDER_UP]
+        up = self._up_suit(st)
+        return [s for s in TRUMP_SUITS if s != up]
+
+    def sitout_deciders(self, st: TableView) -> list[int]:
+        """Fragment 3496: 'Before the first trick any player may announce they are going
+        alone, whereupon the partner of the lone player puts their cards face down ... A maker
+        and a defender may both go alone'. The partner of a lone player answers SIT OUT; each
+        player is asked in turn from the eldest, unless their side already has a lone hand."""
+        done = {st.side_of[s] for s in self.sitting_out(st)}
+        order = [(st.dealer + i) % st.n for i in range(1, st.n + 1)]
+        return [s for s in order if st.side_of[s] not in done]
+
+    def sitout_refusal(self, st: TableView, seat: int, out: bool) -> str:
+        if out and any(st.side_of[d] == st.side_of[seat] for d in st.dropped):
+            return f"{st.players[seat]}'s partner already sits out: only one may go alone"
+        return ""
+
+    def sit_out_ends_hand(self, st: TableView, seat: int, out: bool) -> bool:
+        return False
+
+
+VARIANTS = (Euchre(), Euchre1844(), EuchreBritish())
