@@ -57,8 +57,10 @@ def replay_command(path: str, only: int | None) -> None:
     players = st.players
     sides = [st.side_name(i) for i in range(len(st.sides))]
     console = Console(highlight=False)
-    head = " ".join(f"{k}: {v}" for k, v in record.tags.items())
-    console.print(f"[bold]{st.variant.title}[/] - {' | '.join(players)}" + (f"  ({head})" if head else ""))
+    head = "; ".join(f"{k} {v}" for k, v in record.tags.items())
+    console.print(f"[bold]{st.variant.title}[/]: {', '.join(players)}")
+    if head:
+        console.print(head)
     for view in views:
         if only is not None and view.number != only:
             continue

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tricktable.cards import format_card
 from tricktable.engine import Engine, EngineError
-from tricktable.engine.actions import Deal
+from tricktable.engine.actions import Deal, ScanCard
 from tricktable.history.record import GameRecord, contract_text
 
 __all__ = ["HandView", "TrickView", "replay"]
@@ -50,8 +51,10 @@ def replay(record: GameRecord) -> tuple[Engine, list[HandView]]:
     played: list[tuple[int, str]] = []
     for i, action in enumerate(record.actions()):
         view = views[-1]
-        if view.deal == "unknown" and action.TYPE == "scan":
+        if isinstance(action, ScanCard):
             view.deal = "scan"
+            name = format_card(action.card, action.copy) if st.deck.copies > 1 else str(action.card)
+            view.hands[action.seat] = (view.hands.get(action.seat, "") + " " + name).strip()
         out = eng.apply(action)
         if not out.ok:
             raise EngineError(f"action {i + 1} ({action.to_json()}) refused: {out.reason}")

@@ -55,6 +55,16 @@ def _quote(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _option_text(value: Any) -> str:
+    """JSON, except that a string that reads back as itself is written bare (record)."""
+    if isinstance(value, str):
+        try:
+            json.loads(value)
+        except json.JSONDecodeError:
+            return value
+    return json.dumps(value)
+
+
 def _seat_refs(players: list[str]) -> list[str]:
     """How move lines name each seat: the name when it is one word and unique, else @n."""
     return [p if _NAME.match(p) and players.count(p) == 1 and p.lower() not in _WORDS
@@ -76,7 +86,7 @@ def write_text(record: GameRecord) -> str:
         out.append(f"[{name} {_quote(tags[name])}]")
     out.append(f"[Variant {_quote(cfg['variant'])}]")
     for name, value in sorted(cfg.get("options", {}).items()):
-        out.append(f"[Option {_quote(name + '=' + json.dumps(value))}]")
+        out.append(f"[Option {_quote(name + '=' + _option_text(value))}]")
     out.append(f"[Seed {_quote(str(cfg.get('seed', 0)))}]")
     out.append(f"[Seats {_quote(' | '.join(players))}]")
     out.append(f"[Dealer {_quote(players[cfg.get('dealer', 0)])}]")
@@ -323,6 +333,9 @@ class _Reader:
 
     # move lines
     def to_act(self) -> int:
+        st = self.engine.state
+        if st.phase == "deal" and self.section == "auction":
+            return st.variant.first_bidder(st)  # the first bid starts a hand nobody dealt
         seat = self.engine.to_act
         if seat is None:
             raise self.fail("no seat is to act: the game is over")
