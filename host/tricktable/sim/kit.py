@@ -73,6 +73,14 @@ class Kit:
         except KeyError:
             raise KitError(f"the deck has no card {printed!r}") from None
 
+    def has_tag(self, action: Action) -> bool:
+        """Whether some tag of the kit does ``action`` (there is no token for a bid of 1)."""
+        try:
+            self.tag_for(action)
+        except KitError:
+            return False
+        return True
+
     def tag_for(self, action: Action) -> Tag:
         """The tag that does ``action`` when placed on the acting seat's pad."""
         if isinstance(action, Play | ScanCard | TurnUp | Exchange):

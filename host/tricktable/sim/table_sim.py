@@ -93,7 +93,10 @@ class SimTable:
         while self.mirror.phase != "game_over":
             if self.mirror.phase == "deal" and await self._deal_step():
                 continue
-            legal = self.mirror.legal_actions()
+            legal = [a for a in self.mirror.legal_actions() if self.kit.has_tag(a)]
+            if not legal:
+                raise SimError(f"table {self.table}: no tag of the kit does any legal action "
+                               f"in phase {self.mirror.phase}")
             seat = self.mirror.to_act if self.mirror.to_act is not None else legal[0].seat
             hand = self.mirror.known_hand(seat)
             state = self.mirror.public_state()

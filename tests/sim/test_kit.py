@@ -1,0 +1,48 @@
+"""The demo kit: every card and token enrolled, and the tag for an action is the one the
+host reads back as that action."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tricktable.cards import parse_card_copy
+from tricktable.decks import Registry
+from tricktable.engine.actions import Bid, DeclareTrump, Pass, Play, SitOut
+from tricktable.sim.kit import Kit, KitError
+from tricktable.table import token_action
+
+
+@pytest.fixture
+def kit(tmp_path: Path) -> Kit:
+    with Registry(tmp_path / "decks.sqlite") as registry:
+        return Kit.enroll(registry, 3, "24", card_deck=4, token_deck=1004)
+
+
+def test_every_card_of_the_deck_and_every_token_is_enrolled(tmp_path: Path) -> None:
+    with Registry(tmp_path / "decks.sqlite") as registry:
+        kit = Kit.enroll(registry, 3, "24", card_deck=4, token_deck=1004)
+        assert len(kit.cards) == 24 and "PASS" in kit.tokens
+        for tag in [*kit.cards.values(), *kit.tokens.values()]:
+            resolved = registry.resolve(tag.uid, tag.record)
+            assert (resolved.token or str(resolved.card)) == tag.name
+
+
+@pytest.mark.parametrize("action", [Pass(2), Bid(2, "4"), Bid(2, "PEPPER:SMALL"),
+                                    DeclareTrump(2, "H"), DeclareTrump(2, "LOW"),
+                                    SitOut(2, True), SitOut(2, False)])
+def test_the_token_for_an_action_means_that_action_to_the_host(kit: Kit, action) -> None:
+    tag = kit.tag_for(action)
+    assert token_action(tag.name, 2) == action
+
+
+def test_a_card_action_uses_the_card(kit: Kit) -> None:
+    assert kit.tag_for(Play(0, *parse_card_copy("JH"))).name == "JH"
+
+
+def test_an_action_without_a_tag_is_refused(kit: Kit) -> None:
+    assert not kit.has_tag(Bid(0, "1"))
+    with pytest.raises(KitError, match="no token does"):
+        kit.tag_for(Bid(0, "1"))
+    with pytest.raises(KitError, match="no card \"AS'\""):
+        kit.card("AS'")
