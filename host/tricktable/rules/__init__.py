@@ -25,6 +25,7 @@ _MODULES = (
     "tricktable.rules.hasenpfeffer",
     "tricktable.rules.double_deck",
     "tricktable.rules.double_hasenpfeffer",
+    "tricktable.rules.jucker",
 )
 """Variant modules; each defines ``VARIANTS``, a tuple of ``Variant`` instances."""
 
