@@ -8,7 +8,8 @@ This is the engine's hot path, kept small. Hands are bit sets (see ``engine.stat
   refused as already played only when every copy has been played.
 - ``legal_mask`` is the set of cards the seat may play: what it could hold, restricted to
   the suit led when it is known to hold that suit. Unseen cards of a suit the seat showed
-  out of are left out (playing one is accepted, but it proves an earlier revoke).
+  out of are left out (playing one is accepted, but it proves an earlier revoke) unless
+  nothing else is left unseen.
 - ``follow_refusal`` says when a play is provably illegal (a known card of the suit led is
   in the hand); strict mode refuses it, record mode accepts it as a revoke.
 - ``play`` moves the card, records show-outs and proven revokes, and resolves the trick.
@@ -66,7 +67,10 @@ def legal_mask(st: State, seat: int) -> int:
     known = st.known[seat]
     cands = known
     if st.count[seat] > known.bit_count():
-        cands |= st.unseen & ~_void_cards(st, seat) if st.void[seat] else st.unseen
+        unseen = st.unseen
+        if st.void[seat] and unseen & ~_void_cards(st, seat):
+            unseen &= ~_void_cards(st, seat)
+        cands |= unseen
     if st.trick:
         order = st.order
         follow = order.suit_masks[order.eff[st.trick[0][1]]]  # type: ignore[union-attr]

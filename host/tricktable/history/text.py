@@ -177,7 +177,8 @@ def _write_hand(hand: HandRecord, trick_ends: set[int], players: list[str], refs
                 n = sum(1 for j in trick_ends if j <= i)
                 winner = hand.claims.get(("trick", n))
                 if winner is not None:
-                    line.append(f"=> {winner.value}")
+                    name = winner.value
+                    line.append(f"=> {refs[players.index(name)] if name in players else name}")
                 flush()
     flush()
     for key in (("contract",),):
@@ -362,7 +363,8 @@ class _Reader:
         if self.section == "play":
             self.tricks_in_hand += 1
             if winner is not None:
-                self.claim(("trick", self.tricks_in_hand), winner)
+                name = self.engine.state.players[self.seat_of(winner)]
+                self.claim(("trick", self.tricks_in_hand), name)
 
     def seat_line(self, seat: int, tokens: list[str]) -> None:
         kind = self.section
