@@ -13,7 +13,10 @@ Three append-only tables (docs/journal.md):
 On start the service replays each table's ``entries`` through its table session; the
 ``games``/``actions`` rows written again on replay are ignored by their keys.
 
-Imports from us: protocol only (history export lives in tricktable.history).
+``Journal.history(table, game)`` turns a game into a hand-history record
+(``tricktable.history``), which ``tricktable export`` writes as text or JSON.
+
+Imports from us: protocol, history, and engine.actions (to read journaled actions back).
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from tricktable import history
+from tricktable.engine.actions import action_from_json
 from tricktable.protocol import Control, PadEvent
 
 EntryKind = Literal["pad", "control", "invalid"]
@@ -237,3 +242,14 @@ class Journal:
                 del live[length - 1:]
                 live.append(json.loads(action))
         return [GameRecord(table, game, json.loads(setup), lists[game]) for game, setup in games]
+
+    def history(self, table: str, game: int) -> history.GameRecord:
+        """Game ``game`` of ``table`` as a hand-history record (its live actions replayed).
+
+        KeyError when the journal has no such game."""
+        for record in self.games(table):
+            if record.game == game:
+                tags = {"Table": table, "Round": str(game)}
+                return history.capture(record.setup, [action_from_json(a) for a in record.actions],
+                                       tags)
+        raise KeyError(f"the journal has no game {game} on table {table!r}")

@@ -1,7 +1,7 @@
 """Test kit for the host: enrolled kits (sim.kit), raw MQTT boards and an observer, a bot.
 
 Boards here are plain paho clients publishing protocol v1 pad events, as the firmware does
-(persistent session, QoS 1, the board id as client id); the observer records everything the
+(persistent session, QoS 1; the client id is made unique per test); the observer records everything the
 service publishes. Nothing is mocked: a real broker, real SQLite, the real engine.
 """
 
@@ -183,7 +183,7 @@ class Board:
                  password: str | None = None) -> None:
         self.board, self.boot, self.seq = board, boot, 0
         self.topics = Topics(prefix)
-        self.client = mqtt_client(port, board, clean=False)
+        self.client = mqtt_client(port, f"{prefix}-{board}", clean=False)  # unique per test
         if password is not None:
             self.client.username_pw_set(board, password)
         self.delivered: set[int] = set()  # mids the broker acknowledged (PUBACK)

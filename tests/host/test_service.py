@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from hostkit import (
     PLAYERS,
     SEATS,
@@ -21,7 +22,9 @@ from hostkit import (
     tap_for,
     token_uid,
 )
+from tricktable.cli.export_cmd import export
 from tricktable.decks import Registry
+from tricktable.history import read_text, verify
 from tricktable.journal import Journal
 from tricktable.protocol import (
     MAX_BOARD_MESSAGE,
@@ -116,6 +119,11 @@ def test_a_whole_game_by_raw_pad_events(host):
     [game] = host.journal.games("t1")
     assert game.setup["players"] == PLAYERS
     assert game.actions == [a.to_json() for a in shadow.actions]
+    # the journal's game is a hand history that verifies, and `tricktable export` writes it
+    assert verify(host.journal.history("t1", 1)) == []
+    out = CliRunner().invoke(export, [host.journal.path, "--table", "t1"])
+    assert out.exit_code == 0, out.output
+    assert read_text(out.output).config == game.setup | {"variant": "bid-euchre"}
 
 
 def test_every_event_is_acknowledged_after_journaling(host):

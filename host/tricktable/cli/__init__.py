@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "deck": ("tricktable.cli.deck_cmds:deck_group", "List and check enrolled decks; share the club key."),
     "enroll": ("tricktable.cli.deck_cmds:enroll_command", "Tag a deck or a token set at a USB PN532 reader."),
     "serve": ("tricktable.cli.serve_cmd:serve", "Run the host service: MQTT, journal, rules."),
+    "export": ("tricktable.cli.export_cmd:export", "Write a journal's games as hand histories."),
     "variants": ("tricktable.cli.variants_cmd:variants", "List the games and their house-rule options."),
     "replay": ("tricktable.cli.history_cmds:replay_command", "Print a hand history trick by trick with the running score."),
     "verify": ("tricktable.cli.history_cmds:verify_command", "Recompute a hand history's scores and name each difference."),
