@@ -33,7 +33,7 @@ __all__ = ["EauClaireClubs", "EauClaireOptions", "CLUBS_UP", "VARIANTS"]
 
 SEED = "seed 001, Eau Claire Clubs"
 CLUBS_UP = "CLUBS_UP"
-BOTTOMS, FOUR_OF_A_KIND, ACE_NO_FACE = "BOTTOMS", "MISDEAL", "ACE_NO_FACE"
+BOTTOMS, MISDEAL = "BOTTOMS", "MISDEAL"
 FACES = (11, 12, 13)
 
 
@@ -99,10 +99,8 @@ class EauClaireClubs(Variant):
         ranks = Counter(CARDS[p % COPY_STRIDE].rank for p in _bits(st.known[seat]))
         if 3 in ranks.values() and st.tally.get("bottoms_hand") != st.hand_number:
             calls.append(BOTTOMS)
-        if 4 in ranks.values():
-            calls.append(FOUR_OF_A_KIND)
-        if self._ace_no_face(st.options.ace_no_face, ranks):
-            calls.append(ACE_NO_FACE)
+        if 4 in ranks.values() or self._ace_no_face(st.options.ace_no_face, ranks):
+            calls.append(MISDEAL)
         return calls
 
     @staticmethod
@@ -122,10 +120,10 @@ class EauClaireClubs(Variant):
         return rule == "any" or sorted(ranks.elements()) == [9, 9, 10, 10, 14]
 
     def apply_call(self, st: TableView, seat: int, call: str) -> str | None:
-        """Misdeals: 'all cards are returned to the dealer, and the dealer shuffles & deals
-        again'. Bottoms: 'the player exchanges their 3 of a kind for the 3 cards on the bottom
+        """Misdeal (four of a kind or Ace No Face, one ``MISDEAL`` call for both): 'all cards
+        are returned to the dealer, and the dealer shuffles & deals again'. Bottoms: 'the player exchanges their 3 of a kind for the 3 cards on the bottom
         of the pile ... placed face-up beneath the up-card'."""
-        if call in (FOUR_OF_A_KIND, ACE_NO_FACE):
+        if call == MISDEAL:
             return "redeal"
         ranks = Counter(CARDS[p % COPY_STRIDE].rank for p in _bits(st.known[seat]))
         rank = next(r for r, k in ranks.items() if k == 3)
