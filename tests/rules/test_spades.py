@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from tricktable.cards import parse_card
 from tricktable.engine import Engine
-from tricktable.engine.actions import Bid, Pass, Play
+from tricktable.engine.actions import Bid, Exchange, Pass, Play
 from variantkit import ok, random_game, refused, table
 
 RANKS = "2 3 4 5 6 7 8 9 10 J Q K A".split()
@@ -166,3 +166,19 @@ def test_complete_game(variant: str, seed: int) -> None:
     assert eng.state.game_over
     assert max(eng.state.scores) >= 500 or min(eng.state.scores) <= -200
     assert all(sum(h["tricks_won"]) == 13 for h in hands)
+
+
+def test_blind_nil_card_pass_option() -> None:
+    """Fragment 4712: 'the player bidding nil passes one or two of their cards ... to their
+    partner and receives an equal number of cards back ... Nil passing may be allowed only in
+    the case of a blind nil.'"""
+    eng = table("spades", ONE_SUIT_EACH, dealer=3, scores=[50, -50], options={"nil_pass": 2})
+    ok(eng, Bid(0, "3"), Bid(1, "BLINDNIL"), Bid(2, "3"), Bid(3, "2"))
+    assert eng.phase == "exchange" and eng.to_act == 1
+    ok(eng, Exchange(1, parse_card("AH")), Exchange(1, parse_card("KH")))
+    ok(eng, Exchange(3, parse_card("2C")), Exchange(3, parse_card("3C")))
+    assert "2C" in eng.known_hand(1) and "AH" in eng.known_hand(3)
+    assert eng.phase == "play" and eng.to_act == 0
+    eng = table("spades", ONE_SUIT_EACH, dealer=3, options={"nil_pass": 1})
+    ok(eng, Bid(0, "3"), Bid(1, "NIL"), Bid(2, "3"), Bid(3, "2"))
+    assert eng.phase == "play"  # a plain nil passes only with nil_pass_blind_only off

@@ -61,6 +61,13 @@ class SpadesOptions(CommonOptions):
     bag_penalty: int = opt(
         100, f"{SEED}, fragment 4560: 100 (50 in the short game: 'a 50-point penalty would be "
         "assessed when 5 bags are accumulated').")
+    nil_pass: Literal[0, 1, 2] = opt(
+        0, f"{SEED}, fragment 4712: 'In some variants, the player bidding nil passes one or two "
+        "of their cards ... to their partner and receives an equal number of cards back'. "
+        "'some variants': no pass by default (partnership only).")
+    nil_pass_blind_only: bool = opt(
+        True, f"{SEED}, fragment 4712: 'Nil passing may be allowed only in the case of a blind "
+        "nil.' (with nil_pass).")
     revoke_penalty: Literal["lose_bid", "add_three"] = opt(
         "lose_bid", f"{SEED}, fragment 3800: 'Common penalties for reneging are for the "
         "reneging player to automatically lose their bid, or for the reneger to have three "
@@ -106,6 +113,20 @@ class Spades(Variant):
         """Every bid stands; spades are trump. The contract records the opening bidder."""
         seat = self.first_bidder(st)
         return Contract(seat=seat, bid="SPADES", need=0, trump="S")
+
+    def exchanges(self, st: TableView) -> list[tuple[int, int]]:
+        """Fragment 4712: a nil bidder passes ``nil_pass`` cards to the partner, then receives
+        as many back (in bidding order when both partners bid nil)."""
+        o = st.options
+        passing = (BLIND_NIL,) if o.nil_pass_blind_only else (NIL, BLIND_NIL)
+        if not o.nil_pass or not self.partnerships:
+            return []
+        out: list[tuple[int, int]] = []
+        for seat, bid in st.bids:
+            if bid in passing:
+                partner = next(s for s in st.sides[st.side_of[seat]] if s != seat)
+                out += [(seat, partner)] * o.nil_pass + [(partner, seat)] * o.nil_pass
+        return out
 
     def first_leader(self, st: TableView) -> int:
         """Fragment 4788: 'The player on the dealer's left makes the opening lead'."""
