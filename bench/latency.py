@@ -33,7 +33,7 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 from tricktable.broker import start_broker
-from tricktable.decks import Registry
+from tricktable.decks import Registry, deck_slots
 from tricktable.engine import Engine
 from tricktable.engine.actions import Action, Deal
 from tricktable.protocol import Feedback, PadEvent, Topics, decode, encode
@@ -197,7 +197,8 @@ def scenario(n: int, seconds: float, think: float, warmup: float) -> dict[str, f
     work = Path(tempfile.mkdtemp(prefix="tt-bench-",
                                  dir="/dev/shm" if os.path.isdir("/dev/shm") else None))
     registry = Registry(work / "decks.sqlite")
-    kits = [Kit.enroll(registry, i, "24", 1 + i, 1000 + i) for i in range(n)]
+    names = [slot.name for slot in deck_slots("24")]  # Bid Euchre's deck, 9 to ace
+    kits = [Kit.enroll(registry, i, names, 1 + i, 1000 + i) for i in range(n)]
     registry.close()
     rng = random.Random(n)
     tables = [BenchTable(i, kits[i], rng) for i in range(n)]

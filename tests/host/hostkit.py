@@ -17,7 +17,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from tricktable import tags
 from tricktable.clubfile import Club, parse_club
-from tricktable.decks import Registry
+from tricktable.decks import Registry, deck_slots
 from tricktable.engine import Engine
 from tricktable.engine.actions import (
     Action,
@@ -35,12 +35,13 @@ OTHER_DECK = 2
 TOKEN_DECK = 100
 SEATS = ("n", "e", "s", "w")
 WAIT = 10.0
+BID_EUCHRE_CARDS = [slot.name for slot in deck_slots("24")]  # 9 to ace, one copy
 
 
 def _kits(registry: Registry) -> tuple[Kit, Kit]:
     """The table's kit (deck 1, tokens 100) and a kit of another table (deck 2, tokens 101)."""
-    return (Kit.enroll(registry, 0, "24", CARD_DECK, TOKEN_DECK),
-            Kit.enroll(registry, 1, "24", OTHER_DECK, TOKEN_DECK + 1))
+    return (Kit.enroll(registry, 0, BID_EUCHRE_CARDS, CARD_DECK, TOKEN_DECK),
+            Kit.enroll(registry, 1, BID_EUCHRE_CARDS, OTHER_DECK, TOKEN_DECK + 1))
 
 
 KIT, OTHER_KIT = _kits(Registry(":memory:"))  # the UIDs are the same in every registry
