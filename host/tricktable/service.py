@@ -163,7 +163,10 @@ class Service:
         for cfg in self.club.tables.values():
             setups = {g.game: g.setup for g in self.journal.games(cfg.id)}
             session = TableSession(cfg, self.registry, setups)
-            self._record(session, 0, session.start_game())
+            started = session.start_game()
+            if not started.ok:
+                log.error("table %s: %s", cfg.id, started.reason)
+            self._record(session, 0, started)
             self.tables[cfg.id] = session
         for entry in self.journal.entries():
             session = self.tables.get(entry.table or "")
@@ -295,16 +298,18 @@ class Service:
         events = self.topics.events(table)
         for target, feedback in result.feedback:
             self._publish(self.topics.feedback(target), encode(feedback))
-        if control is not None:
+        if control is None:  # a tap: its verdict
+            self._publish(events, encode(TableEvent(
+                table=table, kind="accepted" if result.ok else "refused", seat=result.seat,
+                board=board, pad=pad, code=result.code, reason=result.reason,
+                action=result.action)))
+        else:  # a command: its answer, and an entered action is also an accepted action
             self._publish(events, encode(TableEvent(
                 table=table, kind="control", code=result.code, reason=result.reason,
                 id=control.id, action=result.action, seat=result.seat)))
-        if control is None or control.cmd == "action":
-            kind = "accepted" if result.ok else "refused"
-            if result.ok or control is None:
+            if control.cmd == "action" and result.ok:
                 self._publish(events, encode(TableEvent(
-                    table=table, kind=kind, seat=result.seat, board=board, pad=pad,
-                    code=result.code, reason=result.reason, action=result.action)))
+                    table=table, kind="accepted", seat=result.seat, action=result.action)))
         for event in result.events:
             self._publish(events, encode(TableEvent(table=table, kind="engine", event=event,
                                                     seat=event.get("seat"))))
