@@ -5,6 +5,7 @@ consistent scores (hypothesis), a game replays exactly from its JSON action list
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
@@ -13,12 +14,14 @@ from tricktable.cli.variants_cmd import variants
 from tricktable.engine import Engine
 from tricktable.engine.actions import action_from_json
 from tricktable.rules import get_variant, list_variants
+from tricktable.rules.base import CommonOptions, option_docs
 from variantkit import play_out, random_chooser
 
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
 TABLES = [(name, n) for name in list_variants() for n in get_variant(name).seat_counts]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=st.sampled_from(TABLES), seed=st.integers(0, 2**32 - 1),
        record=st.booleans())
 def test_random_legal_hands_score_consistently(table: tuple[str, int], seed: int,
@@ -35,7 +38,7 @@ def test_random_legal_hands_score_consistently(table: tuple[str, int], seed: int
     json.dumps(eng.public_state())
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(table=st.sampled_from(TABLES), seed=st.integers(0, 2**16))
 def test_a_game_replays_from_its_json_actions(table: tuple[str, int], seed: int) -> None:
     """The engine contract: undo and replay rebuild a table from its action list."""
@@ -69,3 +72,15 @@ def test_cli_json_and_unknown_name() -> None:
     assert {o["name"]: o["default"] for o in info["options"]}["target"] == 500
     bad = CliRunner().invoke(variants, ["nope"])
     assert bad.exit_code != 0 and "unknown variant 'nope'" in bad.output
+
+
+def test_every_option_is_on_the_variants_rules_page() -> None:
+    """Issue 3: docs/rules/ has a page per variant with its options."""
+    pages = {p.name: p.read_text() for p in DOCS.glob("*.md")}
+    common = {name for name, _, _ in option_docs(CommonOptions)}
+    for name in list_variants():
+        text = "".join(t for t in pages.values() if f"`{name}`" in t)
+        assert text, f"no docs/rules page names `{name}`"
+        missing = [o for o, _, _ in option_docs(get_variant(name).Options)
+                   if o not in common and f"`{o}`" not in text]
+        assert not missing, f"{name}: options not documented: {missing}"

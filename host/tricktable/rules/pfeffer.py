@@ -36,13 +36,19 @@ NO_TRUMPS = ("NT", "HIGH", "LOW")
 
 
 @dataclass(frozen=True)
-class PfefferOptions(CommonOptions):
-    """House rules of Pfeffer (each field names its passage)."""
+class StuckDealerOptions(CommonOptions):
+    """House rules of a game where the dealer is stuck when the others pass."""
 
     target: int | None = opt(42, f"{SEED}, Scoring & Winning: 'The game is to 42 points. In "
                                  "cases of a tie at 42, the bidding team wins.'")
     stuck_bid: int = opt(4, f"{SEED}: 'the dealer is forced to make a four Trick Bid when all "
                             "players pass in front of the dealer'.")
+
+
+@dataclass(frozen=True)
+class PfefferOptions(StuckDealerOptions):
+    """House rules of Pfeffer (each field names its passage)."""
+
     set_points: int = opt(5, f"{SEED}, Scoring & Winning: 'they too will set, lose five "
                              "points and also receive a hickey'.")
     pfeffer_made: int = opt(12, f"{SEED}, Scoring & Winning: 'For Pfeffer bids, if the "
@@ -130,7 +136,7 @@ class Pfeffer(Variant):
 
 
 @dataclass(frozen=True)
-class BuckpfefferOptions(PfefferOptions):
+class BuckpfefferOptions(StuckDealerOptions):
     """House rules of Buckpfeffer (each field names its passage)."""
 
     target: int | None = opt(25, f"{BUCK_SEED}: 'the game is generally played to 25 or more'.")
