@@ -31,10 +31,10 @@ def locate(st: State, seat: int, card: Card, copy: int | None) -> tuple[int, str
     """(bit index, "", "") of the card ``seat`` holds, or (-1, code, reason)."""
     deck = st.deck
     label = format_card(card, copy) if copy else str(card)
-    if card not in deck.faces or (copy is not None and copy >= deck.copies):
+    base = card.index
+    if not st.deck_mask >> base & 1 or (copy is not None and copy >= deck.copies):
         return -1, "card_not_in_deck", f"{label} is not in this game's {deck.name} deck"
     copies = range(deck.copies) if copy is None else (copy,)
-    base = card.index
     known = st.known[seat]
     for k in copies:
         p = base + COPY_STRIDE * k
@@ -96,15 +96,21 @@ def follow_refusal(st: State, seat: int, p: int) -> str:
 
 
 def play(st: State, seat: int, p: int, events: list[Event]) -> bool:
-    """Play ``p`` (already located and checked) for ``seat``; True when the hand is over."""
+    """Play ``p`` (already located and checked) for ``seat``; True when the hand is over.
+
+    Records a show-out (a card not of the suit led when the seat is not known to hold it),
+    reports a revoke (proven by the known hand, or by a suit the seat showed out of), moves
+    the card from the hand to the trick and, with the last card, gives the trick."""
     order = st.order
-    eff = order.eff[p]  # type: ignore[union-attr]
+    eff_of = order.eff  # type: ignore[union-attr]
+    eff = eff_of[p]
+    trick = st.trick
+    known = st.known
     trick_no = len(st.tricks) + 1
-    bit = 1 << p
-    if st.trick:
-        led = order.eff[st.trick[0][1]]  # type: ignore[union-attr]
+    if trick:
+        led = eff_of[trick[0][1]]
         if eff != led:
-            if st.known[seat] & order.suit_masks[led]:  # type: ignore[union-attr]
+            if known[seat] & order.suit_masks[led]:  # type: ignore[union-attr]
                 _revoke(st, events, seat, trick_no, led, "hand", trick_no)
             elif led != JOKER_SUIT:
                 st.void[seat] |= 1 << led
@@ -112,22 +118,23 @@ def play(st: State, seat: int, p: int, events: list[Event]) -> bool:
     if st.void[seat] >> eff & 1:
         st.void[seat] &= ~(1 << eff)
         _revoke(st, events, seat, st.void_trick[seat][eff], eff, "showed_out", trick_no)
-    if st.known[seat] & bit:
-        st.known[seat] ^= bit
+    bit = 1 << p
+    if known[seat] & bit:
+        known[seat] ^= bit
     else:
         st.unseen &= ~bit
     st.count[seat] -= 1
     st.played |= bit
-    st.trick.append((seat, p))
-    events.append(CardPlayed(seat, st.card_name(p), trick_no))
-    if len(st.trick) < st.active:
+    trick.append((seat, p))
+    names = st.names
+    events.append(CardPlayed(seat, names[p], trick_no))
+    if len(trick) < st.active:
         st.to_act = st.next_active[seat]
         return False
-    cards = st.trick
-    winner = cards[order.winner([q for _, q in cards])][0]  # type: ignore[union-attr]
-    st.tricks.append((st.leader, cards, winner))
+    winner = trick[order.winner([q for _, q in trick])][0]  # type: ignore[union-attr]
+    st.tricks.append((st.leader, trick, winner))
     st.tricks_won[winner] += 1
-    events.append(TrickWon(trick_no, winner, st.leader, tuple(st.card_name(q) for _, q in cards)))
+    events.append(TrickWon(trick_no, winner, st.leader, tuple(names[q] for _, q in trick)))
     st.trick = []
     st.leader = st.to_act = winner
     return len(st.tricks) == st.hand_size

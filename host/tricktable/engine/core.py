@@ -92,6 +92,7 @@ class Engine:
         self.config = config
         self.actions: list[Action] = []
         self._play_cache: list[dict[int, Play]] = [{} for _ in range(state.n)]
+        self._deal_orders: dict[int, list[int]] = {}
         self._handlers: dict[type, Callable[[Any], Outcome]] = {
             Play: self._play, Bid: self._bid, Pass: self._pass, Deal: self._deal,
             ScanCard: self._scan, TurnUp: self._turn_up, DeclareTrump: self._declare,
@@ -181,19 +182,12 @@ class Engine:
         v = st.variant
         cards = list(st.deck.physical)
         st.rng.shuffle(cards)
-        packets = v.packets(st.n, st.options)
-        hs, n = st.hand_size, st.n
-        i = k = 0
-        while st.count[st.dealer] < hs:
-            size = packets[k % len(packets)]
-            k += 1
-            for j in range(1, n + 1):
-                seat = (st.dealer + j) % n
-                for _ in range(min(size, hs - st.count[seat])):
-                    st.known[seat] |= 1 << cards[i]
-                    st.count[seat] += 1
-                    i += 1
-        rest = cards[i:]
+        order = self._deal_order(st.dealer)
+        known = st.known
+        for p, seat in zip(cards, order, strict=False):
+            known[seat] |= 1 << p
+        st.count = [st.hand_size] * st.n
+        rest = cards[len(order):]
         for p in rest:
             st.kitty |= 1 << p
         st.unseen = 0
@@ -204,6 +198,26 @@ class Engine:
             events.append(UpCardTurned(st.card_name(rest[0])))
         self._begin_auction(events)
         return Outcome(True, events=events)
+
+    def _deal_order(self, dealer: int) -> list[int]:
+        """The seat that receives each card of the shuffled pack, in order: packets of the
+        variant's sizes, clockwise from the dealer's left, until every hand is full."""
+        order = self._deal_orders.get(dealer)
+        if order is None:
+            st = self.state
+            packets = st.variant.packets(st.n, st.options)
+            counts = [0] * st.n
+            order, k = [], 0
+            while counts[dealer] < st.hand_size:
+                size = packets[k % len(packets)]
+                k += 1
+                for j in range(1, st.n + 1):
+                    seat = (dealer + j) % st.n
+                    take = min(size, st.hand_size - counts[seat])
+                    order += [seat] * take
+                    counts[seat] += take
+            self._deal_orders[dealer] = order
+        return order
 
     def _scan(self, a: ScanCard) -> Outcome:
         st = self.state
@@ -242,7 +256,7 @@ class Engine:
         """The physical card for a scan: an unseen copy, or a refusal."""
         st = self.state
         deck = st.deck
-        if card not in deck.faces or (copy is not None and copy >= deck.copies):
+        if not st.deck_mask >> card.index & 1 or (copy is not None and copy >= deck.copies):
             return -1, "card_not_in_deck", f"{card} is not in this game's {deck.name} deck"
         for k in (range(deck.copies) if copy is None else (copy,)):
             p = card.index + COPY_STRIDE * k
@@ -475,9 +489,12 @@ class Engine:
         seat = a.seat
         if st.phase != "play" or seat != st.to_act:
             return self._turn(seat, "play", "play a card") or _no("wrong_phase", "")
-        p, code, reason = cardplay.locate(st, seat, a.card, a.copy)
-        if p < 0:
-            return _no(code, reason)
+        copy = a.copy
+        p = a.card.index + COPY_STRIDE * copy if copy is not None else -1
+        if p < 0 or not st.known[seat] >> p & 1:  # the fast path: a known physical card
+            p, code, reason = cardplay.locate(st, seat, a.card, copy)
+            if p < 0:
+                return _no(code, reason)
         if not st.trick and st.variant.restricts_leads:
             why = st.variant.lead_refusal(st, seat, p)
             if why:

@@ -1,4 +1,7 @@
-"""Engine events: what an accepted action caused, as frozen dataclasses that serialise.
+"""Engine events: what an accepted action caused, as dataclasses that serialise.
+
+Events are read-only by convention (not frozen: they are made on the hot path, and a
+frozen dataclass costs a ``object.__setattr__`` per field).
 
 ``event.to_json()`` gives a dict with a ``"type"`` key (cards printed as ``AS``/``AS'``);
 the service publishes them on the table's event topic and the web page shows them.
@@ -19,7 +22,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Event:
     """Base of every event."""
 
@@ -42,14 +45,14 @@ def _plain(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandStarted(Event):
     TYPE: ClassVar[str] = "hand_started"
     hand_number: int
     dealer: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Dealt(Event):
     """The engine dealt from its seed: every hand is known."""
 
@@ -57,40 +60,40 @@ class Dealt(Event):
     dealer: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardScanned(Event):
     TYPE: ClassVar[str] = "card_scanned"
     seat: int
     card: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class UpCardTurned(Event):
     TYPE: ClassVar[str] = "up_card"
     card: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BidMade(Event):
     TYPE: ClassVar[str] = "bid"
     seat: int
     bid: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Passed(Event):
     TYPE: ClassVar[str] = "pass"
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Called(Event):
     TYPE: ClassVar[str] = "call"
     seat: int
     call: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AuctionWon(Event):
     """The auction is over: ``seat`` holds the contract ``bid`` (``forced`` when stuck)."""
 
@@ -100,7 +103,7 @@ class AuctionWon(Event):
     forced: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PassedOut(Event):
     """Nobody bid: the hand is thrown in and ``next_dealer`` deals."""
 
@@ -109,14 +112,14 @@ class PassedOut(Event):
     next_dealer: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TrumpDeclared(Event):
     TYPE: ClassVar[str] = "trump"
     seat: int
     trump: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardExchanged(Event):
     """``giver`` passed a card to ``receiver`` (``card`` None when not scanned)."""
 
@@ -126,14 +129,14 @@ class CardExchanged(Event):
     card: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SatOut(Event):
     TYPE: ClassVar[str] = "sit_out"
     seat: int
     out: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardPlayed(Event):
     TYPE: ClassVar[str] = "card_played"
     seat: int
@@ -145,7 +148,7 @@ class CardPlayed(Event):
         return cls(seat, format_card(card, copy), trick)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Revoke(Event):
     """``seat`` failed to follow ``suit`` in trick ``trick`` (1-based).
 
@@ -163,7 +166,7 @@ class Revoke(Event):
     accepted: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TrickWon(Event):
     TYPE: ClassVar[str] = "trick_won"
     trick: int
@@ -172,7 +175,7 @@ class TrickWon(Event):
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandScored(Event):
     """``deltas`` and ``scores`` are per side; ``detail`` is the variant's explanation."""
 
@@ -183,7 +186,7 @@ class HandScored(Event):
     detail: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GameOver(Event):
     TYPE: ClassVar[str] = "game_over"
     winner: int | None

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tricktable.cards import Deck, Ordering, format_card, from_physical
+from tricktable.cards import CARDS, Deck, Ordering, format_card
 from tricktable.rules.base import CommonOptions, Contract, Variant
 
 __all__ = ["State"]
@@ -39,6 +39,8 @@ class State:
         self.scores = variant.starting_scores(len(self.sides), options)
         self.deck: Deck = variant.deck(self.n, options)
         self.deck_mask = self.deck.mask
+        self.names = [format_card(c, k if self.deck.copies > 1 else 0)
+                      for k in (0, 1) for c in CARDS]
         self.hand_size = variant.hand_size(self.n, options)
         self.rng = random.Random(seed)
         self.dealer = dealer
@@ -87,8 +89,8 @@ class State:
         return sum(self.tricks_won[s] for s in self.sides[side])
 
     def card_name(self, p: int) -> str:
-        card, copy = from_physical(p)
-        return format_card(card, copy if self.deck.copies > 1 else 0)
+        """How bit index ``p`` prints in this game (``AS``; ``AS'`` for a second copy)."""
+        return self.names[p]
 
     def side_name(self, side: int) -> str:
         return " & ".join(self.players[s] for s in self.sides[side])

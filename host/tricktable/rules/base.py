@@ -271,8 +271,8 @@ class Variant:
         """``S H D C`` a suit with bowers (if the variant has them); ``NT``/``HIGH`` no
         trump; ``LOW`` low no-trump."""
         if trump in SUIT_OF_TRUMP:
-            return Ordering(SUIT_OF_TRUMP[trump], bowers=self.bowers)
-        return Ordering(None, low=trump == "LOW")
+            return Ordering.get(SUIT_OF_TRUMP[trump], self.bowers)
+        return Ordering.get(None, False, trump == "LOW")
 
     def exchanges(self, st: TableView) -> list[tuple[int, int]]:
         """(giver, receiver) card passes after trump is named, in order. None by default."""

@@ -94,16 +94,16 @@ class BidEuchre(Variant):
 
     def legal_bids(self, st: TableView, seat: int) -> list[str]:
         o = st.options
-        ladder = [b for b in self.bid_ladder
-                  if (b.isdigit() and int(b) >= o.min_bid) or (not b.isdigit() and o.pepper)]
-        if self._stuck(st, seat):
-            ladder = [b for b in ladder if not b.isdigit() or int(b) >= o.stick_dealer_bid]
-        if st.high is None:
-            return ladder
-        return [b for b in ladder if self.bid_beats(b, st.high[1], st, seat)]
+        low = o.stick_dealer_bid if self._stuck(st, seat) else o.min_bid
+        start = 0 if st.high is None else _RANK[st.high[1]] + 1
+        if (st.high is not None and st.high[1] in (PEPPER_SMALL, PEPPER_BIG)
+                and seat == st.dealer and o.dealer_can_match_pepper):
+            start -= 1  # the dealer may match a pepper
+        return [b for b in self.bid_ladder[start:]
+                if (int(b) >= low if b.isdigit() else o.pepper)]
 
     def bid_beats(self, new: str, old: str, st: TableView, seat: int) -> bool:
-        i, j = self.bid_ladder.index(new), self.bid_ladder.index(old)
+        i, j = _RANK[new], _RANK[old]
         if (i == j and new in (PEPPER_SMALL, PEPPER_BIG) and seat == st.dealer
                 and st.options.dealer_can_match_pepper):
             return True
@@ -186,5 +186,8 @@ class BidEuchre(Variant):
             return contract_side
         return self.limit_winner(st)
 
+
+_RANK = {b: i for i, b in enumerate(BidEuchre.bid_ladder)}
+"""Each bid's place on the ladder: 0 for 1 ... 6 for PEPPER:SMALL, 7 for PEPPER:BIG."""
 
 VARIANTS = (BidEuchre(),)
