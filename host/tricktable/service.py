@@ -100,6 +100,7 @@ class Service:
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
         self._online: dict[str, bool] = {}
+        self._displays: dict[str, bytes] = {}  # last display payload per table
         self.connected = threading.Event()
         self._stopping = False
         self.tables: dict[str, TableSession] = {}
@@ -147,7 +148,7 @@ class Service:
         with self._lock:
             for table in self.tables.values():
                 self._publish_config(table)
-                self._publish_table(table)
+                self._publish_table(table, force=True)
         self.connected.set()
         log.info("connected to %s:%s", self.broker.host, self.broker.port)
 
@@ -316,12 +317,16 @@ class Service:
         if result.changed:
             self._publish_table(session)
 
-    def _publish_table(self, session: TableSession) -> None:
+    def _publish_table(self, session: TableSession, force: bool = False) -> None:
+        """The retained state, and the display when its text changed (or ``force``)."""
         table = session.config.id
         state = session.state()
         state["boards_online"] = [b for b in session.config.boards if self._online.get(b)]
         self._publish(self.topics.state(table), encode(state), retain=True)
-        self._publish(self.topics.display(table), encode(session.display()), retain=True)
+        display = encode(session.display())
+        if force or self._displays.get(table) != display:
+            self._displays[table] = display
+            self._publish(self.topics.display(table), display, retain=True)
 
     def _publish_config(self, session: TableSession) -> None:
         cfg = session.config
