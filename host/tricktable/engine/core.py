@@ -93,6 +93,7 @@ class Engine:
         self.actions: list[Action] = []
         self._play_cache: list[dict[int, Play]] = [{} for _ in range(state.n)]
         self._deal_orders: dict[int, list[int]] = {}
+        self._actions_made: dict[tuple[Any, ...], Action] = {}
         self._handlers: dict[type, Callable[[Any], Outcome]] = {
             Play: self._play, Bid: self._bid, Pass: self._pass, Deal: self._deal,
             ScanCard: self._scan, TurnUp: self._turn_up, DeclareTrump: self._declare,
@@ -572,14 +573,15 @@ class Engine:
         if phase == "game_over" or seat is None:
             return []
         v = st.variant
-        acts: list[Action] = [Call(seat, c) for c in v.legal_calls(st, seat, phase)]
+        made = self._made
+        acts: list[Action] = [made(Call, seat, c) for c in v.legal_calls(st, seat, phase)]
         if phase == "deal":
             return self._deal_actions() + acts
         if phase == "bidding":
-            acts += [Bid(seat, b) for b in v.legal_bids(st, seat)]
-            return acts + ([Pass(seat)] if v.may_pass(st, seat) else [])
+            acts += [made(Bid, seat, b) for b in v.legal_bids(st, seat)]
+            return acts + ([made(Pass, seat)] if v.may_pass(st, seat) else [])
         if phase == "trump":
-            return acts + [DeclareTrump(seat, t) for t in v.trump_choices(st)]
+            return acts + [made(DeclareTrump, seat, t) for t in v.trump_choices(st)]
         if phase == "exchange":
             giver, receiver = st.exchange_queue[0]
             index = st.exchanges_done
@@ -592,6 +594,14 @@ class Engine:
             return acts
         return acts + [SitOut(seat, out) for out in (True, False)
                        if not v.sitout_refusal(st, seat, out)]
+
+    def _made(self, cls: type[Action], *args: Any) -> Action:
+        """A shared instance of an action (they are frozen): ``legal_actions`` is hot."""
+        key = (cls, *args)
+        act = self._actions_made.get(key)
+        if act is None:
+            act = self._actions_made[key] = cls(*args)
+        return act
 
     def _deal_actions(self) -> list[Action]:
         st = self.state
