@@ -17,7 +17,7 @@ from hostkit import (
     tap_for,
     token_uid,
 )
-from tricktable.engine.actions import Play
+from tricktable.engine.actions import Deal, Play
 from tricktable.protocol import Control
 from tricktable.table import TableSession, token_action
 
@@ -166,3 +166,24 @@ def test_revoke_modes(registry, mode):
         assert result.ok and any(e["type"] == "revoke" for e in result.events)
         assert result.feedback[0][1].led == "amber" and result.feedback[0][1].buzz == "revoke"
         assert session.state()["revokes"]
+
+
+def test_hands_scanned_at_the_deal_make_a_wrong_card_known_at_once(session):
+    """DESIGN.md, Revokes: hands scanned at the deal (each player taps their cards on their
+    pad before bidding): an illegal play is known the instant it is made."""
+    dealt = new_shadow(seed=5)
+    assert dealt.apply(Deal(seat=0)).ok
+    hands = [dealt.known_hand(seat) for seat in range(4)]
+    for seat, hand in enumerate(hands):
+        for card in hand:
+            result = tap(session, seat, card_uid(card))
+            assert result.ok and result.action["type"] == "scan", result.reason
+    assert session.engine.phase == "bidding"
+    assert unchanged(session, lambda: tap(session, 1, card_uid(hands[1][0]))).code == "wrong_phase"
+    rng = random.Random(4)
+    while session.engine.phase != "play":
+        tap(session, session.engine.to_act, tap_for(bot_choice(session.engine, rng)))
+    seat = session.engine.to_act
+    someone_elses = hands[(seat + 1) % 4][0]
+    refused = unchanged(session, lambda: tap(session, seat, card_uid(someone_elses)))
+    assert refused.code == "card_not_in_hand" and "hand" in refused.reason
