@@ -6,7 +6,8 @@ trump with no bidding ("dirty clubs"); otherwise one round of bids (optionally t
 right to name trump. The dealer's left leads. Everybody starts at 15 and subtracts the tricks
 taken; a high bidder short of the bid adds 5. Options: a player with no tricks is bumped 5
 (and may then drop out after trump is named), and no trump when nobody bids.
-docs/rules/buck-euchre.md has the details. Imports ``cards`` and ``rules.base``.
+docs/rules/buck-euchre.md has the details. Imports ``cards``, ``rules.base`` and
+``rules.common``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from tricktable.rules.base import (
     Variant,
     opt,
 )
+from tricktable.rules.common import offender_pays
 
 __all__ = ["BuckEuchre", "BuckEuchreOptions", "DIRTY_CLUBS", "VARIANTS", "up_card_is_club"]
 
@@ -152,6 +154,10 @@ class BuckEuchre(Variant):
                 and st.contract.bid not in (NO_BID, DIRTY_CLUBS):
             return contract_side
         return min(best, key=lambda s: (s - st.dealer - 1) % st.n)
+
+    def revoke_penalty(self, st: TableView, seat: int) -> tuple[int, ...]:
+        """The seed names no revoke penalty. Judgement: the offender is set (+``set_points``)."""
+        return offender_pays(st, seat, st.options.set_points)
 
 
 VARIANTS = (BuckEuchre(),)

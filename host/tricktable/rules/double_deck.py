@@ -7,7 +7,7 @@ trick; failed: minus the bid; the opponents score their tricks; game to 50. Indi
 Deck is the same game with a pinochle pack (the same 48 cards). Five-handed: two packs
 without nines, eight cards each, every player for themselves; six and seven players add the
 nines and then the eights. ``bid_or_set`` is the scoring the Double Hasenpfeffer module
-shares. Imports ``cards`` and ``rules.base``.
+shares. Imports ``cards``, ``rules.base`` and ``rules.common``.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from tricktable.cards import Deck, make_deck
 from tricktable.rules.base import CommonOptions, HandResult, TableView, Variant, opt
+from tricktable.rules.common import offender_pays
 
 __all__ = ["DoubleDeck", "IndianaDoubleDeck", "FiveHanded", "DoubleDeckOptions", "bid_or_set",
            "VARIANTS"]
@@ -44,6 +45,9 @@ def bid_or_set(st: TableView, made_factor: int = 1, set_value: int | None = None
 class DoubleDeckOptions(CommonOptions):
     """House rules of Double Deck Bid Euchre (each field names its passage)."""
 
+    revoke_points: int = opt(
+        3, "The seed names no revoke penalty. Judgement: the offending team loses the minimum "
+        "bid, the smallest set (record mode).")
     target: int | None = opt(50, f"{SEED}: 'The game is won by the first team to score 50 "
                                  "points' (the bidders win a tie: judgement, as in Pfeffer).")
 
@@ -70,6 +74,9 @@ class DoubleDeck(Variant):
         the team with the highest bid fails to make their bid, they lose points equal to their
         bid. Their opponents get one point for each trick they take.'"""
         return bid_or_set(st)
+
+    def revoke_penalty(self, st: TableView, seat: int) -> tuple[int, ...]:
+        return offender_pays(st, seat, st.options.revoke_points)
 
 
 class IndianaDoubleDeck(DoubleDeck):

@@ -7,7 +7,7 @@ call ALONE before naming trump: two cards pass each way with the partner, who si
 Scoring as Double Deck (made: the tricks; failed: minus the bid), a forced dealer losing only
 half the bid (rounded up), alone doubling both. Game to 42 (judgement).
 Imports ``cards``, ``rules.base``, ``rules.double_deck`` (the shared scoring) and
-``rules.pepper`` (``partner_of``).
+``rules.common``.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from tricktable.rules.base import CommonOptions, Contract, HandResult, TableView, Variant, opt
+from tricktable.rules.common import offender_pays, partner_of
 from tricktable.rules.double_deck import bid_or_set
-from tricktable.rules.pepper import partner_of
 
 __all__ = ["DoubleHasenpfeffer", "DoubleHasenpfefferOptions", "ALONE", "VARIANTS"]
 
@@ -28,6 +28,9 @@ ALONE = "ALONE"
 class DoubleHasenpfefferOptions(CommonOptions):
     """House rules of Double Hasenpfeffer (each field names its passage)."""
 
+    revoke_points: int = opt(
+        6, "The seed names no revoke penalty. Judgement: the offending team loses the minimum "
+        "bid, the smallest set (record mode).")
     target: int | None = opt(
         42, f"{SEED} names no target; 'Scoring is the same as in 24-card pepper above', whose "
         "standard goal is 42 (seed 001, Single Deck Bid Euchre, Winning). Judgement.")
@@ -88,6 +91,9 @@ class DoubleHasenpfeffer(Variant):
         assert c is not None
         half = -(-c.need // 2) if c.forced else None
         return bid_or_set(st, made_factor=2 if c.alone else 1, set_value=half)
+
+    def revoke_penalty(self, st: TableView, seat: int) -> tuple[int, ...]:
+        return offender_pays(st, seat, st.options.revoke_points)
 
 
 VARIANTS = (DoubleHasenpfeffer(),)

@@ -9,7 +9,8 @@ then count their bid). Before the bidding a player may call Bottoms (three of a 
 three cards under the up-card), or a misdeal for four of a kind or Ace No Face. Both sides
 start at 15 and count down; a set adds 5, capped at 20; the first side to zero wins, the
 bidders on a tie. docs/rules/eau-claire-clubs.md lists the options and judgement calls.
-Imports ``cards``, ``rules.base`` and ``rules.buck_euchre`` (the club up-card test).
+Imports ``cards``, ``rules.base``, ``rules.common`` and ``rules.buck_euchre`` (the club
+up-card test).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from tricktable.rules.base import (
     opt,
 )
 from tricktable.rules.buck_euchre import up_card_is_club
+from tricktable.rules.common import offender_pays
 
 __all__ = ["EauClaireClubs", "EauClaireOptions", "CLUBS_UP", "VARIANTS"]
 
@@ -35,6 +37,8 @@ SEED = "seed 001, Eau Claire Clubs"
 CLUBS_UP = "CLUBS_UP"
 BOTTOMS, MISDEAL = "BOTTOMS", "MISDEAL"
 FACES = (11, 12, 13)
+SET_POINTS = 5
+"""Set: 'the partnership's score is increased by 5'."""
 
 
 @dataclass(frozen=True)
@@ -175,10 +179,10 @@ class EauClaireClubs(Variant):
                 taken = st.side_tricks(side)
                 swept = c.bid == CLUBS_UP and st.side_tricks(1 - side) == st.hand_size
                 if c.bid == CLUBS_UP and taken == st.hand_size:
-                    deltas[side], why = -5, "all five on a club hand"
+                    deltas[side], why = -SET_POINTS, "all five on a club hand"
                 elif taken == 0 or swept or (side == bidders and c.bid != CLUBS_UP
                                              and taken < c.need):
-                    deltas[side] = min(st.scores[side] + 5, st.options.cap) - st.scores[side]
+                    deltas[side] = min(st.scores[side] + SET_POINTS, st.options.cap) - st.scores[side]
                     why = f"set with {taken}"
                 else:
                     deltas[side], why = -taken, f"{taken} tricks"
@@ -201,6 +205,11 @@ class EauClaireClubs(Variant):
             return 0 if st.scores[0] < st.scores[1] else 1
         tricks = [st.side_tricks(0), st.side_tricks(1)]
         return tricks.index(max(tricks))
+
+    def revoke_penalty(self, st: TableView, seat: int) -> tuple[int, ...]:
+        """The seed names no revoke penalty. Judgement: the offending side is set, +5 (not
+        capped: the cap belongs to the hand's own set)."""
+        return offender_pays(st, seat, SET_POINTS)
 
 
 def _bits(m: int) -> list[int]:

@@ -6,7 +6,7 @@ bids, the holder of the joker must bid three, and the deal is annulled when the 
 card out of play. The declarer names a suit or no trump and (judgement) leads. The bidders
 score a point a trick when they make the bid and lose a point per undertrick when they do
 not. Game to 10. docs/rules/hasenpfeffer.md lists the judgement calls.
-Imports ``cards`` and ``rules.base``.
+Imports ``cards``, ``rules.base`` and ``rules.common``.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from tricktable.rules.base import (
     Variant,
     opt,
 )
+from tricktable.rules.common import offender_pays
 
 __all__ = ["Hasenpfeffer", "HasenpfefferOptions", "VARIANTS"]
 
@@ -33,6 +34,9 @@ class HasenpfefferOptions(CommonOptions):
     """House rules of Hasenpfeffer (each field names its passage)."""
 
     target: int | None = opt(10, f"{SEED}: 'The play goes up to 10 points.'")
+    revoke_points: int = opt(
+        1, "The seed names no revoke penalty. Judgement: the offending side loses a point, one "
+        "undertrick (record mode).")
     forced_bid: int = opt(3, f"{SEED}: 'If no one bids, the holder of the best bauer is obliged "
                              "to bid three'.")
 
@@ -76,6 +80,9 @@ class Hasenpfeffer(Variant):
         deltas[side] = taken if taken >= c.need else taken - c.need
         note = f"{c.bid} {'made' if taken >= c.need else 'failed'} with {taken}: {deltas[side]:+d}"
         return HandResult(tuple(deltas), note)
+
+    def revoke_penalty(self, st: TableView, seat: int) -> tuple[int, ...]:
+        return offender_pays(st, seat, st.options.revoke_points)
 
 
 VARIANTS = (Hasenpfeffer(),)

@@ -8,7 +8,8 @@ whether they will play the turned suit (the dealer may exchange with it), then a
 if all pass the cards are redealt. Teams start with five lines and play for the best of five
 tricks: declarers who win erase a line, declarers who lose add one and the winners erase
 one; a Durch (every trick) is worth more. The first team with no lines wins.
-Imports ``cards``, ``rules.base`` and ``rules.euchre`` (the turn-up auction).
+Imports ``cards``, ``rules.base``, ``rules.common`` and ``rules.euchre`` (the turn-up
+auction).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from tricktable.rules.base import (
     TableView,
     opt,
 )
+from tricktable.rules.common import offender_pays
 from tricktable.rules.euchre import ORDER_UP, Euchre
 
 __all__ = ["Jucker", "JuckerOptions", "JACK_UP", "VARIANTS"]
@@ -127,9 +129,7 @@ class Jucker(Euchre):
         return HandResult(tuple(deltas), f"{note}: " + ", ".join(f"{d:+d}" for d in deltas))
 
     def revoke_penalty(self, st: TableView, seat: int) -> tuple[int, ...]:
-        deltas = [0, 0]
-        deltas[st.side_of[seat]] = st.options.revoke_lines
-        return tuple(deltas)
+        return offender_pays(st, seat, st.options.revoke_lines)
 
 
 VARIANTS = (Jucker(),)

@@ -6,7 +6,7 @@ named suit and sits out, the bidder passes one card back) and the pre-emptive AL
 without help). Suits only. The high bidder leads. One point for the contract, two for every
 trick, four for a pepper or loner; a failed contract gives the other side two, or four for a
 euchre sweep. Progressive plays eight hands at a table. docs/rules/pepper.md has the details.
-Imports ``cards`` and ``rules.base``.
+Imports ``cards``, ``rules.base`` and ``rules.common``.
 """
 
 from __future__ import annotations
@@ -21,17 +21,13 @@ from tricktable.rules.base import (
     Variant,
     opt,
 )
+from tricktable.rules.common import partner_of
 
-__all__ = ["Pepper", "PepperOptions", "PEPPER", "ALONE", "VARIANTS", "partner_of"]
+__all__ = ["Pepper", "PepperOptions", "PEPPER", "ALONE", "VARIANTS"]
 
 SEED = "seed 001, Bid euchre variations, Progressive, Play"
 PEPPER = "PEPPER"
 ALONE = "ALONE"
-
-
-def partner_of(st: TableView, seat: int) -> int:
-    """The partner of ``seat`` at a four-player partnership table."""
-    return next(s for s in st.sides[st.side_of[seat]] if s != seat)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ two hickeys; the opponents score their tricks. Game to 42, the bidders winning a
 Buckpfeffer is Pfeffer with bids from three, HIGH and LOW (no trump, aces or nines high) with
 the forced best-card / worst-card exchange with the declarer's left, skunk scoring and game
 to 25. docs/rules/pfeffer.md and buckpfeffer.md list the passages and judgement calls.
-Imports ``cards`` and ``rules.base``.
+Imports ``cards``, ``rules.base`` and ``rules.common``.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from tricktable.rules.base import (
     Variant,
     opt,
 )
+from tricktable.rules.common import offender_pays
 
 __all__ = ["Pfeffer", "PfefferOptions", "Buckpfeffer", "BuckpfefferOptions", "PFEFFER",
            "VARIANTS"]
@@ -43,6 +44,9 @@ class StuckDealerOptions(CommonOptions):
                                  "cases of a tie at 42, the bidding team wins.'")
     stuck_bid: int = opt(4, f"{SEED}: 'the dealer is forced to make a four Trick Bid when all "
                             "players pass in front of the dealer'.")
+    revoke_points: int = opt(
+        5, "The seed names no revoke penalty. Judgement: the offending side loses what a set "
+        "costs in Pfeffer, five points (record mode).")
 
 
 @dataclass(frozen=True)
@@ -134,6 +138,9 @@ class Pfeffer(Variant):
                 + ", ".join(f"{d:+d}" for d in deltas))
         return HandResult(tuple(deltas), note, {"hickeys": hickeys})
 
+    def revoke_penalty(self, st: TableView, seat: int) -> tuple[int, ...]:
+        return offender_pays(st, seat, st.options.revoke_points)
+
 
 @dataclass(frozen=True)
 class BuckpfefferOptions(StuckDealerOptions):
@@ -141,6 +148,9 @@ class BuckpfefferOptions(StuckDealerOptions):
 
     target: int | None = opt(25, f"{BUCK_SEED}: 'the game is generally played to 25 or more'.")
     stuck_bid: int = opt(4, f"{BUCK_SEED}: 'the dealer is forced to bid four tricks'.")
+    revoke_points: int = opt(
+        4, "The seed names no revoke penalty. Judgement: the offending side loses what a set of "
+        "the dealer's forced bid costs, four points (record mode).")
 
 
 class Buckpfeffer(Pfeffer):
