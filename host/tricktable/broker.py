@@ -5,7 +5,7 @@ on a free port (or the one asked for). Mosquitto runs as a child process from a 
 config in a temporary directory (with persistence, so a restart keeps retained messages and
 persistent sessions); amqtt runs embedded in a background thread with its own event loop.
 ``restart()`` stops and starts the broker again on the same port, for fault tests.
-Authentication (users, passwords, and an ACL) is only offered with mosquitto.
+Authentication (users, passwords, and an ACL) and TLS are only offered with mosquitto.
 
 Imports nothing of ours.
 """
@@ -50,6 +50,14 @@ class BrokerAuth:
     acl: str | None = None
 
 
+@dataclass(frozen=True)
+class BrokerTLS:
+    """A TLS listener (mosquitto only): the broker's certificate and key (PEM files)."""
+
+    certfile: Path
+    keyfile: Path
+
+
 class _Backend(Protocol):
     def start(self) -> None: ...
     def stop(self) -> None: ...
@@ -83,15 +91,17 @@ def _wait_listening(host: str, port: int, alive: Callable[[], bool], timeout: fl
 class _Mosquitto:
     """A mosquitto child process with its config, passwords, ACL and persistence in ``workdir``."""
 
-    def __init__(self, host: str, port: int, auth: BrokerAuth | None, workdir: Path) -> None:
+    def __init__(self, host: str, port: int, auth: BrokerAuth | None, tls: BrokerTLS | None,
+                 workdir: Path) -> None:
         self.host, self.port, self.workdir = host, port, workdir
         self.proc: subprocess.Popen[bytes] | None = None
         self.config = workdir / "mosquitto.conf"
-        self.config.write_text(self._config_text(auth))
+        self.config.write_text(self._config_text(auth, tls))
 
-    def _config_text(self, auth: BrokerAuth | None) -> str:
+    def _config_text(self, auth: BrokerAuth | None, tls: BrokerTLS | None) -> str:
         lines = [
             f"listener {self.port} {self.host}",
+            *([f"certfile {tls.certfile}", f"keyfile {tls.keyfile}"] if tls else []),
             f"user {getpass.getuser()}",
             "persistence true",
             f"persistence_location {self.workdir}/",
@@ -200,14 +210,15 @@ class _Amqtt:
 class BrokerHandle:
     """A running broker: where it is (``host``, ``port``, ``url``) and how to stop or restart it."""
 
-    def __init__(self, kind: str, host: str, port: int, backend: _Backend, workdir: Path | None) -> None:
-        self.kind, self.host, self.port = kind, host, port
+    def __init__(self, kind: str, host: str, port: int, backend: _Backend, workdir: Path | None,
+                 tls: bool = False) -> None:
+        self.kind, self.host, self.port, self.tls = kind, host, port, tls
         self._backend, self._workdir = backend, workdir
         self._running = True
 
     @property
     def url(self) -> str:
-        return f"mqtt://{self.host}:{self.port}"
+        return f"{'mqtts' if self.tls else 'mqtt'}://{self.host}:{self.port}"
 
     @property
     def running(self) -> bool:
@@ -248,11 +259,13 @@ def start_broker(
     port: int = 0,
     auth: BrokerAuth | None = None,
     host: str = "127.0.0.1",
+    tls: BrokerTLS | None = None,
 ) -> BrokerHandle:
     """Start a broker and wait until it accepts connections.
 
     ``kind="auto"`` picks mosquitto when installed, else amqtt. ``port=0`` picks a free port.
-    ``auth`` needs mosquitto: the embedded amqtt broker is for a local table or demo only.
+    ``auth`` and ``tls`` need mosquitto: the embedded amqtt broker is for a local table or
+    demo only.
     """
     if kind not in ("auto", "mosquitto", "amqtt"):
         raise BrokerError(f"unknown broker kind {kind!r}: use 'auto', 'mosquitto' or 'amqtt'")
@@ -260,14 +273,15 @@ def start_broker(
         kind = "mosquitto" if mosquitto_available() else "amqtt"
     if kind == "mosquitto" and not mosquitto_available():
         raise BrokerError(f"mosquitto is not installed at {MOSQUITTO}")
-    if kind == "amqtt" and auth is not None:
-        raise BrokerError("broker auth and ACLs need mosquitto; the embedded amqtt broker is open")
+    if kind == "amqtt" and (auth is not None or tls is not None):
+        raise BrokerError("broker auth, ACLs and TLS need mosquitto; the embedded amqtt broker is open")
     attempts = 1 if port else 5
     for attempt in range(1, attempts + 1):
         chosen = port or free_port(host)
         workdir = Path(tempfile.mkdtemp(prefix="tricktable-broker-")) if kind == "mosquitto" else None
         backend: _Backend = (
-            _Mosquitto(host, chosen, auth, workdir) if workdir is not None else _Amqtt(host, chosen)
+            _Mosquitto(host, chosen, auth, tls, workdir) if workdir is not None
+            else _Amqtt(host, chosen)
         )
         try:
             backend.start()
@@ -277,5 +291,5 @@ def start_broker(
             if attempt == attempts:
                 raise
             continue
-        return BrokerHandle(kind, host, chosen, backend, workdir)
+        return BrokerHandle(kind, host, chosen, backend, workdir, tls is not None)
     raise BrokerError(f"no free port found for {kind} on {host}")

@@ -109,9 +109,12 @@ def bot_choice(engine: Engine, rng: random.Random) -> Action:
     return rng.choice([a for a in legal if not isinstance(a, Call)] or legal)
 
 
-def mqtt_client(port: int, client_id: str, clean: bool = True) -> mqtt.Client:
+def mqtt_client(port: int, client_id: str, clean: bool = True,
+                tls_ca: Path | None = None) -> mqtt.Client:
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
                          clean_session=clean, protocol=mqtt.MQTTv311)
+    if tls_ca is not None:
+        client.tls_set(ca_certs=str(tls_ca))
     client.max_inflight_messages_set(1000)
     client.reconnect_delay_set(min_delay=0.1, max_delay=1)
     client.on_socket_open = no_delay
@@ -122,11 +125,12 @@ class Observer:
     """Subscribes to everything under the prefix and keeps it, by topic, in arrival order."""
 
     def __init__(self, port: int, prefix: str, persistent: bool = False,
-                 auth: tuple[str, str] | None = None) -> None:
+                 auth: tuple[str, str] | None = None, tls_ca: Path | None = None) -> None:
         self.topics = Topics(prefix)
         self.lock = threading.Condition()
         self.messages: list[tuple[str, bytes, bool]] = []
-        self.client = mqtt_client(port, f"obs-{random.getrandbits(32):08x}", clean=not persistent)
+        self.client = mqtt_client(port, f"obs-{random.getrandbits(32):08x}", clean=not persistent,
+                                  tls_ca=tls_ca)
         if auth:
             self.client.username_pw_set(*auth)
         subscribed = threading.Event()
@@ -181,10 +185,11 @@ class Board:
     """A table board as the firmware behaves: persistent session, QoS 1, seq per boot."""
 
     def __init__(self, port: int, prefix: str, board: str, boot: int = 1,
-                 password: str | None = None) -> None:
+                 password: str | None = None, tls_ca: Path | None = None) -> None:
         self.board, self.boot, self.seq = board, boot, 0
         self.topics = Topics(prefix)
-        self.client = mqtt_client(port, f"{prefix}-{board}", clean=False)  # unique per test
+        self.client = mqtt_client(port, f"{prefix}-{board}", clean=False,  # unique per test
+                                  tls_ca=tls_ca)
         if password is not None:
             self.client.username_pw_set(board, password)
         self.delivered: set[int] = set()  # mids the broker acknowledged (PUBACK)

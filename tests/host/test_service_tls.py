@@ -1,0 +1,65 @@
+"""mqtts:// with a CA file: the service and a board talk to mosquitto over TLS."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from hostkit import Board, Observer, make_club, make_registry, token_uid
+from tricktable.broker import BrokerTLS, mosquitto_available, start_broker
+from tricktable.decks import Registry
+from tricktable.journal import Journal
+from tricktable.service import BrokerURL, Service, ServiceError
+
+pytestmark = pytest.mark.skipif(not mosquitto_available() or not shutil.which("openssl"),
+                                reason="needs mosquitto and openssl")
+
+
+def make_certificates(where: Path) -> tuple[Path, Path, Path]:
+    """A private CA and a certificate for 127.0.0.1 signed by it (as hardware/mosquitto says)."""
+    def run(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=where, check=True, capture_output=True)
+
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-keyout", "ca.key",
+        "-out", "ca.crt", "-subj", "/CN=test club CA")
+    run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr",
+        "-subj", "/CN=127.0.0.1")
+    (where / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    run("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
+        "-CAcreateserial", "-days", "2", "-extfile", "san.ext", "-out", "server.crt")
+    return where / "ca.crt", where / "server.crt", where / "server.key"
+
+
+def test_service_and_board_over_tls(tmp_path, topic_prefix):
+    ca, cert, key = make_certificates(tmp_path)
+    make_registry(tmp_path / "decks.sqlite").close()
+    with start_broker("mosquitto", tls=BrokerTLS(cert, key)) as broker:
+        assert broker.url.startswith("mqtts://")
+        journal, registry = Journal(tmp_path / "j.sqlite"), Registry(tmp_path / "decks.sqlite")
+        service = Service(make_club(topic_prefix), journal, registry, BrokerURL.parse(broker.url),
+                          client_id="host-tls", ca_file=str(ca))
+        service.start()
+        observer = board = None
+        try:
+            assert service.connected.wait(10)
+            observer = Observer(broker.port, topic_prefix, tls_ca=ca)
+            board = Board(broker.port, topic_prefix, "t1-n", tls_ca=ca)
+            mark = observer.mark()
+            board.tap(token_uid("DEAL"))
+            _, verdict = observer.verdict("t1", mark)
+            assert (verdict.kind, verdict.board) == ("accepted", "t1-n")
+        finally:
+            for client in (board, observer):
+                if client is not None:
+                    client.close()
+            service.stop()
+            journal.close()
+            registry.close()
+
+
+def test_a_missing_ca_file_is_a_clear_error(tmp_path):
+    with pytest.raises(ServiceError, match="cannot use CA file"):
+        Service(make_club("x"), Journal(tmp_path / "j.sqlite"), None,
+                BrokerURL.parse("mqtts://127.0.0.1:1"), ca_file=str(tmp_path / "nope.crt"))
