@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -14,7 +15,9 @@ def test_serve_runs_a_table_on_its_own_embedded_broker(tmp_path):
     port = free_port()
     command = [sys.executable, "-c", "from tricktable.cli import main; main()", "serve",
                "--port", str(port), "--journal", str(tmp_path / "j.sqlite")]
-    host = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    env = {**os.environ, "TRICKTABLE_REGISTRY": str(tmp_path / "none.sqlite")}  # not enrolled
+    host = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
     observer = board = None
     try:
         assert "serving 1 table(s)" in host.stdout.readline()

@@ -17,6 +17,7 @@ import click
 from tricktable.broker import BrokerError, start_broker
 from tricktable.clubfile import Club, ClubFileError, load_club, parse_club
 from tricktable.decks import Registry
+from tricktable.decks import default_path as default_registry_path
 from tricktable.journal import Journal, JournalError
 from tricktable.service import BrokerURL, Service, ServiceError
 
@@ -37,7 +38,8 @@ DEFAULT_CLUB = {
 @click.option("--journal", "journal_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Journal file (default: the club file's, else ./tricktable-journal.sqlite).")
 @click.option("--registry", "registry_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Deck registry file (default: the club file's).")
+              help="Deck registry file (default: the club file's, else the one "
+                   "`tricktable enroll` uses, if it exists).")
 @click.option("--port", default=1883, show_default=True,
               help="Port of the embedded broker (only without --broker).")
 @click.option("--client-id", default="tricktable-host", show_default=True,
@@ -55,7 +57,8 @@ def serve(club_file: Path | None, broker_url: str | None, ca_file: str | None,
         club: Club = load_club(club_file) if club_file else parse_club(DEFAULT_CLUB)
     except ClubFileError as exc:
         raise click.ClickException(str(exc)) from None
-    registry_file = registry_path or club.registry
+    enrolled = default_registry_path()
+    registry_file = registry_path or club.registry or (enrolled if enrolled.exists() else None)
     journal_file = journal_path or club.journal or Path("tricktable-journal.sqlite")
     broker = None
     try:
