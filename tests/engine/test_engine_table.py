@@ -266,3 +266,13 @@ def test_events_serialise_with_a_type() -> None:
     assert [e["type"] for e in events] == ["card_played", "trick_won"]
     assert events[1] == {"type": "trick_won", "trick": 1, "winner": 1, "leader": 1,
                          "cards": ["AH", "9H", "10H", "JH"]}
+
+
+def test_partly_scanned_hand_must_follow_with_a_known_card() -> None:
+    """DESIGN.md, Revokes: a scanned card of the suit led proves the seat can follow."""
+    eng = Engine.new("bid-euchre")
+    ok(eng, ScanCard(2, parse_card("9H")))
+    ok(eng, Bid(1, "4"), Pass(2), Pass(3), Pass(0), DeclareTrump(1, "NT"))
+    play(eng, "AH")
+    refused(eng, Play(2, parse_card("AS")), "must_follow_suit")
+    ok(eng, Play(2, parse_card("KH")))       # an unknown heart is fine too
