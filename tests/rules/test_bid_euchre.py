@@ -411,3 +411,18 @@ def test_options_are_checked_by_name_and_type() -> None:
         Engine.new("bid-euchre", options={"target": "42"})
     with pytest.raises(OptionError, match="'all_pass' for bid-euchre must be one of"):
         Engine.new("bid-euchre", options={"all_pass": "redeal"})
+
+
+def test_time_called_before_a_hand_ends_the_game_at_once() -> None:
+    """Winning: at the end of the time limit 'the team with the highest point total wins';
+    a hand thrown in after time is called is not replaced."""
+    eng = table("bid-euchre", SUITED, scores=[3, 5], options={"time_limit_minutes": 90})
+    out = ok(eng, Call(2, "TIME"))
+    assert out.events[0].to_json() == {"type": "call", "seat": 2, "call": "TIME"}
+    assert not eng.state.game_over          # cards are scanned: this hand is played first
+    out = ok(eng, Pass(1), Pass(2), Pass(3), Pass(0))
+    assert eng.state.game_over and eng.state.winner == 1
+    assert [e.TYPE for e in out.events][-2:] == ["passed_out", "game_over"]
+    tied = Engine.new("bid-euchre", options={"time_limit_minutes": 90})
+    ok(tied, Call(0, "TIME"))
+    assert not tied.state.game_over         # 0-0 at time: the tie plays another hand

@@ -35,6 +35,7 @@ from tricktable.engine.actions import (
 from tricktable.engine.events import (
     AuctionWon,
     BidMade,
+    Called,
     CardExchanged,
     CardScanned,
     Dealt,
@@ -335,7 +336,10 @@ class Engine:
         if contract is None:
             nxt = v.dealer_after_pass_out(st)
             events.append(PassedOut(st.hand_number, nxt))
-            self._next_hand(nxt, events)
+            if st.time_up:
+                self._maybe_end(None, events)
+            if not st.game_over:
+                self._next_hand(nxt, events)
         else:
             self._award(contract, events)
 
@@ -457,7 +461,7 @@ class Engine:
         v = st.variant
         if a.call not in v.legal_calls(st, a.seat, st.phase):
             return _no("unknown_call", f"{a.call!r} cannot be called now")
-        events: list[Event] = []
+        events: list[Event] = [Called(a.seat, a.call)]
         if a.call == "TIME":
             st.time_up = True
             if st.phase == "deal" and not any(st.count):
