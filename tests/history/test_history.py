@@ -225,3 +225,19 @@ def test_every_variant_round_trips_and_verifies(variant: str, dealt: bool) -> No
     again = read_text(text)
     assert write_text(again) == text and verify(again) == []
     assert Engine.replay(again.config, again.actions()).public_state() == eng.public_state()
+
+
+def test_partly_scanned_deal_is_written_with_dashes() -> None:
+    """Issue 2: 'deal with - for unknown cards'."""
+    from tricktable.cards import parse_card
+    from tricktable.engine.actions import Bid, DeclareTrump, Pass, ScanCard
+
+    eng = Engine.new("bid-euchre", players=PLAYERS)
+    for seat, name in ((0, "AS"), (0, "KS"), (2, "9H")):
+        assert eng.apply(ScanCard(seat, parse_card(name))).ok
+    for action in (Bid(1, "3"), Pass(2), Pass(3), Pass(0), DeclareTrump(1, "S")):
+        assert eng.apply(action).ok
+    text = write_text(record_from_engine(eng))
+    assert "Ann: AS KS - - - -\nBob: - - - - - -\nCy: 9H - - - - -\n" in text
+    again = read_text(text)
+    assert Engine.replay(again.config, again.actions()).public_state() == eng.public_state()

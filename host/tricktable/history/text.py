@@ -94,10 +94,11 @@ def write_text(record: GameRecord) -> str:
         replayed = capture(cfg, rec.actions())
     except EngineError as exc:
         raise HistoryError(f"cannot write a record the rules refuse: {exc}") from None
-    copies = Engine.new(cfg["variant"], cfg.get("options"), n_players=len(players)).state.deck.copies
+    table = Engine.new(cfg["variant"], cfg.get("options"), n_players=len(players)).state
     for hand, again in zip(rec.hands, replayed.hands, strict=False):
         out.append("")
-        out += _write_hand(hand, again.trick_ends, players, refs, copies)
+        out += _write_hand(hand, again.trick_ends, players, refs, table.deck.copies,
+                           table.hand_size)
     for key, claim in rec.game_claims.items():
         if key == ("game_over",):
             out.append("")
@@ -106,7 +107,7 @@ def write_text(record: GameRecord) -> str:
 
 
 def _write_hand(hand: HandRecord, trick_ends: set[int], players: list[str], refs: list[str],
-                copies: int) -> list[str]:
+                copies: int, hand_size: int) -> list[str]:
     out = [f'[Hand "{hand.number}"]', f"[Dealer {_quote(players[hand.dealer])}]"]
     acts = hand.actions
 
@@ -126,7 +127,9 @@ def _write_hand(hand: HandRecord, trick_ends: set[int], players: list[str], refs
             out.append(f"[UpCard {_quote(hand.claims[('up_card',)].value)}]")
     elif scans:
         out.append('[Deal "scan"]')
-        out += [f"{refs[s]}: {' '.join(cards)}" for s, cards in sorted(scans.items())]
+        for seat in range(len(players)):
+            cards = scans.get(seat, [])
+            out.append(f"{refs[seat]}: {' '.join(cards + ['-'] * (hand_size - len(cards)))}")
     elif acts:
         out.append('[Deal "unknown"]')
     section = ""
