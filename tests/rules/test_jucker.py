@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from tricktable.cards import parse_card
 from tricktable.engine import Engine
-from tricktable.engine.actions import Bid, Exchange, Pass
-from variantkit import ok, random_game, table
+from tricktable.engine.actions import Bid, Exchange, Pass, Play, SitOut
+from variantkit import ok, random_game, refused, table
 
 # Six players, dealer seat 0, teams 0+2+4 and 1+3+5. The skat holds JS and QC.
 SIX = ["7S 8S 9S 10S QS", "JH AH KH QH 10H", "7C 8C 9C 10C JC", "7D 8D 9D 10D QD",
@@ -102,4 +102,64 @@ def test_first_team_without_lines_wins() -> None:
 @pytest.mark.parametrize("players", [6, 4])
 def test_complete_game(players: int) -> None:
     eng, hands = random_game("jucker", players, players)
+    assert eng.state.game_over and eng.state.scores[eng.state.winner] <= 0
+
+
+# The Saarland Bauer: dealer seat 0, forehand seat 1 (partners 0+2, 1+3); all 32 cards dealt.
+SAAR = ["7S 8S 9S 10S QS KS AS 7H", "JS JC AH KH QH 10H 9H 8H", "7C 8C 9C 10C QC KC AC JH",
+        "7D 8D 9D 10D QD KD AD JD"]
+# Seat 1 holds the eight best spades.
+SAAR_MARCH = ["7S AH KH QH 10H 9H 8H 7H", "JS JC AS KS QS 10S 9S 8S", SAAR[2], SAAR[3]]
+
+
+def test_bauer_forehand_names_trump_after_four_cards() -> None:
+    """Fragment 532: '8 cards are dealt to each player clockwise in two packets of 4, trumps
+    being chosen by forehand after the first packet ... a 32-card ... Skat pack'."""
+    eng = Engine.new("bauer-saarland", seed=2)
+    ok(eng, eng.legal_actions()[0])
+    assert eng.state.deck.size == 32 and all(len(eng.known_hand(s)) == 8 for s in range(4))
+    eng = table("bauer-saarland", SAAR)
+    assert eng.to_act == 1 and not [a for a in eng.legal_actions() if isinstance(a, Pass)]
+    ok(eng, Bid(1, "S"))
+    assert eng.public_state()["trump"] == "S" and eng.state.scores == [8, 8]
+
+
+def test_bauer_forehand_leads_a_trump() -> None:
+    """Fragment 5396: 'Forehand leads with a trump (sometimes optional).'"""
+    eng = table("bauer-saarland", SAAR)
+    ok(eng, Bid(1, "S"), *(SitOut(s, False) for s in (1, 2, 3, 0)))
+    assert {str(a.card) for a in eng.legal_actions()} == {"JS", "JC"}
+    refused(eng, Play(1, parse_card("AH")), "lead_refused")
+    eng = table("bauer-saarland", SAAR, options={"forehand_leads_trump": False})
+    ok(eng, Bid(1, "S"), *(SitOut(s, False) for s in (1, 2, 3, 0)), Play(1, parse_card("AH")))
+
+
+def test_bauer_declarers_lose_add_a_point() -> None:
+    """Fragment 5396: 'one point being deducted to the winners of a deal if they declared
+    trumps. If the declarers lose, they add a point and their opponents deduct one.'"""
+    eng = table("bauer-saarland", SAAR)
+    ok(eng, Bid(1, "S"), *(SitOut(s, False) for s in (1, 2, 3, 0)))
+    finish(eng)
+    assert eng.state.last_hand["tricks_won"] == [5, 3, 0, 0]
+    assert eng.state.scores == [7, 9]
+
+
+def test_bauer_karten_weg_earns_a_brot() -> None:
+    """Fragment 5092: 'Karten weg ("cards away") ... announced by a player who intends to take
+    every trick. The partner's cards are set aside and the player wanting to make a march
+    leads off. Winning earns an extra Brot' (judgement: the team's game at once)."""
+    eng = table("bauer-saarland", SAAR_MARCH)
+    ok(eng, Bid(1, "S"), SitOut(1, False), SitOut(2, False), SitOut(3, True))
+    refused(eng, SitOut(0, True), "sit_out_refused")
+    ok(eng, SitOut(0, False))
+    assert eng.to_act == 1
+    finish(eng)
+    assert eng.state.last_hand["tricks_won"] == [0, 8, 0, 0]
+    assert eng.state.game_over and eng.state.winner == 1 and eng.state.scores == [8, 0]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_bauer_complete_game(seed: int) -> None:
+    """Fragment 5396: teams 'aim to be first to zero'."""
+    eng, _ = random_game("bauer-saarland", 4, seed)
     assert eng.state.game_over and eng.state.scores[eng.state.winner] <= 0

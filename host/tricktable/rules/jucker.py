@@ -1,13 +1,18 @@
 """Jucker as far as seed 002 describes it: the Hunsrück Bauer, "the closest relative of
-Juckerspiel" (seed 002, Jucker, fragments 3040, 3192, 5472, 532; 2432 for Jucker itself).
+Juckerspiel" (seed 002, Jucker, fragments 3040, 3192, 5472, 532; 2432 for Jucker itself),
+and the Saarland Bauer (fragments 532, 5396, 5092).
 
-32 cards, two teams (six players in threes, or four in twos), five cards each; the trump
-jack and the jack of the same colour are the top trumps. The top card of the skat is turned:
-a jack fixes trump (the dealer's side declares); otherwise the players are asked in turn
-whether they will play the turned suit (the dealer may exchange with it), then another suit;
-if all pass the cards are redealt. Teams start with five lines and play for the best of five
-tricks: declarers who win erase a line, declarers who lose add one and the winners erase
-one; a Durch (every trick) is worth more. The first team with no lines wins.
+Hunsrück Bauer (``jucker``): 32 cards, two teams (six players in threes, or four in twos),
+five cards each; the trump jack and the jack of the same colour are the top trumps. The top
+card of the skat is turned: a jack fixes trump (the dealer's side declares); otherwise the
+players are asked in turn whether they will play the turned suit (the dealer may exchange
+with it), then another suit; if all pass the cards are redealt. Teams start with five lines
+and play for the best of five tricks: declarers who win erase a line, declarers who lose add
+one and the winners erase one; a Durch (every trick) is worth more. No lines left wins.
+
+Saarland Bauer (``bauer-saarland``): four players in partnerships, eight cards each in two
+packets of four; forehand names trump and leads a trump; teams count down from eight, a
+point a deal; Karten weg (one player alone for every trick) earns a Brot.
 Imports ``cards``, ``rules.base``, ``rules.common`` and ``rules.euchre`` (the turn-up
 auction).
 """
@@ -25,12 +30,13 @@ from tricktable.rules.base import (
     Contract,
     HandResult,
     TableView,
+    Variant,
     opt,
 )
-from tricktable.rules.common import offender_pays
+from tricktable.rules.common import offender_pays, partner_of
 from tricktable.rules.euchre import ORDER_UP, Euchre
 
-__all__ = ["Jucker", "JuckerOptions", "JACK_UP", "VARIANTS"]
+__all__ = ["Jucker", "JuckerOptions", "BauerSaarland", "BauerOptions", "JACK_UP", "VARIANTS"]
 
 SEED = "seed 002, Jucker"
 JACK_UP = "JACK_UP"
@@ -132,4 +138,110 @@ class Jucker(Euchre):
         return offender_pays(st, seat, st.options.revoke_lines)
 
 
-VARIANTS = (Jucker(),)
+@dataclass(frozen=True)
+class BauerOptions(CommonOptions):
+    """House rules of the Saarland Bauer (each field names its passage)."""
+
+    points: int = opt(8, f"{SEED}, fragment 5396: 'Teams start with eight points and aim to be "
+                         "first to zero'.")
+    target: int | None = opt(0, f"{SEED}, fragments 5396, 5092: 'On reaching zero, the team "
+                                "earns a Brot'.")
+    forehand_leads_trump: bool = opt(
+        True, f"{SEED}, fragment 5396: 'Forehand leads with a trump (sometimes optional)'.")
+    revoke_points: int = opt(
+        1, "The seed names no revoke penalty. Judgement: the offending team adds a point, as "
+        "losing declarers do (record mode).")
+
+
+class BauerSaarland(Variant):
+    """The Saarland Bauer (seed 002, Jucker, fragments 532, 5396, 5092)."""
+
+    name = "bauer-saarland"
+    title = "Bauer (Saarland)"
+    aliases = ("saarland-bauer",)
+    Options = BauerOptions
+    seat_counts = (4,)
+    deck_name = "32"
+    cards_per_hand = 8
+    deal_packets = (4,)
+    """Fragment 532: '8 cards are dealt to each player clockwise in two packets of 4'."""
+    low_score_wins = True
+    restricts_leads = True
+    bid_ladder = TRUMP_SUITS
+    """Fragment 532: 'trumps being chosen by forehand after the first packet has been dealt':
+    forehand's one bid names the suit (judgement: the engine sees whole hands; at the table
+    forehand names it between the packets)."""
+
+    def starting_scores(self, n_sides: int, options: BauerOptions) -> list[int]:  # type: ignore[override]
+        return [options.points] * n_sides
+
+    def legal_bids(self, st: TableView, seat: int) -> list[str]:
+        return list(TRUMP_SUITS)
+
+    def may_pass(self, st: TableView, seat: int) -> bool:
+        return False
+
+    def auction_over(self, st: TableView) -> bool:
+        return bool(st.bids)
+
+    def auction_result(self, st: TableView) -> Contract | None:
+        seat, bid = st.bids[0]
+        return Contract(seat=seat, bid=bid, need=st.hand_size // 2 + 1, trump=bid)
+
+    def sitout_deciders(self, st: TableView) -> list[int]:
+        """Fragment 5092: 'Karten weg ("cards away") ... is announced by a player who intends
+        to take every trick. The partner's cards are set aside': each player in turn from
+        forehand may set their cards aside (``SIT_OUT``) for their partner."""
+        return [(st.dealer + i) % st.n for i in range(1, st.n + 1)]
+
+    def sitout_refusal(self, st: TableView, seat: int, out: bool) -> str:
+        if out and st.dropped:
+            return "one player is already playing Karten weg"
+        return ""
+
+    def sit_out_ends_hand(self, st: TableView, seat: int, out: bool) -> bool:
+        return False
+
+    def first_leader(self, st: TableView) -> int:
+        """Forehand leads; 'the player wanting to make a march leads off'."""
+        for seat in st.dropped:
+            return partner_of(st, seat)
+        return (st.dealer + 1) % st.n
+
+    def lead_refusal(self, st: TableView, seat: int, card_bit: int) -> str:
+        """Fragment 5396: 'Forehand leads with a trump' (to the first trick, if able)."""
+        order = st.order
+        if not st.options.forehand_leads_trump or st.tricks or order is None:
+            return ""
+        trumps = order.suit_masks[order.trump_suit]
+        if trumps >> card_bit & 1 or not st.known[seat] & trumps:
+            return ""
+        return "the first lead must be a trump"
+
+    def score_hand(self, st: TableView) -> HandResult:
+        """Fragment 5396: 'one point being deducted to the winners of a deal if they declared
+        trumps. If the declarers lose, they add a point and their opponents deduct one.'
+        Fragment 5092: Karten weg made 'earns an extra Brot' (judgement: the team reaches zero
+        at once). A deal is won with more than half the tricks (judgement: 4-4 loses)."""
+        c = st.contract
+        assert c is not None
+        side = st.side_of[c.seat]
+        taken = st.side_tricks(side)
+        deltas = [0, 0]
+        lone = next((partner_of(st, seat) for seat in st.dropped), None)
+        if lone is not None and st.tricks_won[lone] == st.hand_size:
+            winner = st.side_of[lone]
+            deltas[winner] = -st.scores[winner]
+            note = f"Karten weg made by {st.players[lone]}: a Brot"
+        elif taken >= c.need:
+            deltas[side], note = -1, f"declarers won with {taken}"
+        else:
+            deltas[side], deltas[1 - side] = 1, -1
+            note = f"declarers lost with {taken}"
+        return HandResult(tuple(deltas), f"{note}: " + ", ".join(f"{d:+d}" for d in deltas))
+
+    def revoke_penalty(self, st: TableView, seat: int) -> tuple[int, ...]:
+        return offender_pays(st, seat, st.options.revoke_points)
+
+
+VARIANTS = (Jucker(), BauerSaarland())
