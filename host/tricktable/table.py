@@ -45,6 +45,8 @@ _CALL_TOKENS = {"ALONE", "BOTTOMS", "MISDEAL", "ORDER_UP", "PICK_UP"}
 _CARD_ACTIONS: dict[str, tuple[type[Action], ...]] = {
     "deal": (ScanCard, TurnUp), "exchange": (Exchange,)}
 
+SETUP_KEYS = {"variant", "options", "players", "dealer", "seed"}
+
 OK_FEEDBACK = {"led": "green", "pattern": "solid", "ms": 1500, "buzz": "ok"}
 REFUSED_FEEDBACK = {"led": "red", "pattern": "blink", "ms": 2500, "buzz": "error"}
 REVOKE_FEEDBACK = {"led": "amber", "pattern": "pulse", "ms": 4000, "buzz": "revoke"}
@@ -92,9 +94,7 @@ class TableSession:
 
     @staticmethod
     def _new_engine(setup: dict[str, Any]) -> Engine:
-        return Engine.new(setup["variant"], options=setup.get("options") or {},
-                          seed=setup.get("seed", 0), dealer=setup.get("dealer", 0),
-                          players=setup.get("players") or None)
+        return Engine.replay(setup, [])
 
     def start_game(self, overrides: dict[str, Any] | None = None) -> Result:
         """Start the next game from the defaults (club file, set_variant, seat) and overrides.
@@ -103,6 +103,10 @@ class TableSession:
         replay gives the same game even if the club file changed since.
         """
         number = self.game + 1
+        unknown = set(overrides or {}) - SETUP_KEYS
+        if unknown:
+            return self._refuse(None, "bad_args", f"new_game takes {', '.join(sorted(SETUP_KEYS))};"
+                                f" not {', '.join(sorted(unknown))}")
         setup = self.recorded_setups.get(number) or {**self.defaults, **(overrides or {})}
         try:
             engine = self._new_engine(setup)

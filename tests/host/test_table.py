@@ -187,3 +187,12 @@ def test_hands_scanned_at_the_deal_make_a_wrong_card_known_at_once(session):
     someone_elses = hands[(seat + 1) % 4][0]
     refused = unchanged(session, lambda: tap(session, seat, card_uid(someone_elses)))
     assert refused.code == "card_not_in_hand" and "hand" in refused.reason
+
+
+def test_new_game_args_are_checked(session):
+    refused = session.on_control(Control(cmd="new_game", args={"variant": "bid-euchre", "sed": 3}))
+    assert refused.code == "bad_args" and "sed" in refused.reason and session.game == 1
+    bad_dealer = session.on_control(Control(cmd="new_game", args={"dealer": 9}))
+    assert bad_dealer.code == "bad_setup" and "dealer" in bad_dealer.reason and session.game == 1
+    started = session.on_control(Control(cmd="new_game", args={"seed": 3, "dealer": 2}))
+    assert started.ok and session.game == 2 and session.state()["dealer"] == 2
