@@ -2,9 +2,10 @@
 
 Each hand is dealt from the seed (``Deal``), bid, trumped, exchanged and played by picking
 uniformly among ``legal_actions()`` and calling ``apply()``, then scored, in one CPython
-process. Also prints validated plays per second (``Play`` actions applied, including the
-``legal_actions()`` call that offered them) and the cost of a refused play. Prints the
-median of several runs; the machine is shared, so expect noise.
+process; only scored hands count (a hand everybody passes is not a complete hand). Also
+prints validated plays per second (a play-phase ``legal_actions()`` plus the ``apply()`` of
+one of them, timed separately) and refused plays per second (a play out of turn). Prints
+the median of several runs; the machine is shared, so expect noise.
 
     .venv/bin/python bench/engine.py [--hands 20000] [--runs 5] [--variant bid-euchre]
 """
@@ -21,33 +22,43 @@ from tricktable.engine.actions import Deal, Play
 from tricktable.rules import get_variant, list_variants
 
 
-def random_hands(variant: str, hands: int, seed: int) -> tuple[float, int, float]:
-    """(seconds, plays, seconds spent in play-phase legal_actions+apply) for ``hands``."""
-    rng = random.Random(seed)
-    choice = rng.choice
+def _play(variant: str, hands: int, seed: int, timed_plays: bool) -> tuple[float, int, float]:
+    """Play ``hands`` scored hands by random legal actions (a new game whenever one ends).
+
+    Returns (seconds, plays, seconds inside play-phase ``legal_actions``+``apply``); the
+    per-play clock is read only when ``timed_plays``, so the hands/s run is not slowed by
+    it. Actions are drawn with a pre-drawn uniform stream (``rng.random``), like the
+    issue's reference loop."""
+    rand = random.Random(seed).random
     n = get_variant(variant).seat_counts[0]
+    clock = time.perf_counter
+    games = 0
     eng = Engine.new(variant, options=_endless(variant), seed=seed, n_players=n)
-    plays = 0
+    done_before = plays = 0
     play_time = 0.0
-    done = 0
-    start = time.perf_counter()
-    while done < hands:
-        if eng.state.game_over:  # a target or hand limit was reached: a new game
-            eng = Engine.new(variant, options=_endless(variant), seed=seed + done, n_players=n)
-        if eng.phase == "deal":
-            eng.apply(Deal(eng.state.dealer))
-            continue
-        if eng.phase == "play":
-            t = time.perf_counter()
-            out = eng.apply(choice(eng.legal_actions()))
-            play_time += time.perf_counter() - t
+    start = clock()
+    while done_before + eng.state.hands_played < hands:
+        st = eng.state
+        if st.game_over:  # a target or hand limit was reached: a new game
+            done_before += st.hands_played
+            games += 1
+            eng = Engine.new(variant, options=_endless(variant), seed=seed + games, n_players=n)
+        elif st.phase == "deal":
+            eng.apply(Deal(st.dealer))
+        elif st.phase == "play":
             plays += 1
+            if timed_plays:
+                t = clock()
+                legal = eng.legal_actions()
+                eng.apply(legal[int(rand() * len(legal))])
+                play_time += clock() - t
+            else:
+                legal = eng.legal_actions()
+                eng.apply(legal[int(rand() * len(legal))])
         else:
-            out = eng.apply(choice(eng.legal_actions()))
-        for e in out.events:
-            if e.TYPE in ("hand_scored", "passed_out"):
-                done += 1
-    return time.perf_counter() - start, plays, play_time
+            legal = eng.legal_actions()
+            eng.apply(legal[int(rand() * len(legal))])
+    return clock() - start, plays, play_time
 
 
 def _endless(variant: str) -> dict[str, object]:
@@ -78,8 +89,9 @@ def main() -> None:
     for variant in args.variant or list_variants():
         rates, play_rates = [], []
         for run in range(args.runs):
-            secs, plays, play_secs = random_hands(variant, args.hands, seed=run)
+            secs, _plays, _ = _play(variant, args.hands, run, timed_plays=False)
             rates.append(args.hands / secs)
+            _secs, plays, play_secs = _play(variant, args.hands // 4, run, timed_plays=True)
             play_rates.append(plays / play_secs)
         print(f"{variant:24s} hands/s median {statistics.median(rates):9,.0f} "
               f"(min {min(rates):,.0f}, max {max(rates):,.0f}, {args.runs} runs of "
