@@ -7,7 +7,8 @@ waits for its seat's verdict (the LED feedback on the tapping board), thinks ``-
 seconds (+-50 %), taps again; a finished game is followed by a NEW_GAME tap. The taps are
 worked out before the clock starts, so the load generator only publishes and timestamps. Latency is from
 just before ``publish()`` to the verdict's arrival. Prints p50 / p99 / max, the events
-per second and the service's CPU use (user+system time / wall time; 100 % = one core).
+per second, the service's CPU use (user+system time / wall time; 100 % = one core) and how
+long a restarted host takes to rebuild its tables from the journal the run left.
 
     .venv/bin/python bench/latency.py                  # 1, 50, 200 tables, 20 s each
     .venv/bin/python bench/latency.py --tables 200 --seconds 30 --think 0.25
@@ -33,11 +34,13 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 from tricktable.broker import start_broker
+from tricktable.clubfile import load_club
 from tricktable.decks import Registry, deck_slots
 from tricktable.engine import Engine
 from tricktable.engine.actions import Action, Deal
+from tricktable.journal import Journal
 from tricktable.protocol import Feedback, PadEvent, Topics, decode, encode
-from tricktable.service import no_delay
+from tricktable.service import BrokerURL, Service, no_delay
 from tricktable.sim.bots import Bot
 from tricktable.sim.kit import Kit, KitError
 
@@ -185,6 +188,8 @@ class Load:
             self._tap(self.tables[index])
 
     def close(self) -> None:
+        if self.stopped:
+            return
         self.stopped = True
         with self.lock:
             self.lock.notify_all()
@@ -221,10 +226,14 @@ def scenario(n: int, seconds: float, think: float, warmup: float) -> dict[str, f
         time.sleep(seconds)
         cpu1, wall1 = cpu_seconds(host.pid), time.monotonic()
         load.recording = False
+        load.close()
+        host.terminate()
+        host.wait(10)
+        rebuild, entries = time_rebuild(work)
     finally:
         if load is not None:
             load.close()
-        if host is not None:
+        if host is not None and host.poll() is None:
             host.terminate()
             host.wait(10)
         broker.stop()
@@ -237,8 +246,16 @@ def scenario(n: int, seconds: float, think: float, warmup: float) -> dict[str, f
         "p50": statistics.median(lat) * 1000,
         "p99": lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000,
         "max": lat[-1] * 1000, "cpu": 100 * (cpu1 - cpu0) / (wall1 - wall0),
-        "refused": load.refused,
+        "refused": load.refused, "rebuild": rebuild, "entries": entries,
     }
+
+
+def time_rebuild(work: Path) -> tuple[float, int]:
+    """Seconds a restarted host takes to replay the journal the run left (before connecting)."""
+    with Journal(work / "journal.sqlite") as journal, Registry(work / "decks.sqlite") as registry:
+        start = time.perf_counter()
+        Service(load_club(work / "club.toml"), journal, registry, BrokerURL("127.0.0.1", 1))
+        return time.perf_counter() - start, journal.count()
 
 
 def main() -> None:
@@ -251,11 +268,12 @@ def main() -> None:
     args = parser.parse_args()
     print(f"think {args.think}s +-50% per tap, {args.seconds}s measured after {args.warmup}s warm-up")
     print(f"{'tables':>6} {'events':>7} {'ev/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7}"
-          f" {'host CPU':>9} {'refused':>8}")
+          f" {'host CPU':>9} {'refused':>8} {'rebuild':>16}")
     for n in args.tables:
         r = scenario(n, args.seconds, args.think, args.warmup)
         print(f"{r['tables']:>6} {r['events']:>7} {r['rate']:>7.0f} {r['p50']:>7.2f} {r['p99']:>7.2f}"
-              f" {r['max']:>7.2f} {r['cpu']:>8.0f}% {r['refused']:>8}", flush=True)
+              f" {r['max']:>7.2f} {r['cpu']:>8.0f}% {r['refused']:>8}"
+              f" {r['rebuild']:>6.2f}s/{r['entries']:>7}", flush=True)
 
 
 if __name__ == "__main__":
