@@ -4,8 +4,9 @@ checks (Dealing, Bidding, Sitting out, Cardplay, Set, Scoring, Winning, Bottoms,
 from __future__ import annotations
 
 import pytest
+from tricktable.cards import parse_card
 from tricktable.engine import Engine
-from tricktable.engine.actions import Bid, Call, DeclareTrump, Pass, SitOut
+from tricktable.engine.actions import Bid, Call, DeclareTrump, Pass, Play, SitOut, TurnUp
 from variantkit import ok, random_game, refused, table
 
 # Dealer seat 0 (partners 0+2, 1+3); undealt 9H JD QC JC.
@@ -208,3 +209,16 @@ def test_complete_game(seed: int) -> None:
     assert all(h["scores"][0] <= 20 and h["scores"][1] <= 20 for h in hands)
 
 
+
+
+def test_club_hand_with_unknown_hands_opens_on_the_first_play() -> None:
+    """Sitting out: on a club up-card 'The player to the left of the dealer leads to the
+    opening trick' - with real cards nobody scanned, that lead opens the hand; a wrong seat is
+    refused and changes nothing."""
+    eng = Engine.new("eau-claire-clubs")
+    ok(eng, TurnUp(0, parse_card("JC")))
+    refused(eng, Play(2, parse_card("AS")), "not_your_turn")
+    assert eng.phase == "deal"
+    out = ok(eng, Play(1, parse_card("AS")))
+    assert [e.TYPE for e in out.events][:2] == ["auction_won", "trump"]
+    assert eng.phase == "play" and eng.to_act == 2

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from tricktable.cards import parse_card
 from tricktable.engine import Engine
-from tricktable.engine.actions import Bid, Exchange, Pass, Play, SitOut
+from tricktable.engine.actions import Bid, Exchange, Pass, Play, SitOut, TurnUp
 from variantkit import ok, random_game, refused, table
 
 # Six players, dealer seat 0, teams 0+2+4 and 1+3+5. The skat holds JS and QC.
@@ -163,3 +163,11 @@ def test_bauer_complete_game(seed: int) -> None:
     """Fragment 5396: teams 'aim to be first to zero'."""
     eng, _ = random_game("bauer-saarland", 4, seed)
     assert eng.state.game_over and eng.state.scores[eng.state.winner] <= 0
+
+
+def test_turned_jack_with_unknown_hands() -> None:
+    """Fragment 3192: a turned jack 'determines trumps'; with real cards nobody scanned, the
+    dealer's exchange opens the hand."""
+    eng = Engine.new("jucker")
+    ok(eng, TurnUp(0, parse_card("JS")), Exchange(0, None))
+    assert eng.phase == "play" and eng.public_state()["trump"] == "S" and eng.to_act == 1

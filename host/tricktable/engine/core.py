@@ -13,6 +13,7 @@ Imports ``cards``, ``rules`` and the rest of ``engine``.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -159,9 +160,28 @@ class Engine:
             return _no("bad_seat", f"seat must be 0..{st.n - 1}, got {action.seat!r}")
         if st.game_over:
             return _no("game_over", "the game is over")
+        if (st.phase == "deal" and type(action) in _OPENERS
+                and st.variant.pre_auction_contract(st) is not None):
+            return self._open_with(handler, action)
         out = handler(action)
         if out.ok:
             self.actions.append(action)
+        return out
+
+    def _open_with(self, handler: Callable[[Any], Outcome], action: Action) -> Outcome:
+        """Hands neither dealt nor scanned, and a contract fixed before any bid (a club turned
+        up): no bid will open the hand, so its first action does. Refused, the table is put
+        back exactly as it was."""
+        st = self.state
+        saved = copy.deepcopy(st, {id(st.variant): st.variant, id(st.options): st.options})
+        events: list[Event] = []
+        self._begin_auction(events)
+        out = handler(action)
+        if not out.ok:
+            self.state = saved
+            return out
+        self.actions.append(action)
+        out.events[:0] = events
         return out
 
     def _turn(self, seat: int, phase: str, doing: str) -> Outcome | None:
@@ -628,6 +648,10 @@ class Engine:
             if v.may_pass(st, first):
                 acts.append(Pass(first))
         return acts
+
+
+_OPENERS = (Play, DeclareTrump, Exchange, SitOut)
+"""Actions that can open a hand whose contract was fixed before any bid (``Engine.apply``)."""
 
 
 def _bits(m: int) -> list[int]:
