@@ -34,7 +34,8 @@ class App:
         self.topic_config = base + "/config"
         self.table = config["table"]
         self.topic_display = config["prefix"] + "/v1/table/" + self.table + "/display"
-        self.outbox = Outbox(storage, self.id, max_bytes=config["outbox_bytes"])
+        self.outbox = Outbox(storage, self.id, max_bytes=config["outbox_bytes"],
+                             max_pending=config["outbox_max"])
         self.pads = []
         for i in range(len(board.readers)):
             lying = self.outbox.pads.get(i)
@@ -111,7 +112,11 @@ class App:
                 pass
             self.wake.clear()
             collect()  # a full collection now keeps the small heap from fragmenting
-            await self.send_due()
+            try:
+                await self.send_due()
+            except MemoryError:  # heap short this round: the entries stay due, try again
+                collect()
+                self.last_error = "heap short while sending"
 
     async def on_connect(self):
         await self.publish_status()

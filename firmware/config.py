@@ -20,6 +20,7 @@ DEFAULTS = {
     "status_s": 30,
     "watchdog_ms": 8000,
     "outbox_bytes": 8192,
+    "outbox_max": 32,
     "backoff_ms": [250, 8000],
 }
 BROKER_DEFAULTS = {"port": 1883, "keepalive": 30, "user": None, "password": None}
@@ -29,7 +30,7 @@ CHOICES = {
     "display": (None, "max7219", "ssd1306"),
 }
 POSITIVE = ("misses_to_remove", "scan_ms", "resend_ms", "status_s", "watchdog_ms",
-            "outbox_bytes")
+            "outbox_bytes", "outbox_max")
 
 
 def validate(raw):

@@ -41,7 +41,7 @@ class Entry:
 class Outbox:
     """The board's durable queue of pad events and its memory of what lies on each pad."""
 
-    def __init__(self, directory, board, max_bytes=8192, max_pending=400):
+    def __init__(self, directory, board, max_bytes=8192, max_pending=32):
         self.dir = directory
         self.board = board
         self.max_bytes = max_bytes

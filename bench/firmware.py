@@ -1,0 +1,176 @@
+"""Firmware benchmarks (issue 5, item 9); prints numbers, asserts nothing about time.
+
+1. Heap in use under MicroPython (-X heapsize=96k) after 100, 1,000 and 10,000 scan cycles
+   of the real App on 4 emulated pads (one card lying, one flaky 7-byte tag, two empty).
+2. Scan-cycle time per pad under the PN532 emulator's timing model (modeled chip time plus
+   bytes on the bus) for SPI 1 MHz, I2C 400 kHz and UART 115200, by pad state; plus the
+   MicroPython interpreter's own CPU time per cycle on this machine (median of 5 runs).
+3. Plays per second from a MicroPython board through mosquitto to a host that acks them
+   (flash write, QoS 1 publish, PUBACK, host ack, outbox release), median of 3 runs.
+
+Run: .venv/bin/python bench/firmware.py
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "firmware"))
+
+from fwkit import HEAP, MICROPYTHON, HostSide, MicroPython, build_mpy, last_json  # noqa: E402
+
+SCAN_SCRIPT = """
+import gc, sys, json
+import pn532_emulator as E
+from app import App
+from casekit import LinkBoard, UID4, UID7, tag
+from compat import asyncio, ticks_ms, ticks_diff
+import config
+cfg = config.validate({"board": "bench", "pads": 4, "broker": {"host": "127.0.0.1"}})
+del sys.modules["config"], config
+
+async def main():
+    chips = [E.PN532() for _ in range(4)]
+    app = App(LinkBoard(chips), cfg, sys.argv[1])
+    await app.start_readers()
+    chips[0].place(tag(UID4))
+    chips[1].place(tag(UID7, miss_every=2))
+    out = {}
+    done = 0
+    start = ticks_ms()
+    for mark in (100, 1000, 10000):
+        while done < mark:
+            await app.scan_once()
+            done += 1
+        gc.collect()
+        out[str(mark)] = gc.mem_alloc()
+    out["ms_per_cycle"] = ticks_diff(ticks_ms(), start) / 10000
+    out["events"] = app.outbox.seq
+    print(json.dumps(out))
+
+asyncio.run(main())
+"""
+
+PUBLISH_SCRIPT = """
+import gc, sys, json
+from app import App
+from casekit import LinkBoard, UID7
+from compat import asyncio, sleep_ms, ticks_ms, ticks_diff
+import config
+cfg = config.validate({"board": "bench", "pads": 0, "prefix": sys.argv[3],
+                       "broker": {"host": "127.0.0.1", "port": int(sys.argv[2])}})
+del sys.modules["config"], config
+
+async def main():
+    app = App(LinkBoard([]), cfg, sys.argv[1])
+    runner = asyncio.create_task(app.run())
+    while not app.link.connected:
+        await sleep_ms(5)
+    total, batch = int(sys.argv[4]), 16
+    start = ticks_ms()
+    for _ in range(total // batch):
+        for i in range(batch):
+            app.outbox.add(0, UID7, None, i)
+        app.wake.set()
+        while app.outbox.pending:
+            await sleep_ms(1)
+    elapsed = ticks_diff(ticks_ms(), start)
+    runner.cancel()
+    print(json.dumps({"plays": total, "ms": elapsed}))
+
+asyncio.run(main())
+"""
+
+
+def run_script(mp: MicroPython, text: str, *args: str, timeout: float = 600) -> dict:
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(text)
+    cmd = [str(MICROPYTHON), "-X", f"heapsize={HEAP}", f.name, *args]
+    proc = subprocess.run(cmd, env=mp.env, capture_output=True, text=True, timeout=timeout)
+    Path(f.name).unlink()
+    if proc.returncode:
+        raise SystemExit(f"MicroPython failed:\n{proc.stdout}\n{proc.stderr}")
+    return last_json(proc.stdout)
+
+
+def bench_heap(mp: MicroPython) -> list[float]:
+    cpu = []
+    for _ in range(5):
+        with tempfile.TemporaryDirectory() as flash:
+            r = run_script(mp, SCAN_SCRIPT, flash)
+        cpu.append(r["ms_per_cycle"])
+    print("1. heap in use (bytes, after gc) under MicroPython -X heapsize=96k, 4 pads:")
+    print(f"   after    100 cycles: {r['100']}")
+    print(f"   after  1,000 cycles: {r['1000']}")
+    print(f"   after 10,000 cycles: {r['10000']}   (growth 1k->10k: {r['10000'] - r['1000']} B;"
+          f" events reported: {r['events']})")
+    return cpu
+
+
+async def model_cycle(bus: str, state: str) -> float:
+    import pn532_emulator as E
+    import virtual
+    from scanner import Pad
+
+    virtual.unwire()
+    chip = E.PN532()
+    board = virtual.pad_board([chip], E, bus=bus)
+    pad = Pad(0, board.readers[0])
+    await pad.start()
+    if state != "empty":
+        chip.place(E.Tag(b"\x04\x11\x22\x33\x44\x55\x66"))
+        if state == "card lying":
+            await pad.scan()
+    before = chip.model_us
+    await pad.scan()
+    return (chip.model_us - before) / 1000
+
+
+def bench_model(cpu: list[float]) -> None:
+    print("2. scan-cycle time per pad, emulator timing model (ms), MaxRetries=1:")
+    print(f"   {'':14}" + "".join(f"{b:>10}" for b in ("spi", "i2c", "uart")))
+    for state in ("empty", "card lying", "new card"):
+        row = [asyncio.run(model_cycle(bus, state)) for bus in ("spi", "i2c", "uart")]
+        print(f"   {state:14}" + "".join(f"{v:10.2f}" for v in row))
+    print(f"   MicroPython CPU per 4-pad cycle on this machine: median {statistics.median(cpu):.3f}"
+          f" ms (5 runs: {', '.join(f'{c:.3f}' for c in cpu)})")
+
+
+def bench_publish(mp: MicroPython) -> None:
+    from tricktable.broker import start_broker
+
+    rates = []
+    with start_broker(kind="mosquitto") as broker:
+        for run in range(3):
+            prefix = f"bench{run}"
+            host = HostSide(broker.host, broker.port, prefix)
+            try:
+                with tempfile.TemporaryDirectory() as flash:
+                    r = run_script(mp, PUBLISH_SCRIPT, flash, str(broker.port), prefix, "400")
+            finally:
+                host.close()
+            rates.append(r["plays"] / (r["ms"] / 1000))
+    print("3. plays per second, MicroPython board -> mosquitto -> acking host -> outbox release:")
+    print(f"   median {statistics.median(rates):.0f}/s (3 runs of 400: "
+          f"{', '.join(f'{x:.0f}' for x in rates)})")
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as build:
+        mp = MicroPython(build_mpy(Path(build)))
+        t0 = time.monotonic()
+        cpu = bench_heap(mp)
+        bench_model(cpu)
+        bench_publish(mp)
+        print(f"(bench took {time.monotonic() - t0:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
