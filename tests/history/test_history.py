@@ -171,6 +171,11 @@ def test_json_errors_name_the_path() -> None:
     bad = write_json(record_from_engine(random_game(1, hands=1))).replace('"type": "pass"', '"type": "nap"', 1)
     with pytest.raises(HistoryError, match=r"hands\[0\]\.actions\[\d+\]: unknown action type 'nap'"):
         read_json(bad)
+    good = write_json(record_from_engine(random_game(1, hands=1)))
+    with pytest.raises(HistoryError, match="config: unknown variant 'bridge'"):
+        read_json(good.replace('"variant": "bid-euchre"', '"variant": "bridge"'))
+    with pytest.raises(HistoryError, match=r"claims\[0\]\.key: not a claim key"):
+        read_json(good.replace('"key": [', '"key": ["nonsense", ', 1))
 
 
 def test_missing_file_is_a_clear_error() -> None:

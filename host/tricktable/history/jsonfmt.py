@@ -7,7 +7,7 @@
      "game": [{"key": ["game_over"], "value": "Bob & Di"}]}
 
 Actions are ``Action.to_json()`` dicts. ``read_json`` checks the shape and raises
-``HistoryError`` naming the JSON path of the problem. Imports ``engine.actions``,
+``HistoryError`` naming the JSON path of the problem. Imports ``rules``, ``engine``,
 ``history.record``.
 """
 
@@ -16,9 +16,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from tricktable.engine import Engine, EngineError
 from tricktable.engine.actions import ActionError, action_from_json
 from tricktable.history.record import Claim, GameRecord, HandRecord, trimmed
 from tricktable.history.text import HistoryError
+from tricktable.rules import UnknownVariant
+from tricktable.rules.base import OptionError
 
 __all__ = ["to_json", "from_json", "write_json", "read_json", "FORMAT"]
 
@@ -56,8 +59,20 @@ def from_json(d: Any, source: str = "<json>") -> GameRecord:
     if d.get("version") != 1:
         raise HistoryError(f"{source}: unsupported version {d.get('version')!r}")
     config = _need(d, "config", dict, source)
-    for key, kind in (("variant", str), ("players", list)):
+    for key, kind in (("variant", str), ("players", list), ("options", dict), ("seed", int),
+                      ("dealer", int)):
         _need(config, key, kind, f"{source}: config")
+    if not all(isinstance(p, str) for p in config["players"]):
+        raise HistoryError(f"{source}: config.players: expected a list of names")
+    tags = d.get("tags", {})
+    if not isinstance(tags, dict) or not all(isinstance(v, str) for v in tags.values()):
+        raise HistoryError(f"{source}: tags: expected an object of strings")
+    n = len(config["players"])
+    try:
+        Engine.new(config["variant"], config["options"], config["seed"], config["dealer"],
+                   config["players"])
+    except (EngineError, OptionError, UnknownVariant, TypeError) as exc:
+        raise HistoryError(f"{source}: config: {exc}") from None
     hands = []
     for i, h in enumerate(_need(d, "hands", list, source)):
         path = f"{source}: hands[{i}]"
@@ -69,12 +84,34 @@ def from_json(d: Any, source: str = "<json>") -> GameRecord:
                 raise HistoryError(f"{path}.actions[{j}]: {exc}") from None
             hand.lines.append(None)
         for j, c in enumerate(_need(h, "claims", list, path)):
-            key = tuple(_need(c, "key", list, f"{path}.claims[{j}]"))
+            where = f"{path}.claims[{j}]"
+            key = _claim_key(_need(c, "key", list, where), n, where)
             hand.claims[key] = Claim(c.get("value"))
         hands.append(hand)
-    game = {tuple(c["key"]): Claim(c.get("value")) for c in d.get("game", [])
-            if isinstance(c, dict) and isinstance(c.get("key"), list)}
-    return GameRecord(dict(d.get("tags", {})), dict(config), hands, game)
+    game: dict[tuple[Any, ...], Claim] = {}
+    for j, c in enumerate(_need(d, "game", list, source) if "game" in d else []):
+        where = f"{source}: game[{j}]"
+        key = _claim_key(_need(c, "key", list, where), n, where)
+        game[key] = Claim(c.get("value"))
+    return GameRecord(dict(tags), dict(config), hands, game)
+
+
+_SEAT_KEYS = {"dealt"}
+_NUMBERED_KEYS = {"trick", "revoke"}
+_PLAIN_KEYS = {"up_card", "contract", "result", "score", "game_over"}
+
+
+def _claim_key(key: list[Any], n: int, where: str) -> tuple[Any, ...]:
+    """A claim key checked for shape: ["dealt", seat], ["trick"|"revoke", n], [name]."""
+    kind = key[0] if key and isinstance(key[0], str) else None
+    if kind in _PLAIN_KEYS and len(key) == 1:
+        return (kind,)
+    if len(key) == 2 and type(key[1]) is int:
+        if kind in _SEAT_KEYS and 0 <= key[1] < n:
+            return (kind, key[1])
+        if kind in _NUMBERED_KEYS and key[1] >= 1:
+            return (kind, key[1])
+    raise HistoryError(f"{where}.key: not a claim key: {key!r}")
 
 
 def read_json(text: str, source: str = "<json>") -> GameRecord:
