@@ -29,6 +29,7 @@ __all__ = ["BidEuchre", "BidEuchreOptions", "PEPPER_SMALL", "PEPPER_BIG", "VARIA
 
 PEPPER_SMALL = "PEPPER:SMALL"
 PEPPER_BIG = "PEPPER:BIG"
+PEPPERS = (PEPPER_SMALL, PEPPER_BIG)
 SEED = "seed 001, Single Deck Bid Euchre"
 
 
@@ -96,18 +97,18 @@ class BidEuchre(Variant):
         o = st.options
         low = o.stick_dealer_bid if self._stuck(st, seat) else o.min_bid
         start = 0 if st.high is None else _RANK[st.high[1]] + 1
-        if (st.high is not None and st.high[1] in (PEPPER_SMALL, PEPPER_BIG)
-                and seat == st.dealer and o.dealer_can_match_pepper):
-            start -= 1  # the dealer may match a pepper
+        if st.high is not None and st.high[1] in PEPPERS and self._may_match(st, seat):
+            start -= 1
         return [b for b in self.bid_ladder[start:]
                 if (int(b) >= low if b.isdigit() else o.pepper)]
 
     def bid_beats(self, new: str, old: str, st: TableView, seat: int) -> bool:
         i, j = _RANK[new], _RANK[old]
-        if (i == j and new in (PEPPER_SMALL, PEPPER_BIG) and seat == st.dealer
-                and st.options.dealer_can_match_pepper):
-            return True
-        return i > j
+        return i > j or (i == j and new in PEPPERS and self._may_match(st, seat))
+
+    def _may_match(self, st: TableView, seat: int) -> bool:
+        """The dealer may call the same pepper and win it (seed 001, Pepper exchanges)."""
+        return seat == st.dealer and st.options.dealer_can_match_pepper
 
     def may_pass(self, st: TableView, seat: int) -> bool:
         return not self._stuck(st, seat)
@@ -123,7 +124,7 @@ class BidEuchre(Variant):
         return (st.dealer + 1) % st.n
 
     def make_contract(self, st: TableView, seat: int, bid: str, forced: bool = False) -> Contract:
-        pepper = bid in (PEPPER_SMALL, PEPPER_BIG)
+        pepper = bid in PEPPERS
         forced = forced or (seat == st.dealer and all(b == "PASS" for _, b in st.bids[:-1])
                             and st.options.all_pass == "stick_dealer")
         return Contract(seat=seat, bid=bid, need=st.hand_size if pepper else int(bid),
@@ -151,7 +152,7 @@ class BidEuchre(Variant):
         deltas = [0] * len(st.sides)
         taken = st.side_tricks(side)
         notes = []
-        if c.bid in (PEPPER_SMALL, PEPPER_BIG):
+        if c.bid in PEPPERS:
             value = o.pepper_small_points if c.bid == PEPPER_SMALL else o.pepper_big_points
             made = taken == st.hand_size
             deltas[side] = value if made else -value
