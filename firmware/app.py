@@ -124,14 +124,14 @@ class App:
         self.wake.set()
 
     def status(self):
-        readers = []
-        for pad in self.pads:
-            r = pad.reader
-            readers.append({"pad": pad.index, "ok": pad.ok, "errors": r.errors,
-                            "resets": r.resets})
+        """The retained status: protocol v1 fields, then the board's own details."""
+        faults = [pad.index for pad in self.pads if not pad.ok]
         return {"v": 1, "online": True, "boot": self.outbox.boot, "fw": FW_VERSION,
-                "heap": heap_free(), "rssi": self.board.rssi(), "readers": readers,
+                "heap": heap_free(), "rssi": self.board.rssi(),
+                "readers": len(self.pads) - len(faults),
                 "uptime": ticks_diff(ticks_ms(), self.started) // 1000,
+                "faults": faults, "reader_errors": [pad.reader.errors for pad in self.pads],
+                "reader_resets": [pad.reader.resets for pad in self.pads],
                 "pending": len(self.outbox.pending), "error": self.last_error}
 
     async def publish_status(self):

@@ -54,13 +54,13 @@ def collect():
 
 
 def heap_free():
-    """Free heap in bytes, or -1 where the interpreter does not say (CPython)."""
-    return gc.mem_free() if hasattr(gc, "mem_free") else -1
+    """Free heap in bytes, or None where the interpreter does not say (CPython)."""
+    return gc.mem_free() if hasattr(gc, "mem_free") else None
 
 
 def heap_used():
-    """Heap in use in bytes, or -1 where the interpreter does not say (CPython)."""
-    return gc.mem_alloc() if hasattr(gc, "mem_alloc") else -1
+    """Heap in use in bytes, or None where the interpreter does not say (CPython)."""
+    return gc.mem_alloc() if hasattr(gc, "mem_alloc") else None
 
 
 def hexlify(data):

@@ -48,7 +48,7 @@ class SeatFeedback:
         pad = msg.get("pad")
         led = msg.get("led", "off")
         pattern = msg.get("pattern", "solid")
-        ms = msg.get("ms", 0)
+        ms = msg.get("ms", 1500)
         buzz = msg.get("buzz", "none")
         if not isinstance(pad, int) or not 0 <= pad < self.pads:
             raise ValueError("feedback for pad %r: this board has pads 0..%d" % (pad, self.pads - 1))

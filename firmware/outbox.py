@@ -2,7 +2,8 @@
 
 Imports compat, json and os only. Flash layout in ``directory``:
 
-* ``boot``   - the boot counter, incremented once per start (the boot id);
+* ``boot``   - the boot counter, incremented once per start (the boot id); it starts at a
+  random value, so an erased or replaced board never repeats a journaled key;
 * ``outbox`` - an append-only log, one JSON object a line: ``{"e": event}`` a new event,
   ``{"a": [boot, seq]}`` an acknowledgement, ``{"p": [pad, uid_hex or null]}`` what lies
   on a pad. When it grows past ``max_bytes`` (or twice its last compacted size, when many
@@ -62,9 +63,11 @@ class Outbox:
     def _next_boot(self):
         try:
             with open(self._path(BOOT)) as f:
-                boot = int(f.read().strip() or "0") + 1
+                boot = (int(f.read().strip()) + 1) & 0xFFFFFFFF
         except (OSError, ValueError):
-            boot = 1
+            # First start (or flash erased): a random start, so a board that lost its count
+            # never reuses a (board, boot, seq) key the host has already journaled.
+            boot = (int.from_bytes(os.urandom(4), "big") & 0x7FFFFFFF) | 1
         with open(self._path(BOOT), "w") as f:
             f.write(str(boot))
         return boot

@@ -22,7 +22,7 @@ async def case_app_scans_to_the_outbox_and_remembers_pads(tmp):
           "one event for pad 1")
     check(app.outbox.pads == {1: "04112233445566"}, "the card on pad 1 is remembered")
     status = app.status()
-    check(status["readers"][1]["ok"] and status["pending"] == 1 and status["boot"] == 1,
+    check(status["readers"] == 2 and status["faults"] == [] and status["pending"] == 1 and status["boot"] == app.outbox.boot,
           "status telemetry")
 
 
@@ -38,7 +38,7 @@ async def case_app_refuses_bad_host_messages_unchanged(tmp):
         app.on_message(topic, payload)
     check(app.bad_messages == 5 and len(app.outbox.pending) == 1, "five refused, none applied")
     check("table" in app.last_error, "the last error names what was wrong")
-    app.on_message(base + "ack", b'{"v": 1, "boot": 1, "seq": 1}')
+    app.on_message(base + "ack", json.dumps({"v": 1, "boot": app.outbox.boot, "seq": 1}))
     check(not app.outbox.pending, "a good ack applies")
 
 

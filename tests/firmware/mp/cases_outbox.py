@@ -17,7 +17,7 @@ def case_an_event_is_on_flash_before_it_is_sent(tmp):
     entry = box.add(2, UID7, b"r" * 16, 1234)
     ev = log_lines(tmp)[-1]["e"]
     check(ev == json.loads(entry.payload), "the logged event is the one to send")
-    check((ev["board"], ev["boot"], ev["seq"], ev["pad"], ev["kind"]) == ("north", 1, 1, 2, "place"),
+    check((ev["board"], ev["boot"], ev["seq"], ev["pad"], ev["kind"]) == ("north", box.boot, 1, 2, "place"),
           "numbered by board, boot and sequence")
     check(ev["uid"] == "04112233445566" and ev["rec"] == "72" * 16 and ev["v"] == 1, "hex fields")
     check(entry.sent_at is None and box.due(0, 1000) == [entry], "due at once")
@@ -28,22 +28,22 @@ def case_an_ack_forgets_and_a_stray_ack_changes_nothing(tmp):
     box.add(0, UID4, None, 1)
     box.add(1, UID4, None, 2)
     writes = box.writes
-    check(not box.ack(1, 9) and box.writes == writes, "unknown key: nothing written")
-    check(box.ack(1, 1) and [e.seq for e in box.pending] == [2], "seq 1 forgotten")
-    check(not box.ack(1, 1), "a second ack for the same key is a no-op")
+    check(not box.ack(box.boot, 9) and box.writes == writes, "unknown key: nothing written")
+    check(box.ack(box.boot, 1) and [e.seq for e in box.pending] == [2], "seq 1 forgotten")
+    check(not box.ack(box.boot, 1), "a second ack for the same key is a no-op")
 
 
 def case_a_reboot_keeps_unacked_events_and_cards_on_pads(tmp):
     box = Outbox(tmp, "north")
     for pad in range(3):
         box.add(pad, bytes([4, pad, 0, 0, 0, 0, 0]), None, pad)
-    box.ack(1, 2)
+    box.ack(box.boot, 2)
     box.set_pad(0, UID7)
     box.set_pad(1, UID4)
     box.set_pad(1, None)
     again = Outbox(tmp, "north")
-    check(again.boot == 2 and again.seq == 0, "new boot id, sequence restarts")
-    check([(e.boot, e.seq) for e in again.pending] == [(1, 1), (1, 3)], "unacked kept")
+    check(again.boot == box.boot + 1 and again.seq == 0, "new boot id, sequence restarts")
+    check([(e.boot, e.seq) for e in again.pending] == [(box.boot, 1), (box.boot, 3)], "unacked kept")
     check(again.pads == {0: "04112233445566"}, "card lying on pad 0 remembered")
 
 
@@ -53,7 +53,7 @@ def case_flash_wear_is_bounded_by_rotation(tmp):
         box.add(i % 4, UID7, b"x" * 16, i)
         box.set_pad(i % 4, UID7 if i % 2 else None)
         if i % 10:
-            box.ack(1, i + 1)
+            box.ack(box.boot, i + 1)
     size = os.stat(tmp + "/outbox")[6]
     waiting = sum(len(e.payload) + 8 for e in box.pending)
     check(size <= max(2048, 2 * waiting + 200) + 400, f"log kept small: {size} bytes")
