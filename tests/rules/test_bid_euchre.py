@@ -245,6 +245,21 @@ def test_plain_suits_rank_ace_king_queen_jack_ten_nine_and_no_trump_has_no_bower
     assert eng.state.tricks[-1][2] == 1
 
 
+def test_anyone_may_lead_or_play_trump_first() -> None:
+    """Leading ...: 'There is no rule about who may play trump first.' The bidder may lead
+    the left bower; a void defender may trump at once."""
+    hands = ["JC 9S 10S QS KS AS", "AH KH QH 10H 9H JS", "JH AC KC QC JD 10C",
+             "AD KD QD 10D 9D 9C"]
+    eng = table("bid-euchre", hands)
+    contract(eng, ["P", "P", "4", "P"], "S")
+    assert eng.to_act == 3
+    tricks(eng, "AD")
+    assert {str(a.card) for a in eng.legal_actions()} == {"JC", "9S", "10S", "QS", "KS", "AS"}  # type: ignore[attr-defined]
+    tricks(eng, "9S 9H JD")              # a spade trumps the diamond lead
+    assert eng.state.tricks[-1][2] == 0
+    assert len(eng.legal_actions()) == 5   # the winner may lead anything, trump included
+
+
 def test_trick_winner_leads_the_next_trick() -> None:
     """Leading ...: 'The winner of a trick leads to the next trick.'"""
     eng = table("bid-euchre", SUITED)
