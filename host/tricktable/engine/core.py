@@ -512,8 +512,8 @@ class Engine:
     def _play(self, a: Play) -> Outcome:
         st = self.state
         seat = a.seat
-        if st.phase != "play" or seat != st.to_act:
-            return self._turn(seat, "play", "play a card") or _no("wrong_phase", "")
+        if st.phase != "play" or seat != st.to_act:  # _turn's test, inline on the hot path
+            return self._turn(seat, "play", "play a card")  # type: ignore[return-value]
         copy = a.copy
         p = a.card.index + COPY_STRIDE * copy if copy is not None else -1
         if p < 0 or not st.known[seat] >> p & 1:  # the fast path: a known physical card
