@@ -4,7 +4,7 @@
 running score) as the rules compute it; ``verify`` recomputes every claim of the file (dealt
 hands, contract, trick winners, revokes, results, scores, the winner) and names each
 difference, exiting with status 1 when there is one. Both read the text or JSON form and
-refuse a malformed file with a message naming the line (status 2).
+refuse a malformed file with a message naming the line (status 1, like a difference).
 Imports ``history`` and click/rich.
 """
 
