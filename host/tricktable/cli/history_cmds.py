@@ -31,8 +31,7 @@ def _load(path: str):  # type: ignore[no-untyped-def]
 
 
 def _hand_table(view: HandView, players: list[str]) -> Table:
-    title = f"Hand {view.number} - {players[view.dealer]} deals ({view.deal})"
-    table = Table(title=title, title_justify="left", show_lines=False)
+    table = Table(show_lines=False)
     table.add_column("trick", justify="right")
     table.add_column("led by")
     table.add_column("cards")
@@ -64,7 +63,8 @@ def replay_command(path: str, only: int | None) -> None:
     for view in views:
         if only is not None and view.number != only:
             continue
-        console.print()
+        console.print(f"\n[bold]Hand {view.number}[/]: {players[view.dealer]} deals "
+                      f"({view.deal})")
         if view.hands:
             for seat, cards in view.hands.items():
                 console.print(f"  {players[seat]:>10}: {cards}")
