@@ -1,5 +1,6 @@
 """Every registered variant, for every player count it allows: random legal hands end with
-consistent scores (hypothesis), a game replays exactly from its JSON action list, and
+consistent scores (hypothesis), a game replays exactly from its JSON action list and verifies
+as a hand history, a revoke is penalised, every option is documented, and
 ``tricktable variants`` lists and describes them."""
 
 from __future__ import annotations
@@ -13,12 +14,21 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tricktable.cards import parse_card
+from tricktable.cli import main
 from tricktable.cli.variants_cmd import variants
 from tricktable.engine import Engine
 from tricktable.engine.actions import Deal, Play, action_from_json
+from tricktable.history import (
+    read_json,
+    read_text,
+    record_from_engine,
+    verify,
+    write_json,
+    write_text,
+)
 from tricktable.rules import get_variant, list_variants
 from tricktable.rules.base import CommonOptions, option_docs
-from variantkit import play_out, random_chooser
+from variantkit import play_out, random_chooser, random_game
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
 TABLES = [(name, n) for name in list_variants() for n in get_variant(name).seat_counts]
@@ -114,3 +124,19 @@ def test_a_revoke_in_record_mode_is_penalised(name: str) -> None:
             assert "revoke" in eng.state.last_hand["detail"].lower()
             return
     pytest.fail(f"no revoke reached in {name}")
+
+
+@pytest.mark.parametrize("table", TABLES, ids=[f"{v}-{n}" for v, n in TABLES])
+def test_a_game_verifies_as_a_hand_history(table: tuple[str, int], tmp_path: Path) -> None:
+    """Issue 3: 'Hand histories ... carry the variant and its options, and replay and verify
+    work for every variant': a game by the bots, written as text and JSON, read back and
+    checked by ``tricktable verify``."""
+    name, n = table
+    eng, _ = random_game(name, n, 3, {"revoke_mode": "record"}, bots=True, max_hands=12)
+    record = record_from_engine(eng)
+    text = write_text(record)
+    assert verify(read_text(text)) == [] and verify(read_json(write_json(record))) == []
+    path = tmp_path / "game.txt"
+    path.write_text(text)
+    result = CliRunner().invoke(main, ["verify", str(path)])
+    assert result.exit_code == 0, result.output
