@@ -173,7 +173,7 @@ class _Amqtt:
     def start(self) -> None:
         from amqtt.broker import Broker
 
-        logging.getLogger("amqtt").setLevel(logging.WARNING)
+        logging.getLogger("amqtt").setLevel(logging.CRITICAL)  # failures come back as BrokerError
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="amqtt", daemon=True)
         self.thread.start()

@@ -63,7 +63,11 @@ def serve(club_file: Path | None, broker_url: str | None, ca_file: str | None,
     broker = None
     try:
         if broker_url is None:
-            broker = start_broker("amqtt", port=port)
+            try:
+                broker = start_broker("amqtt", port=port)
+            except BrokerError as exc:
+                raise BrokerError(f"{exc}\n(another broker there? use it with --broker "
+                                  f"mqtt://127.0.0.1:{port}, or pick another --port)") from None
             broker_url = broker.url
         url = BrokerURL.parse(broker_url)
         journal = Journal(journal_file, sync=sync)  # type: ignore[arg-type]
