@@ -7,7 +7,7 @@ breaking spades and no spade lead to the first trick are options. A contract mad
 a bid trick and 1 a bag; a set loses 10 a bid trick; nil +/-100, blind nil +/-200; every
 ``bag_limit`` bags cost ``bag_penalty``. Game to 500, or lost at -200. Revokes: the side
 loses its bid, or three tricks are added to it. docs/rules/spades.md has the passages.
-Imports ``cards`` and ``rules.base``.
+Imports ``cards``, ``rules.base`` and ``rules.common``.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from tricktable.rules.base import (
     Variant,
     opt,
 )
+from tricktable.rules.common import partner_of
 
 __all__ = ["Spades", "SpadesCutthroat", "SpadesOptions", "NIL", "BLIND_NIL", "VARIANTS"]
 
@@ -124,7 +125,7 @@ class Spades(Variant):
         out: list[tuple[int, int]] = []
         for seat, bid in st.bids:
             if bid in passing:
-                partner = next(s for s in st.sides[st.side_of[seat]] if s != seat)
+                partner = partner_of(st, seat)
                 out += [(seat, partner)] * o.nil_pass + [(partner, seat)] * o.nil_pass
         return out
 
