@@ -100,7 +100,7 @@ class EauClaireClubs(Variant):
         calls = super().legal_calls(st, seat, phase)
         if phase != "bidding" or not self._may_call(st, seat):
             return calls
-        ranks = Counter(CARDS[p % COPY_STRIDE].rank for p in _bits(st.known[seat]))
+        ranks = _ranks(st.known[seat])
         if 3 in ranks.values() and st.tally.get("bottoms_hand") != st.hand_number:
             calls.append(BOTTOMS)
         if 4 in ranks.values() or self._ace_no_face(st.options.ace_no_face, ranks):
@@ -125,12 +125,12 @@ class EauClaireClubs(Variant):
 
     def apply_call(self, st: TableView, seat: int, call: str) -> str | None:
         """Misdeal (four of a kind or Ace No Face, one ``MISDEAL`` call for both): 'all cards
-        are returned to the dealer, and the dealer shuffles & deals again'. Bottoms: 'the player exchanges their 3 of a kind for the 3 cards on the bottom
-        of the pile ... placed face-up beneath the up-card'."""
+        are returned to the dealer, and the dealer shuffles & deals again'. Bottoms: 'the
+        player exchanges their 3 of a kind for the 3 cards on the bottom of the pile ...
+        placed face-up beneath the up-card'."""
         if call == MISDEAL:
             return "redeal"
-        ranks = Counter(CARDS[p % COPY_STRIDE].rank for p in _bits(st.known[seat]))
-        rank = next(r for r, k in ranks.items() if k == 3)
+        rank = next(r for r, k in _ranks(st.known[seat]).items() if k == 3)
         three = sum(1 << p for p in _bits(st.known[seat]) if CARDS[p % COPY_STRIDE].rank == rank)
         up = 0 if st.up_card is None else 1 << st.up_card
         bottom = st.kitty & ~up  # the three under the up-card, when the engine dealt them
@@ -214,6 +214,11 @@ class EauClaireClubs(Variant):
 
 def _bits(m: int) -> list[int]:
     return [p for p in range(m.bit_length()) if m >> p & 1]
+
+
+def _ranks(hand: int) -> Counter[int]:
+    """How many cards of each rank a hand (bit set) holds."""
+    return Counter(CARDS[p % COPY_STRIDE].rank for p in _bits(hand))
 
 
 VARIANTS = (EauClaireClubs(),)
