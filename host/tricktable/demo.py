@@ -39,7 +39,7 @@ from tricktable.service import BrokerURL, Service
 from tricktable.sim.boards import SeatBoard
 from tricktable.sim.bots import Bot
 from tricktable.sim.kit import Kit
-from tricktable.sim.table_sim import GameSummary, Seat, SimTable
+from tricktable.sim.table_sim import GameSummary, Seat, SimTable, deck_cards
 from tricktable.web.server import Scoreboard
 
 log = logging.getLogger("tricktable.demo")
@@ -162,10 +162,9 @@ class Demo:
         self.run_dir = _run_dir(cfg.workdir)
         s.registry = Registry(self.run_dir / "decks.sqlite")
         rng = random.Random(cfg.seed)
-        deck_kind = get_variant(cfg.variant).deck_name
-        kits = [Kit.enroll(s.registry, t, deck_kind, card_deck=1 + t, token_deck=1001 + t)
-                for t in range(cfg.tables)]
         club = parse_club(_club_doc(cfg), self.run_dir)
+        kits = [Kit.enroll(s.registry, t, deck_cards(club.tables[f"t{t + 1}"].setup()),
+                           card_deck=1 + t, token_deck=1001 + t) for t in range(cfg.tables)]
         s.journal = Journal(self.journal_path)
         s.service = Service(club, s.journal, s.registry, broker,
                             client_id=f"tricktable-demo-{os.getpid()}-{id(self)}")
@@ -300,11 +299,14 @@ class Demo:
 
 
 def _club_doc(cfg: DemoConfig) -> dict[str, Any]:
-    """The club file of the demo (as parsed TOML): N tables of four, one board per seat."""
+    """The club file of the demo (as parsed TOML): N tables of four players (or as many as
+    the variant needs), one board per seat."""
+    counts = get_variant(cfg.variant).seat_counts
+    seats = 4 if 4 in counts else counts[0]
     tables = {}
     for t in range(cfg.tables):
         table_id = f"t{t + 1}"
-        players = [NAMES[(4 * t + i) % len(NAMES)] for i in range(4)]
+        players = [NAMES[(seats * t + i) % len(NAMES)] for i in range(seats)]
         tables[table_id] = {
             "variant": cfg.variant,
             "players": players,

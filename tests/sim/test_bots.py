@@ -144,3 +144,14 @@ def _card(text: str):
     from tricktable.cards import parse_card_copy
 
     return parse_card_copy(text)
+
+
+def test_euchre_bots_order_up_a_strong_hand_and_pass_a_weak_one() -> None:
+    """seed 002, Euchre: in round one a player may order up the turned card's suit."""
+    state = {"seats": ["A", "B", "C", "D"], "partnerships": [[0, 2], [1, 3]], "up_card": "9H",
+             "trick": {"cards": []}}
+    legal = [Bid(1, "ORDER_UP"), Bid(1, "ORDER_UP:ALONE"), Pass(1)]
+    bot = Bot(1, "euchre", random.Random(0))
+    assert bot.choose(state, ["JH", "JD", "AH", "KH", "AS"], legal) == Bid(1, "ORDER_UP:ALONE")
+    assert bot.choose(state, ["JH", "AH", "10S", "KC", "9D"], legal) == Bid(1, "ORDER_UP")
+    assert bot.choose(state, ["9S", "10S", "9C", "10D", "QC"], legal) == Pass(1)

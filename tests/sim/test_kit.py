@@ -10,18 +10,21 @@ from tricktable.cards import parse_card_copy
 from tricktable.decks import Registry
 from tricktable.engine.actions import Bid, DeclareTrump, Pass, Play, SitOut
 from tricktable.sim.kit import Kit, KitError
+from tricktable.sim.table_sim import deck_cards
 from tricktable.table import token_action
+
+SETUP = {"variant": "bid-euchre", "players": ["A", "B", "C", "D"]}
 
 
 @pytest.fixture
 def kit(tmp_path: Path) -> Kit:
     with Registry(tmp_path / "decks.sqlite") as registry:
-        return Kit.enroll(registry, 3, "24", card_deck=4, token_deck=1004)
+        return Kit.enroll(registry, 3, deck_cards(SETUP), card_deck=4, token_deck=1004)
 
 
 def test_every_card_of_the_deck_and_every_token_is_enrolled(tmp_path: Path) -> None:
     with Registry(tmp_path / "decks.sqlite") as registry:
-        kit = Kit.enroll(registry, 3, "24", card_deck=4, token_deck=1004)
+        kit = Kit.enroll(registry, 3, deck_cards(SETUP), card_deck=4, token_deck=1004)
         assert len(kit.cards) == 24 and "PASS" in kit.tokens
         for tag in [*kit.cards.values(), *kit.tokens.values()]:
             resolved = registry.resolve(tag.uid, tag.record)
@@ -46,3 +49,12 @@ def test_an_action_without_a_tag_is_refused(kit: Kit) -> None:
         kit.tag_for(Bid(0, "1"))
     with pytest.raises(KitError, match="no card \"AS'\""):
         kit.card("AS'")
+
+
+def test_a_double_deck_game_gets_a_deck_with_both_copies(tmp_path: Path) -> None:
+    cards = deck_cards({"variant": "double-deck", "players": ["A", "B", "C", "D"]})
+    with Registry(tmp_path / "decks.sqlite") as registry:
+        kit = Kit.enroll(registry, 0, cards, card_deck=1, token_deck=2)
+    assert "AS'" in kit.cards and set(cards) <= set(kit.cards)
+    with Registry(tmp_path / "other.sqlite") as registry, pytest.raises(KitError):
+        Kit.enroll(registry, 0, ["AS", "AS'", "2S'"], card_deck=1, token_deck=2)

@@ -32,6 +32,8 @@ from tricktable.rules import get_variant
 from tricktable.rules.base import Variant
 
 TOP_TRUMP = 14  # ace of trump and better (bowers, joker) count as a sure trick
+ALONE = ":ALONE"  # suffix of a bid that goes alone (Euchre)
+ORDER_UP = "ORDER_UP"  # Euchre's first round: the up-card's suit becomes trump
 
 
 def physical(card: str) -> int:
@@ -105,27 +107,44 @@ class Bot:
         return self.variant.ordering(trump)
 
     def _bid(self, state: dict[str, Any], hand: Sequence[str], bids: list[Action]) -> Action:
-        best = max((self.estimate(hand, t) for t in self.variant.trump_names), default=0.0)
         partner_help = 1.0 if state.get("partnerships") else 0.0
-        reach = best + partner_help + self.boldness + self.rng.uniform(-0.4, 0.4)
+        luck = self.boldness + self.rng.uniform(-0.4, 0.4)
+        naming = [(a, t) for a in bids if isinstance(a, Bid)
+                  for t in [self._named_trump(a.bid, state)] if t is not None]
+        if naming:  # Euchre-like: order up or name a suit; alone with a near-sure hand
+            action, trump = max(naming, key=lambda at: (self.estimate(hand, at[1]),
+                                                        not at[0].bid.endswith(ALONE)))
+            own = self.estimate(hand, trump)
+            if own + partner_help + luck >= len(hand) / 2 + 0.5:
+                alone = own >= len(hand) - 0.5
+                wanted = action.bid.removesuffix(ALONE) + (ALONE if alone else "")
+                return next((a for a, _ in naming if a.bid == wanted), action)
+        best = max((self.estimate(hand, t) for t in self.variant.trump_names), default=0.0)
+        reach = best + partner_help + luck
         numeric = [a for a in bids if isinstance(a, Bid) and a.bid.isdigit()]
         fitting = [a for a in numeric if int(a.bid) <= reach]
         if "NIL" in {a.bid for a in bids if isinstance(a, Bid)} and best < 0.6:
             return next(a for a in bids if isinstance(a, Bid) and a.bid == "NIL")
         if fitting:
             return max(fitting, key=lambda a: int(a.bid))  # type: ignore[attr-defined]
-        suited = [a for a in bids if isinstance(a, Bid) and _bid_trump(a.bid, state)]
-        if suited and not numeric:  # Euchre: a bid orders up or names a trump suit
-            pick = max(suited, key=lambda a: self.estimate(hand, _bid_trump(a.bid, state)))
-            strength = self.estimate(hand, _bid_trump(pick.bid, state))  # type: ignore[attr-defined,arg-type]
-            if strength + partner_help + self.boldness >= len(hand) / 2:
-                return pick
         passes = [a for a in bids if isinstance(a, Pass)]
         if passes:
             return passes[0]
         if numeric:  # the dealer is stuck: the cheapest bid
             return min(numeric, key=lambda a: int(a.bid))  # type: ignore[attr-defined]
+        if naming:
+            return max(naming, key=lambda at: self.estimate(hand, at[1]))[0]
         return bids[0]
+
+    def _named_trump(self, bid: str, state: dict[str, Any]) -> str | None:
+        """The trump a bid fixes when it names one (``S``, ``H:ALONE``, ``ORDER_UP``)."""
+        base = bid.removesuffix(ALONE)
+        if base in self.variant.trump_names and not base.isdigit():
+            return base
+        if base == ORDER_UP and state.get("up_card"):
+            card, _copy = parse_card_copy(state["up_card"])
+            return None if card.suit is None else card.suit.letter
+        return None
 
     # -- exchanges -------------------------------------------------------------------------
     def _exchange(self, state: dict[str, Any], exchanges: list[Exchange]) -> Action:

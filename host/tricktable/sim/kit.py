@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tricktable.cards import format_card
-from tricktable.decks import Registry, deck_slots
+from tricktable.decks import CARD_DECKS, Registry, deck_slots
 from tricktable.engine.actions import Action, Exchange, Play, ScanCard, TurnUp
 from tricktable.table import token_action
 
@@ -52,16 +53,22 @@ class Kit:
                 self._by_action.setdefault(_key(action), tag)
 
     @classmethod
-    def enroll(cls, registry: Registry, table_no: int, deck_kind: str, card_deck: int,
+    def enroll(cls, registry: Registry, table_no: int, cards: Iterable[str], card_deck: int,
                token_deck: int) -> Kit:
-        """Enroll a ``deck_kind`` card deck and a token set for table ``table_no`` (0..255)."""
+        """Enroll, for table ``table_no`` (0..255), the smallest registry deck that holds
+        every one of ``cards`` (printed, ``AS``/``AS'``) and a token set."""
         if not 0 <= table_no <= 255:
             raise ValueError(f"table_no must be 0..255, got {table_no}")
+        needed = set(cards)
+        kind = next((k for k in CARD_DECKS
+                     if needed <= {slot.name for slot in deck_slots(k)}), None)
+        if kind is None:
+            raise KitError(f"no enrollable deck holds all of {sorted(needed)}")
         made: dict[int, dict[str, Tag]] = {}
-        for deck_id, kind in ((card_deck, deck_kind), (token_deck, "tokens")):
-            registry.create_deck(deck_id, kind, f"demo table {table_no} {kind}")
+        for deck_id, deck_kind in ((card_deck, kind), (token_deck, "tokens")):
+            registry.create_deck(deck_id, deck_kind, f"demo table {table_no} {deck_kind}")
             made[deck_id] = {}
-            for slot in deck_slots(kind):
+            for slot in deck_slots(deck_kind):
                 uid = bytes([0x04, table_no, deck_id & 0xFF, slot.code, slot.copy, *UID_MAGIC])
                 registry.enroll(uid, deck_id, slot)
                 made[deck_id][slot.name] = Tag(uid, registry.record_for(uid), slot.name)

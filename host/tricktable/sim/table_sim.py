@@ -58,6 +58,12 @@ class Seat:
     bot: Bot
 
 
+def deck_cards(setup: dict[str, Any]) -> list[str]:
+    """Every physical card of the game ``setup`` starts, printed (``AS``, ``AS'``)."""
+    state = Engine.replay(setup, []).state
+    return [state.card_name(p) for p in state.deck.physical]
+
+
 class SimTable:
     """Bots, their boards and their kit for one table of the host's club."""
 
@@ -72,8 +78,10 @@ class SimTable:
         self.games = 0
         self.mirror = Engine.replay(setup, [])
         self.revokes = 0
+        self.deck = deck_cards(setup)
         self._pile: list[str] = []
         self._dealt = 0
+        self._shuffled_for: int | None = None  # the hand the pile was shuffled for
         self._verdicts: dict[tuple[str, int], asyncio.Queue[dict[str, Any]]] = defaultdict(
             asyncio.Queue)
 
@@ -122,34 +130,34 @@ class SimTable:
 
     async def _deal_step(self) -> bool:
         """Deal and scan one card, or turn up the up-card; False when the deal is done."""
+        state = self.mirror.public_state()
+        if self._shuffled_for != (self.games, state["hand_number"]):
+            self._shuffle((self.games, state["hand_number"]))
         legal = self.mirror.legal_actions()
+        turn_up = [a for a in legal if isinstance(a, TurnUp)]
+        if turn_up:  # the dealer turns up the top card before the players pick up their hands
+            card, copy = parse_card_copy(self._pile.pop())
+            dealer = turn_up[0].seat
+            await self._expect_ok(await self._do(dealer, TurnUp(dealer, card, copy)))
+            return True
         scanning = [a for a in legal if isinstance(a, ScanCard)]
-        if scanning and not self._pile:
-            self._shuffle()
         if scanning:
             n = len(self.seats)
             waiting = {a.seat for a in scanning}
-            dealer = self.mirror.public_state()["dealer"]
-            seat = next(s for s in ((dealer + 1 + self._dealt + i) % n for i in range(n))
-                        if s in waiting)
+            seat = next(s for s in ((state["dealer"] + 1 + self._dealt + i) % n
+                                    for i in range(n)) if s in waiting)
             card, copy = parse_card_copy(self._pile.pop())
             self._dealt += 1
             await self._expect_ok(await self._do(seat, ScanCard(seat, card, copy)))
             await asyncio.sleep(self.pace_s / 8)
             return True
-        turn_up = [a for a in legal if isinstance(a, TurnUp)]
-        if turn_up and self._pile:
-            card, copy = parse_card_copy(self._pile.pop())
-            await self._expect_ok(await self._do(turn_up[0].seat, TurnUp(turn_up[0].seat, card,
-                                                                            copy)))
-            return True
-        self._pile = []
         return False
 
-    def _shuffle(self) -> None:
-        self._pile = sorted(self.kit.cards)
+    def _shuffle(self, hand: tuple[int, int]) -> None:
+        self._pile = list(self.deck)
         self.rng.shuffle(self._pile)
         self._dealt = 0
+        self._shuffled_for = hand
 
     async def _expect_ok(self, verdict: dict[str, Any]) -> None:
         if verdict["kind"] != "accepted":
