@@ -155,6 +155,10 @@ class Control(_Message, kw_only=True):
     id: Annotated[str, Meta(max_length=64)] | None = None
 
 
+class MessageTooLarge(ProtocolError):
+    """A message over its size limit (refused before parsing)."""
+
+
 M = TypeVar("M", bound=Struct)
 
 _encoder = msgspec.json.Encoder()
@@ -170,7 +174,7 @@ def decode(kind: type[M], payload: bytes, limit: int = MAX_BOARD_MESSAGE) -> M:
     """Decode ``payload`` as ``kind``; raise ProtocolError naming the field on any fault."""
     name = kind.__name__
     if len(payload) > limit:
-        raise ProtocolError(f"{name} too large: {len(payload)} bytes (limit {limit})", "$")
+        raise MessageTooLarge(f"{name} too large: {len(payload)} bytes (limit {limit})", "$")
     decoder = _decoders.get(kind)
     if decoder is None:
         decoder = _decoders[kind] = msgspec.json.Decoder(kind)

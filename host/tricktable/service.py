@@ -38,6 +38,8 @@ from tricktable.protocol import (
     BoardConfig,
     BoardStatus,
     Control,
+    Feedback,
+    MessageTooLarge,
     PadEvent,
     PadSeat,
     ProtocolError,
@@ -46,7 +48,7 @@ from tricktable.protocol import (
     decode,
     encode,
 )
-from tricktable.table import Result, TableSession
+from tricktable.table import REFUSED_FEEDBACK, Result, TableSession
 
 log = logging.getLogger("tricktable.service")
 
@@ -57,6 +59,10 @@ def no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
     """Turn Nagle off on the client's socket: our messages are small and latency matters."""
     if isinstance(sock, socket.socket) and sock.family in (socket.AF_INET, socket.AF_INET6):
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+def _code(error: ProtocolError) -> str:
+    return "too_large" if isinstance(error, MessageTooLarge) else "malformed"
 
 
 class ServiceError(RuntimeError):
@@ -213,19 +219,20 @@ class Service:
         try:
             event = decode(PadEvent, payload, MAX_BOARD_MESSAGE)
         except ProtocolError as exc:
-            code = "too_large" if "too large" in str(exc) else "malformed"
-            self._invalid(table, topic, payload, code, str(exc), board)
+            self._invalid(table, topic, payload, _code(exc), str(exc), board)
             return
         if event.board != board:
             self._invalid(table, topic, payload, "board_mismatch",
                           f"event names board {event.board!r} but came on {board!r}'s topic", board)
             return
         if cfg is None:
-            # recorded and acknowledged (the board may stop resending) but refused
+            # recorded, acknowledged (the board may stop resending) and refused: red at the pad
             self._invalid(None, topic, payload, "unseated_board",
                           f"board {board} is not seated at any table of {self.club.name}", board,
                           event.pad)
             self._publish(self.topics.ack(board), encode(Ack(boot=event.boot, seq=event.seq)))
+            self._publish(self.topics.feedback(board),
+                          encode(Feedback(pad=event.pad, **REFUSED_FEEDBACK)))
             return
         entry = self.journal.append_pad(cfg.id, event, topic, payload)
         self._publish(self.topics.ack(board), encode(Ack(boot=event.boot, seq=event.seq)))
@@ -240,8 +247,8 @@ class Service:
         try:
             control = decode(Control, payload, MAX_CONTROL_MESSAGE)
         except ProtocolError as exc:
-            code = "too_large" if "too large" in str(exc) else "malformed"
-            self._invalid(table if table in self.tables else None, topic, payload, code, str(exc))
+            self._invalid(table if table in self.tables else None, topic, payload, _code(exc),
+                          str(exc))
             return
         self._apply_control(table, control, topic, payload)
 

@@ -33,6 +33,7 @@ from tricktable.protocol import (
     BoardStatus,
     Control,
     Display,
+    Feedback,
     PadSeat,
     decode,
     encode,
@@ -192,8 +193,10 @@ def test_a_board_not_seated_is_refused(host):
         _, _, payload = host.observer.wait_for(lambda t, p: t == host.topics.host_events(), mark)
         event = json.loads(payload)
         assert (event["kind"], event["code"], event["board"]) == ("invalid", "unseated_board", "t9-x")
-        # acknowledged so the board stops resending, but nothing applied
+        # acknowledged so the board stops resending, red at its pad, and nothing applied
         host.observer.wait_for(lambda t, p: t == host.topics.ack("t9-x"), mark)
+        _, _, payload = host.observer.wait_for(lambda t, p: t == host.topics.feedback("t9-x"), mark)
+        assert decode(Feedback, payload).led == "red"
         assert host.service.state("t1") == before
     finally:
         stranger.close()
