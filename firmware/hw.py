@@ -31,6 +31,8 @@ def make_readers(cfg, pins):
     readers = []
     bus = cfg["reader_bus"]
     n = cfg["pads"]
+    if n == 0:
+        return readers  # a display board
     if bus == "spi":
         from pn532_spi import SPITransport
 
