@@ -118,22 +118,18 @@ class Pfeffer(Variant):
         hickeys = list(st.tally.get("hickeys", [0, 0]))
         deltas = [0, 0]
         deltas[other] = st.side_tricks(other)
-        all_six = taken == st.hand_size
+        made = taken >= c.need
         if c.bid == PFEFFER:
-            made = all_six
             deltas[side] = o.pfeffer_made if made else -o.pfeffer_set
-            hickeys[other if made else side] += 1 if made else 2
-        elif taken >= c.need:
+            hickeys[side] += 0 if made else 2
+        elif made:
             deltas[side] = taken
-            made = True
         else:
             deltas[side] = -o.set_points
             hickeys[side] += 1
-            made = False
-        if made and all_six:
+        if taken == st.hand_size:  # the opponents are set
             deltas[other] = -o.set_points
-            if c.bid != PFEFFER:
-                hickeys[other] += 1
+            hickeys[other] += 1
         note = (f"{c.bid} {'made' if made else 'set'} with {taken}: "
                 + ", ".join(f"{d:+d}" for d in deltas))
         return HandResult(tuple(deltas), note, {"hickeys": hickeys})
