@@ -13,11 +13,22 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tricktable.cards import parse_card
+from tricktable.cards import CARDS, parse_card
 from tricktable.cli import main
 from tricktable.cli.variants_cmd import variants
 from tricktable.engine import Engine
-from tricktable.engine.actions import Deal, Play, action_from_json
+from tricktable.engine.actions import (
+    Action,
+    Bid,
+    Call,
+    Deal,
+    DeclareTrump,
+    Exchange,
+    Pass,
+    Play,
+    SitOut,
+    action_from_json,
+)
 from tricktable.history import (
     read_json,
     read_text,
@@ -140,3 +151,44 @@ def test_a_game_verifies_as_a_hand_history(table: tuple[str, int], tmp_path: Pat
     path.write_text(text)
     result = CliRunner().invoke(main, ["verify", str(path)])
     assert result.exit_code == 0, result.output
+
+
+def _random_action(eng: Engine, rng: random.Random) -> Action:
+    """Any action at all, mostly wrong: a random seat, card, bid, trump, call or sit-out."""
+    st = eng.state
+    seat = rng.randrange(st.n)
+    card = rng.choice(CARDS)
+    kinds = [lambda: Play(seat, card, rng.choice((0, 1, None))),
+             lambda: Bid(seat, rng.choice(st.variant.bid_ladder or ("1",))),
+             lambda: Pass(seat),
+             lambda: DeclareTrump(seat, rng.choice(("S", "H", "D", "C", "NT", "HIGH", "LOW"))),
+             lambda: Exchange(seat, card),
+             lambda: SitOut(seat, rng.random() < 0.5),
+             lambda: Call(seat, rng.choice(("BOTTOMS", "MISDEAL", "ALONE")))]
+    return rng.choice(kinds)()
+
+
+@settings(max_examples=100, deadline=None)
+@given(table=st.sampled_from(TABLES), seed=st.integers(0, 2**16))
+def test_refused_actions_change_nothing(table: tuple[str, int], seed: int) -> None:
+    """DESIGN.md, Quality bars: 'Bad input gets a clear error and changes nothing' - for every
+    variant's hooks (bids, exchanges, sit-outs, leads, calls)."""
+    name, n = table
+    eng = Engine.new(name, seed=seed, dealer=seed % n, n_players=n)
+    rng = random.Random(seed)
+    for _ in range(150):
+        if eng.state.game_over:
+            break
+        if eng.phase == "deal":
+            eng.apply(Deal(eng.state.dealer))
+            continue
+        before = eng.public_state()
+        hands = [eng.known_hand(s) for s in range(n)]
+        out = eng.apply(_random_action(eng, rng))
+        if not out.ok:
+            assert out.code and out.reason
+            assert eng.public_state() == before
+            assert [eng.known_hand(s) for s in range(n)] == hands
+        legal = eng.legal_actions()
+        if legal:
+            assert eng.apply(rng.choice(legal)).ok
