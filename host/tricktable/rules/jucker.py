@@ -63,7 +63,7 @@ class Jucker(Euchre):
 
     name = "jucker"
     title = "Jucker (Hunsrück Bauer)"
-    aliases = ("juckerspiel", "hunsruecker-bauern", "bauer")
+    aliases = ("juckerspiel", "hunsruecker-bauern", "bauer-hunsrueck")
     Options = JuckerOptions
     seat_counts = (6, 4)
     """Fragment 3040: 'a six-handed, two-team game'; four players in two teams is the Euchre
