@@ -25,11 +25,13 @@ HAND = [
 PLAYS = [tuple(card) for trick in HAND for card in trick]
 
 
-def spec_file(tmp_path, broker_port: int, prefix: str, storage, **extra) -> str:
+def spec_file(tmp_path, broker_port: int, prefix: str, storage, keepalive: int = 5,
+              **extra) -> str:
     storage.mkdir(exist_ok=True)
     spec = {"config": {"board": "north", "prefix": prefix, "pads": 4, "scan_ms": 10,
                        "resend_ms": 1500, "backoff_ms": [100, 500],
-                       "broker": {"host": "127.0.0.1", "port": broker_port, "keepalive": 5}},
+                       "broker": {"host": "127.0.0.1", "port": broker_port,
+                                  "keepalive": keepalive}},
             "storage": str(storage), **extra}
     path = tmp_path / f"spec-{time.monotonic_ns()}.json"
     path.write_text(json.dumps(spec))
@@ -112,7 +114,7 @@ def test_plays_unsent_at_a_power_cut_are_sent_after_reboot(micropython, mqtt_bro
     flash = tmp_path / "flash"
     dead_port = free_port()  # no broker there: nothing can leave the board
     first = spec_file(tmp_path, dead_port, topic_prefix, flash, tricks=HAND[:2],
-                      leave_last=True, end="cut_now")
+                      leave_last=True, end="cut_now", offline=True)
     summary = last_json(micropython.run("board_run.py", first))
     boot = summary["boot"]
     assert summary["pending"] == 8 and summary["published"] == 0
@@ -150,3 +152,16 @@ def test_last_will_marks_a_vanished_board_offline(micropython, mqtt_broker, topi
     finally:
         watcher.loop_stop()
         watcher.disconnect()
+
+
+def test_keepalive_pings_hold_an_idle_link(micropython, mqtt_broker, topic_prefix, tmp_path):
+    """With a 1 s keepalive the broker drops a client silent for 1.5 s; the board pings."""
+    host = HostSide(mqtt_broker.host, mqtt_broker.port, topic_prefix)
+    try:
+        spec = spec_file(tmp_path, mqtt_broker.port, topic_prefix, tmp_path / "flash",
+                         keepalive=1, tricks=HAND[:1], idle_ms=4000)
+        summary = last_json(micropython.run("board_run.py", spec))
+        assert summary["connects"] == 1, "never dropped while idle"
+        assert summary["pending"] == 0 and len(host.events()) == 4
+    finally:
+        host.close()

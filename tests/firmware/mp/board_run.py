@@ -4,7 +4,8 @@ Usage: micropython board_run.py SPEC.json. SPEC: ``config`` (config.json content
 ``storage`` (directory for the outbox), ``tricks`` (list of tricks, each a list of
 [pad, uid hex]: the cards are placed one by one, each waited for until its pad reported it,
 then all taken off, unless ``leave_last`` and it is the last trick), ``pace_ms`` (pause
-after each card), ``lying`` (cards on pads before the board starts), ``end``: "disconnect"
+after each card), ``idle_ms`` (quiet time once connected, before the first card), ``offline`` (do not wait
+for the broker before playing), ``lying`` (cards on pads before the board starts), ``end``: "disconnect"
 (wait for the host's acks up to ``wait_s``, then DISCONNECT), "cut" (wait, then stop without
 DISCONNECT: the broker publishes the last will) or "cut_now" (power cut right after the last
 play). Prints one JSON line: boot, seq, pending, published, connects, bad_messages, heap...
@@ -31,7 +32,9 @@ async def until(cond, ms):
 
 async def drive(app, chips, spec):
     runner = asyncio.create_task(app.run())
-    await until(lambda: all(p.ok for p in app.pads), 5000)
+    offline = spec.get("offline", False)
+    await until(lambda: all(p.ok for p in app.pads) and (offline or app.link.connected), 5000)
+    await sleep_ms(spec.get("idle_ms", 0))
     tricks = spec.get("tricks", [])
     for t in range(len(tricks)):
         for pad, uid in tricks[t]:
