@@ -7,11 +7,12 @@ service (``tricktable.service``) for a club of N tables, the web scoreboard, and
 thread in which every seat's virtual board runs the real firmware (``sim.boards``) and the
 bots of each table play (``sim.table_sim``). Games follow one another until ``games`` are
 done (0: until stopped). ``stop()`` ends everything it started, in reverse order, and is
-safe to call at any point (Ctrl-C). ``summaries`` says how each game went; the journal path
-is kept for ``tricktable verify``.
+safe to call at any point (Ctrl-C). ``summaries`` says how each game went;
+``export_histories()`` writes each game from the journal as a hand history that
+``tricktable verify`` checks.
 
-Imports broker, clubfile, decks, journal, protocol, service, engine (through sim), sim and
-web; the CLI (``tricktable demo``) and the tests drive it.
+Imports broker, clubfile, decks, history, journal, protocol, service, engine (through sim),
+sim and web; the CLI (``tricktable demo``) and the tests drive it.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from tricktable import protocol
 from tricktable.broker import BrokerHandle, start_broker
 from tricktable.clubfile import parse_club
 from tricktable.decks import Registry
+from tricktable.history import write_text
 from tricktable.journal import Journal
 from tricktable.rules import get_variant
 from tricktable.rules.base import build_options
@@ -267,6 +269,18 @@ class Demo:
         if self.error is not None:
             raise DemoError(f"a simulated table stopped: {self.error}") from self.error
         return done
+
+    def export_histories(self) -> list[Path]:
+        """Write each finished game as a hand history (``{table}-game{n}.txt``) in the run
+        directory, from the journal; ``tricktable verify`` checks them. Call after stop()."""
+        written = []
+        with Journal(self.journal_path) as journal:
+            for summary in self.summaries:
+                record = journal.history(summary.table, summary.game)
+                path = self.journal_path.parent / f"{summary.table}-game{summary.game}.txt"
+                path.write_text(write_text(record))
+                written.append(path)
+        return written
 
     def stop(self) -> None:
         """End everything the demo started, newest first. Safe to call twice."""

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 from click.testing import CliRunner
-from tricktable.cli import COMMANDS, main
+from tricktable.cli import main
 from tricktable.demo import Demo, DemoConfig, DemoError
 from tricktable.journal import Journal
 from tricktable.rules.base import OptionError
@@ -46,8 +46,10 @@ def test_two_tables_play_a_complete_game_each_headless(tmp_path: Path) -> None:
     with Journal(demo.journal_path) as journal:
         assert journal.count("pad") >= sum(s.actions for s in demo.summaries)
         assert all(journal.games(t) for t in ("t1", "t2"))
-    if "verify" in COMMANDS:
-        result = CliRunner().invoke(main, ["verify", str(demo.journal_path)])
+    histories = demo.export_histories()
+    assert [p.name for p in histories] == [f"{s.table}-game1.txt" for s in demo.summaries]
+    for path in histories:
+        result = CliRunner().invoke(main, ["verify", str(path)])
         assert result.exit_code == 0, result.output
 
 
@@ -93,6 +95,8 @@ def test_ctrl_c_stops_the_demo_cleanly(tmp_path: Path) -> None:
         out, _ = proc.communicate(timeout=60)
         assert proc.returncode == 0, first + out
         assert "journal: " in out
+        for path in re.findall(r"hand history: (\S+)", out):
+            assert CliRunner().invoke(main, ["verify", path]).exit_code == 0
         assert not _port_open(url)
         with pytest.raises(ProcessLookupError):  # no broker or other child left behind
             os.killpg(proc.pid, 0)

@@ -2,7 +2,8 @@
 
 Parses the options into a ``tricktable.demo.DemoConfig``, starts the ``Demo``, shows the
 live terminal view (``tricktable.termview``) until the games are done or Ctrl-C, then
-stops everything and prints a summary of each game with the journal's path. Log messages
+stops everything and prints a summary of each game, the journal's path and each game's
+hand history (written from the journal; ``tricktable verify`` checks it). Log messages
 go to ``demo.log`` in the run directory's parent, not over the live view.
 """
 
@@ -21,7 +22,6 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from tricktable.cli import COMMANDS
 from tricktable.demo import Demo, DemoConfig, DemoError
 from tricktable.rules import list_variants
 from tricktable.rules.base import OptionError
@@ -138,5 +138,5 @@ def _summary(runner: Demo, console: Console) -> None:
         console.print("no game finished")
     if runner.run_dir is not None:
         console.print(f"journal: {runner.journal_path}")
-        if "verify" in COMMANDS:
-            console.print(f"check it: tricktable verify {runner.journal_path}")
+        for path in runner.export_histories():
+            console.print(f"hand history: {path}  (check it: tricktable verify {path})")
