@@ -112,6 +112,6 @@ class SeatFeedback:
                 if not self.tune:
                     self.buzzer.duty_u16(0)
                 continue
-            self.tune = []
+            self.tune = []  # no buzzer fitted: a tune asked for is dropped
             self.render(ticks_ms())
             await sleep_ms(FRAME_MS)

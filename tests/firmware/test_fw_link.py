@@ -6,6 +6,7 @@ data path"): a play is never lost and never applied twice.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 
@@ -165,3 +166,30 @@ def test_keepalive_pings_hold_an_idle_link(micropython, mqtt_broker, topic_prefi
         assert summary["pending"] == 0 and len(host.events()) == 4
     finally:
         host.close()
+
+
+def test_the_link_waits_for_wifi_then_connects(mqtt_broker, topic_prefix) -> None:
+    """No socket while Wi-Fi is down; once it is up the client connects and publishes."""
+    from mqtt import MQTTClient
+
+    wifi = {"up": False}
+    client = MQTTClient(mqtt_broker.host, mqtt_broker.port, f"{topic_prefix}-wifi",
+                        keepalive=5, backoff_ms=(50, 200))
+    client.network_up = lambda: wifi["up"]
+
+    async def scenario() -> tuple[int, int]:
+        runner = asyncio.create_task(client.run())
+        await asyncio.sleep(0.5)
+        before = client.connects
+        wifi["up"] = True
+        while not client.connected:
+            await asyncio.sleep(0.02)
+        pid = await client.publish(f"{topic_prefix}/wifi", b"hello", qos=1)
+        while pid in client.inflight:  # PUBACK clears it
+            await asyncio.sleep(0.02)
+        await client.stop()
+        await runner
+        return before, client.connects
+
+    before, after = asyncio.run(scenario())
+    assert (before, after) == (0, 1)
