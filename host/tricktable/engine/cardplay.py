@@ -77,10 +77,7 @@ def legal_mask(st: State, seat: int) -> int:
         if known & follow:
             cands &= follow
     elif st.variant.restricts_leads:
-        refusal = st.variant.lead_refusal
-        for p in range(cands.bit_length()):
-            if cands >> p & 1 and refusal(st, seat, p):
-                cands &= ~(1 << p)
+        cands = st.variant.lead_mask(st, seat, cands)
     return cands
 
 

@@ -315,6 +315,14 @@ class Variant:
         ``restricts_leads``; refuse only what the known hand proves (hands may be unknown)."""
         return ""
 
+    def lead_mask(self, st: TableView, seat: int, cands: int) -> int:
+        """The cards of ``cands`` (a bit set) ``seat`` may lead: those ``lead_refusal``
+        allows. Override with a mask computation where that is faster."""
+        for p in range(cands.bit_length()):
+            if cands >> p & 1 and self.lead_refusal(st, seat, p):
+                cands &= ~(1 << p)
+        return cands
+
     # -- calls ---------------------------------------------------------------------------
     def legal_calls(self, st: TableView, seat: int, phase: str) -> list[str]:
         """Named calls the variant accepts now; ``TIME`` ends a timed game after this hand."""

@@ -135,10 +135,20 @@ class Spades(Variant):
 
     def lead_refusal(self, st: TableView, seat: int, card_bit: int) -> str:
         """Fragments 4332 and 3648, refused only when the hand is known to hold another suit."""
-        order = st.order
-        assert order is not None
-        spades = order.suit_masks[Suit.SPADES]
-        if not spades >> card_bit & 1 or not st.known[seat] & ~spades:
+        spades = st.order.suit_masks[Suit.SPADES]  # type: ignore[union-attr]
+        if not spades >> card_bit & 1:
+            return ""
+        return self._no_spade_lead(st, seat, spades)
+
+    def lead_mask(self, st: TableView, seat: int, cands: int) -> int:
+        spades = st.order.suit_masks[Suit.SPADES]  # type: ignore[union-attr]
+        return cands & ~spades if cands & spades and self._no_spade_lead(st, seat, spades) \
+            else cands
+
+    @staticmethod
+    def _no_spade_lead(st: TableView, seat: int, spades: int) -> str:
+        """Why ``seat`` may not lead a spade now, or ""."""
+        if not st.known[seat] & ~spades:
             return ""
         if st.options.no_spade_first_lead and not st.tricks:
             return "spades may not be led to the first trick"
