@@ -8,8 +8,16 @@ animation and the MQTT link. Topics and payloads are docs/architecture.md's "MQT
 
 import json
 
-from compat import (asyncio, collect, heap_free, sleep_ms, ticks_diff, ticks_ms, unhexlify,
-                    wait_for_ms)
+from compat import (
+    asyncio,
+    collect,
+    heap_free,
+    sleep_ms,
+    ticks_diff,
+    ticks_ms,
+    unhexlify,
+    wait_for_ms,
+)
 from feedback import SeatFeedback
 from mqtt import MQTTClient
 from outbox import Outbox, OutboxFull

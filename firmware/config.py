@@ -73,5 +73,5 @@ def load(path="config.json"):
         with open(path) as f:
             raw = json.load(f)
     except OSError:
-        raise ValueError("no config file at %s" % path)
+        raise ValueError("no config file at %s" % path) from None
     return validate(raw)

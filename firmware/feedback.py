@@ -51,7 +51,7 @@ class SeatFeedback:
         ms = msg.get("ms", 1500)
         buzz = msg.get("buzz", "none")
         if not isinstance(pad, int) or not 0 <= pad < self.pads:
-            raise ValueError("feedback for pad %r: this board has pads 0..%d" % (pad, self.pads - 1))
+            raise ValueError("feedback for pad %r: pads are 0..%d" % (pad, self.pads - 1))
         if led not in COLOURS:
             raise ValueError("unknown led colour %r" % led)
         if pattern not in PATTERNS:

@@ -10,7 +10,6 @@ Board's attributes and methods, so tests and the simulator inject another board
 import json
 
 import machine
-
 from pn532 import PN532
 
 

@@ -184,7 +184,7 @@ class MQTTClient:
             except asyncio.TimeoutError:
                 now = ticks_ms()
                 if ticks_diff(now, self._last_rx) > self.keepalive * 1500:
-                    raise MQTTError("no word from the broker for 1.5 keepalive periods")
+                    raise MQTTError("no word from the broker for 1.5 keepalive periods") from None
                 if ticks_diff(now, self._last_tx) >= self.keepalive * 500:
                     await self._send(b"\xc0\x00")
                 continue

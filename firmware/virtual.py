@@ -2,10 +2,11 @@
 
 Imports pn532 and its transports only (for ``pad_board``). This one module stands in for
 ``machine``, ``network`` and ``neopixel``: put it in ``sys.modules`` under those names
-before importing hw, or build a board directly with ``pad_board``. Pins are shared by number, as on a real
-board: a chip-select Pin driven low selects the SPI device wired to it, a reset Pin drives
-the chip's RSTPDN. Devices are PN532 emulator ports (host/tricktable/sim/pn532_emulator.py)
-or the recorders below, wired with ``wire_spi``/``wire_i2c``/``wire_uart``/``wire_reset``.
+before importing hw, or build a board directly with ``pad_board``. Pins are shared by
+number, as on a real board: a chip-select Pin driven low selects the SPI device wired to it,
+a reset Pin drives the chip's RSTPDN. Devices are PN532 emulator ports
+(host/tricktable/sim/pn532_emulator.py) or the recorders below, wired with
+``wire_spi``/``wire_i2c``/``wire_uart``/``wire_reset``.
 """
 
 from pn532 import PN532
