@@ -40,3 +40,19 @@ def test_a_virtual_board_reports_cards_on_every_bus(bus: str, tmp_path) -> None:
     app.on_message("tricktable/v1/board/west/feedback",
                    b'{"v": 1, "pad": 3, "led": "blue", "pattern": "solid", "ms": 0}')
     assert board.pixels.shown[3] == COLOURS["blue"]
+
+
+def test_a_display_board_shows_the_tables_display_topic(tmp_path) -> None:
+    from display import MAX7219, segments
+
+    virtual.unwire()
+    dev = virtual.SPIRecorder()
+    virtual.wire_spi(1, 13, dev)
+    board = virtual.VirtualBoard([], display=MAX7219(virtual.SPI(1), virtual.Pin(13, value=1)))
+    cfg = validate({"board": "t1-score", "pads": 0, "table": "t1", "display": "max7219",
+                    "broker": {"host": "127.0.0.1"}})
+    app = App(board, cfg, str(tmp_path))
+    assert "tricktable/v1/table/t1/display" in app.link.subscriptions
+    app.on_message("tricktable/v1/table/t1/display",
+                   b'{"v": 1, "text8": " 12   8", "lines": ["t1 g1 h3"]}')
+    assert board.display.digits == segments(" 12   8") and app.bad_messages == 0

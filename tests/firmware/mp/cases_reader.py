@@ -86,3 +86,24 @@ async def case_spi_goes_lsb_first_by_table_or_by_hardware(tmp):
     chip, pn = reader("spi")
     pn.t.flip = False  # an MSB-first bus without the table: the chip hears garbage
     await raises(PN532Timeout, pn.begin())
+
+
+async def case_waiting_for_a_slow_reader_lets_other_tasks_run(tmp):
+    from compat import asyncio, sleep_ms, ticks_us
+
+    chip, pn = reader("spi")
+    await pn.begin()
+    chip.clock = ticks_us  # from now on answers take the modeled time (2.5 ms to select)
+    chip.place(tag(UID7))
+    ran = [0]
+
+    async def other():
+        while True:
+            ran[0] += 1
+            await sleep_ms(0)
+
+    task = asyncio.create_task(other())
+    uid = await pn.poll()
+    task.cancel()
+    check(uid == UID7, "the slow answer arrives")
+    check(ran[0] > 0, "the event loop ran another task while the reader worked")
