@@ -178,7 +178,7 @@ class Demo:
             s.scoreboard = Scoreboard(broker.host, broker.port, host=cfg.web_host,
                                       port=cfg.web_port, prefix=cfg.prefix,
                                       username=broker.username,
-                                      password=broker.password)
+                                      password=broker.password, journal=self.journal_path)
             s.scoreboard.start()
         for t, (table_id, table) in enumerate(sorted(club.tables.items())):
             seats = []

@@ -37,6 +37,10 @@ def test_two_tables_play_a_complete_game_each_headless(tmp_path: Path) -> None:
             assert time.monotonic() < deadline, f"the scoreboard never showed both games over: {club}"
             time.sleep(0.05)
             club = httpx.get(f"{demo.web_url}/api/club").json()["tables"]
+        recorded = httpx.get(f"{demo.web_url}/api/table/t1/hands").json()["hands"]
+        assert [(h["game"], h["hand"]) for h in recorded] == [(1, 1), (1, 2)]
+        hand = httpx.get(f"{demo.web_url}/api/table/t1/hands/1/2").json()
+        assert len(hand["tricks"]) == 6 and hand["complete"] and hand["contract"]
     finally:
         demo.stop()
     assert sorted(s.table for s in demo.summaries) == ["t1", "t2"]

@@ -143,3 +143,19 @@ def test_bad_messages_are_refused_and_change_nothing(topic: str, payload: bytes,
     with pytest.raises(BadMessage, match=says):
         club.handle(topic, payload)
     assert (club.summary(), club.view("1"), dict(club.boards)) == before
+
+
+def test_the_hosts_game_number_names_the_game() -> None:
+    club = Club(P)
+    first = dict(base_state("1"), game=4)
+    feed(club, [first])
+    assert club.view("1")["game"] == 4
+    feed(club, [dict(first, game=5)])
+    assert club.view("1")["game"] == 5
+
+
+def test_a_table_without_a_game_is_listed_as_idle() -> None:
+    club = Club(P)
+    club.handle(f"{P}/v1/table/9/state", b'{"phase": null, "table": "9", "game": 0}')
+    (row,) = club.summary()
+    assert row["table"] == "9" and row["phase"] is None and row["scores"] == []

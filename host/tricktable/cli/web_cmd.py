@@ -5,6 +5,8 @@ Imports ``tricktable.web.server`` and ``tricktable.service`` (for the broker URL
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from tricktable import protocol
@@ -19,16 +21,20 @@ from tricktable.web.server import Scoreboard
               help="topic prefix")
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to serve on")
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--journal", default=None, type=click.Path(exists=True, dir_okay=False,
+                                                         path_type=Path),
+              help="the host's journal: the replay page then offers every recorded hand")
 @click.option("--admin-token", envvar="TRICKTABLE_ADMIN_TOKEN", default=None,
               help="enable admin actions (new game, undo, void hand) for this bearer token "
                    "[env TRICKTABLE_ADMIN_TOKEN]; off when not given")
-def web(broker: str, prefix: str, host: str, port: int, admin_token: str | None) -> None:
+def web(broker: str, prefix: str, host: str, port: int, journal: Path | None,
+        admin_token: str | None) -> None:
     """Serve the live scoreboard: every table, one table, and hand replays."""
     try:
         url = BrokerURL.parse(broker)
         board = Scoreboard(url.host, url.port, host=host, port=port, prefix=prefix,
                            admin_token=admin_token or None, username=url.username,
-                           password=url.password)
+                           password=url.password, journal=journal)
     except (ServiceError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"scoreboard on {board.url} (broker {url.host}:{url.port}); Ctrl-C stops it")

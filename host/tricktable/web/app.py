@@ -9,7 +9,8 @@ table view). Each stream coalesces: a slow client gets the newest view, never a 
 Admin: ``POST /api/table/{table}/control`` with ``Authorization: Bearer TOKEN`` and JSON
 ``{"cmd": "new_game" | "undo" | "void_hand"}``; off (404) unless a token is configured.
 
-Imports ``tricktable.web.feed`` (the MQTT-fed model) only.
+Imports ``tricktable.web.feed`` (the MQTT-fed model) and ``tricktable.web.journal_hands``
+(recorded hands for the replay page, when the scoreboard is given the host's journal).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from tricktable.web.feed import Feed
+from tricktable.web.journal_hands import JournalHands
 
 STATIC = Path(__file__).parent / "static"
 ADMIN_COMMANDS = ("new_game", "undo", "void_hand")
@@ -114,8 +116,10 @@ class Hub:
         return f"event: {kind}\ndata: {data}\n\n"
 
 
-def create_app(feed: Feed, admin_token: str | None = None) -> Starlette:
-    """The scoreboard for a started ``Feed``; admin actions only when ``admin_token`` is set."""
+def create_app(feed: Feed, admin_token: str | None = None,
+               journal: JournalHands | None = None) -> Starlette:
+    """The scoreboard for a started ``Feed``; admin actions only when ``admin_token`` is set;
+    recorded hands from ``journal`` when given, else from what the feed has seen."""
     hub = Hub(feed)
 
     def page(name: str) -> Callable[[Request], Awaitable[Response]]:
@@ -137,13 +141,19 @@ def create_app(feed: Feed, admin_token: str | None = None) -> Starlette:
         return JSONResponse(dict(view, admin=admin_token is not None))
 
     async def api_hands(request: Request) -> Response:
+        table = request.path_params["table"]
+        if journal is not None:
+            return JSONResponse({"hands": await asyncio.to_thread(journal.hands, table)})
         with feed.lock:
-            return JSONResponse({"hands": feed.club.hands(request.path_params["table"])})
+            return JSONResponse({"hands": feed.club.hands(table)})
 
     async def api_hand(request: Request) -> Response:
         p = request.path_params
-        with feed.lock:
-            hand = feed.club.hand(p["table"], p["game"], p["hand"])
+        if journal is not None:
+            hand = await asyncio.to_thread(journal.hand, p["table"], p["game"], p["hand"])
+        else:
+            with feed.lock:
+                hand = feed.club.hand(p["table"], p["game"], p["hand"])
         if hand is None:
             return _error(404, f"table {p['table']!r} has no game {p['game']} hand {p['hand']}")
         return JSONResponse(hand)

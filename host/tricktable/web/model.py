@@ -82,7 +82,8 @@ class TableView:
     def apply_state(self, state: dict[str, Any]) -> None:
         hand_number = _int(state, "hand_number")
         if self.state is None or _new_game(self.state, state):
-            self.game += 1
+            host_game = state.get("game")
+            self.game = host_game if isinstance(host_game, int) else self.game + 1
             self.score_history = [{"hand": 0, "scores": [0 for _ in state.get("scores") or []]}]
         self.state = state
         scores = list(state.get("scores") or [])
@@ -255,10 +256,9 @@ def _state(payload: bytes) -> dict[str, Any]:
         raise BadMessage(f"table state is not JSON ({exc})") from exc
     if not isinstance(state, dict):
         raise BadMessage(f"table state must be a JSON object, not {type(state).__name__}")
-    for key in ("phase", "seats"):
-        if key not in state:
-            raise BadMessage(f"table state lacks {key!r}")
-    if not isinstance(state["seats"], list):
+    if "phase" not in state:
+        raise BadMessage("table state lacks 'phase'")
+    if state["phase"] is not None and not isinstance(state.get("seats"), list):
         raise BadMessage("table state: 'seats' must be a list of names")
     _int(state, "hand_number")
     return state
@@ -272,6 +272,10 @@ def _int(state: dict[str, Any], key: str) -> int:
 
 
 def _new_game(previous: dict[str, Any], state: dict[str, Any]) -> bool:
+    """A new game began: the host's game number changed (or, without one, the variant
+    changed, the hand number went down, or a finished game was followed by a live one)."""
+    if isinstance(state.get("game"), int):
+        return previous.get("game") != state["game"]
     if previous.get("variant") != state.get("variant"):
         return True
     if _int(state, "hand_number") < _int(previous, "hand_number"):

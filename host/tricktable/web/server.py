@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import socket
 import threading
+from pathlib import Path
 from types import FrameType
 
 import uvicorn
@@ -18,6 +19,7 @@ import uvicorn
 from tricktable import protocol
 from tricktable.web.app import create_app
 from tricktable.web.feed import Feed
+from tricktable.web.journal_hands import JournalHands
 
 
 class _Server(uvicorn.Server):
@@ -38,9 +40,10 @@ class Scoreboard:
     def __init__(self, broker_host: str, broker_port: int, *, host: str = "127.0.0.1",
                  port: int = 8080, prefix: str = protocol.DEFAULT_PREFIX,
                  admin_token: str | None = None, username: str | None = None,
-                 password: str | None = None) -> None:
+                 password: str | None = None, journal: Path | None = None) -> None:
         self.feed = Feed(broker_host, broker_port, prefix, username=username, password=password)
-        self.app = create_app(self.feed, admin_token)
+        hands = JournalHands(journal) if journal is not None else None
+        self.app = create_app(self.feed, admin_token, hands)
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:

@@ -171,6 +171,13 @@ function drawChart(svg, history, sides) {
   });
 }
 
+function contractText(h) {
+  // the live view sends the contract as data, the journal as the history's own text
+  if (!h.contract) return "–";
+  if (typeof h.contract === "string") return h.contract;
+  return `${seatName(h, h.contract.seat)} ${describe(h.contract)}${h.contract.alone ? " alone" : ""}`;
+}
+
 function handLine(h, table) {
   const scores = (h.scores_after || []).join(" – ");
   const text = `#${h.hand} ${h.maker ? `${h.maker} ${describe(h.bid)} ${trumpName(h.trump)}` : "no contract"} → ${scores}`;
@@ -295,8 +302,8 @@ async function replayPage() {
     const sides = (hand.sides || []).map((side) => `${side.name} ${side.seats.reduce((s, x) => s + won[x], 0)}`);
     factsList(document.getElementById("facts"), [
       ["Hand", `game ${hand.game}, hand ${hand.hand}`],
-      ["Contract", hand.contract ? `${seatName(hand, hand.contract.seat)} ${describe(hand.contract)}` : "–"],
-      ["Trump", trumpName(hand.trump)],
+      ["Contract", contractText(hand)],
+      ["Trump", trumpName(hand.trump || (hand.contract || {}).trump)],
       ["Led by", trick ? seatName(hand, trick.leader) : "–"],
       ["Won by", trick ? seatName(hand, trick.winner) : "–"],
       ["Tricks", sides.join(" · ") || "–"],
