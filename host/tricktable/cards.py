@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 __all__ = [
     "Suit", "Card", "JOKER", "CARDS", "Deck", "Ordering", "CardError",
@@ -151,12 +151,12 @@ class Deck:
     def size(self) -> int:
         return len(self.faces) * self.copies
 
-    @property
+    @cached_property
     def physical(self) -> tuple[int, ...]:
         """Every physical card's bit index, copy 0 first."""
         return tuple(c.index + COPY_STRIDE * k for k in range(self.copies) for c in self.faces)
 
-    @property
+    @cached_property
     def mask(self) -> int:
         m = 0
         for p in self.physical:

@@ -5,6 +5,7 @@ actions and events; refusals that change nothing. Bid Euchre is the game played 
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from tricktable.cards import parse_card, parse_card_copy
@@ -74,6 +75,20 @@ def test_deal_is_deterministic_from_the_seed() -> None:
         ok(eng, Deal(0))
     hands = [[e.known_hand(s) for s in range(4)] for e in (a, b, c)]
     assert hands[0] == hands[1] != hands[2]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_seed_deals_what_random_shuffle_deals(seed: int) -> None:
+    """The engine's shuffle draws exactly as ``random.Random(seed).shuffle`` of the deck did,
+    so a journal that stores a seed deals the same hands; one card at a time from the
+    dealer's left."""
+    eng = Engine.new("bid-euchre", seed=seed)
+    ok(eng, Deal(0))
+    cards = list(eng.state.deck.physical)
+    random.Random(seed).shuffle(cards)
+    for seat in range(4):
+        dealt = sorted(cards[(seat - 1) % 4::4])
+        assert eng.known_hand(seat) == [eng.state.card_name(p) for p in dealt]
 
 
 def test_deal_only_by_the_dealer_and_not_after_scanning() -> None:

@@ -99,15 +99,14 @@ def play(st: State, seat: int, p: int, events: list[Event]) -> bool:
     reports a revoke (proven by the known hand, or by a suit the seat showed out of), moves
     the card from the hand to the trick and, with the last card, gives the trick."""
     order = st.order
-    eff_of = order.eff  # type: ignore[union-attr]
-    eff = eff_of[p]
+    eff = order.eff[p]  # type: ignore[union-attr]
     trick = st.trick
-    known = st.known
+    hand = st.known[seat]
     trick_no = len(st.tricks) + 1
     if trick:
-        led = eff_of[trick[0][1]]
+        led = order.eff[trick[0][1]]  # type: ignore[union-attr]
         if eff != led:
-            if known[seat] & order.suit_masks[led]:  # type: ignore[union-attr]
+            if hand & order.suit_masks[led]:  # type: ignore[union-attr]
                 _revoke(st, events, seat, trick_no, led, "hand", trick_no)
             elif led != JOKER_SUIT:
                 st.void[seat] |= 1 << led
@@ -116,25 +115,26 @@ def play(st: State, seat: int, p: int, events: list[Event]) -> bool:
         st.void[seat] &= ~(1 << eff)
         _revoke(st, events, seat, st.void_trick[seat][eff], eff, "showed_out", trick_no)
     bit = 1 << p
-    if known[seat] & bit:
-        known[seat] ^= bit
+    if hand & bit:
+        st.known[seat] = hand ^ bit
     else:
         st.unseen &= ~bit
     st.count[seat] -= 1
     st.played |= bit
     trick.append((seat, p))
-    names = st.names
-    events.append(CardPlayed(seat, names[p], trick_no))
+    events.append(CardPlayed(seat, st.names[p], trick_no))
     if len(trick) < st.active:
         st.to_act = st.next_active[seat]
         return False
-    winner = trick[order.winner([q for _, q in trick])][0]  # type: ignore[union-attr]
+    cards = [q for _, q in trick]
+    winner = trick[order.winner(cards)][0]  # type: ignore[union-attr]
     st.tricks.append((st.leader, trick, winner))
     st.tricks_won[winner] += 1
-    events.append(TrickWon(trick_no, winner, st.leader, tuple(names[q] for _, q in trick)))
+    names = st.names
+    events.append(TrickWon(trick_no, winner, st.leader, tuple([names[q] for q in cards])))
     st.trick = []
     st.leader = st.to_act = winner
-    return len(st.tricks) == st.hand_size
+    return trick_no == st.hand_size
 
 
 def _revoke(st: State, events: list[Event], seat: int, trick: int, suit: int, proof: str,

@@ -14,8 +14,10 @@ Imports ``cards``, ``rules`` and the rest of ``engine``.
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from tricktable.cards import COPY_STRIDE, from_physical
@@ -93,7 +95,7 @@ class Engine:
         self.state = state
         self.config = config
         self.actions: list[Action] = []
-        self._play_cache: list[dict[int, Play]] = [{} for _ in range(state.n)]
+        self._plays = [_play_row(seat) for seat in range(state.n)]
         self._deal_orders: dict[int, list[int]] = {}
         self._actions_made: dict[tuple[Any, ...], Action] = {}
         self._handlers: dict[type, Callable[[Any], Outcome]] = {
@@ -203,7 +205,7 @@ class Engine:
             return _no("wrong_phase", "cards were scanned for this hand: scan the rest or bid")
         v = st.variant
         cards = list(st.deck.physical)
-        st.rng.shuffle(cards)
+        _shuffle(st.rng, cards)
         order = self._deal_order(st.dealer)
         known = st.known
         for p, seat in zip(cards, order, strict=False):
@@ -219,7 +221,7 @@ class Engine:
             st.up_card = rest[0]
             events.append(UpCardTurned(st.card_name(rest[0])))
         self._begin_auction(events)
-        return Outcome(True, events=events)
+        return Outcome(True, "", "", events)
 
     def _deal_order(self, dealer: int) -> list[int]:
         """The seat that receives each card of the shuffled pack, in order: packets of the
@@ -257,7 +259,7 @@ class Engine:
         events: list[Event] = [CardScanned(a.seat, st.card_name(p))]
         if sum(st.count) == st.n * st.hand_size:
             self._begin_auction(events)
-        return Outcome(True, events=events)
+        return Outcome(True, "", "", events)
 
     def _turn_up(self, a: TurnUp) -> Outcome:
         st = self.state
@@ -329,7 +331,7 @@ class Engine:
         st.high = (a.seat, a.bid)
         events.append(BidMade(a.seat, a.bid))
         self._after_auction_turn(a.seat, events)
-        return Outcome(True, events=events)
+        return Outcome(True, "", "", events)
 
     def _pass(self, a: Pass) -> Outcome:
         st = self.state
@@ -344,7 +346,7 @@ class Engine:
         st.bids.append((a.seat, "PASS"))
         events.append(Passed(a.seat))
         self._after_auction_turn(a.seat, events)
-        return Outcome(True, events=events)
+        return Outcome(True, "", "", events)
 
     def _after_auction_turn(self, seat: int, events: list[Event]) -> None:
         st = self.state
@@ -385,7 +387,7 @@ class Engine:
                                     f"{', '.join(choices)}")
         events: list[Event] = []
         self._set_trump(a.trump, events)
-        return Outcome(True, events=events)
+        return Outcome(True, "", "", events)
 
     def _set_trump(self, trump: str, events: list[Event]) -> None:
         st = self.state
@@ -456,7 +458,7 @@ class Engine:
         st.exchanges_done += 1
         events: list[Event] = [CardExchanged(giver, receiver, None if p < 0 else st.card_name(p))]
         self._advance(events)
-        return Outcome(True, events=events)
+        return Outcome(True, "", "", events)
 
     def _sit_out(self, a: SitOut) -> Outcome:
         st = self.state
@@ -474,7 +476,7 @@ class Engine:
             self._score(events)
         else:
             self._advance(events)
-        return Outcome(True, events=events)
+        return Outcome(True, "", "", events)
 
     def _call(self, a: Call) -> Outcome:
         st = self.state
@@ -486,13 +488,13 @@ class Engine:
             st.time_up = True
             if st.phase == "deal" and not any(st.count):
                 self._maybe_end(None, events)
-            return Outcome(True, events=events)
+            return Outcome(True, "", "", events)
         directive = v.apply_call(st, a.seat, a.call)
         if directive in ("redeal", "pass_deal"):
             nxt = st.dealer if directive == "redeal" else (st.dealer + 1) % st.n
             events.append(PassedOut(st.hand_number, nxt))
             self._next_hand(nxt, events)
-        return Outcome(True, events=events)
+        return Outcome(True, "", "", events)
 
     # -- play ----------------------------------------------------------------------------
     def _start_play(self) -> None:
@@ -524,14 +526,14 @@ class Engine:
             why = st.variant.lead_refusal(st, seat, p)
             if why:
                 return _no("lead_refused", why)
-        if st.options.revoke_mode == "strict":
+        if st.trick and st.strict:
             why = cardplay.follow_refusal(st, seat, p)
             if why:
                 return _no("must_follow_suit", why)
         events: list[Event] = []
         if cardplay.play(st, seat, p, events):
             self._score(events)
-        return Outcome(True, events=events)
+        return Outcome(True, "", "", events)
 
     # -- scoring -------------------------------------------------------------------------
     def _score(self, events: list[Event]) -> None:
@@ -581,17 +583,12 @@ class Engine:
         st = self.state
         phase, seat = st.phase, st.to_act
         if phase == "play":
-            cache = self._play_cache[seat]  # type: ignore[index]
+            plays = self._plays[seat]  # type: ignore[index]
             out: list[Action] = []
             m = cardplay.legal_mask(st, seat)  # type: ignore[arg-type]
             while m:
                 low = m & -m
-                p = low.bit_length() - 1
-                act = cache.get(p)
-                if act is None:
-                    card, copy = from_physical(p)
-                    act = cache[p] = Play(seat, card, copy)  # type: ignore[arg-type]
-                out.append(act)
+                out.append(plays[low.bit_length() - 1])
                 m ^= low
             return out
         if phase == "game_over" or seat is None:
@@ -652,6 +649,26 @@ class Engine:
 
 _OPENERS = (Play, DeclareTrump, Exchange, SitOut)
 """Actions that can open a hand whose contract was fixed before any bid (``Engine.apply``)."""
+
+
+def _shuffle(rng: random.Random, cards: list[int]) -> None:
+    """Shuffle in place exactly as ``rng.shuffle`` does in CPython 3.11 (Fisher-Yates drawing
+    each index by rejection from ``getrandbits``), so a seed deals the hands it always dealt,
+    without two Python calls per card. ``tests/engine`` checks it against ``rng.shuffle``."""
+    bits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = bits(k)
+        while j > i:
+            j = bits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+@cache
+def _play_row(seat: int) -> tuple[Play, ...]:
+    """``seat``'s play of each physical card, by bit index: shared by every engine (actions
+    are frozen), so ``legal_actions`` in the play phase allocates nothing but its list."""
+    return tuple(Play(seat, *from_physical(p)) for p in range(2 * COPY_STRIDE))
 
 
 def _bits(m: int) -> list[int]:

@@ -29,6 +29,8 @@ class State:
                  dealer: int, seed: int) -> None:
         self.variant = variant
         self.options = options
+        self.strict = options.revoke_mode == "strict"
+        """Refuse a provably illegal play (the house rule, read once: options are frozen)."""
         self.players = players
         self.n = len(players)
         self.sides: list[tuple[int, ...]] = variant.sides(self.n, options)
