@@ -77,7 +77,8 @@ def _port_open(url: str) -> bool:
 
 
 @pytest.mark.skipif(not TRICKTABLE.exists(), reason="the tricktable script is not installed")
-def test_ctrl_c_stops_the_demo_cleanly(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop_signal", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_ctrl_c_stops_the_demo_cleanly(tmp_path: Path, stop_signal: int) -> None:
     proc = subprocess.Popen(
         [str(TRICKTABLE), "demo", "--tables", "1", "--port", "0", "--no-view", "--speed", "4",
          "--workdir", str(tmp_path)],
@@ -95,7 +96,7 @@ def test_ctrl_c_stops_the_demo_cleanly(tmp_path: Path) -> None:
             assert time.monotonic() < deadline, "no table reported to the scoreboard"
             time.sleep(0.1)
         time.sleep(1.0)  # let some plays happen; nothing below depends on how many
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(stop_signal)
         out, _ = proc.communicate(timeout=60)
         assert proc.returncode == 0, first + out
         assert "journal: " in out

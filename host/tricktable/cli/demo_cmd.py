@@ -4,17 +4,20 @@ Parses the options into a ``tricktable.demo.DemoConfig``, starts the ``Demo``, s
 live terminal view (``tricktable.termview``) until the games are done or Ctrl-C, then
 stops everything and prints a summary of each game, the journal's path and each game's
 hand history (written from the journal; ``tricktable verify`` checks it). Log messages
-go to ``demo.log`` in the run directory's parent, not over the live view.
+go to ``demo.log`` in the run directory's parent, not over the live view. SIGTERM and SIGHUP
+(a closed terminal) stop it as cleanly as Ctrl-C.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import signal
 import sys
 import tempfile
 import threading
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import click
@@ -27,6 +30,10 @@ from tricktable.rules import list_variants
 from tricktable.rules.base import OptionError
 from tricktable.service import ServiceError
 from tricktable.termview import watch
+
+
+def _interrupt(signum: int, _frame: FrameType | None) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
 
 
 def _options(pairs: tuple[str, ...]) -> dict[str, Any]:
@@ -78,6 +85,8 @@ def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mod
     config = DemoConfig(variant=variant, tables=tables, speed=speed, revoke_rate=revoke_rate,
                         revoke_mode=revoke_mode, options=_options(options), games=games,
                         broker=broker, web_host=host, web_port=port, seed=seed, workdir=workdir)
+    for sig in (signal.SIGTERM, signal.SIGHUP):  # stop as cleanly as on Ctrl-C
+        signal.signal(sig, _interrupt)
     base = workdir or Path(tempfile.gettempdir()) / "tricktable-demo"
     base.mkdir(parents=True, exist_ok=True)
     logging.basicConfig(level=logging.WARNING, filename=base / "demo.log",
