@@ -24,6 +24,7 @@ from outbox import Outbox, OutboxFull
 from scanner import Pad
 
 FW_VERSION = "0.1.0"
+HEAP_RESERVE = 12288  # bytes kept free for the link and the readers; below it, cards wait
 OFFLINE = '{"v": 1, "online": false}'
 
 
@@ -81,12 +82,13 @@ class App:
             hit = await pad.scan()
             if hit is not None:
                 try:
+                    if not self.heap_to_spare():
+                        raise OutboxFull("heap below %d bytes" % HEAP_RESERVE)
                     self.outbox.add(pad.index, hit[0], hit[1],
                                     ticks_diff(ticks_ms(), self.started))
                 except OutboxFull as e:
-                    self.last_error = str(e)
-                    pad.present = None  # not taken: reported once there is room
-                    pad.changed = False
+                    self.last_error = "outbox full: %s" % e
+                    pad.hold_back()  # reported once acks make room
                 self.wake.set()
             if pad.changed:
                 self.outbox.set_pad(pad.index, pad.present)
@@ -94,9 +96,21 @@ class App:
         self.cycles += 1
         self.last_scan = ticks_ms()
 
+    def heap_to_spare(self):
+        """True unless the heap is nearly full (always True where it cannot be measured)."""
+        free = heap_free()
+        if free is not None and free < HEAP_RESERVE:
+            collect()
+            free = heap_free()
+        return free is None or free >= HEAP_RESERVE
+
     async def scan_loop(self):
         while True:
-            await self.scan_once()
+            try:
+                await self.scan_once()
+            except MemoryError:  # a short heap this cycle: the pads are polled again next
+                collect()
+                self.last_error = "heap short while scanning"
             await sleep_ms(self.cfg["scan_ms"])
 
     # -- link ----------------------------------------------------------------------------

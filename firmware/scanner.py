@@ -71,6 +71,12 @@ class Pad:
         self.placements += 1
         return uid, record
 
+    def hold_back(self):
+        """Undo the placement just reported (it could not be queued): it is seen again."""
+        self.present = None
+        self.changed = False
+        self.placements -= 1
+
     async def _read_record(self):
         try:
             return await self.reader.read16(RECORD_PAGE)

@@ -54,3 +54,22 @@ async def case_watchdog_is_fed_only_while_the_scan_loop_lives(tmp):
     await asyncio.sleep(0.3)
     check(board.feeds <= fed + 2, "starved once scanning stopped: the board will reset")
     task.cancel()
+
+
+async def case_a_full_outbox_holds_the_card_back_until_an_ack_makes_room(tmp):
+    chips = [E.PN532(), E.PN532()]
+    cfg = validate({"board": "north", "pads": 2, "outbox_max": 1,
+                    "broker": {"host": "127.0.0.1"}})
+    app = App(LinkBoard(chips), cfg, tmp)
+    await app.start_readers()
+    chips[0].place(tag(UID4))
+    chips[1].place(tag(UID7))
+    for _ in range(3):
+        await app.scan_once()
+    check([e.seq for e in app.outbox.pending] == [1], "one event queued, the other card waits")
+    check(app.pads[1].placements == 0 and "outbox full" in app.last_error, "held back, said why")
+    app.on_message("tricktable/v1/board/north/ack",
+                   json.dumps({"v": 1, "boot": app.outbox.boot, "seq": 1}))
+    await app.scan_once()
+    pending = [json.loads(e.payload) for e in app.outbox.pending]
+    check([(e["seq"], e["pad"]) for e in pending] == [(2, 1)], "the waiting card is reported")
