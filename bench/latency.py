@@ -7,7 +7,8 @@ waits for its seat's verdict (the LED feedback on the tapping board), thinks ``-
 seconds (+-50 %), taps again; a finished game is followed by a NEW_GAME tap. The taps are
 worked out before the clock starts, so the load generator only publishes and timestamps. Latency is from
 just before ``publish()`` to the verdict's arrival. Prints p50 / p99 / max, the events
-per second, the service's CPU use (user+system time / wall time; 100 % = one core) and how
+per second, refusals and tables still waiting for a verdict after 2 s (both should be 0),
+the service's CPU use (user+system time / wall time; 100 % = one core) and how
 long a restarted host takes to rebuild its tables from the journal the run left.
 
     .venv/bin/python bench/latency.py                  # 1, 50, 200 tables, 20 s each
@@ -124,6 +125,7 @@ class Load:
         self.clients = [self._client(port, w) for w in range(WORKERS)]
         self.client_of = {t.id: self.clients[i % WORKERS] for i, t in enumerate(tables)}
         self.stopped = False
+        self.ready: set[str] = set()  # table state topics seen: the host is up
 
     def _client(self, port: int, worker: int) -> mqtt.Client:
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"bench-load-{worker}")
@@ -135,11 +137,28 @@ class Load:
         return client
 
     def subscribe(self) -> None:
+        """Subscribe to every seat's feedback; return once the host has published every
+        table's state (so it is subscribed too, and no first tap falls on deaf ears)."""
         for i, table in enumerate(self.tables):
             client = self.clients[i % WORKERS]
             for board in table.boards:
-                client.subscribe(self.topics.feedback(board), qos=1)[1]
-        time.sleep(1.0)  # let the subscriptions settle before the first tap
+                client.subscribe(self.topics.feedback(board), qos=1)
+        states = self.clients[0]
+        states.message_callback_add(self.topics.state("+"), self._on_state)
+        states.subscribe(self.topics.state("+"), qos=1)
+        deadline = time.monotonic() + 60
+        with self.lock:
+            while len(self.ready) < len(self.tables):
+                if time.monotonic() > deadline:
+                    raise SystemExit(f"the host published {len(self.ready)} of "
+                                     f"{len(self.tables)} table states in 60 s")
+                self.lock.wait(0.1)
+        time.sleep(0.5)  # the feedback subscriptions were sent before the state one
+
+    def _on_state(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
+        with self.lock:
+            self.ready.add(msg.topic)
+            self.lock.notify_all()
 
     def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         now = time.perf_counter()
@@ -217,7 +236,6 @@ def scenario(n: int, seconds: float, think: float, warmup: float) -> dict[str, f
              "--journal", str(work / "journal.sqlite"), "--registry", str(work / "decks.sqlite"),
              "--client-id", "bench-host"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         load = Load(broker.port, tables, think)
-        time.sleep(1.5)  # the host rebuilds (nothing) and connects
         load.subscribe()
         threading.Thread(target=load.run, daemon=True).start()
         time.sleep(warmup)
@@ -226,6 +244,8 @@ def scenario(n: int, seconds: float, think: float, warmup: float) -> dict[str, f
         time.sleep(seconds)
         cpu1, wall1 = cpu_seconds(host.pid), time.monotonic()
         load.recording = False
+        now = time.perf_counter()
+        stalled = sum(1 for t in tables if t.pending is not None and now - t.pending[0] > 2.0)
         load.close()
         host.terminate()
         host.wait(10)
@@ -246,7 +266,7 @@ def scenario(n: int, seconds: float, think: float, warmup: float) -> dict[str, f
         "p50": statistics.median(lat) * 1000,
         "p99": lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000,
         "max": lat[-1] * 1000, "cpu": 100 * (cpu1 - cpu0) / (wall1 - wall0),
-        "refused": load.refused, "rebuild": rebuild, "entries": entries,
+        "refused": load.refused, "stalled": stalled, "rebuild": rebuild, "entries": entries,
     }
 
 
@@ -268,11 +288,11 @@ def main() -> None:
     args = parser.parse_args()
     print(f"think {args.think}s +-50% per tap, {args.seconds}s measured after {args.warmup}s warm-up")
     print(f"{'tables':>6} {'events':>7} {'ev/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7}"
-          f" {'host CPU':>9} {'refused':>8} {'rebuild':>16}")
+          f" {'host CPU':>9} {'refused':>8} {'stalled':>8} {'rebuild':>16}")
     for n in args.tables:
         r = scenario(n, args.seconds, args.think, args.warmup)
         print(f"{r['tables']:>6} {r['events']:>7} {r['rate']:>7.0f} {r['p50']:>7.2f} {r['p99']:>7.2f}"
-              f" {r['max']:>7.2f} {r['cpu']:>8.0f}% {r['refused']:>8}"
+              f" {r['max']:>7.2f} {r['cpu']:>8.0f}% {r['refused']:>8} {r['stalled']:>8}"
               f" {r['rebuild']:>6.2f}s/{r['entries']:>7}", flush=True)
 
 
