@@ -7,6 +7,7 @@ or SIGTERM.
 
 from __future__ import annotations
 
+import gc
 import logging
 import signal
 import threading
@@ -77,6 +78,7 @@ def serve(club_file: Path | None, broker_url: str | None, ca_file: str | None,
         if broker is not None:
             broker.stop()
         raise click.ClickException(str(exc)) from None
+    gc.freeze()  # the rebuilt tables live for ever: keep them out of full collections' way
     done = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: done.set())
     service.start()
