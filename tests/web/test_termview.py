@@ -6,12 +6,12 @@ import io
 import json
 import threading
 
-from conftest import Publisher
 from rich.console import Console
 from tricktable.broker import BrokerHandle
 from tricktable.termview import club_view, table_panel, watch
 from tricktable.web.feed import Feed
 from tricktable.web.model import Club
+from web_fixtures import Publisher
 from web_script import game_states
 
 

@@ -13,10 +13,10 @@ from typing import Any
 import httpx
 import paho.mqtt.client as mqtt
 import pytest
-from conftest import ADMIN_TOKEN, Publisher
 from tricktable import protocol
 from tricktable.broker import BrokerHandle
 from tricktable.web.server import Scoreboard
+from web_fixtures import ADMIN_TOKEN, Publisher
 from web_script import base_state, game_states
 
 WAIT = 10.0

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import Publisher
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from tricktable.web.server import Scoreboard
+from web_fixtures import Publisher
 from web_script import game_states
 
 CHROMIUM = "/usr/bin/chromium"
