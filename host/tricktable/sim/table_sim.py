@@ -81,7 +81,7 @@ class SimTable:
         self.deck = deck_cards(setup)
         self._pile: list[str] = []
         self._dealt = 0
-        self._shuffled_for: int | None = None  # the hand the pile was shuffled for
+        self._shuffled_for: tuple[int, int] | None = None  # (game, hand) of the shuffle
         self._verdicts: dict[tuple[str, int], asyncio.Queue[dict[str, Any]]] = defaultdict(
             asyncio.Queue)
 
@@ -138,7 +138,7 @@ class SimTable:
         if turn_up:  # the dealer turns up the top card before the players pick up their hands
             card, copy = parse_card_copy(self._pile.pop())
             dealer = turn_up[0].seat
-            await self._expect_ok(await self._do(dealer, TurnUp(dealer, card, copy)))
+            self._expect_ok(await self._do(dealer, TurnUp(dealer, card, copy)))
             return True
         scanning = [a for a in legal if isinstance(a, ScanCard)]
         if scanning:
@@ -148,7 +148,7 @@ class SimTable:
                                     for i in range(n)) if s in waiting)
             card, copy = parse_card_copy(self._pile.pop())
             self._dealt += 1
-            await self._expect_ok(await self._do(seat, ScanCard(seat, card, copy)))
+            self._expect_ok(await self._do(seat, ScanCard(seat, card, copy)))
             await asyncio.sleep(self.pace_s / 8)
             return True
         return False
@@ -159,7 +159,7 @@ class SimTable:
         self._dealt = 0
         self._shuffled_for = hand
 
-    async def _expect_ok(self, verdict: dict[str, Any]) -> None:
+    def _expect_ok(self, verdict: dict[str, Any]) -> None:
         if verdict["kind"] != "accepted":
             raise SimError(f"table {self.table}: the host refused a deal step: "
                            f"{verdict.get('reason')}")
