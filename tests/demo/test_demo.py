@@ -57,6 +57,21 @@ def test_two_tables_play_a_complete_game_each_headless(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
 
 
+@pytest.mark.parametrize("variant", ["spades", "double-deck", "five-handed"])
+def test_other_variants_play_a_hand_through_the_whole_stack(tmp_path: Path, variant: str) -> None:
+    """Bots scan, bid and play a spades hand (52 cards), a double-deck hand (copies of each
+    card) and a five-handed one on the virtual boards; the host scores it."""
+    demo = Demo(DemoConfig(variant=variant, tables=1, games=1, speed=0, web_port=None, seed=3,
+                           options={"hand_limit": 1}, workdir=tmp_path))
+    demo.start()
+    try:
+        assert demo.wait(timeout=120)
+    finally:
+        demo.stop()
+    (summary,) = demo.summaries
+    assert summary.variant == variant and summary.winner in summary.sides
+
+
 def test_demo_refuses_bad_settings_naming_them() -> None:
     with pytest.raises(LookupError, match="unknown variant 'whist'"):
         Demo(DemoConfig(variant="whist"))
