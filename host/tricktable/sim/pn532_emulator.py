@@ -16,8 +16,21 @@ and resends. A host ACK aborts the command in progress; a host NACK repeats the 
 Commands: GetFirmwareVersion (02), SAMConfiguration (14), RFConfiguration (32, item 05
 MaxRetries; others accepted), InListPassiveTarget (4A, 106 kbps type A, 4- and 7-byte UIDs),
 InDataExchange (40) carrying NTAG commands READ (30: 16 bytes = 4 pages, rolls over at the
-end), WRITE (A2: one page; pages 0..3 and beyond the user area refused), READ_SIG (3C: 32
-bytes), GET_VERSION (60), and InRelease (52). InListPassiveTarget with no tag answers NbTg=0
+end), WRITE (A2: one page; pages 0..3, the dynamic lock page and beyond the configuration
+pages refused), READ_SIG (3C: 32 bytes), GET_VERSION (60), PWD_AUTH (1B), and InRelease (52).
+
+Password protection, as the NXP NTAG213/215/216 data sheet (Rev. 3.2) describes it: the four
+configuration pages after the dynamic lock page (NTAG213 29h-2Ch, NTAG215 83h-86h, NTAG216
+E3h-E6h) hold CFG0 (MIRROR, RFUI, MIRROR_PAGE, AUTH0; shipped 04 00 00 FF), CFG1 (ACCESS,
+RFUI x3; shipped 00 05 00 00), PWD (shipped FF FF FF FF) and PACK (shipped 00 00, RFUI x2).
+From page AUTH0 on, WRITE needs a PWD_AUTH (1B + PWD, answered with PACK) earlier in the same
+session; with ACCESS.PROT (bit 7) set, READ does too. ACCESS.CFGLCK (bit 6) locks CFG0/CFG1
+for good (PWD and PACK stay writable). PWD and PACK always read back as 00. A tag that
+answers NAK falls back to IDLE (data sheet, state diagram): it answers nothing more until it
+is selected again, so the PN532 reports a timeout (01) for what follows. A NAK itself shows
+as status 14 in the InDataExchange answer. The session (authentication, IDLE) ends when the
+tag leaves the field (``remove``, ``place`` of another tag), at InRelease, and at every new
+InListPassiveTarget (a new selection). AUTHLIM (failed-attempt limit) is not modeled. InListPassiveTarget with no tag answers NbTg=0
 after MxRtyPassiveActivation+1 attempts; with 0xFF (retry forever) it never answers.
 
 API::
@@ -62,12 +75,13 @@ TIMING_US = {
     "ntag_sig": 1800,
 }
 
-# (total pages, last user page, GET_VERSION storage size byte)
+# (total pages, last user page, GET_VERSION storage size byte); the dynamic lock page follows
+# the last user page, then CFG0, CFG1, PWD, PACK.
 NTAG_KINDS = {"ntag213": (45, 39, 0x0F), "ntag215": (135, 129, 0x11), "ntag216": (231, 225, 0x13)}
 
 ST_OK = 0x00
 ST_TIMEOUT = 0x01  # target did not answer (gone from the field)
-ST_NAK = 0x14  # tag answered NAK (e.g. page out of range, locked page)
+ST_NAK = 0x14  # tag answered NAK (page out of range, locked page, protected page, bad PWD)
 ST_CONTEXT = 0x27  # no such activated target
 
 
@@ -108,6 +122,68 @@ class Tag:
         if signature is None:
             signature = bytes((uid[i % len(uid)] * 7 + i) & 0xFF for i in range(32))
         self.signature = bytes(signature)
+        self.cfg0_page = self.last_user_page + 2
+        self.memory[self.cfg0_page * 4 : self.cfg0_page * 4 + 16] = (
+            b"\x04\x00\x00\xff" + b"\x00\x05\x00\x00" + b"\xff\xff\xff\xff" + bytes(4)
+        )
+        self.authenticated = False
+        self.idle = False  # answered NAK: silent until selected again
+
+    def new_session(self):
+        """The tag was (re)selected or left the field: not authenticated, not idle."""
+        self.authenticated = False
+        self.idle = False
+
+    def set_password(self, pwd, pack, auth0=4, prot=False):
+        """Configure password protection directly (for setting up tests)."""
+        base = self.cfg0_page * 4
+        self.memory[base + 3] = auth0
+        self.memory[base + 4] = (self.memory[base + 4] & 0x7F) | (0x80 if prot else 0)
+        self.memory[base + 8 : base + 12] = bytes(pwd)
+        self.memory[base + 12 : base + 14] = bytes(pack)
+
+    def auth0(self):
+        """The first page that needs the password (AUTH0)."""
+        return self.memory[self.cfg0_page * 4 + 3]
+
+    def access(self):
+        """The ACCESS byte (bit 7 PROT, bit 6 CFGLCK, bits 2-0 AUTHLIM)."""
+        return self.memory[self.cfg0_page * 4 + 4]
+
+    def _nak(self):
+        self.idle = True
+        return ST_NAK, b""
+
+    def _read(self, page):
+        if page >= self.pages:
+            return self._nak()
+        if self.access() & 0x80 and page >= self.auth0() and not self.authenticated:
+            return self._nak()
+        secret = range((self.cfg0_page + 2) * 4, (self.cfg0_page + 4) * 4)  # PWD, PACK
+        out = bytearray(16)
+        for i in range(16):
+            at = (page * 4 + i) % len(self.memory)
+            out[i] = 0 if at in secret else self.memory[at]
+        return ST_OK, bytes(out)
+
+    def _write(self, page, data):
+        user = 4 <= page <= self.last_user_page
+        config = self.cfg0_page <= page <= self.cfg0_page + 3
+        if not (user or config):
+            return self._nak()
+        if page >= self.auth0() and not self.authenticated:
+            return self._nak()
+        if page <= self.cfg0_page + 1 and config and self.access() & 0x40:
+            return self._nak()  # CFGLCK: configuration locked for good
+        self.memory[page * 4 : page * 4 + 4] = data
+        return ST_OK, b""
+
+    def _pwd_auth(self, pwd):
+        base = self.cfg0_page * 4
+        if pwd != bytes(self.memory[base + 8 : base + 12]):
+            return self._nak()
+        self.authenticated = True
+        return ST_OK, bytes(self.memory[base + 12 : base + 14])
 
     def sens_res(self):
         """ATQA as the PN532 reports it (two bytes, MSB first)."""
@@ -130,28 +206,23 @@ class Tag:
 
     def command(self, cmd):
         """Run one NTAG command; return (status, answer bytes, modeled microseconds)."""
+        if self.idle:
+            return ST_TIMEOUT, b"", TIMING_US["activation_try"]
         if not cmd:
-            return ST_NAK, b"", TIMING_US["frame"]
+            return self._nak() + (TIMING_US["frame"],)
         op = cmd[0]
         if op == 0x30 and len(cmd) == 2:
-            if cmd[1] >= self.pages:
-                return ST_NAK, b"", TIMING_US["ntag_read"]
-            out = bytearray(16)
-            for i in range(16):
-                out[i] = self.memory[(cmd[1] * 4 + i) % len(self.memory)]
-            return ST_OK, bytes(out), TIMING_US["ntag_read"]
+            return self._read(cmd[1]) + (TIMING_US["ntag_read"],)
         if op == 0xA2 and len(cmd) == 6:
-            page = cmd[1]
-            if page < 4 or page > self.last_user_page:
-                return ST_NAK, b"", TIMING_US["ntag_write"]
-            self.memory[page * 4 : page * 4 + 4] = cmd[2:6]
-            return ST_OK, b"", TIMING_US["ntag_write"]
+            return self._write(cmd[1], bytes(cmd[2:6])) + (TIMING_US["ntag_write"],)
+        if op == 0x1B and len(cmd) == 5:
+            return self._pwd_auth(bytes(cmd[1:5])) + (TIMING_US["ntag_read"],)
         if op == 0x3C and len(cmd) == 2:
             return ST_OK, self.signature, TIMING_US["ntag_sig"]
         if op == 0x60 and len(cmd) == 1:
             version = bytes([0x00, 0x04, 0x04, 0x02, 0x01, 0x00, self.size_byte, 0x03])
             return ST_OK, version, TIMING_US["ntag_read"]
-        return ST_NAK, b"", TIMING_US["frame"]
+        return self._nak() + (TIMING_US["frame"],)
 
 
 class PN532:
@@ -177,11 +248,14 @@ class PN532:
     # -- the physical world --------------------------------------------------------------
     def place(self, tag):
         """Put a tag on the antenna (replacing any)."""
+        self.remove()
         self.tag = tag
-        self.active = False
+        tag.new_session()
 
     def remove(self):
-        """Take the tag off the antenna."""
+        """Take the tag off the antenna (it loses power: its session ends)."""
+        if self.tag is not None:
+            self.tag.new_session()
         self.tag = None
         self.active = False
 
@@ -276,6 +350,8 @@ class PN532:
             return self._data_exchange(reply, args[0], args[1:])
         if code == 0x52 and len(args) == 1:
             self.active = False
+            if self.tag is not None:
+                self.tag.new_session()
             return build_frame(0xD5, bytes([reply, ST_OK])), TIMING_US["frame"]
         return ERROR_FRAME, TIMING_US["frame"]
 
@@ -283,6 +359,8 @@ class PN532:
         self.active = False
         tag = self.tag
         found = baud == 0x00 and tag is not None and tag.answers_poll()
+        if tag is not None:
+            tag.new_session()  # a new selection (or the tag is not selected at all)
         if found:
             self.active = True
             target = tag.sens_res() + b"\x00" + bytes([len(tag.uid)]) + tag.uid
