@@ -6,7 +6,7 @@ Three parts, each usable alone:
   library's ``PN532_UART`` over pyserial (a ``serial.Serial`` has the ``read``/``write``/
   ``in_waiting``/``reset_input_buffer`` that driver needs). Poll for one tag, read the 16-byte
   record at page 4, write it (and the TLV terminator at page 8), read the originality
-  signature.
+  signature, read a tag's password configuration, authenticate (PWD_AUTH) and set a password.
 * ``TapDetector``: turns polls into taps; a card left lying on the reader is one tap, and
   removal is declared only after several misses in a row (7-byte-UID tags drop out of
   alternate polls).
@@ -29,6 +29,13 @@ _IN_LIST_PASSIVE_TARGET = 0x4A
 _IN_DATA_EXCHANGE = 0x40
 _RF_CONFIGURATION = 0x32
 _NTAG_READ_SIG = 0x3C
+_NTAG_READ = 0x30
+_NTAG_WRITE = 0xA2
+_NTAG_GET_VERSION = 0x60
+_NTAG_PWD_AUTH = 0x1B
+_PROT = 0x80  # ACCESS bit 7: reads need the password too
+_CFGLCK = 0x40  # ACCESS bit 6: CFG0/CFG1 locked for good
+_NFC_COUNTER_BITS = 0x18  # ACCESS bits 4-3: NFC counter options, left as found
 _POLL_REPLY_LEN = 13  # NbTg, Tg, SENS_RES(2), SEL_RES, NFCIDLength, 7-byte UID
 
 
@@ -38,6 +45,25 @@ class ReaderError(RuntimeError):
 
 class EnrollError(ValueError):
     """An enrollment or check that cannot start (wrong deck kind, unknown deck ...)."""
+
+
+@dataclass(frozen=True)
+class Protection:
+    """A tag's password configuration as read from CFG0 and CFG1 (PWD and PACK read as 00)."""
+
+    cfg0_page: int
+    cfg0: bytes  # MIRROR, RFUI, MIRROR_PAGE, AUTH0
+    cfg1: bytes  # ACCESS, RFUI x3
+
+    @property
+    def protected(self) -> bool:
+        """True when rewriting the record needs the password (AUTH0 at or before its pages)."""
+        return self.cfg0[3] < tags.RECORD_PAGE + tags.RECORD_LEN // 4
+
+    @property
+    def config_locked(self) -> bool:
+        """True when CFGLCK locks AUTH0 and ACCESS for good."""
+        return bool(self.cfg1[0] & _CFGLCK)
 
 
 class UsbReader:
@@ -112,7 +138,44 @@ class UsbReader:
             raise ValueError(f"a record is {tags.RECORD_LEN} bytes, got {len(record)}")
         pages = [record[i : i + 4] for i in range(0, tags.RECORD_LEN, 4)]
         for offset, page in enumerate([*pages, tags.TERMINATOR_PAGE]):
-            self._exchange([0xA2, tags.RECORD_PAGE + offset, *page], 0)
+            self._write_page(tags.RECORD_PAGE + offset, page)
+
+    def _write_page(self, page: int, data: bytes) -> None:
+        self._exchange([_NTAG_WRITE, page, *data], 0)
+
+    def protection(self) -> Protection:
+        """The tag's CFG0/CFG1, found through GET_VERSION (NTAG213/215/216 only)."""
+        version = self._exchange([_NTAG_GET_VERSION], 8)
+        cfg0_page = tags.CFG0_PAGES.get(version[6]) if len(version) == 8 else None
+        if cfg0_page is None:
+            raise ReaderError(f"not an NTAG213/215/216 (GET_VERSION {version.hex()}): no password")
+        data = self._exchange([_NTAG_READ, cfg0_page], 16)
+        return Protection(cfg0_page, data[0:4], data[4:8])
+
+    def authenticate(self, pwd: bytes) -> bytes | None:
+        """PWD_AUTH: the PACK the tag answers, or None if it refuses the password (NAK).
+
+        A refusal leaves the tag silent until it is polled again (NTAG21x falls back to IDLE).
+        """
+        try:
+            pack = self._exchange([_NTAG_PWD_AUTH, *pwd], 2)
+        except ReaderError:
+            return None
+        if len(pack) != 2:
+            raise ReaderError(f"PWD_AUTH returned {len(pack)} bytes, expected the 2-byte PACK")
+        return pack
+
+    def protect(self, secret: tags.Password, found: Protection) -> None:
+        """Set PWD and PACK, then ACCESS (PROT 0, AUTHLIM 0) and last AUTH0 = page 4.
+
+        AUTH0 goes last so a write that fails half-way leaves the tag unprotected, never
+        protected with a password nobody wrote down (hardware/tag-format.md).
+        """
+        page = found.cfg0_page
+        self._write_page(page + 2, secret.pwd)
+        self._write_page(page + 3, secret.pack + b"\x00\x00")
+        self._write_page(page + 1, bytes([found.cfg1[0] & _NFC_COUNTER_BITS]) + found.cfg1[1:])
+        self._write_page(page, found.cfg0[:3] + bytes([tags.PROTECT_FROM]))
 
     def signature(self) -> bytes | None:
         """The 32-byte NXP originality signature (READ_SIG), or None if the tag has none."""
@@ -228,6 +291,7 @@ def enroll_deck(
     redo: tuple[str, ...] = (),
     tap_timeout: float = 120.0,
     genuine_only: bool = False,
+    protect: bool = False,
     taps: TapDetector | None = None,
 ) -> EnrollResult:
     """Enroll the missing cards (or tokens) of a deck, one tap each, in ``deck_slots`` order.
@@ -236,7 +300,10 @@ def enroll_deck(
     ``AS'``, ``PASS``) to forget and enroll again. Each tag is checked (not enrolled anywhere,
     no foreign or out-of-order record unless the person chooses to overwrite it), written,
     read back and only then recorded, with its originality signature; ``genuine_only`` refuses
-    a tag whose signature does not verify with NXP's key. Stops early (``remaining`` not empty) if no card is
+    a tag whose signature does not verify with NXP's key. A tag already protected is unlocked
+    with the password derived from the club key and its UID (a tag protected with another
+    password, or answering the wrong PACK, is refused); ``protect`` sets that password on
+    every tag (writes from page 4 on need it, reads stay open). Stops early (``remaining`` not empty) if no card is
     tapped for ``tap_timeout`` seconds or the person quits.
     """
     deck = registry.deck(deck_id)
@@ -269,7 +336,9 @@ def enroll_deck(
             ui.problem(f"no card tapped for {tap_timeout:g} s: stopping; run again to continue")
             break
         try:
-            if not _enroll_one(registry, reader, deck, key, slot, uid, ui, genuine_only):
+            if not _enroll_one(
+                registry, reader, deck, key, slot, uid, ui, genuine_only=genuine_only, protect=protect
+            ):
                 continue
         except _Quit:
             break
@@ -295,7 +364,9 @@ def _enroll_one(
     slot: decks.Slot,
     uid: bytes,
     ui: SessionUI,
+    *,
     genuine_only: bool,
+    protect: bool,
 ) -> bool:
     try:
         current: bytes | None = reader.read_record()
@@ -321,12 +392,51 @@ def _enroll_one(
             f"verify): use another tag for {slot.name}"
         )
         return False
+    secret = tags.password(key, uid)
+    found = _protection_or_none(reader)
+    if found is not None and found.protected:
+        problem = _unlock(reader, uid, secret)
+        if problem:
+            ui.problem(f"{problem}: use another tag for {slot.name}")
+            return False
+    if protect and (found is None or found.config_locked and not found.protected):
+        why = "no NTAG21x password" if found is None else "its configuration locked (CFGLCK)"
+        ui.problem(f"tag {uid.hex()} has {why}: it cannot be protected; use another tag for {slot.name}")
+        return False
     record = tags.encode(tags.TagRecord(deck.deck_id, slot.code, slot.copy, deck.key_id), uid, key)
     reader.write_record(record)
     if reader.read_record() != record:
         raise ReaderError("the record did not read back as written")
+    if protect and found is not None and not found.config_locked:
+        reader.protect(secret, found)
+        if reader.poll() != uid or _unlock(reader, uid, secret):  # a new session proves it
+            raise ReaderError("the password did not read back as written")
     registry.enroll(uid, deck.deck_id, slot, signature)
     return True
+
+
+def _protection_or_none(reader: UsbReader) -> Protection | None:
+    """The tag's password configuration, or None for a tag that has none (not NTAG21x)."""
+    try:
+        return reader.protection()
+    except ReaderError:
+        return None
+
+
+def _unlock(reader: UsbReader, uid: bytes, secret: tags.Password) -> str:
+    """Authenticate with this club's password for the tag; "" or what is wrong."""
+    pack = reader.authenticate(secret.pwd)
+    if pack is None:
+        return (
+            f"tag {uid.hex()} is protected with a password this club key does not give "
+            "(another club's, or set by an app)"
+        )
+    if pack != secret.pack:
+        return (
+            f"tag {uid.hex()} took the password but answered PACK {pack.hex()}, expected "
+            f"{secret.pack.hex()}: not a tag this club protected (a copy?)"
+        )
+    return ""
 
 
 @dataclass
@@ -339,6 +449,7 @@ class CheckReport:
     extra: list[tuple[bytes, str]] = field(default_factory=list)
     foreign: list[tuple[bytes, str]] = field(default_factory=list)
     warnings: list[tuple[bytes, str]] = field(default_factory=list)
+    protected: dict[decks.Slot, bool] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -361,7 +472,9 @@ def check_deck(
     Lists missing cards (enrolled slots never tapped), extra tags (unknown, refused, or a
     second tag for a slot already seen), foreign cards (of another deck) and warnings (a
     record that does not match the registry, an originality signature that changed or, with
-    ``genuine_only``, one that does not verify with NXP's key).
+    ``genuine_only``, one that does not verify with NXP's key, a tag protected with a password
+    or PACK not derived from the club key). ``protected`` says for each card seen whether it
+    is password-protected.
     """
     deck = registry.deck(deck_id)
     if deck is None:
@@ -426,4 +539,11 @@ def _check_one(
         report.warnings.append((uid, f"{slot.name}: originality signature differs from enrollment"))
     elif genuine_only and not (signature and tags.originality_valid(uid, signature)):
         report.warnings.append((uid, f"{slot.name}: not a genuine NXP chip (signature)"))
+    found = _protection_or_none(reader)
+    report.protected[slot] = found is not None and found.protected
+    if report.protected[slot]:  # last: a refused password leaves the tag silent until polled
+        key = registry.keys()[report.deck.key_id]
+        problem = _unlock(reader, uid, tags.password(key, uid))
+        if problem:
+            report.warnings.append((uid, f"{slot.name}: {problem}"))
     ui.done_card(slot, uid)

@@ -13,6 +13,8 @@ proprietary TLV so the tag stays well formed (see hardware/tag-format.md)::
     8..15  MAC: HMAC-SHA256(club key, DOMAIN || UID || bytes 0..7), first 8 bytes
 
 The MAC covers the tag's factory UID, so a record copied onto another tag is refused.
+``password`` derives the optional NTAG21x write password (PWD, PACK) from the club key and
+the UID, so the enroll tool can protect a tag and unlock it again later.
 Card codes and token codes are fixed here for ever: new tokens are appended, never reordered.
 
 Imports ``tricktable.cards`` only. Tokens are the strings of docs/architecture.md
@@ -202,6 +204,29 @@ _G128 = (0x161FF7528B899B2D0C28607CA52C5B86, 0xCF5AC8395BAFEB13C02DA292DDED7A83)
 NXP_NTAG21X_KEY = bytes.fromhex(
     "04494E1A386D3D3CFE3DC10E5DE68A499B1C202DB5B132393E89ED19FE5BE8BC61"
 )
+# Password protection (NTAG21x PWD_AUTH): see hardware/tag-format.md, "password protection".
+PWD_DOMAIN = b"tricktable-pwd-v1"
+PROTECT_FROM = RECORD_PAGE  # AUTH0: writes from the record on need the password
+# GET_VERSION storage size byte -> page of CFG0 (then CFG1, PWD, PACK); NXP NTAG213/215/216.
+CFG0_PAGES = {0x0F: 0x29, 0x11: 0x83, 0x13: 0xE3}
+
+
+@dataclass(frozen=True)
+class Password:
+    """A tag's 4-byte password and the 2-byte acknowledge (PACK) it answers PWD_AUTH with."""
+
+    pwd: bytes
+    pack: bytes
+
+
+def password(key: bytes, uid: bytes) -> Password:
+    """The tag's password: HMAC-SHA256(club key, PWD_DOMAIN || UID), bytes 0-3 PWD, 4-5 PACK."""
+    _check_key(key)
+    _check_uid(uid)
+    digest = hmac.new(key, PWD_DOMAIN + uid, hashlib.sha256).digest()
+    return Password(pwd=digest[:4], pack=digest[4:6])
+
+
 
 _Point = tuple[int, int] | None  # None: the point at infinity
 

@@ -105,6 +105,11 @@ def _reader(port: str, baud: int) -> enroll.UsbReader:
     "--timeout", default=120.0, show_default=True, help="Stop after this many idle seconds."
 )
 @genuine_option
+@click.option(
+    "--protect",
+    is_flag=True,
+    help="Set each tag's write password (derived from the club key and its UID); reads stay open.",
+)
 @port_option
 @baud_option
 @registry_option
@@ -115,6 +120,7 @@ def enroll_command(
     redo: tuple[str, ...],
     timeout: float,
     genuine_only: bool,
+    protect: bool,
     port: str,
     baud: int,
     registry: Path | None,
@@ -136,6 +142,7 @@ def enroll_command(
                     redo=redo,
                     tap_timeout=timeout,
                     genuine_only=genuine_only,
+                    protect=protect,
                 )
     except (enroll.EnrollError, decks.RegistryError) as exc:
         raise click.ClickException(str(exc)) from None
@@ -198,6 +205,12 @@ def check_command(
     finally:
         reader.close()
     console.print(f"seen {len(report.seen)}/{total}")
+    if report.seen:
+        locked = sum(report.protected.values())
+        console.print(f"password-protected: {locked}/{len(report.seen)}")
+        open_ = [slot.name for slot in report.seen if not report.protected.get(slot)]
+        if locked and open_:
+            console.print("not protected: " + " ".join(open_))
     if report.missing:
         console.print("missing: " + " ".join(slot.name for slot in report.missing))
     for title, rows in (
