@@ -25,15 +25,16 @@ from tricktable.rules import get_variant, list_variants
 def _play(variant: str, hands: int, seed: int, timed_plays: bool) -> tuple[float, int, float]:
     """Play ``hands`` scored hands by random legal actions (a new game whenever one ends).
 
-    Returns (seconds, plays, seconds inside play-phase ``legal_actions``+``apply``); the
-    per-play clock is read only when ``timed_plays``, so the hands/s run is not slowed by
-    it. Actions are drawn with a pre-drawn uniform stream (``rng.random``), like the
+    Returns (seconds, plays, seconds inside play-phase ``legal_actions``+``apply``); plays
+    are counted and the per-play clock read only when ``timed_plays``, so the hands/s run
+    is not slowed by them. Actions are drawn with a pre-drawn uniform stream (``rng.random``), like the
     issue's reference loop."""
     rand = random.Random(seed).random
     n = get_variant(variant).seat_counts[0]
     clock = time.perf_counter
     games = 0
     eng = Engine.new(variant, options=_endless(variant), seed=seed, n_players=n)
+    legal_actions, apply = eng.legal_actions, eng.apply
     done_before = plays = 0
     play_time = 0.0
     start = clock()
@@ -43,21 +44,18 @@ def _play(variant: str, hands: int, seed: int, timed_plays: bool) -> tuple[float
             done_before += st.hands_played
             games += 1
             eng = Engine.new(variant, options=_endless(variant), seed=seed + games, n_players=n)
+            legal_actions, apply = eng.legal_actions, eng.apply
         elif st.phase == "deal":
-            eng.apply(Deal(st.dealer))
-        elif st.phase == "play":
+            apply(Deal(st.dealer))
+        elif timed_plays and st.phase == "play":
             plays += 1
-            if timed_plays:
-                t = clock()
-                legal = eng.legal_actions()
-                eng.apply(legal[int(rand() * len(legal))])
-                play_time += clock() - t
-            else:
-                legal = eng.legal_actions()
-                eng.apply(legal[int(rand() * len(legal))])
+            t = clock()
+            legal = legal_actions()
+            apply(legal[int(rand() * len(legal))])
+            play_time += clock() - t
         else:
-            legal = eng.legal_actions()
-            eng.apply(legal[int(rand() * len(legal))])
+            legal = legal_actions()
+            apply(legal[int(rand() * len(legal))])
     return clock() - start, plays, play_time
 
 

@@ -10,9 +10,10 @@ This is the engine's hot path, kept small. Hands are bit sets (see ``engine.stat
   the suit led when it is known to hold that suit. Unseen cards of a suit the seat showed
   out of are left out (playing one is accepted, but it proves an earlier revoke) unless
   nothing else is left unseen.
-- ``follow_refusal`` says when a play is provably illegal (a known card of the suit led is
-  in the hand); strict mode refuses it, record mode accepts it as a revoke.
-- ``play`` moves the card, records show-outs and proven revokes, and resolves the trick.
+- ``play`` moves the card, records show-outs and proven revokes, and resolves the trick. A
+  play that provably fails to follow suit (a known card of the suit led is in the hand) is
+  refused in strict mode (``Refused``, raised before anything changes) and accepted as a
+  revoke in record mode.
 Imports ``cards`` and ``engine.state``/``engine.events``.
 """
 
@@ -22,7 +23,7 @@ from tricktable.cards import COPY_STRIDE, JOKER_SUIT, Card, format_card
 from tricktable.engine.events import CardPlayed, Event, Revoke, TrickWon
 from tricktable.engine.state import State
 
-__all__ = ["locate", "legal_mask", "follow_refusal", "play", "SUIT_WORDS"]
+__all__ = ["locate", "legal_mask", "play", "Refused", "SUIT_WORDS"]
 
 SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs", "the joker")
 
@@ -81,23 +82,23 @@ def legal_mask(st: State, seat: int) -> int:
     return cands
 
 
-def follow_refusal(st: State, seat: int, p: int) -> str:
-    """A reason when playing ``p`` provably fails to follow suit, else ""."""
-    if not st.trick:
-        return ""
-    order = st.order
-    led = order.eff[st.trick[0][1]]  # type: ignore[union-attr]
-    if order.eff[p] == led or not st.known[seat] & order.suit_masks[led]:  # type: ignore[union-attr]
-        return ""
-    return f"{st.players[seat]} must follow {SUIT_WORDS[led]}"
+class Refused(Exception):
+    """A play refused by ``play`` before it changed anything: ``code`` and ``reason`` as in
+    the engine's ``Outcome``."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
 
 
 def play(st: State, seat: int, p: int, events: list[Event]) -> bool:
-    """Play ``p`` (already located and checked) for ``seat``; True when the hand is over.
+    """Play ``p`` (already located, its lead checked) for ``seat``; True when the hand is over.
 
-    Records a show-out (a card not of the suit led when the seat is not known to hold it),
-    reports a revoke (proven by the known hand, or by a suit the seat showed out of), moves
-    the card from the hand to the trick and, with the last card, gives the trick."""
+    Raises ``Refused`` (nothing changed) for a provable failure to follow suit in strict
+    mode. Records a show-out (a card not of the suit led when the seat is not known to hold
+    it), reports a revoke (proven by the known hand, or by a suit the seat showed out of),
+    moves the card from the hand to the trick and, with the last card, gives the trick."""
     order = st.order
     eff = order.eff[p]  # type: ignore[union-attr]
     trick = st.trick
@@ -107,6 +108,9 @@ def play(st: State, seat: int, p: int, events: list[Event]) -> bool:
         led = order.eff[trick[0][1]]  # type: ignore[union-attr]
         if eff != led:
             if hand & order.suit_masks[led]:  # type: ignore[union-attr]
+                if st.strict:
+                    raise Refused("must_follow_suit",
+                                  f"{st.players[seat]} must follow {SUIT_WORDS[led]}")
                 _revoke(st, events, seat, trick_no, led, "hand", trick_no)
             elif led != JOKER_SUIT:
                 st.void[seat] |= 1 << led

@@ -97,7 +97,6 @@ class Engine:
         self.actions: list[Action] = []
         self._plays = [_play_row(seat) for seat in range(state.n)]
         self._deal_orders: dict[int, list[int]] = {}
-        self._actions_made: dict[tuple[Any, ...], Action] = {}
         self._handlers: dict[type, Callable[[Any], Outcome]] = {
             Play: self._play, Bid: self._bid, Pass: self._pass, Deal: self._deal,
             ScanCard: self._scan, TurnUp: self._turn_up, DeclareTrump: self._declare,
@@ -526,12 +525,12 @@ class Engine:
             why = st.variant.lead_refusal(st, seat, p)
             if why:
                 return _no("lead_refused", why)
-        if st.trick and st.strict:
-            why = cardplay.follow_refusal(st, seat, p)
-            if why:
-                return _no("must_follow_suit", why)
         events: list[Event] = []
-        if cardplay.play(st, seat, p, events):
+        try:
+            over = cardplay.play(st, seat, p, events)
+        except cardplay.Refused as no:
+            return _no(no.code, no.reason)
+        if over:
             self._score(events)
         return Outcome(True, "", "", events)
 
@@ -594,8 +593,9 @@ class Engine:
         if phase == "game_over" or seat is None:
             return []
         v = st.variant
-        made = self._made
-        acts: list[Action] = [made(Call, seat, c) for c in v.legal_calls(st, seat, phase)]
+        made = _shared
+        calls = v.legal_calls(st, seat, phase)
+        acts: list[Action] = [made(Call, seat, c) for c in calls] if calls else []
         if phase == "deal":
             return self._deal_actions() + acts
         if phase == "bidding":
@@ -615,14 +615,6 @@ class Engine:
             return acts
         return acts + [SitOut(seat, out) for out in (True, False)
                        if not v.sitout_refusal(st, seat, out)]
-
-    def _made(self, cls: type[Action], *args: Any) -> Action:
-        """A shared instance of an action (they are frozen): ``legal_actions`` is hot."""
-        key = (cls, *args)
-        act = self._actions_made.get(key)
-        if act is None:
-            act = self._actions_made[key] = cls(*args)
-        return act
 
     def _deal_actions(self) -> list[Action]:
         st = self.state
@@ -662,6 +654,13 @@ def _shuffle(rng: random.Random, cards: list[int]) -> None:
         while j > i:
             j = bits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+@cache
+def _shared(cls: type[Action], *args: Any) -> Action:
+    """One instance of an action for every engine (actions are frozen): ``legal_actions``
+    is hot."""
+    return cls(*args)
 
 
 @cache
