@@ -43,6 +43,13 @@ class ReaderError(RuntimeError):
     """The reader did not answer, or a tag operation failed (tag moved away, write refused)."""
 
 
+class TagNak(ReaderError):
+    """The tag answered NAK (PN532 status 14h): wrong password, protected or missing page."""
+
+
+_STATUS_NAK = 0x14
+
+
 class EnrollError(ValueError):
     """An enrollment or check that cannot start (wrong deck kind, unknown deck ...)."""
 
@@ -122,7 +129,8 @@ class UsbReader:
         reply = self._call(_IN_DATA_EXCHANGE, [0x01, *ntag_command], reply_len + 1)
         if not reply or reply[0] != 0x00:
             status = f"0x{reply[0]:02X}" if reply else "nothing"
-            raise ReaderError(f"tag refused NTAG command 0x{ntag_command[0]:02X} (status {status})")
+            error = TagNak if reply and reply[0] == _STATUS_NAK else ReaderError
+            raise error(f"tag refused NTAG command 0x{ntag_command[0]:02X} (status {status})")
         return reply[1:]
 
     def read_record(self) -> bytes:
@@ -156,10 +164,11 @@ class UsbReader:
         """PWD_AUTH: the PACK the tag answers, or None if it refuses the password (NAK).
 
         A refusal leaves the tag silent until it is polled again (NTAG21x falls back to IDLE).
+        Any other failure (the tag moved away) is a ReaderError.
         """
         try:
             pack = self._exchange([_NTAG_PWD_AUTH, *pwd], 2)
-        except ReaderError:
+        except TagNak:
             return None
         if len(pack) != 2:
             raise ReaderError(f"PWD_AUTH returned {len(pack)} bytes, expected the 2-byte PACK")

@@ -184,6 +184,18 @@ def test_an_enrolled_protected_tag_cannot_be_rewritten_without_the_password(
     assert usb_reader.read_record() == forged
 
 
+def test_a_refused_password_is_told_apart_from_a_tag_taken_away(emulator, usb_reader):
+    tag = make_tags(1)[0]
+    tag.set_password(PWD, PACK)
+    emulator.place(tag)
+    assert usb_reader.poll() == tag.uid
+    assert usb_reader.authenticate(b"\x00\x00\x00\x00") is None  # NAK
+    assert usb_reader.poll() == tag.uid and usb_reader.authenticate(PWD) == PACK
+    emulator.remove()
+    with pytest.raises(ReaderError, match="tag refused NTAG command 0x1B"):
+        usb_reader.authenticate(PWD)
+
+
 def test_re_enrolling_a_protected_tag_unlocks_it_with_the_derived_password(
     emulator, usb_reader, registry
 ):
