@@ -1,0 +1,22 @@
+"""Club nights: a roster of players and the progressive tournament played across the tables.
+
+What lives here: ``roster`` (the players of a night, read from a file), ``movement`` (who
+sits where after the bell, seed 001 "Progressive"), ``tournament`` (the night itself: seating,
+recorded hands, the bell, individual tallies), ``standings`` (totals, games won, high and low)
+and ``store`` (JSON save/load, so a night survives a restart). Everything is pure and
+deterministic. The package imports ``engine`` only (to read a journaled game's hand scores);
+the CLI (``tricktable club``) is the shell around it.
+"""
+
+from tricktable.club.errors import ClubError
+from tricktable.club.movement import SEATS, TEAMS, move
+from tricktable.club.roster import read_roster, validate_roster
+from tricktable.club.standings import Standing, standings
+from tricktable.club.store import load_night, night_from_json, night_to_json, save_night
+from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament, TallyEntry
+
+__all__ = [
+    "ClubError", "SEATS", "TEAMS", "move", "read_roster", "validate_roster", "Standing",
+    "standings", "load_night", "save_night", "night_to_json", "night_from_json",
+    "ProgressiveOptions", "ProgressiveTournament", "TallyEntry",
+]

@@ -1,0 +1,108 @@
+"""A club night as JSON, so it survives a restart (``tricktable club --night PATH``).
+
+The file keeps what the organiser entered and nothing derived: the options, the first
+seating, every finished game's hands and the ties the organiser settled, and the current
+game's hands. Loading replays these through ``ProgressiveTournament`` (the same checks as
+when they were entered), so a hand-edited file that breaks a rule is refused with the game
+and table named. Saving writes a temporary file and renames it over the old one, so a crash
+never leaves half a night. Imports ``errors``, ``tournament``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from tricktable.club.errors import ClubError
+from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
+
+__all__ = ["FORMAT", "night_to_json", "night_from_json", "save_night", "load_night"]
+
+FORMAT = "tricktable-club-night/1"
+
+
+def night_to_json(night: ProgressiveTournament) -> dict[str, Any]:
+    """The night as JSON-able data (see the module docstring)."""
+    first = night.games[0].seating if night.games else night.seating
+    return {
+        "format": FORMAT,
+        "options": {"hands_per_round": night.options.hands_per_round,
+                    "rounds": night.options.rounds},
+        "first_seating": [list(table) for table in first],
+        "games": [{"hands": [[list(h) for h in table] for table in game.hands],
+                   "decided": {str(k): v for k, v in game.decided.items()}}
+                  for game in night.games],
+        "hands": [[list(h) for h in table] for table in night.hands],
+    }
+
+
+def _field(data: dict[str, Any], key: str, kind: type) -> Any:
+    value = data.get(key)
+    if not isinstance(value, kind):
+        raise ClubError(f"the night's {key!r} must be a {kind.__name__}, not {value!r}")
+    return value
+
+
+def _set_all(night: ProgressiveTournament, hands: Any, where: str) -> None:
+    if not isinstance(hands, list) or len(hands) != night.tables:
+        raise ClubError(f"{where}: the hands must be a list with one entry per table "
+                        f"({night.tables})")
+    for number, table_hands in enumerate(hands, 1):
+        if not isinstance(table_hands, list):
+            raise ClubError(f"{where}, table {number}: the hands must be a list")
+        night.set_hands(number, table_hands)
+
+
+def night_from_json(data: Any) -> ProgressiveTournament:
+    """Rebuild a night from ``night_to_json`` data; ``ClubError`` says what is wrong."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ClubError(f"not a club night file (expected \"format\": \"{FORMAT}\")")
+    options = _field(data, "options", dict)
+    unknown = set(options) - {"hands_per_round", "rounds"}
+    if unknown:
+        raise ClubError(f"unknown night options: {', '.join(sorted(unknown))}")
+    night = ProgressiveTournament(_field(data, "first_seating", list),
+                                  ProgressiveOptions(**options))
+    for number, game in enumerate(_field(data, "games", list), 1):
+        where = f"game {number}"
+        if not isinstance(game, dict) or not isinstance(game.get("decided", {}), dict):
+            raise ClubError(f"{where}: expected {{\"hands\": [...], \"decided\": {{...}}}}")
+        _set_all(night, game.get("hands"), where)
+        try:
+            decided = {int(k): v for k, v in game.get("decided", {}).items()}
+        except ValueError:
+            raise ClubError(f"{where}: decided ties are keyed by table number") from None
+        try:
+            night.bell(decided)
+        except ClubError as exc:
+            raise ClubError(f"{where}: {exc}") from None
+    _set_all(night, data.get("hands"), "the current game")
+    return night
+
+
+def save_night(night: ProgressiveTournament, path: str | Path) -> None:
+    """Write the night to ``path`` atomically (temporary file, then rename)."""
+    target = Path(path)
+    temporary = target.with_name(target.name + ".tmp")
+    temporary.write_text(json.dumps(night_to_json(night), indent=1) + "\n", encoding="utf-8")
+    os.replace(temporary, target)
+
+
+def load_night(path: str | Path) -> ProgressiveTournament:
+    """Read a night saved by ``save_night``."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ClubError(f"no club night at {path}: start one with `tricktable club new`") from None
+    except OSError as exc:
+        raise ClubError(f"cannot read the night {path}: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ClubError(f"{path} is not valid JSON: {exc}") from None
+    try:
+        return night_from_json(data)
+    except ClubError as exc:
+        raise ClubError(f"{path}: {exc}") from None
