@@ -17,6 +17,7 @@ import getpass
 import logging
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -32,6 +33,23 @@ MOSQUITTO_PASSWD = "/usr/bin/mosquitto_passwd"
 START_TIMEOUT = 10.0
 
 BrokerKind = Literal["auto", "mosquitto", "amqtt"]
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: ask Linux to SIGTERM the broker when its parent dies.
+
+    So a demo or a host killed with SIGKILL leaves no mosquitto behind. The signal follows
+    the thread that started the child, so start brokers from a thread that outlives them.
+    Elsewhere than Linux this does nothing.
+    """
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return
+    pr_set_pdeathsig = 1
+    libc.prctl(pr_set_pdeathsig, signal.SIGTERM)
 
 
 class BrokerError(RuntimeError):
@@ -132,6 +150,7 @@ class _Mosquitto:
             [MOSQUITTO, "-c", str(self.config)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
+            preexec_fn=_die_with_parent,
         )
         proc = self.proc
         try:

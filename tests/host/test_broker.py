@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import queue
+import socket
+import subprocess
+import sys
+import time
 import uuid
 
 import paho.mqtt.client as mqtt
@@ -93,3 +97,28 @@ def test_mosquitto_auth_and_acl():
         # board1 may not publish as board2: the broker drops it
         assert _roundtrip(broker.port, "t/board2/event", "host", "hpw",
                           publisher=("board1", "b1pw")) is None
+
+
+@needs_mosquitto
+def test_a_mosquitto_dies_with_the_program_that_started_it():
+    """A demo or host killed with SIGKILL leaves no broker listening behind it."""
+    starter = subprocess.Popen(
+        [sys.executable, "-c",
+         "from tricktable.broker import start_broker; import time; "
+         "b = start_broker('mosquitto'); print(b.port, flush=True); time.sleep(600)"],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(starter.stdout.readline())
+        assert _listening(port)
+    finally:
+        starter.kill()
+        starter.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and _listening(port):
+        time.sleep(0.05)
+    assert not _listening(port), "mosquitto outlived the process that started it"
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
