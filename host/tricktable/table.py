@@ -3,10 +3,18 @@
 A :class:`TableSession` knows which board pad is which seat (from the club file), asks the
 deck registry what a tag is (``decks.Registry.resolve``), turns cards and tokens into engine
 actions according to the phase (a card is a hand scan during the deal, an exchange during
-the exchange, a play otherwise; a token is a bid, a pass, a trump, a call, a sit-out, or a
-table control), applies them, and answers with a :class:`Result`: the verdict, the engine's
+the exchange, a play otherwise), applies them, and answers with a :class:`Result`: the verdict, the engine's
 events, LED feedback for the boards and the steps the journal records. Every refusal has a
-specific code and reason and changes nothing. Undo and void are done by rebuilding the
+specific code and reason and changes nothing.
+
+Tokens are read in one place: ``action_token`` spells every non-card engine action as the
+token that makes it (``Bid("S:ALONE")`` is ``TRUMP:S:ALONE``, ``Bid("1")`` is ``BID:1``,
+``DeclareTrump("S")`` is ``TRUMP:S``), ``token_actions`` lists what a token can stand for,
+and the session picks the one ``engine.legal_actions()`` offers the tapping seat now, so
+``TRUMP:S`` names a suit in Euchre's second round and declares trump in Bid Euchre. A token
+the rules do not allow now is handed to the engine as the action of the kind the table
+expects, and its refusal says why (not this seat's turn, not a bid of this variant ...).
+``NEW_GAME`` and ``UNDO`` are table controls. Undo and void are done by rebuilding the
 engine from the game's setup and its action list (the engine is deterministic).
 
 The session is pure: no MQTT, no journal, no clock; the service feeds it and publishes.
@@ -15,7 +23,7 @@ Imports engine, rules (through the engine), decks, tags, protocol and clubfile.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tricktable.clubfile import TableConfig
@@ -37,10 +45,21 @@ from tricktable.engine.actions import (
     action_from_json,
 )
 from tricktable.protocol import Control, Display, Feedback
+from tricktable.tags import TOKENS
 
-# tokens that are bids in the variant's ladder, spelt as the engine spells them
-_BID_TOKENS = {"PEPPER", "PEPPER:SMALL", "PEPPER:BIG", "NIL", "BLINDNIL"}
-_CALL_TOKENS = {"ALONE", "BOTTOMS", "MISDEAL", "ORDER_UP", "PICK_UP"}
+# an action that carries a word is spelt as the first of these prefixes + word that is a token
+# (no engine word starts with a prefix: ``BID:3HC`` is the 3HC bid, never a bid "BID:3HC";
+# and the table controls are no engine word)
+_PREFIXES = ("BID:", "TRUMP:")
+_CONTROLS = {"NEW_GAME", "UNDO"}
+_SPELLINGS: dict[type[Bid | DeclareTrump | Call], tuple[str, ...]] = {
+    Bid: ("", *_PREFIXES), DeclareTrump: ("", "TRUMP:"), Call: ("",)}
+# the actions without a word, as made by seat 0
+_PLAIN: dict[str, Action] = {
+    "PASS": Pass(0), "DEAL": Deal(0), "SIT_OUT": SitOut(0, True), "PLAY": SitOut(0, False)}
+_PLAIN_TOKEN = {action: token for token, action in _PLAIN.items()}
+# a second chip for the same token: the dealer "takes up" the card the others "order up"
+_SAME = {"PICK_UP": "ORDER_UP"}
 # what a card tap is in each phase, tried in order (the first refusal is the one reported)
 _CARD_ACTIONS: dict[str, tuple[type[Action], ...]] = {
     "deal": (ScanCard, TurnUp), "exchange": (Exchange,)}
@@ -185,11 +204,23 @@ class TableSession:
                 return self._refuse(seat, "undo_not_yours", "a player may take back only their "
                                     "own last action; ask the admin to undo", board, pad)
             return self._with_feedback(self.undo(), seat, board, pad)
-        action = token_action(token, seat)
+        action = token_meaning(token, seat, self.engine.legal_actions())
         if action is None:
             return self._refuse(seat, "token_not_usable", f"token {token} has no use at the table",
                                 board, pad)
-        return self._apply(action, board, pad)
+        result = self._apply(action, board, pad)
+        if not result.ok:
+            result.reason = f"token {token}: {result.reason}{self._taps_now(seat)}"
+        return result
+
+    def _taps_now(self, seat: int) -> str:
+        """What ``seat`` may tap now, for a refusal (empty when only cards or nothing)."""
+        assert self.engine is not None
+        taps = dict.fromkeys(t for a in self.engine.legal_actions()
+                             if a.seat == seat and (t := action_token(a)) is not None)
+        if not taps:
+            return ""
+        return f"; {self.engine.public_state()['seats'][seat]} may tap {', '.join(taps)}"
 
     # --- applying --------------------------------------------------------------------
 
@@ -315,22 +346,55 @@ class TableSession:
         return Display(text8=text8, lines=lines)
 
 
-def token_action(token: str, seat: int) -> Action | None:
-    """The engine action a bid/trump/call token tapped at ``seat`` stands for (None: no action)."""
-    if token == "PASS":
-        return Pass(seat=seat)
-    if token.startswith("BID:"):
-        return Bid(seat=seat, bid=token[4:])
-    if token in _BID_TOKENS:
-        return Bid(seat=seat, bid=token)
-    if token.startswith("TRUMP:"):
-        return DeclareTrump(seat=seat, trump=token[6:])
-    if token in ("HIGH", "LOW"):
-        return DeclareTrump(seat=seat, trump=token)
-    if token in _CALL_TOKENS:
-        return Call(seat=seat, call=token)
-    if token in ("SIT_OUT", "PLAY"):
-        return SitOut(seat=seat, out=token == "SIT_OUT")
-    if token == "DEAL":
-        return Deal(seat=seat)
-    return None
+def action_token(action: Action) -> str | None:
+    """The token a player taps to make ``action``; None for a card action or a word no token
+    spells (docs/rules/tokens.md lists them per variant)."""
+    plain = _PLAIN_TOKEN.get(replace(action, seat=0))
+    if plain is not None:
+        return plain
+    prefixes = _SPELLINGS.get(type(action))  # type: ignore[arg-type]
+    if prefixes is None:
+        return None
+    word = _word(action)
+    if word.startswith(_PREFIXES) or word in _CONTROLS:
+        return None
+    return next((p + word for p in prefixes if p + word in TOKENS), None)
+
+
+def token_actions(token: str, seat: int) -> list[Action]:
+    """Every action ``token`` tapped at ``seat`` can stand for (the game picks one); empty for
+    the table controls and unknown strings."""
+    token = _SAME.get(token, token)
+    plain = _PLAIN.get(token)
+    if plain is not None:
+        return [replace(plain, seat=seat)]
+    out: list[Action] = []
+    for kind, prefixes in _SPELLINGS.items():
+        for prefix in prefixes:
+            if token.startswith(prefix) and len(token) > len(prefix):
+                action = kind(seat, token[len(prefix):])
+                if action_token(action) == token:
+                    out.append(action)
+    return out
+
+
+def token_meaning(token: str, seat: int, legal: list[Action]) -> Action | None:
+    """The action ``token`` tapped at ``seat`` stands for when the rules offer ``legal``
+    (``engine.legal_actions()``): the one offered; otherwise one of a kind offered now (or
+    the first), for the engine to accept (a call out of turn) or refuse with its reason.
+    None when the token stands for no action."""
+    candidates = token_actions(token, seat)
+    offered = [a for a in candidates if a in legal]
+    if offered:
+        return offered[0]
+    kinds = {type(a) for a in legal}
+    return next((a for a in candidates if type(a) in kinds), next(iter(candidates), None))
+
+
+def _word(action: Action) -> str:
+    if isinstance(action, Bid):
+        return action.bid
+    if isinstance(action, DeclareTrump):
+        return action.trump
+    assert isinstance(action, Call)
+    return action.call

@@ -70,6 +70,15 @@ TOKENS: tuple[str, ...] = (
     "PICK_UP",
     "DEAL",
     "NEW_GAME",
+    "BID:1",
+    "BID:13",
+    "PFEFFER",
+    "ORDER_UP:ALONE",
+    "TRUMP:S:ALONE",
+    "TRUMP:H:ALONE",
+    "TRUMP:D:ALONE",
+    "TRUMP:C:ALONE",
+    "TIME",
 )
 
 

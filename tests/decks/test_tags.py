@@ -41,7 +41,7 @@ def test_unassigned_codes_and_tokens_are_refused():
         with pytest.raises(tags.RecordError, match="not assigned"):
             tags.code_value(code)
     with pytest.raises(tags.RecordError, match="not a token"):
-        tags.token_code("BID:13")
+        tags.token_code("BID:14")
 
 
 def test_record_layout_is_a_proprietary_tlv_of_16_bytes():

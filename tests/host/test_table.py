@@ -19,7 +19,7 @@ from hostkit import (
 )
 from tricktable.engine.actions import Deal, Play
 from tricktable.protocol import Control
-from tricktable.table import TableSession, token_action
+from tricktable.table import TableSession, token_actions
 
 BOARDS = ["t1-n", "t1-e", "t1-s", "t1-w"]
 
@@ -129,11 +129,16 @@ def test_a_whole_game_by_taps_matches_the_engine(session):
 
 
 def test_tokens_map_to_engine_actions():
-    assert token_action("BID:3HC", 1).to_json() == {"type": "bid", "seat": 1, "bid": "3HC"}
-    assert token_action("TRUMP:NT", 2).to_json() == {"type": "trump", "seat": 2, "trump": "NT"}
-    assert token_action("PLAY", 0).to_json() == {"type": "sit_out", "seat": 0, "out": False}
-    assert token_action("ALONE", 3).to_json() == {"type": "call", "seat": 3, "call": "ALONE"}
-    assert token_action("NEW_GAME", 0) is None
+    assert [a.to_json() for a in token_actions("BID:3HC", 1)] == [
+        {"type": "bid", "seat": 1, "bid": "3HC"}]
+    assert [a.to_json() for a in token_actions("TRUMP:NT", 2)] == [
+        {"type": "bid", "seat": 2, "bid": "NT"}, {"type": "trump", "seat": 2, "trump": "NT"}]
+    assert [a.to_json() for a in token_actions("PLAY", 0)] == [
+        {"type": "sit_out", "seat": 0, "out": False}]
+    assert [a.to_json() for a in token_actions("ALONE", 3)] == [
+        {"type": "bid", "seat": 3, "bid": "ALONE"}, {"type": "trump", "seat": 3, "trump": "ALONE"},
+        {"type": "call", "seat": 3, "call": "ALONE"}]
+    assert token_actions("NEW_GAME", 0) == []
 
 
 def _revoke_chance(session, rng):

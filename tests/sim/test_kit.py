@@ -11,7 +11,7 @@ from tricktable.decks import Registry
 from tricktable.engine.actions import Bid, DeclareTrump, Pass, Play, SitOut
 from tricktable.sim.kit import Kit, KitError
 from tricktable.sim.table_sim import deck_cards
-from tricktable.table import token_action
+from tricktable.table import token_actions
 
 SETUP = {"variant": "bid-euchre", "players": ["A", "B", "C", "D"]}
 
@@ -36,7 +36,7 @@ def test_every_card_of_the_deck_and_every_token_is_enrolled(tmp_path: Path) -> N
                                     SitOut(2, True), SitOut(2, False)])
 def test_the_token_for_an_action_means_that_action_to_the_host(kit: Kit, action) -> None:
     tag = kit.tag_for(action)
-    assert token_action(tag.name, 2) == action
+    assert action in token_actions(tag.name, 2)
 
 
 def test_a_card_action_uses_the_card(kit: Kit) -> None:
@@ -44,9 +44,9 @@ def test_a_card_action_uses_the_card(kit: Kit) -> None:
 
 
 def test_an_action_without_a_tag_is_refused(kit: Kit) -> None:
-    assert not kit.has_tag(Bid(0, "1"))
+    assert not kit.has_tag(Bid(0, "14"))
     with pytest.raises(KitError, match="no token does"):
-        kit.tag_for(Bid(0, "1"))
+        kit.tag_for(Bid(0, "14"))
     with pytest.raises(KitError, match="no card \"AS'\""):
         kit.card("AS'")
 

@@ -5,22 +5,20 @@
 each tag's 16-byte record, so that a virtual board reads UID and record like a real one.
 ``tag_for(action)`` says which tag a player puts on the pad to do an engine action: the card
 for a play, a scan, a turn-up or an exchange; otherwise the token that the host reads back
-as that action (the inverse of ``tricktable.table.token_action``, so both always agree).
+as that action (``tricktable.table.action_token``, the host's own spelling, so both agree).
 
 Imports ``cards``, ``decks``, ``engine.actions`` and ``table`` (token meanings).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tricktable.cards import format_card
 from tricktable.decks import CARD_DECKS, Registry, deck_slots
 from tricktable.engine.actions import Action, Exchange, Play, ScanCard, TurnUp
-from tricktable.table import token_action
+from tricktable.table import action_token
 
 UID_MAGIC = (0x7A, 0x11)
 
@@ -36,21 +34,12 @@ class Tag:
     name: str
 
 
-def _key(action: Action) -> str:
-    return json.dumps(dataclasses.replace(action, seat=0).to_json(), sort_keys=True)
-
-
 class Kit:
     """Every tag of one table, by card name and by token."""
 
     def __init__(self, cards: dict[str, Tag], tokens: dict[str, Tag]) -> None:
         self.cards = cards
         self.tokens = tokens
-        self._by_action: dict[str, Tag] = {}
-        for token, tag in tokens.items():
-            action = token_action(token, 0)
-            if action is not None:
-                self._by_action.setdefault(_key(action), tag)
 
     @classmethod
     def enroll(cls, registry: Registry, table_no: int, cards: Iterable[str], card_deck: int,
@@ -81,7 +70,7 @@ class Kit:
             raise KitError(f"the deck has no card {printed!r}") from None
 
     def has_tag(self, action: Action) -> bool:
-        """Whether some tag of the kit does ``action`` (there is no token for a bid of 1)."""
+        """Whether some tag of the kit does ``action`` (there is no token for a bid of 14)."""
         try:
             self.tag_for(action)
         except KitError:
@@ -94,7 +83,7 @@ class Kit:
             if action.card is None:
                 raise KitError("an exchange of an unseen card has no tag")
             return self.card(format_card(action.card, action.copy or 0))
-        tag = self._by_action.get(_key(action))
+        tag = self.tokens.get(action_token(action) or "")
         if tag is None:
             raise KitError(f"no token does {action.to_json()}")
         return tag
