@@ -1,0 +1,40 @@
+"""A journaled game's hand scores, as the club tallies them (team A = N/S, team B = E/W).
+
+A table's host journals every action (``tricktable.journal``); replaying a game's actions
+through the engine gives one ``HandScored`` event per hand. Seat 0 of the physical table is
+the club's N, so team A is the side holding seats 0 and 2. Only a four-seat game of two
+partnerships can go on a progressive tally. Imports ``engine``, ``errors``, ``tournament``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from tricktable.club.errors import ClubError
+from tricktable.club.tournament import Hand
+from tricktable.engine import Engine
+from tricktable.engine.actions import Action
+from tricktable.engine.events import HandScored
+
+__all__ = ["hands_from_game"]
+
+
+def hands_from_game(setup: Mapping[str, Any], actions: Iterable[Action]) -> list[Hand]:
+    """(team A, team B) for each scored hand of a game given its setup and action list."""
+    engine = Engine.new(setup["variant"], setup.get("options"), setup.get("seed", 0),
+                        setup.get("dealer", 0), setup.get("players"))
+    sides = [tuple(side["seats"]) for side in engine.public_state()["sides"]]
+    if sorted(sides) != [(0, 2), (1, 3)]:
+        raise ClubError(f"a {setup['variant']} game is not two partnerships of two "
+                        "(N/S against E/W), so it cannot go on a progressive tally")
+    a_index = sides.index((0, 2))
+    hands: list[Hand] = []
+    for n, action in enumerate(actions, 1):
+        outcome = engine.apply(action)
+        if not outcome.ok:
+            raise ClubError(f"the journal's action {n} is refused on replay: {outcome.reason}")
+        for event in outcome.events:
+            if isinstance(event, HandScored):
+                hands.append((event.deltas[a_index], event.deltas[1 - a_index]))
+    return hands
