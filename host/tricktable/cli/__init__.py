@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("tricktable.cli.export_cmd:export", "Write a journal's games as hand histories."),
     "variants": ("tricktable.cli.variants_cmd:variants", "List the games and their house-rule options."),
     "replay": ("tricktable.cli.history_cmds:replay_command", "Print a hand history trick by trick with the running score."),
+    "club": ("tricktable.cli.club_cmd:club", "Run a progressive club night: seating, scores, bell, standings."),
     "verify": ("tricktable.cli.history_cmds:verify_command", "Recompute a hand history's scores and name each difference."),
 }
 
