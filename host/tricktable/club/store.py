@@ -52,7 +52,8 @@ def _set_all(night: ProgressiveTournament, hands: Any, where: str) -> None:
     for number, table_hands in enumerate(hands, 1):
         if not isinstance(table_hands, list):
             raise ClubError(f"{where}, table {number}: the hands must be a list")
-        night.set_hands(number, table_hands)
+        if table_hands:  # a game starts with no hands (and a finished night takes none)
+            night.set_hands(number, table_hands)
 
 
 def night_from_json(data: Any) -> ProgressiveTournament:

@@ -1,0 +1,76 @@
+"""A club night survives a restart: JSON save/load round-trips, at every point of a night,
+and a damaged or hand-edited file is refused with the reason."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from club_sim import play_game, play_night
+from tricktable.club import (
+    ClubError,
+    ProgressiveOptions,
+    ProgressiveTournament,
+    load_night,
+    night_from_json,
+    night_to_json,
+    save_night,
+)
+
+
+def same(a: ProgressiveTournament, b: ProgressiveTournament) -> None:
+    assert (a.players, a.options, a.seating, a.hands, a.games) == \
+        (b.players, b.options, b.seating, b.hands, b.games)
+    assert a.tallies() == b.tallies()
+
+
+def test_round_trip_at_every_bell(tmp_path):
+    night = ProgressiveTournament.new([f"P{i}" for i in range(12)], shuffle_seed=5,
+                                      options=ProgressiveOptions(hands_per_round=4, rounds=6))
+    rng = random.Random(1)
+    ledger = dict.fromkeys(night.players, 0)
+    path = tmp_path / "night.json"
+    while not night.finished:
+        night.record_hand(2, 1, 2)
+        save_night(night, path)
+        same(load_night(path), night)
+        night.set_hands(2, [])
+        play_game(night, rng, ledger)
+        save_night(night, path)
+        same(load_night(path), night)
+    assert not (tmp_path / "night.json.tmp").exists()
+
+
+def test_a_finished_night_with_settled_ties_round_trips():
+    night, _ = play_night(16, 11)
+    assert any(game.decided for game in night.games)
+    data = json.loads(json.dumps(night_to_json(night)))
+    same(night_from_json(data), night)
+
+
+def test_missing_and_broken_files_are_refused(tmp_path):
+    with pytest.raises(ClubError, match="no club night at"):
+        load_night(tmp_path / "none.json")
+    (tmp_path / "bad.json").write_text("{not json")
+    with pytest.raises(ClubError, match="not valid JSON"):
+        load_night(tmp_path / "bad.json")
+    (tmp_path / "other.json").write_text('{"format": "something else"}')
+    with pytest.raises(ClubError, match="not a club night file"):
+        load_night(tmp_path / "other.json")
+
+
+def test_a_hand_edited_file_that_breaks_a_rule_is_refused_naming_the_game():
+    night, _ = play_night(8, 4)
+    data = night_to_json(night)
+    data["games"][2]["hands"][0] = data["games"][2]["hands"][0][:5]
+    with pytest.raises(ClubError, match="game 3: the head table has played 5 of its 8"):
+        night_from_json(data)
+    data = night_to_json(night)
+    data["first_seating"][1][0] = data["first_seating"][0][0]
+    with pytest.raises(ClubError, match="on the roster twice"):
+        night_from_json(data)
+    data = night_to_json(night)
+    data["options"]["colour"] = "red"
+    with pytest.raises(ClubError, match="unknown night options: colour"):
+        night_from_json(data)
