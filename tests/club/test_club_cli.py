@@ -43,6 +43,9 @@ def players(tmp_path):
 def test_a_short_night_start_to_standings(run, players):
     out = run("new", "--players", players, "--tables", "2", "--hands", "2", "--rounds", "2")
     assert "8 players at 2 tables" in out and "Ann" in out
+    run("record", "1", "--scores", "9", "9")
+    assert "took back A 9, B 9; 0 hands" in run("undo", "1")
+    assert "no hand recorded" in run("undo", "1", ok=False)
     run("record", "1", "--scores", "3", "1")
     run("record", "1", "--scores", "2", "2")
     run("record", "2", "--scores", "0", "4")
@@ -63,6 +66,12 @@ def test_a_short_night_start_to_standings(run, players):
     text = run("standings", "--format", "text")
     assert text.startswith("Standings (final)") and "Ann" in text
     assert "Ann" in run("standings")
+    sheet = list(csv.reader(io.StringIO(run("tally", "Ann", "--format", "csv"))))
+    assert sheet == [["player", "game", "table", "seat", "partner", "score", "against", "result"],
+                     ["Ann", "1", "1", "N", "Cy", "5", "3", "won"],
+                     ["Ann", "2", "1", "N", "Fay", "2", "0", "won"]]
+    assert "Zed" in run("tally", "Zed", ok=False)
+    assert len(run("tally", "--format", "csv").splitlines()) == 1 + 8 * 2
     assert "night is over" in run("seating", ok=False)
 
 

@@ -160,6 +160,7 @@ def test_a_tied_table_needs_its_winner_named_and_a_refused_bell_changes_nothing(
     (lambda n: n.record_hand(1, 1.5, 1), "two whole numbers"),
     (lambda n: n.record_hand(1, True, 1), "two whole numbers"),
     (lambda n: n.set_hands(2, [(1, 2, 3)]), "two whole numbers"),
+    (lambda n: n.undo_hand(1), "table 1 has no hand recorded"),
 ])
 def test_bad_scores_are_refused_and_change_nothing(call, message):
     night = night_with()

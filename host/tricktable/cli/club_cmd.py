@@ -3,7 +3,8 @@
 ``club --night PATH new --players FILE --tables N`` starts a night; ``seating`` shows who sits
 where this game; ``record TABLE --scores A B`` puts one hand's scores (team A = N/S, team B =
 E/W) on the table's sheet, or ``record TABLE --journal FILE`` takes them from that table's
-host journal; ``bell`` closes the game and moves everyone; ``standings`` prints the totals
+host journal, and ``undo TABLE`` takes the last one back; ``bell`` closes the game and moves
+everyone; ``tally [NAME...]`` prints the players' tally sheets and ``standings`` the totals
 (rich, or ``--format text|csv`` for printing). The night is a JSON file, saved after every
 command that changes it, so a restart loses nothing. Bad input changes nothing and exits non-zero
 with the reason. docs/club.md is the organiser's guide. Imports ``club``, ``journal``,
@@ -175,6 +176,22 @@ def record(night: _Night, table: int, scores: tuple[int, int] | None,
                   if table == 1 else ""))
 
 
+@club.command()
+@click.argument("table", type=int)
+@pass_night
+def undo(night: _Night, table: int) -> None:
+    """Take back the last hand recorded at TABLE in this game."""
+    tournament = night.load()
+    try:
+        a, b = tournament.undo_hand(table)
+    except ClubError as exc:
+        raise _fail(exc) from None
+    night.save(tournament)
+    total_a, total_b = tournament.table_score(table)
+    click.echo(f"table {table}: took back A {a}, B {b}; "
+               f"{len(tournament.hands[table - 1])} hands, A {total_a}, B {total_b}")
+
+
 def _journal_hands(path: Path, table: str | None, game: int | None) -> list[tuple[int, int]]:
     """The hands of one game in a host journal (the last game of its only table by default)."""
     try:
@@ -220,6 +237,24 @@ def bell(night: _Night, winners: tuple[str, ...]) -> None:
         click.echo("that was the last game: `tricktable club standings` for the results")
     else:
         _print_seating(tournament, "rich")
+
+
+@club.command()
+@click.argument("names", nargs=-1)
+@click.option("--format", "fmt", type=FORMATS, default="rich", show_default=True)
+@pass_night
+def tally(night: _Night, names: tuple[str, ...], fmt: str) -> None:
+    """The tally sheets of NAMES (default: everyone): one line per game played."""
+    tournament = night.load()
+    sheets = tournament.tallies()
+    unknown = [name for name in names if name not in sheets]
+    if unknown:
+        raise click.ClickException(f"not on the roster: {', '.join(unknown)}")
+    rows = [[name, str(e.round), str(e.table), e.seat, e.partner, str(e.score), str(e.against),
+             "won" if e.won else "lost"]
+            for name in (names or tournament.players) for e in sheets[name]]
+    _print("Tally sheets", ["player", "game", "table", "seat", "partner", "score", "against",
+                            "result"], rows, fmt)
 
 
 @club.command(name="standings")

@@ -95,7 +95,7 @@ class ProgressiveTournament:
         names = [name for table in seating for name in table]
         self.players: tuple[str, ...] = validate_roster(names)
         self.options = options or ProgressiveOptions()
-        self.seating: list[Table] = [tuple(table) for table in seating]  # type: ignore[misc]
+        self.seating: list[Table] = [(t[0], t[1], t[2], t[3]) for t in seating]
         self.hands: list[list[Hand]] = [[] for _ in seating]
         self.games: list[Game] = []
 
@@ -150,6 +150,14 @@ class ProgressiveTournament:
     def record_hand(self, table: int, a: int, b: int) -> None:
         """One hand's score at ``table``: team A (N/S) made ``a``, team B (E/W) made ``b``."""
         self.set_hands(table, [*self.hands[self._index(table)], (a, b)])
+
+    def undo_hand(self, table: int) -> Hand:
+        """Take back the last hand recorded at ``table`` this game (a score typed wrong)."""
+        hands = self.hands[self._index(table)]
+        if not hands:
+            raise ClubError(f"table {table} has no hand recorded in this game")
+        self.set_hands(table, hands[:-1])
+        return hands[-1]
 
     def set_hands(self, table: int, hands: Sequence[Sequence[int]]) -> None:
         """Replace the hands recorded at ``table`` this game (e.g. read from its journal)."""
