@@ -161,14 +161,8 @@ class TableSession:
             return self._no_game(seat, board, pad)
         assert resolved.card is not None
         kinds = _CARD_ACTIONS.get(self.engine.phase, (Play,))
-        first = None
-        for kind in kinds:  # a refused try changes nothing, so the next may be tried
-            result = self._apply(kind(seat=seat, card=resolved.card, copy=resolved.copy), board, pad)
-            if result.ok:
-                return result
-            first = first or result
-        assert first is not None
-        return first
+        return self._first_accepted(
+            [kind(seat=seat, card=resolved.card, copy=resolved.copy) for kind in kinds], board, pad)
 
     def _resolve(self, seat: int, uid: bytes, record: bytes | None,
                  board: str, pad: int) -> Resolved | Result:
@@ -204,11 +198,11 @@ class TableSession:
                 return self._refuse(seat, "undo_not_yours", "a player may take back only their "
                                     "own last action; ask the admin to undo", board, pad)
             return self._with_feedback(self.undo(), seat, board, pad)
-        action = token_meaning(token, seat, self.engine.legal_actions())
-        if action is None:
+        tries = token_tries(token, seat, self.engine.legal_actions())
+        if not tries:
             return self._refuse(seat, "token_not_usable", f"token {token} has no use at the table",
                                 board, pad)
-        result = self._apply(action, board, pad)
+        result = self._first_accepted(tries, board, pad)
         if not result.ok:
             result.reason = f"token {token}: {result.reason}{self._taps_now(seat)}"
         return result
@@ -223,6 +217,18 @@ class TableSession:
         return f"; {self.engine.public_state()['seats'][seat]} may tap {', '.join(taps)}"
 
     # --- applying --------------------------------------------------------------------
+
+    def _first_accepted(self, tries: list[Action], board: str, pad: int) -> Result:
+        """Apply the first of ``tries`` the engine accepts; else the first refusal. A refused
+        try changes nothing, so the next may be tried."""
+        first = None
+        for action in tries:
+            result = self._apply(action, board, pad)
+            if result.ok:
+                return result
+            first = first or result
+        assert first is not None
+        return first
 
     def _apply(self, action: Action, board: str | None = None, pad: int | None = None) -> Result:
         assert self.engine is not None
@@ -378,17 +384,13 @@ def token_actions(token: str, seat: int) -> list[Action]:
     return out
 
 
-def token_meaning(token: str, seat: int, legal: list[Action]) -> Action | None:
-    """The action ``token`` tapped at ``seat`` stands for when the rules offer ``legal``
-    (``engine.legal_actions()``): the one offered; otherwise one of a kind offered now (or
-    the first), for the engine to accept (a call out of turn) or refuse with its reason.
-    None when the token stands for no action."""
-    candidates = token_actions(token, seat)
-    offered = [a for a in candidates if a in legal]
-    if offered:
-        return offered[0]
+def token_tries(token: str, seat: int, legal: list[Action]) -> list[Action]:
+    """What ``token`` tapped at ``seat`` may stand for when the rules offer ``legal``
+    (``engine.legal_actions()``), in the order the table tries them: the action offered
+    (never more than one), then those of a kind offered now (whose refusal is the one
+    reported), then the rest (a call a variant allows out of turn). Empty: no action."""
     kinds = {type(a) for a in legal}
-    return next((a for a in candidates if type(a) in kinds), next(iter(candidates), None))
+    return sorted(token_actions(token, seat), key=lambda a: (a not in legal, type(a) not in kinds))
 
 
 def _word(action: Action) -> str:

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,7 +27,7 @@ from tricktable.rules import get_variant, list_variants
 from tricktable.sim.bots import Bot
 from tricktable.sim.kit import Kit, KitError
 from tricktable.sim.table_sim import deck_cards
-from tricktable.table import TableSession, action_token, token_actions, token_meaning
+from tricktable.table import TableSession, action_token, token_actions, token_tries
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -145,27 +147,48 @@ def random_walk(setup: dict[str, Any], rng: random.Random) -> Iterator[tuple[Eng
         assert engine.apply(action).ok
 
 
-@pytest.mark.parametrize(("variant", "n"), CASES)
-def test_every_offered_action_has_one_token_that_means_it(variant: str, n: int) -> None:
-    """docs/rules/tokens.md: every non-card action a variant offers is one tap, and no two
-    actions offered to a seat share a token (a tap is never ambiguous)."""
+def documented_tokens() -> dict[str, set[str]]:
+    """The tokens of each variant in docs/rules/tokens.md, 'The tokens of each variant'."""
+    text = (Path(__file__).parents[2] / "docs" / "rules" / "tokens.md").read_text()
+    rows = re.findall(r"^\| ([a-z0-9-]+) \| ((?:`[A-Z0-9_:]+` ?)+) \|", text, re.M)
+    return {name: set(re.findall(r"`([^`]+)`", tokens)) for name, tokens in rows}
+
+
+@pytest.mark.parametrize("variant", list_variants())
+def test_every_offered_action_has_one_token_that_means_it(variant: str) -> None:
+    """docs/rules/tokens.md: every non-card action a variant offers is one tap, no two actions
+    offered to a seat share a token (a tap is never ambiguous), and the doc lists exactly the
+    tokens the variant offers (random games, every seat count, with the options that open
+    more actions)."""
+    offered_tokens: set[str] = set()
     option_sets = [{}, {"time_limit_minutes": 60}, *OPTION_SETS.get(variant, [])]
-    for k, options in enumerate(option_sets):
-        for seed in range(4):
-            setup = setup_for(variant, n, seed=seed * 10 + k, options=options)
-            with table(setup) as (session, kit):
-                for engine, action in random_walk(setup, random.Random(seed)):
+    for n in get_variant(variant).seat_counts:
+        for k, options in enumerate(option_sets):
+            for seed in range(4):
+                setup = setup_for(variant, n, seed=seed * 10 + k, options=options)
+                for engine, _ in random_walk(setup, random.Random(seed)):
                     legal = engine.legal_actions()
                     offered: dict[tuple[int, str], Action] = {}
                     for a in legal:
                         if isinstance(a, CARD_ACTIONS):
                             continue
                         token = tag_name(a)
-                        assert token_meaning(token, a.seat, legal) == a
+                        assert token_tries(token, a.seat, legal)[0] == a
                         assert offered.setdefault((a.seat, token), a) == a, (
                             f"{token} is both {offered[(a.seat, token)]} and {a}")
-                    result = tap(session, kit, action.seat, tag_name(action))
-                    assert result.ok and result.action == action.to_json(), result.reason
+                    offered_tokens |= {token for _, token in offered}
+    assert offered_tokens == documented_tokens()[variant]
+
+
+@pytest.mark.parametrize(("variant", "n"), CASES)
+def test_random_games_by_taps_take_the_actions_tapped(variant: str, n: int) -> None:
+    """Random legal play (mostly token actions) through the table: each tap is the action."""
+    for seed in range(2):
+        setup = setup_for(variant, n, seed=seed, options={"time_limit_minutes": 60})
+        with table(setup) as (session, kit):
+            for _, action in random_walk(setup, random.Random(seed)):
+                result = tap(session, kit, action.seat, tag_name(action))
+                assert result.ok and result.action == action.to_json(), result.reason
 
 
 # --- refusals: specific, and nothing changes ------------------------------------------------
@@ -260,3 +283,24 @@ def test_table_controls_and_unknown_words_mean_no_action() -> None:
     assert token_actions("UNDO", 0) == token_actions("NEW_GAME", 0) == []
     assert token_actions("BID:99", 0) == []
     assert action_token(Bid(0, "BID:3")) is None
+
+
+def test_a_call_allowed_out_of_turn_is_taken_from_any_seat() -> None:
+    """seed 001, Eau Claire Clubs, Bottoms: 'a player must call Bottoms before anybody else
+    bids/passes': the caller need not be next to bid."""
+    for seed in range(200):
+        setup = setup_for("eau-claire-clubs", 4, seed=seed)
+        engine = Engine.replay(setup, [])
+        engine.apply(Deal(0))
+        st = engine.state
+        callers = [s for s in range(4) if s != st.to_act
+                   and "BOTTOMS" in st.variant.legal_calls(st, s, st.phase)]
+        if callers:
+            break
+    else:
+        pytest.fail("no deal in 200 gives a player other than the first bidder three of a kind")
+    with table(setup) as (session, kit):
+        assert tap(session, kit, 0, "DEAL").ok
+        result = tap(session, kit, callers[0], "BOTTOMS")
+        assert result.ok, result.reason
+        assert result.action == {"type": "call", "seat": callers[0], "call": "BOTTOMS"}
