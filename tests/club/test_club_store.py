@@ -71,6 +71,10 @@ def test_a_hand_edited_file_that_breaks_a_rule_is_refused_naming_the_game():
     with pytest.raises(ClubError, match="on the roster twice"):
         night_from_json(data)
     data = night_to_json(night)
+    data["games"][0]["hands"][1] = [4, 2]
+    with pytest.raises(ClubError, match="game 1: table 2, hand 1: .* not 4$"):
+        night_from_json(data)
+    data = night_to_json(night)
     data["options"]["colour"] = "red"
     with pytest.raises(ClubError, match="unknown night options: colour"):
         night_from_json(data)

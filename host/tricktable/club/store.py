@@ -53,7 +53,10 @@ def _set_all(night: ProgressiveTournament, hands: Any, where: str) -> None:
         if not isinstance(table_hands, list):
             raise ClubError(f"{where}, table {number}: the hands must be a list")
         if table_hands:  # a game starts with no hands (and a finished night takes none)
-            night.set_hands(number, table_hands)
+            try:
+                night.set_hands(number, table_hands)
+            except ClubError as exc:
+                raise ClubError(f"{where}: {exc}") from None
 
 
 def night_from_json(data: Any) -> ProgressiveTournament:

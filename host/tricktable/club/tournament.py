@@ -165,9 +165,9 @@ class ProgressiveTournament:
         index = self._index(table)
         checked: list[Hand] = []
         for n, hand in enumerate(hands, 1):
-            if len(hand) != 2 or any(isinstance(x, bool) or not isinstance(x, int) for x in hand):
+            if not isinstance(hand, list | tuple) or len(hand) != 2 or any(isinstance(x, bool) or not isinstance(x, int) for x in hand):
                 raise ClubError(f"table {table}, hand {n}: a hand's score is two whole numbers "
-                                f"(team A, team B), not {list(hand)!r}")
+                                f"(team A, team B), not {hand!r}")
             checked.append((hand[0], hand[1]))
         limit = self.options.hands_per_round
         if index == 0 and len(checked) > limit:
