@@ -8,6 +8,8 @@ import random
 
 import pytest
 from club_sim import play_game, play_night
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tricktable.club import (
     ClubError,
     ProgressiveOptions,
@@ -75,6 +77,42 @@ def test_a_hand_edited_file_that_breaks_a_rule_is_refused_naming_the_game():
     with pytest.raises(ClubError, match="game 1: table 2, hand 1: .* not 4$"):
         night_from_json(data)
     data = night_to_json(night)
+    data["first_seating"][1] = "abcd"
+    with pytest.raises(ClubError, match="table 2 must be a list of four names"):
+        night_from_json(data)
+    data = night_to_json(night)
     data["options"]["colour"] = "red"
     with pytest.raises(ClubError, match="unknown night options: colour"):
         night_from_json(data)
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 3) | st.text(max_size=3),
+                    lambda inner: st.lists(inner, max_size=4)
+                    | st.dictionaries(st.text(max_size=3), inner, max_size=3), max_leaves=8)
+
+
+def paths(data, prefix=()):
+    """Every place in a JSON tree, as a key path."""
+    yield prefix
+    items = data.items() if isinstance(data, dict) else enumerate(data) \
+        if isinstance(data, list) else ()
+    for key, value in items:
+        yield from paths(value, (*prefix, key))
+
+
+BASE = night_to_json(play_night(8, 9)[0])
+PLACES = [p for p in paths(BASE) if p]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(PLACES), JSON)
+def test_a_damaged_night_file_gives_a_club_error_or_loads(place, value):
+    data = json.loads(json.dumps(BASE))
+    target = data
+    for key in place[:-1]:
+        target = target[key]
+    target[place[-1]] = value
+    try:
+        night_from_json(data)
+    except ClubError:
+        pass

@@ -90,6 +90,8 @@ class ProgressiveTournament:
         if not seating:
             raise ClubError("a progressive night needs at least one table of four")
         for number, table in enumerate(seating, 1):
+            if not isinstance(table, list | tuple) or not all(isinstance(n, str) for n in table):
+                raise ClubError(f"table {number} must be a list of four names, not {table!r}")
             if len(table) != 4:
                 raise ClubError(f"table {number} seats {len(table)} players; a table seats four")
         names = [name for table in seating for name in table]
