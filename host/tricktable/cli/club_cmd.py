@@ -57,7 +57,11 @@ class _Night:
             raise _fail(exc) from None
 
     def save(self, night: ProgressiveTournament) -> None:
-        save_night(night, self.path)
+        try:
+            save_night(night, self.path)
+        except OSError as exc:
+            raise click.ClickException(f"cannot save the night to {self.path}: "
+                                       f"{exc.strerror}") from None
 
 
 pass_night = click.make_pass_decorator(_Night)
