@@ -2,10 +2,11 @@
 
 What lives here: ``roster`` (the players of a night, read from a file), ``movement`` (who
 sits where after the bell, seed 001 "Progressive"), ``tournament`` (the night itself: seating,
-recorded hands, the bell, individual tallies), ``standings`` (totals, games won, high and low)
-and ``store`` (JSON save/load, so a night survives a restart). Everything is pure and
-deterministic. The package imports ``engine`` only (to read a journaled game's hand scores);
-the CLI (``tricktable club``) is the shell around it.
+recorded hands, the bell, individual tallies), ``standings`` (totals, games won, high and low),
+``store`` (JSON save/load, so a night survives a restart) and ``journal_hands`` (a journaled
+game's hand scores, replayed through the engine). Everything is pure and deterministic. The
+package imports ``engine`` only (in ``journal_hands``); the CLI (``tricktable club``) is the
+shell around it, and the web may show ``standings(load_night(path).tallies())``.
 """
 
 from tricktable.club.errors import ClubError
