@@ -3,17 +3,18 @@
 A :class:`TableSession` knows which board pad is which seat (from the club file), asks the
 deck registry what a tag is (``decks.Registry.resolve``), turns cards and tokens into engine
 actions according to the phase (a card is a hand scan during the deal, an exchange during
-the exchange, a play otherwise), applies them, and answers with a :class:`Result`: the verdict, the engine's
-events, LED feedback for the boards and the steps the journal records. Every refusal has a
-specific code and reason and changes nothing.
+the exchange, a play otherwise), applies them, and answers with a :class:`Result`: the
+verdict, the engine's events, LED feedback for the boards and the steps the journal
+records. Every refusal has a specific code and reason and changes nothing.
 
 Tokens are read in one place: ``action_token`` spells every non-card engine action as the
 token that makes it (``Bid("S:ALONE")`` is ``TRUMP:S:ALONE``, ``Bid("1")`` is ``BID:1``,
 ``DeclareTrump("S")`` is ``TRUMP:S``), ``token_actions`` lists what a token can stand for,
-and the session picks the one ``engine.legal_actions()`` offers the tapping seat now, so
-``TRUMP:S`` names a suit in Euchre's second round and declares trump in Bid Euchre. A token
-the rules do not allow now is handed to the engine as the action of the kind the table
-expects, and its refusal says why (not this seat's turn, not a bid of this variant ...).
+and ``token_tries`` puts first the one ``engine.legal_actions()`` offers the tapping seat
+now, so ``TRUMP:S`` names a suit in Euchre's second round and declares trump in Bid
+Euchre. A token the rules do not offer now is tried as each thing it can stand for (a call
+some variants allow out of turn); the refusal reported is the engine's for the kind of
+action the table expects, followed by what the seat may tap (docs/rules/tokens.md).
 ``NEW_GAME`` and ``UNDO`` are table controls. Undo and void are done by rebuilding the
 engine from the game's setup and its action list (the engine is deterministic).
 

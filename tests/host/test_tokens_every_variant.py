@@ -38,7 +38,7 @@ NO_TAGS = pytest.mark.xfail(
            "Bid Euchre, Variations); no enrollable deck kind (decks.CARD_DECKS) holds it yet")
 CASES = [pytest.param(name, n, marks=[NO_TAGS] if (name, n) == ("five-handed", 7) else [])
          for name in list_variants() for n in get_variant(name).seat_counts]
-# house rules that open more actions to a tap: TIME (a timed game), Eau Claire's calls
+# house rules that open more actions to a tap (besides time_limit_minutes: TIME), Eau Claire's calls
 # with 'Ace No Face' on any hand, Buck Euchre's second round
 OPTION_SETS: dict[str, list[dict[str, Any]]] = {
     "eau-claire-clubs": [{"ace_no_face": "any", "calls_before": "own_bid"}],
@@ -201,26 +201,24 @@ def refused(session: TableSession, kit: Kit, seat: int, token: str):
     return result
 
 
+@contextmanager
 def dealt(variant: str) -> Iterator[tuple[TableSession, Kit]]:
-    setup = setup_for(variant, 4, seed=3)
-    cm = table(setup)
-    session, kit = cm.__enter__()
-    assert tap(session, kit, 0, "DEAL").ok  # the dealer is seat 0; seat 1 bids first
-    return cm, session, kit
+    """A four-handed table of ``variant`` whose dealer (seat 0) has dealt: seat 1 bids first."""
+    with table(setup_for(variant, 4, seed=3)) as (session, kit):
+        assert tap(session, kit, 0, "DEAL").ok
+        yield session, kit
 
 
 @pytest.fixture
-def euchre():
-    cm, session, kit = dealt("euchre")
-    yield session, kit
-    cm.__exit__(None, None, None)
+def euchre() -> Iterator[tuple[TableSession, Kit]]:
+    with dealt("euchre") as dealt_table:
+        yield dealt_table
 
 
 @pytest.fixture
-def spades():
-    cm, session, kit = dealt("spades")
-    yield session, kit
-    cm.__exit__(None, None, None)
+def spades() -> Iterator[tuple[TableSession, Kit]]:
+    with dealt("spades") as dealt_table:
+        yield dealt_table
 
 
 def test_a_bid_of_another_variant_is_refused_by_name(euchre) -> None:
