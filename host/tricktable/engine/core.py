@@ -97,6 +97,7 @@ class Engine:
         self.actions: list[Action] = []
         self._plays = [_play_row(seat) for seat in range(state.n)]
         self._deal_orders: dict[int, list[int]] = {}
+        self._bids_memo: tuple[tuple[Any, ...], list[str]] = ((), [])
         self._handlers: dict[type, Callable[[Any], Outcome]] = {
             Play: self._play, Bid: self._bid, Pass: self._pass, Deal: self._deal,
             ScanCard: self._scan, TurnUp: self._turn_up, DeclareTrump: self._declare,
@@ -320,7 +321,7 @@ class Engine:
         if a.bid not in v.bid_ladder:
             return _no("unknown_bid", f"{a.bid!r} is not a bid in {v.title}; bids: "
                                       f"{', '.join(v.bid_ladder)}")
-        if a.bid not in v.legal_bids(st, a.seat):
+        if a.bid not in self._legal_bids(a.seat):
             high = f"the high bid is {st.high[1]}" if st.high else "it is below the minimum"
             return _no("bid_too_low", f"{st.players[a.seat]} cannot bid {a.bid}: {high}")
         events: list[Event] = []
@@ -599,7 +600,7 @@ class Engine:
         if phase == "deal":
             return self._deal_actions() + acts
         if phase == "bidding":
-            acts += [made(Bid, seat, b) for b in v.legal_bids(st, seat)]
+            acts += [made(Bid, seat, b) for b in self._legal_bids(seat)]
             return acts + ([made(Pass, seat)] if v.may_pass(st, seat) else [])
         if phase == "trump":
             return acts + [made(DeclareTrump, seat, t) for t in v.trump_choices(st)]
@@ -615,6 +616,15 @@ class Engine:
             return acts
         return acts + [SitOut(seat, out) for out in (True, False)
                        if not v.sitout_refusal(st, seat, out)]
+
+    def _legal_bids(self, seat: int) -> list[str]:
+        """The variant's ``legal_bids`` for ``seat``, computed once per position: a random or
+        bot player asks ``legal_actions`` and then ``apply`` checks the bid it chose. The
+        position is the number of accepted actions (a refused one changes nothing)."""
+        key = (len(self.actions), seat, self.state)
+        if self._bids_memo[0] != key:
+            self._bids_memo = (key, self.state.variant.legal_bids(self.state, seat))
+        return self._bids_memo[1]
 
     def _deal_actions(self) -> list[Action]:
         st = self.state
@@ -633,7 +643,7 @@ class Engine:
                 acts.append(TurnUp(st.dealer, card, copy))
         if v.pre_auction_contract(st) is None:
             first = v.first_bidder(st)
-            acts += [Bid(first, b) for b in v.legal_bids(st, first)]
+            acts += [Bid(first, b) for b in self._legal_bids(first)]
             if v.may_pass(st, first):
                 acts.append(Pass(first))
         return acts
