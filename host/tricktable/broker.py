@@ -38,9 +38,10 @@ BrokerKind = Literal["auto", "mosquitto", "amqtt"]
 def _die_with_parent() -> None:
     """In the child before exec: ask Linux to SIGTERM the broker when its parent dies.
 
-    So a demo or a host killed with SIGKILL leaves no mosquitto behind. The signal follows
-    the thread that started the child, so start brokers from a thread that outlives them.
-    Elsewhere than Linux this does nothing.
+    So a demo or a host killed with SIGKILL leaves no mosquitto behind. Linux sends the
+    signal when the *thread* that started the child ends, so it is only asked for brokers
+    started from the main thread (a fault test restarting a broker from a worker thread gets
+    none). Elsewhere than Linux this does nothing.
     """
     try:
         import ctypes
@@ -150,7 +151,8 @@ class _Mosquitto:
             [MOSQUITTO, "-c", str(self.config)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
-            preexec_fn=_die_with_parent,
+            # Linux ties the death signal to the starting thread, so only the main thread's.
+            preexec_fn=_die_with_parent if threading.current_thread() is threading.main_thread() else None,
         )
         proc = self.proc
         try:
