@@ -114,10 +114,10 @@ def play(st: State, seat: int, p: int, events: list[Event]) -> bool:
                 _revoke(st, events, seat, trick_no, led, "hand", trick_no)
             elif led != JOKER_SUIT:
                 st.void[seat] |= 1 << led
-                st.void_trick[seat][led] = trick_no
+                st.void_trick[seat, led] = trick_no
     if st.void[seat] >> eff & 1:
         st.void[seat] &= ~(1 << eff)
-        _revoke(st, events, seat, st.void_trick[seat][eff], eff, "showed_out", trick_no)
+        _revoke(st, events, seat, st.void_trick[seat, eff], eff, "showed_out", trick_no)
     bit = 1 << p
     if hand & bit:
         st.known[seat] = hand ^ bit

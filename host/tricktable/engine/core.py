@@ -16,7 +16,6 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -96,6 +95,9 @@ class Engine:
         self.config = config
         self.actions: list[Action] = []
         self._plays = [_play_row(seat) for seat in range(state.n)]
+        self._bid_actions = [{b: Bid(seat, b) for b in state.variant.bid_ladder}
+                             for seat in range(state.n)]
+        """Each seat's ``Bid`` of each bid on the ladder, made once (``legal_actions``)."""
         self._deal_orders: dict[int, list[int]] = {}
         self._bids_memo: tuple[tuple[Any, ...], list[str]] = ((), [])
         self._handlers: dict[type, Callable[[Any], Outcome]] = {
@@ -154,8 +156,14 @@ class Engine:
     # -- apply ---------------------------------------------------------------------------
     def apply(self, action: Action) -> Outcome:
         """Apply one action: accepted with its events, or refused with nothing changed."""
-        handler = self._handlers.get(type(action))
         st = self.state
+        if (type(action) is Play and st.phase == "play" and action.seat == st.to_act
+                and type(action.seat) is int):  # the hot path: most actions are plays in turn
+            out = self._play_card(action)
+            if out.ok:
+                self.actions.append(action)
+            return out
+        handler = self._handlers.get(type(action))
         if handler is None:
             return _no("unknown_action", f"not an engine action: {action!r}")
         if type(action.seat) is not int or not 0 <= action.seat < st.n:
@@ -392,7 +400,7 @@ class Engine:
     def _set_trump(self, trump: str, events: list[Event]) -> None:
         st = self.state
         v = st.variant
-        st.contract = replace(st.contract, trump=trump)  # type: ignore[type-var]
+        st.contract = st.contract.with_trump(trump)  # type: ignore[union-attr]
         st.order = v.ordering(trump)
         events.append(TrumpDeclared(st.contract.seat, trump))  # type: ignore[union-attr]
         st.exchange_queue = v.exchanges(st)
@@ -501,10 +509,11 @@ class Engine:
         st = self.state
         v = st.variant
         st.out = v.sitting_out(st) | frozenset(st.dropped)
-        active = [s for s in range(st.n) if s not in st.out]
-        st.active = len(active)
-        for i, s in enumerate(active):
-            st.next_active[s] = active[(i + 1) % len(active)]
+        if st.out:  # else ``new_hand`` left every seat in the ring
+            active = [s for s in range(st.n) if s not in st.out]
+            st.active = len(active)
+            for i, s in enumerate(active):
+                st.next_active[s] = active[(i + 1) % len(active)]
         leader = v.first_leader(st)
         while leader in st.out:
             leader = (leader + 1) % st.n
@@ -512,10 +521,14 @@ class Engine:
         st.leader = st.to_act = leader
 
     def _play(self, a: Play) -> Outcome:
+        """A play that ``apply`` did not take on its hot path: refused unless in turn."""
+        return self._turn(a.seat, "play", "play a card") or self._play_card(a)
+
+    def _play_card(self, a: Play) -> Outcome:
+        """``a.seat`` is to play: locate the card, check the lead, play it, score the hand
+        when it was the last card."""
         st = self.state
         seat = a.seat
-        if st.phase != "play" or seat != st.to_act:  # _turn's test, inline on the hot path
-            return self._turn(seat, "play", "play a card")  # type: ignore[return-value]
         copy = a.copy
         p = a.card.index + COPY_STRIDE * copy if copy is not None else -1
         if p < 0 or not st.known[seat] >> p & 1:  # the fast path: a known physical card
@@ -540,27 +553,34 @@ class Engine:
         st = self.state
         v = st.variant
         result = v.score_hand(st)
-        deltas = list(result.deltas)
-        notes = [result.detail]
-        for r in st.revokes:
-            penalty = v.revoke_penalty(st, r["seat"])
-            deltas = [d + x for d, x in zip(deltas, penalty, strict=True)]
-            notes.append(f"revoke by {st.players[r['seat']]} in trick {r['trick']}: "
-                         + ", ".join(str(x) for x in penalty if x))
+        deltas, detail = result.deltas, result.detail
+        if st.revokes:
+            deltas, detail = self._with_revoke_penalties(deltas, detail)
         for i, d in enumerate(deltas):
             st.scores[i] += d
         if result.tally is not None:
             st.tally = dict(result.tally)
         st.hands_played += 1
-        detail = "; ".join(n for n in notes if n)
         c = st.contract
         st.last_hand = {"hand_number": st.hand_number, "dealer": st.dealer,
                         "contract": c.to_json() if c else None, "tricks_won": list(st.tricks_won),
-                        "deltas": deltas, "scores": list(st.scores), "detail": detail}
+                        "deltas": list(deltas), "scores": list(st.scores), "detail": detail}
         events.append(HandScored(st.hand_number, tuple(deltas), tuple(st.scores), detail))
         self._maybe_end(st.side_of[c.seat] if c else None, events)
         if not st.game_over:
             self._next_hand((st.dealer + 1) % st.n, events)
+
+    def _with_revoke_penalties(self, deltas: tuple[int, ...],
+                               detail: str) -> tuple[tuple[int, ...], str]:
+        """The hand's score changes and explanation with each revoke's penalty added."""
+        st = self.state
+        notes = [detail] if detail else []
+        for r in st.revokes:
+            penalty = st.variant.revoke_penalty(st, r["seat"])
+            deltas = tuple(d + x for d, x in zip(deltas, penalty, strict=True))
+            notes.append(f"revoke by {st.players[r['seat']]} in trick {r['trick']}: "
+                         + ", ".join(str(x) for x in penalty if x))
+        return deltas, "; ".join(notes)
 
     def _maybe_end(self, contract_side: int | None, events: list[Event]) -> None:
         st = self.state
@@ -600,8 +620,11 @@ class Engine:
         if phase == "deal":
             return self._deal_actions() + acts
         if phase == "bidding":
-            acts += [made(Bid, seat, b) for b in self._legal_bids(seat)]
-            return acts + ([made(Pass, seat)] if v.may_pass(st, seat) else [])
+            bids = self._bid_actions[seat]
+            acts += [bids[b] for b in self._legal_bids(seat)]
+            if v.may_pass(st, seat):
+                acts.append(made(Pass, seat))
+            return acts
         if phase == "trump":
             return acts + [made(DeclareTrump, seat, t) for t in v.trump_choices(st)]
         if phase == "exchange":

@@ -44,6 +44,8 @@ class State:
         self.names = [format_card(c, k if self.deck.copies > 1 else 0)
                       for k in (0, 1) for c in CARDS]
         self.hand_size = variant.hand_size(self.n, options)
+        self.ring = tuple((s + 1) % self.n for s in range(self.n))
+        """The seat after each seat, clockwise: ``next_active`` when nobody sits out."""
         self.rng = random.Random(seed)
         self.dealer = dealer
         self.hand_number = 1
@@ -68,7 +70,8 @@ class State:
         self.up_card: int | None = None
         self.played = 0
         self.void = [0] * n
-        self.void_trick = [[0] * 5 for _ in range(n)]
+        self.void_trick: dict[tuple[int, int], int] = {}
+        """(seat, suit) -> the trick in which the seat showed out of the suit."""
         self.bids: list[tuple[int, str]] = []
         self.high: tuple[int, str] | None = None
         self.contract: Contract | None = None
@@ -78,7 +81,7 @@ class State:
         self.sitout_queue: list[int] = []
         self.dropped: set[int] = set()
         self.out: frozenset[int] = frozenset()
-        self.next_active = [(s + 1) % n for s in range(n)]
+        self.next_active = list(self.ring)
         self.active = n
         self.leader = 0
         self.trick: list[tuple[int, int]] = []
@@ -88,7 +91,7 @@ class State:
 
     # -- views used by hooks -------------------------------------------------------------
     def side_tricks(self, side: int) -> int:
-        return sum(self.tricks_won[s] for s in self.sides[side])
+        return sum(map(self.tricks_won.__getitem__, self.sides[side]))  # no generator frame
 
     def card_name(self, p: int) -> str:
         """How bit index ``p`` prints in this game (``AS``; ``AS'`` for a second copy)."""

@@ -124,6 +124,11 @@ class Contract:
     forced: bool = False
     trump: str | None = None
 
+    def with_trump(self, trump: str) -> Contract:
+        """This contract with ``trump`` named (half the cost of ``dataclasses.replace``,
+        once a hand)."""
+        return Contract(self.seat, self.bid, self.need, self.alone, self.forced, trump)
+
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "bid": self.bid, "trump": self.trump, "alone": self.alone,
                 "need": self.need, "forced": self.forced}

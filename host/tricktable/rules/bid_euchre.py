@@ -13,6 +13,7 @@ Imports ``cards`` and ``rules.base``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 from tricktable.rules.base import (
@@ -99,8 +100,7 @@ class BidEuchre(Variant):
         start = 0 if st.high is None else _RANK[st.high[1]] + 1
         if st.high is not None and st.high[1] in PEPPERS and self._may_match(st, seat):
             start -= 1
-        return [b for b in self.bid_ladder[start:]
-                if (int(b) >= low if b.isdigit() else o.pepper)]
+        return list(_bids_from(start, low, o.pepper))
 
     def bid_beats(self, new: str, old: str, st: TableView, seat: int) -> bool:
         i, j = _RANK[new], _RANK[old]
@@ -190,5 +190,13 @@ class BidEuchre(Variant):
 
 _RANK = {b: i for i, b in enumerate(BidEuchre.bid_ladder)}
 """Each bid's place on the ladder: 0 for 1 ... 6 for PEPPER:SMALL, 7 for PEPPER:BIG."""
+
+
+@cache
+def _bids_from(start: int, low: int, pepper: bool) -> tuple[str, ...]:
+    """The ladder from place ``start`` up, without number bids under ``low``, and without
+    the peppers when they are off. Few distinct answers, asked at every turn of bidding."""
+    return tuple(b for b in BidEuchre.bid_ladder[start:]
+                 if (int(b) >= low if b.isdigit() else pepper))
 
 VARIANTS = (BidEuchre(),)
