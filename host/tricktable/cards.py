@@ -182,11 +182,13 @@ def make_deck(low: int, *, joker: bool = False, copies: int = 1, name: str | Non
 _NAMED = {
     "24": (9, False, 1), "25": (9, True, 1), "28": (8, False, 1), "32": (7, False, 1),
     "36": (6, False, 1), "40": (5, False, 1), "48": (9, False, 2), "52": (2, False, 1),
+    "56": (8, False, 2),
 }
 
 
 def deck(name: str | int) -> Deck:
-    """A named deck: 24, 25 (24 + joker), 28, 32, 36, 40, 48 (two copies of 24), 52."""
+    """A named deck: 24, 25 (24 + joker), 28, 32, 36, 40, 48 (two copies of 24), 52, 56 (two
+    copies of 28, for seven-handed five-handed)."""
     key = str(name)
     if key not in _NAMED:
         raise CardError(f"unknown deck {name!r}; known: {', '.join(_NAMED)}")

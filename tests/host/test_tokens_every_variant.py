@@ -25,18 +25,16 @@ from tricktable.engine import Engine
 from tricktable.engine.actions import Action, Bid, Deal, Exchange, Pass, Play, ScanCard, TurnUp
 from tricktable.rules import get_variant, list_variants
 from tricktable.sim.bots import Bot
-from tricktable.sim.kit import Kit, KitError
+from tricktable.sim.kit import Kit
 from tricktable.sim.table_sim import deck_cards
 from tricktable.table import TableSession, action_token, token_actions, token_tries
 
 pytestmark = pytest.mark.timeout(120)
 
 CARD_ACTIONS = (Play, ScanCard, TurnUp, Exchange)
-NO_TAGS = pytest.mark.xfail(
-    raises=KitError, strict=True,
-    reason="seven-handed five-handed plays two decks of eights to aces (seed 001, Double Deck "
-           "Bid Euchre, Variations); no enrollable deck kind (decks.CARD_DECKS) holds it yet")
-CASES = [pytest.param(name, n, marks=[NO_TAGS] if (name, n) == ("five-handed", 7) else [])
+# seven-handed five-handed plays the 56-card kind (two packs of eights to aces, seed 001,
+# Double Deck Bid Euchre, Variations)
+CASES = [pytest.param(name, n)
          for name in list_variants() for n in get_variant(name).seat_counts]
 # house rules that open more actions to a tap (besides time_limit_minutes: TIME), Eau Claire's calls
 # with 'Ace No Face' on any hand, Buck Euchre's second round

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from tricktable.cards import parse_card
+from tricktable.decks import CARD_DECKS, deck_slots
 from tricktable.engine import Engine
 from tricktable.engine.actions import Bid, DeclareTrump, Pass, Play
 from variantkit import ok, random_game, refused, table
@@ -91,6 +92,19 @@ def test_five_handed_pack(players: int, size: int) -> None:
     assert eng.state.deck.size == size
     assert all(len(eng.known_hand(s)) == 8 for s in range(players))
     assert eng.public_state()["partnerships"] is None and len(eng.state.sides) == players
+
+
+@pytest.mark.parametrize("players", [5, 6, 7])
+def test_five_handed_pack_can_be_enrolled(players: int) -> None:
+    """Five-handed (seed 001, Double Deck Bid Euchre, Variations): every card of the pack the
+    seed deals for five, six or seven players (seven: 'add the nines and eights from both
+    decks', 56 cards) is a slot of an enrollable deck kind, so a real pack can be tagged."""
+    pack = Engine.new("five-handed", n_players=players, seed=1).state
+    printed = {pack.card_name(p) for p in pack.deck.physical}
+    kinds = [kind for kind in CARD_DECKS if printed <= {slot.name for slot in deck_slots(kind)}]
+    assert kinds, f"no enrollable deck kind holds the {players}-player pack"
+    if players == 7:
+        assert kinds == ["56"] and len(deck_slots("56")) == len(printed) == 56
 
 
 def test_five_handed_each_for_themselves() -> None:
