@@ -24,17 +24,21 @@ from tricktable.web.server import Scoreboard
 @click.option("--journal", default=None, type=click.Path(exists=True, dir_okay=False,
                                                          path_type=Path),
               help="the host's journal: the replay page then offers every recorded hand")
+@click.option("--night", default=None, type=click.Path(exists=True, dir_okay=False,
+                                                       path_type=Path),
+              help="a club night file (tricktable club): the standings on / and /standings, "
+                   "re-read when it changes")
 @click.option("--admin-token", envvar="TRICKTABLE_ADMIN_TOKEN", default=None,
               help="enable admin actions (new game, undo, void hand) for this bearer token "
                    "[env TRICKTABLE_ADMIN_TOKEN]; off when not given")
 def web(broker: str, prefix: str, host: str, port: int, journal: Path | None,
-        admin_token: str | None) -> None:
+        night: Path | None, admin_token: str | None) -> None:
     """Serve the live scoreboard: every table, one table, and hand replays."""
     try:
         url = BrokerURL.parse(broker)
         board = Scoreboard(url.host, url.port, host=host, port=port, prefix=prefix,
                            admin_token=admin_token or None, username=url.username,
-                           password=url.password, journal=journal)
+                           password=url.password, journal=journal, night=night)
     except (ServiceError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"scoreboard on {board.url} (broker {url.host}:{url.port}); Ctrl-C stops it")

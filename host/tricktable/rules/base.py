@@ -308,7 +308,7 @@ class Variant:
         c = st.contract
         if c is None or not c.alone:
             return frozenset()
-        return frozenset(s for s in st.sides[st.side_of[c.seat]] if s != c.seat)
+        return frozenset(st.sides[st.side_of[c.seat]]).difference((c.seat,))
 
     def first_leader(self, st: TableView) -> int:
         """The contract holder leads (seed 001, Single Deck Bid Euchre, Leading ...)."""

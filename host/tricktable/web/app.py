@@ -6,11 +6,15 @@ JSON: ``/api/club``, ``/api/table/{table}``, ``/api/table/{table}/hands``,
 ``/api/table/{table}/hands/{game}/{hand}``. Live: ``/api/stream`` (event ``table``: a
 table's summary, for the club page) and ``/api/stream?table=T`` (event ``view``: the whole
 table view). Each stream coalesces: a slow client gets the newest view, never a backlog.
+With a club night file (``tricktable.web.night``): ``/standings`` (the night's standings,
+large type, printable), ``/api/standings``, event ``standings`` on ``/api/stream`` and
+``/api/stream?only=standings`` (standings alone); the file is re-read when it changes.
 Admin: ``POST /api/table/{table}/control`` with ``Authorization: Bearer TOKEN`` and JSON
 ``{"cmd": "new_game" | "undo" | "void_hand"}``; off (404) unless a token is configured.
 
 Imports ``tricktable.web.feed`` (the MQTT-fed model) and ``tricktable.web.journal_hands``
-(recorded hands for the replay page, when the scoreboard is given the host's journal).
+(recorded hands for the replay page, when the scoreboard is given the host's journal) and
+``tricktable.web.night`` (the club night's standings).
 """
 
 from __future__ import annotations
@@ -30,31 +34,44 @@ from starlette.staticfiles import StaticFiles
 
 from tricktable.web.feed import Feed
 from tricktable.web.journal_hands import JournalHands
+from tricktable.web.night import NightFile
 
 STATIC = Path(__file__).parent / "static"
 ADMIN_COMMANDS = ("new_game", "undo", "void_hand")
 KEEPALIVE_SECONDS = 15.0
+NIGHT_POLL_SECONDS = 0.5
 
 
 class Subscriber:
-    """One SSE client: the set of tables changed since its last send."""
+    """One SSE client: the set of tables changed since its last send, and whether the
+    standings changed (for a client that follows them)."""
 
-    def __init__(self, table: str | None) -> None:
+    def __init__(self, table: str | None, *, tables: bool = True,
+                 standings: bool = False) -> None:
         self.table = table
+        self.tables = tables
+        self.standings = standings
         self.dirty: set[str] = set()
+        self.standings_dirty = False
         self.wake = asyncio.Event()
 
     def mark(self, table: str | None) -> None:
-        if table is not None and self.table in (None, table):
+        if self.tables and table is not None and self.table in (None, table):
             self.dirty.add(table)
+            self.wake.set()
+
+    def mark_standings(self) -> None:
+        if self.standings:
+            self.standings_dirty = True
             self.wake.set()
 
 
 class Hub:
     """Fans changes from the MQTT thread out to the SSE clients on the event loop."""
 
-    def __init__(self, feed: Feed) -> None:
+    def __init__(self, feed: Feed, night: NightFile | None = None) -> None:
         self.feed = feed
+        self.night = night
         self.subscribers: set[Subscriber] = set()
         self.closing = asyncio.Event()
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -80,12 +97,25 @@ class Hub:
         for sub in list(self.subscribers):
             loop.call_soon_threadsafe(sub.mark, table)
 
+    async def watch_night(self) -> None:
+        """Re-read the night file when it changes and tell the standings clients."""
+        night = self.night
+        if night is None:
+            return
+        while not self.closing.is_set():
+            await asyncio.sleep(NIGHT_POLL_SECONDS)
+            if night.refresh():
+                for sub in list(self.subscribers):
+                    sub.mark_standings()
+
     async def stream(self, sub: Subscriber) -> AsyncIterator[str]:
         self.subscribers.add(sub)
         try:
             yield "retry: 2000\n\n"
             for table in self._initial(sub):
                 yield self._message(sub, table)
+            if sub.standings:
+                yield self._standings()
             while not self.closing.is_set():
                 try:
                     await asyncio.wait_for(sub.wake.wait(), KEEPALIVE_SECONDS)
@@ -96,10 +126,15 @@ class Hub:
                 tables, sub.dirty = sorted(sub.dirty), set()
                 for table in tables:
                     yield self._message(sub, table)
+                if sub.standings_dirty:
+                    sub.standings_dirty = False
+                    yield self._standings()
         finally:
             self.subscribers.discard(sub)
 
     def _initial(self, sub: Subscriber) -> list[str]:
+        if not sub.tables:
+            return []
         with self.feed.lock:
             names = list(self.feed.club.tables)
         return [sub.table] if sub.table is not None else names
@@ -115,12 +150,17 @@ class Hub:
         data = json.dumps(view if view is not None else {"table": table, "missing": True})
         return f"event: {kind}\ndata: {data}\n\n"
 
+    def _standings(self) -> str:
+        view = self.night.view() if self.night is not None else {"missing": True}
+        return f"event: standings\ndata: {json.dumps(view)}\n\n"
+
 
 def create_app(feed: Feed, admin_token: str | None = None,
-               journal: JournalHands | None = None) -> Starlette:
+               journal: JournalHands | None = None, night: NightFile | None = None) -> Starlette:
     """The scoreboard for a started ``Feed``; admin actions only when ``admin_token`` is set;
-    recorded hands from ``journal`` when given, else from what the feed has seen."""
-    hub = Hub(feed)
+    recorded hands from ``journal`` when given, else from what the feed has seen; the club
+    night's standings when ``night`` is given."""
+    hub = Hub(feed, night)
 
     def page(name: str) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(_request: Request) -> Response:
@@ -158,8 +198,20 @@ def create_app(feed: Feed, admin_token: str | None = None,
             return _error(404, f"table {p['table']!r} has no game {p['game']} hand {p['hand']}")
         return JSONResponse(hand)
 
+    async def api_standings(_request: Request) -> Response:
+        if night is None:
+            return _error(404, "no club night: start the scoreboard with --night PATH")
+        return JSONResponse(night.view())
+
     async def api_stream(request: Request) -> Response:
-        sub = Subscriber(request.query_params.get("table"))
+        only = request.query_params.get("only")
+        if only not in (None, "standings"):
+            return _error(400, f"only=standings is the one filter; got only={only!r}")
+        if only == "standings" and night is None:
+            return _error(404, "no club night: start the scoreboard with --night PATH")
+        table = request.query_params.get("table")
+        sub = Subscriber(table, tables=only is None,
+                         standings=night is not None and table is None)
         return StreamingResponse(
             hub.stream(sub),
             media_type="text/event-stream",
@@ -190,16 +242,20 @@ def create_app(feed: Feed, admin_token: str | None = None,
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         hub.attach()
+        watcher = asyncio.create_task(hub.watch_night())
         try:
             yield
         finally:
             hub.detach()
+            watcher.cancel()
 
     routes = [
         Route("/", page("club.html")),
         Route("/table/{table}", page("table.html")),
         Route("/replay/{table}", page("replay.html")),
+        Route("/standings", page("standings.html")),
         Route("/api/club", api_club),
+        Route("/api/standings", api_standings),
         Route("/api/stream", api_stream),
         Route("/api/table/{table}", api_table),
         Route("/api/table/{table}/hands", api_hands),

@@ -4,7 +4,8 @@
 (port 0 picks a free one; ``.url`` says where it is) and serves either in a background
 thread (``start()``/``stop()``, for the demo and tests) or in the foreground until Ctrl-C
 (``run()``, for ``tricktable web``). Stopping ends the open event streams first, so
-nothing waits on a browser. Imports ``tricktable.web.app`` and ``tricktable.web.feed``.
+nothing waits on a browser. Imports ``tricktable.web.app``, ``tricktable.web.feed`` and
+``tricktable.web.night`` (a club night file's standings, when given ``night``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from tricktable import protocol
 from tricktable.web.app import create_app
 from tricktable.web.feed import Feed
 from tricktable.web.journal_hands import JournalHands
+from tricktable.web.night import NightFile
 
 
 class _Server(uvicorn.Server):
@@ -40,10 +42,12 @@ class Scoreboard:
     def __init__(self, broker_host: str, broker_port: int, *, host: str = "127.0.0.1",
                  port: int = 8080, prefix: str = protocol.DEFAULT_PREFIX,
                  admin_token: str | None = None, username: str | None = None,
-                 password: str | None = None, journal: Path | None = None) -> None:
+                 password: str | None = None, journal: Path | None = None,
+                 night: Path | None = None) -> None:
         self.feed = Feed(broker_host, broker_port, prefix, username=username, password=password)
         hands = JournalHands(journal) if journal is not None else None
-        self.app = create_app(self.feed, admin_token, hands)
+        standings = NightFile(night) if night is not None else None
+        self.app = create_app(self.feed, admin_token, hands, standings)
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:

@@ -1,0 +1,255 @@
+"""The club night's standings on the scoreboard (``tricktable web --night``): the JSON API and
+the event stream against a night file written by the club package, the file re-read when it
+changes, a damaged file kept out, and the /standings and club pages in a real browser
+(Debian's chromium through Playwright) at TV and phone size, live as the night goes on.
+
+The standings are those of seed 001, Bid euchre variations, "Progressive" ("players total
+their tally sheets, to determine the high score and low score"), as the club package computes
+them; these tests check the scoreboard shows the same, not the club rules themselves.
+Screenshots go to ``$TRICKTABLE_SCREENSHOTS`` when set (to look at them), else a temp dir.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import threading
+from collections.abc import Iterator
+from dataclasses import asdict
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+from tricktable.broker import BrokerHandle
+from tricktable.club import (
+    ProgressiveOptions,
+    ProgressiveTournament,
+    load_night,
+    save_night,
+    standings,
+)
+from tricktable.web.night import NightFile
+from tricktable.web.server import Scoreboard
+
+WAIT = 10.0
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+SIZES = {"tv": (1920, 1080), "phone": (390, 844)}
+PLAYERS = ["Ada", "Bea", "Cal", "Dot", "Eli", "Flo", "Gus", "Hal"]
+needs_chromium = pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK),
+                                    reason="Debian chromium not installed")
+
+
+def play_game(night: ProgressiveTournament, hands: list[tuple[int, int]],
+              other: tuple[int, int]) -> None:
+    """The head table plays ``hands``, table 2 one hand scored ``other``; the bell rings."""
+    for hand in hands:
+        night.record_hand(1, *hand)
+    night.record_hand(2, *other)
+    night.bell()
+
+
+@pytest.fixture
+def night_path(tmp_path: Path) -> Path:
+    """Eight players, two hands a game, three games; one game played, one hand into the next."""
+    night = ProgressiveTournament.new(PLAYERS, options=ProgressiveOptions(hands_per_round=2,
+                                                                          rounds=3))
+    play_game(night, [(4, -2), (3, 1)], (-4, 6))
+    night.record_hand(1, 2, 4)
+    path = tmp_path / "night.json"
+    save_night(night, path)
+    return path
+
+
+@pytest.fixture
+def board(mqtt_broker: BrokerHandle, topic_prefix: str, night_path: Path) -> Iterator[Scoreboard]:
+    b = Scoreboard(mqtt_broker.host, mqtt_broker.port, port=0, prefix=topic_prefix,
+                   night=night_path)
+    b.start()
+    yield b
+    b.stop()
+
+
+def advance(path: Path) -> ProgressiveTournament:
+    """What the organiser does between two looks: the head table's last hand, table 2's
+    hand, and the bell (through the club package, saved to the same file)."""
+    night = load_night(path)
+    night.record_hand(1, 1, 3)
+    night.record_hand(2, 5, 0)
+    night.bell()
+    save_night(night, path)
+    return night
+
+
+def expected_rows(night: ProgressiveTournament) -> list[dict]:
+    return [asdict(s) for s in standings(night.tallies())]
+
+
+def read_stream(url: str, into: queue.Queue, stop: threading.Event) -> None:
+    with httpx.stream("GET", url, timeout=WAIT) as response:
+        kind = None
+        for line in response.iter_lines():
+            if stop.is_set():
+                return
+            if line.startswith("event: "):
+                kind = line[7:]
+            elif line.startswith("data: "):
+                into.put((kind, json.loads(line[6:])))
+
+
+# ---- the API -------------------------------------------------------------------------------
+
+def test_standings_api_shows_the_club_package_standings_and_seating(
+        board: Scoreboard, night_path: Path) -> None:
+    night = load_night(night_path)
+    view = httpx.get(f"{board.url}/api/standings").json()
+    assert view["standings"] == expected_rows(night)
+    assert [r["name"] for r in view["standings"] if r["high"]] == ["Ada", "Cal"]  # 7 - 4 = 3
+    assert {r["name"] for r in view["standings"] if r["low"]} == {"Eli", "Gus"}   # -4
+    assert (view["round"], view["rounds"], view["games_played"]) == (2, 3, 1)
+    assert view["hands_left"] == 1 and view["error"] is None and view["night"] == "night.json"
+    head = view["seating"][0]
+    assert head["table"] == 1 and head["score"] == [2, 4] and head["hands"] == 1
+    assert [list(t["seats"].values()) for t in view["seating"]] == [list(t) for t in night.seating]
+    assert httpx.get(f"{board.url}/standings").status_code == 200
+
+
+def test_the_stream_sends_the_standings_again_when_the_night_file_changes(
+        board: Scoreboard, night_path: Path) -> None:
+    got: queue.Queue = queue.Queue()
+    stop = threading.Event()
+    threading.Thread(target=read_stream, daemon=True,
+                     args=(f"{board.url}/api/stream?only=standings", got, stop)).start()
+    kind, first = got.get(timeout=WAIT)
+    assert kind == "standings" and first["games_played"] == 1
+    night = advance(night_path)
+    kind, second = got.get(timeout=WAIT)
+    assert kind == "standings" and second["games_played"] == 2
+    assert second["standings"] == expected_rows(night)
+    stop.set()
+
+
+def test_a_finished_night_has_final_standings_and_no_seating(tmp_path: Path) -> None:
+    night = ProgressiveTournament.new(PLAYERS[:4], options=ProgressiveOptions(1, 1))
+    night.record_hand(1, 6, -3)
+    night.bell()
+    save_night(night, tmp_path / "done.json")
+    view = NightFile(tmp_path / "done.json").view()
+    assert view["finished"] and view["seating"] == [] and view["round"] == 1
+    assert [(r["name"], r["total"], r["high"], r["low"]) for r in view["standings"]] == [
+        ("Ada", 6, True, False), ("Cal", 6, True, False),
+        ("Bea", -3, False, True), ("Dot", -3, False, True)]
+
+
+def test_a_damaged_night_file_keeps_the_last_good_standings_and_says_why(
+        night_path: Path) -> None:
+    watched = NightFile(night_path)
+    good = watched.view()
+    assert watched.refresh() is False  # nothing changed, nothing reloaded
+    night_path.write_text("{ not json", encoding="utf-8")
+    assert watched.refresh() is True
+    damaged = watched.view()
+    assert "is not valid JSON" in damaged["error"]
+    assert damaged["standings"] == good["standings"] and damaged["seating"] == good["seating"]
+    night_path.unlink()
+    watched.refresh()
+    assert "no club night at" in watched.view()["error"]
+    night = advance_from_scratch(night_path)
+    assert watched.refresh() is True
+    assert watched.view()["error"] is None
+    assert watched.view()["standings"] == expected_rows(night)
+
+
+def advance_from_scratch(path: Path) -> ProgressiveTournament:
+    night = ProgressiveTournament.new(PLAYERS, options=ProgressiveOptions(1, 3))
+    play_game(night, [(5, 1)], (0, 2))
+    save_night(night, path)
+    return night
+
+
+def test_without_a_night_there_are_no_standings(mqtt_broker: BrokerHandle,
+                                                topic_prefix: str) -> None:
+    b = Scoreboard(mqtt_broker.host, mqtt_broker.port, port=0, prefix=topic_prefix)
+    b.start()
+    try:
+        missing = httpx.get(f"{b.url}/api/standings")
+        assert missing.status_code == 404 and "--night" in missing.json()["error"]
+        assert httpx.get(f"{b.url}/api/stream?only=standings").status_code == 404
+        assert httpx.get(f"{b.url}/api/stream?only=tables").status_code == 400
+    finally:
+        b.stop()
+
+
+# ---- the browser ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    where = os.environ.get("TRICKTABLE_SCREENSHOTS")
+    out = Path(where) if where else tmp_path
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def open_page(browser: Browser, width: int, height: int) -> Page:
+    return browser.new_context(viewport={"width": width, "height": height}).new_page()
+
+
+@pytest.mark.browser
+@needs_chromium
+@pytest.mark.parametrize("path", ["/standings", "/"])
+def test_standings_render_and_follow_the_night_live(
+        browser: Browser, board: Scoreboard, night_path: Path, path: str, shots: Path) -> None:
+    page = open_page(browser, 1280, 800)
+    try:
+        page.goto(board.url + path)
+        body = page.locator("#standings-body")
+        expect(body.locator("tr")).to_have_count(8, timeout=WAIT * 1000)
+        expect(body.locator("tr.high th")).to_have_text(["Ada", "Cal"])
+        expect(page.locator("#night-status")).to_contain_text("game 2 of 3")
+        expect(page.locator('.seat-card[data-table="1"]')).to_contain_text("A 2 · B 4")
+        night = advance(night_path)
+        expect(page.locator("#night")).to_have_attribute("data-games", "2", timeout=WAIT * 1000)
+        totals = [str(r["total"]) for r in expected_rows(night)]
+        expect(body.locator("td.total")).to_have_text(totals)
+        expect(body.locator("th.player")).to_have_text([r["name"] for r in expected_rows(night)])
+        page.screenshot(path=str(shots / f"standings{path.replace('/', '-')}live.png"),
+                        full_page=True)
+    finally:
+        page.context.close()
+
+
+
+@pytest.mark.browser
+@needs_chromium
+def test_the_standings_page_fits_tv_and_phone_and_prints(
+        browser: Browser, board: Scoreboard, shots: Path) -> None:
+    for size, (width, height) in SIZES.items():
+        page = open_page(browser, width, height)
+        try:
+            page.goto(board.url + "/standings")
+            expect(page.locator("#standings-body tr")).to_have_count(8, timeout=WAIT * 1000)
+            page.screenshot(path=str(shots / f"standings-{size}.png"), full_page=True)
+            overflow = page.evaluate(
+                "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 0, f"/standings overflows by {overflow}px at {width}x{height}"
+            if size == "tv":  # readable across the room: the rows are large type
+                px = page.evaluate("parseFloat(getComputedStyle("
+                                   "document.querySelector('#standings-body td.total')).fontSize)")
+                assert px >= 36, f"standings type is {px}px on a 1920x1080 TV"
+                page.emulate_media(media="print")
+                expect(page.locator("#seating")).to_be_hidden()
+                expect(page.locator("#standings-body tr")).to_have_count(8)
+                page.screenshot(path=str(shots / "standings-print.png"), full_page=True)
+        finally:
+            page.context.close()
