@@ -67,7 +67,6 @@ class App:
         self.wake = asyncio.Event()
         self.started = ticks_ms()
         self.last_scan = self.started
-        self.cycles = 0
         self.bad_messages = 0
         self.last_error = None
 
@@ -93,7 +92,6 @@ class App:
             if pad.changed:
                 self.outbox.set_pad(pad.index, pad.present)
             await sleep_ms(0)
-        self.cycles += 1
         self.last_scan = ticks_ms()
 
     def heap_to_spare(self):

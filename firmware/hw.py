@@ -133,6 +133,3 @@ class Board:
     def feed(self):
         if self.wdt is not None:
             self.wdt.feed()
-
-    def reboot(self):
-        machine.reset()

@@ -189,10 +189,6 @@ def reset():
     raise Reboot("machine.reset()")
 
 
-def unique_id():
-    return b"virtual0"
-
-
 # -- network ------------------------------------------------------------------------------
 STA_IF = 0
 STAT_IDLE = 0
@@ -295,9 +291,6 @@ class VirtualBoard:
 
     def feed(self):
         self.feeds += 1
-
-    def reboot(self):
-        reset()
 
 
 def pad_board(chips, emulator, bus="spi", first_pin=100):

@@ -191,16 +191,6 @@ class Bot:
         return min(legal, key=lambda p: _value(order, p))
 
 
-def _bid_trump(bid: str, state: dict[str, Any]) -> str | None:
-    """The trump suit a suit-naming bid makes: ``H``/``H:ALONE`` name it, ``ORDER_UP``
-    accepts the up-card's suit."""
-    base = bid.split(":")[0]
-    if base == "ORDER_UP":
-        up = state.get("up_card")
-        return up.rstrip("'?")[-1] if up and up != "JOKER" else None
-    return base if base in ("S", "H", "D", "C") else None
-
-
 def _printed(action: Play | Exchange) -> str:
     return str(action.card) + ("'" if action.copy == 1 else "")
 
