@@ -26,7 +26,7 @@ from tricktable.rules.base import (
 )
 from tricktable.rules.common import offender_pays
 
-__all__ = ["BuckEuchre", "BuckEuchreOptions", "DIRTY_CLUBS", "VARIANTS", "up_card_is_club"]
+__all__ = ["BuckEuchre", "BuckEuchreOptions", "DIRTY_CLUBS", "VARIANTS", "club_up_contract"]
 
 SEED = "seed 001, Buck euchre"
 DIRTY_CLUBS = "DIRTY_CLUBS"
@@ -34,9 +34,13 @@ NO_BID = "NO_BID"
 LOWEST_RANK = {3: 10, 4: 9, 5: 8, 6: 7}
 
 
-def up_card_is_club(st: TableView) -> bool:
-    """True when the turned-up card is known and is a club."""
-    return st.up_card is not None and CARDS[st.up_card % COPY_STRIDE].suit == Suit.CLUBS
+def club_up_contract(st: TableView, bid: str) -> Contract | None:
+    """When the turned-up card is known and is a club: the hand is played with clubs trump and
+    no bidding (recorded as ``bid`` for the dealer's left, with nothing to make); else None.
+    Buck Euchre's dirty clubs and Eau Claire Clubs' clubs-up share this rule."""
+    if st.up_card is None or CARDS[st.up_card % COPY_STRIDE].suit != Suit.CLUBS:
+        return None
+    return Contract(seat=(st.dealer + 1) % st.n, bid=bid, need=0, trump="C")
 
 
 @dataclass(frozen=True)
@@ -84,9 +88,7 @@ class BuckEuchre(Variant):
     def pre_auction_contract(self, st: TableView) -> Contract | None:
         """'If this face-up card is a club - this is called dirty clubs - there is no bidding
         and clubs are automatic trumps.'"""
-        if up_card_is_club(st):
-            return Contract(seat=(st.dealer + 1) % st.n, bid=DIRTY_CLUBS, need=0, trump="C")
-        return None
+        return club_up_contract(st, DIRTY_CLUBS)
 
     def auction_over(self, st: TableView) -> bool:
         rounds = 2 if st.options.second_round else 1

@@ -10,7 +10,7 @@ three cards under the up-card), or a misdeal for four of a kind or Ace No Face. 
 start at 15 and count down; a set adds 5, capped at 20; the first side to zero wins, the
 bidders on a tie. docs/rules/eau-claire-clubs.md lists the options and judgement calls.
 Imports ``cards``, ``rules.base``, ``rules.common`` and ``rules.buck_euchre`` (the club
-up-card test).
+up-card contract).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from tricktable.rules.base import (
     Variant,
     opt,
 )
-from tricktable.rules.buck_euchre import up_card_is_club
+from tricktable.rules.buck_euchre import club_up_contract
 from tricktable.rules.common import offender_pays
 
 __all__ = ["EauClaireClubs", "EauClaireOptions", "CLUBS_UP", "VARIANTS"]
@@ -81,9 +81,7 @@ class EauClaireClubs(Variant):
     def pre_auction_contract(self, st: TableView) -> Contract | None:
         """Sitting out: 'If the up-card IS a club: There is no bidding; instead, the hand is
         played with clubs as trump.'"""
-        if up_card_is_club(st):
-            return Contract(seat=(st.dealer + 1) % st.n, bid=CLUBS_UP, need=0, trump="C")
-        return None
+        return club_up_contract(st, CLUBS_UP)
 
     def make_contract(self, st: TableView, seat: int, bid: str, forced: bool = False) -> Contract:
         """An HC bid plays at high card (no trump); a trump bid names a suit next."""
