@@ -11,8 +11,8 @@ safe to call at any point (Ctrl-C). ``summaries`` says how each game went;
 ``export_histories()`` writes each game from the journal as a hand history that
 ``tricktable verify`` checks.
 
-Imports broker, clubfile, decks, history, journal, protocol, service, engine (through sim),
-sim and web; the CLI (``tricktable demo``) and the tests drive it.
+Imports broker, clubfile, decks, history, journal, protocol, rules (a variant's options),
+service, sim and web (the engine only through sim); the CLI (``tricktable demo``) and the tests drive it.
 """
 
 from __future__ import annotations

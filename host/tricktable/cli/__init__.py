@@ -4,6 +4,7 @@ The group lives here; every subcommand lives in its own module of this package a
 loaded only when it is run, so ``tricktable --help`` stays fast and a broken optional
 dependency of one command cannot break the others. To add a command, add a line to
 ``COMMANDS``: the command name, then ``module:attribute`` of a ``click.Command``.
+Imports only click here; the command modules may import any of our packages (thin shells).
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 Thin: the sessions live in ``tricktable.enroll``, the registry in ``tricktable.decks``; this
 module parses options and shows the session to the person at the reader with rich (a
 progress bar, the card to tap next, problems in red, questions read from stdin).
+Imports ``decks`` and ``enroll``.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ stops everything and prints a summary of each game, the journal's path and each 
 hand history (written from the journal; ``tricktable verify`` checks it). Log messages
 go to ``demo.log`` in the run directory's parent, not over the live view. SIGTERM and SIGHUP
 (a closed terminal) stop it as cleanly as Ctrl-C.
+Imports ``demo``, ``rules``, ``service`` (its error) and ``termview``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """``tricktable export``: write the games of a journal as hand histories (text or JSON).
 
 Thin: reads the journal (docs/journal.md), asks it for each game's record and writes it with
-``tricktable.history`` (``write_text`` / ``write_json``).
+``tricktable.history`` (``write_text`` / ``write_json``). Imports ``history`` and ``journal``.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Thin: reads the options, opens the club file, journal and deck registry, starts an embedded
 broker when no ``--broker`` is given, runs :class:`tricktable.service.Service` until Ctrl-C
-or SIGTERM.
+or SIGTERM. Imports ``broker``, ``clubfile``, ``decks``, ``journal`` and ``service``.
 """
 
 from __future__ import annotations
