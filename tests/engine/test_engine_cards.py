@@ -54,6 +54,11 @@ def test_every_card_round_trips(card, copy) -> None:  # type: ignore[no-untyped-
     ("48", 48, 2), ("52", 52, 1),
 ])
 def test_named_decks(name: str, size: int, copies: int) -> None:
+    """The packs the seeds name: 24 (seed 001, Single Deck Bid Euchre: 'A pack of 24 cards'),
+    25 with the joker (seed 001, Hasenpfeffer), 28 and 32 (seed 001, Buck euchre: 'lower
+    cards (9, 8, 7, etc.) added if necessary'), 32 (seed 002, Jucker and the 1844 Euchre), 48
+    as 2x24 (seed 001, Double Hasenpfeffer: 'the 48-card pinochle pack'), 52 (seed 002,
+    Spades). 36 and 40 are DESIGN.md's (cards) packs; no seed variant uses them yet."""
     d = deck(name)
     assert d.size == size == d.mask.bit_count() and d.copies == copies
     assert (JOKER in d) == (name == "25")
@@ -127,6 +132,9 @@ def test_first_of_two_identical_cards_wins() -> None:
 
 
 def test_trump_beats_the_led_suit_and_off_suit_never_wins() -> None:
+    """Seed 001, Single Deck Bid Euchre, Leading, taking tricks, and scoring: 'The trick goes
+    to the highest trump or, if there are no trump cards, to the highest card of the suit
+    led.'"""
     o = Ordering(Suit.DIAMONDS)
     plays = [parse_card(n).index for n in ("AS", "KC", "9D", "KS")]
     assert o.winner(plays) == 2

@@ -92,6 +92,9 @@ def test_a_seed_deals_what_random_shuffle_deals(seed: int) -> None:
 
 
 def test_deal_only_by_the_dealer_and_not_after_scanning() -> None:
+    """Seed 001, Single Deck Bid Euchre: the dealer deals ('Cards are dealt one at a time to
+    each player ... starting with the player to the dealer's left'); once a hand is being
+    scanned (DESIGN.md, Revokes: real cards already dealt) the engine may not deal again."""
     eng = Engine.new("bid-euchre", dealer=2)
     refused(eng, Deal(1), "not_your_turn")
     ok(eng, ScanCard(0, parse_card("AS")))
@@ -101,6 +104,9 @@ def test_deal_only_by_the_dealer_and_not_after_scanning() -> None:
 # -- scanned and unknown hands -----------------------------------------------------------
 
 def test_scanning_every_hand_starts_the_bidding() -> None:
+    """Seed 001, Single Deck Bid Euchre: 'Each player receives six cards' (a seventh is
+    refused); DESIGN.md, Revokes: 'each player taps their cards on their pad before bidding',
+    so the last card scanned opens the bidding."""
     eng = table("bid-euchre", ["AS KS QS JS 10S 9S", "AH KH QH JH 10H 9H",
                                "AC KC QC JC 10C 9C", "AD KD QD JD 10D"])
     assert eng.phase == "deal"
@@ -134,6 +140,9 @@ def test_partly_scanned_hand_refuses_a_card_known_elsewhere() -> None:
 
 
 def test_wrong_phase_and_turn_are_refused() -> None:
+    """Seed 001, Single Deck Bid Euchre, Leading, taking tricks, and scoring: 'Going
+    clockwise, the other players each play a card' (out of turn is refused); and actions of
+    another phase (bids in play, calls Bid Euchre has not got) are refused by name."""
     eng = unknown_hands()
     refused(eng, Play(2, parse_card("AH")), "not_your_turn")
     refused(eng, Bid(1, "5"), "wrong_phase")
@@ -185,6 +194,9 @@ def test_unknown_hands_revoke_is_proven_when_the_suit_appears(mode: str) -> None
 
 
 def test_showed_out_suit_is_not_offered_as_a_legal_play() -> None:
+    """Seed 001, Single Deck Bid Euchre, Leading, taking tricks, and scoring: players 'must
+    follow suit if possible', so a seat that showed out of hearts holds none: a heart from it
+    is never offered (DESIGN.md, Revokes: 'a player who showed out of a suit')."""
     eng = unknown_hands()
     play(eng, "AH", "9C", "9D", "9S")
     play(eng, "KH", "10C", "10D")
@@ -193,6 +205,10 @@ def test_showed_out_suit_is_not_offered_as_a_legal_play() -> None:
 
 
 def test_record_mode_penalty_applies_at_scoring_for_proven_revokes() -> None:
+    """The Bid Euchre passages name no revoke penalty; the option ``revoke_penalty`` (6, the
+    set of seed 001, Single Deck Bid Euchre, Leading, taking tricks, and scoring: 'set back
+    (loses) six points') is charged at the end of the hand in record mode (DESIGN.md,
+    Revokes)."""
     eng = unknown_hands({"revoke_mode": "record"})
     play(eng, "AH", "9C", "9D", "9S", "KH", "10C", "10D", "QH")
     rest = ["JH 10H 9H JC", "AS KS QS JS", "AD KD QD JD", "AC KC 10S QC"]

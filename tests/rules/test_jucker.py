@@ -101,6 +101,8 @@ def test_first_team_without_lines_wins() -> None:
 
 @pytest.mark.parametrize("players", [6, 4])
 def test_complete_game(players: int) -> None:
+    """Fragments 5472 and 532: lines are erased as hands are won ('the winners erase a
+    line'); a whole random game ends with the winning team at no lines left."""
     eng, hands = random_game("jucker", players, players)
     assert eng.state.game_over and eng.state.scores[eng.state.winner] <= 0
 
