@@ -21,8 +21,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+from click.testing import CliRunner
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from tricktable.broker import BrokerHandle
+from tricktable.cli import main
 from tricktable.club import (
     ProgressiveOptions,
     ProgressiveTournament,
@@ -144,6 +146,14 @@ def test_a_finished_night_has_final_standings_and_no_seating(tmp_path: Path) -> 
         ("Bea", -3, False, True), ("Dot", -3, False, True)]
 
 
+def start_again(path: Path) -> ProgressiveTournament:
+    """A new night saved where the old one was."""
+    night = ProgressiveTournament.new(PLAYERS, options=ProgressiveOptions(1, 3))
+    play_game(night, [(5, 1)], (0, 2))
+    save_night(night, path)
+    return night
+
+
 def test_a_damaged_night_file_keeps_the_last_good_standings_and_says_why(
         night_path: Path) -> None:
     watched = NightFile(night_path)
@@ -157,17 +167,10 @@ def test_a_damaged_night_file_keeps_the_last_good_standings_and_says_why(
     night_path.unlink()
     watched.refresh()
     assert "no club night at" in watched.view()["error"]
-    night = advance_from_scratch(night_path)
+    night = start_again(night_path)
     assert watched.refresh() is True
     assert watched.view()["error"] is None
     assert watched.view()["standings"] == expected_rows(night)
-
-
-def advance_from_scratch(path: Path) -> ProgressiveTournament:
-    night = ProgressiveTournament.new(PLAYERS, options=ProgressiveOptions(1, 3))
-    play_game(night, [(5, 1)], (0, 2))
-    save_night(night, path)
-    return night
 
 
 def test_without_a_night_there_are_no_standings(mqtt_broker: BrokerHandle,
@@ -181,6 +184,11 @@ def test_without_a_night_there_are_no_standings(mqtt_broker: BrokerHandle,
         assert httpx.get(f"{b.url}/api/stream?only=tables").status_code == 400
     finally:
         b.stop()
+
+
+def test_web_refuses_a_night_file_that_is_not_there(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["web", "--night", str(tmp_path / "none.json")])
+    assert result.exit_code == 2 and "none.json' does not exist" in result.output
 
 
 # ---- the browser ---------------------------------------------------------------------------
