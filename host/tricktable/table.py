@@ -2,8 +2,9 @@
 
 A :class:`TableSession` knows which board pad is which seat (from the club file), asks the
 deck registry what a tag is (``decks.Registry.resolve``), turns cards and tokens into engine
-actions according to the phase (a card is a hand scan during the deal, an exchange during
-the exchange, a play otherwise), applies them, and answers with a :class:`Result`: the
+actions according to the phase (a card is a hand scan during the deal, but the dealer's
+first card is the up-card in a game that turns one; an exchange during the exchange, a play
+otherwise), applies them, and answers with a :class:`Result`: the
 verdict, the engine's events, LED feedback for the boards and the steps the journal
 records. Every refusal has a specific code and reason and changes nothing.
 
@@ -162,6 +163,8 @@ class TableSession:
             return self._no_game(seat, board, pad)
         assert resolved.card is not None
         kinds = _CARD_ACTIONS.get(self.engine.phase, (Play,))
+        if self.engine.awaits_up_card() and seat == self.engine.state.dealer:
+            kinds = (TurnUp, ScanCard)  # the dealer's first card is the one turned up
         return self._first_accepted(
             [kind(seat=seat, card=resolved.card, copy=resolved.copy) for kind in kinds], board, pad)
 
@@ -235,7 +238,12 @@ class TableSession:
         assert self.engine is not None
         outcome = self.engine.apply(action)
         if not outcome.ok:
-            result = self._refuse(action.seat, outcome.code, outcome.reason, board, pad)
+            reason = outcome.reason
+            if outcome.code == "up_card_first":
+                dealer = self.engine.public_state()["seats"][self.engine.state.dealer]
+                reason = (f"tap the turned-up card on the dealer's pad first ({dealer} deals); "
+                          f"{reason}")
+            result = self._refuse(action.seat, outcome.code, reason, board, pad)
             result.action = action.to_json()
             return result
         self.actions.append(action)

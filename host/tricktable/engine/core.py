@@ -159,10 +159,7 @@ class Engine:
         st = self.state
         if (type(action) is Play and st.phase == "play" and action.seat == st.to_act
                 and type(action.seat) is int):  # the hot path: most actions are plays in turn
-            out = self._play_card(action)
-            if out.ok:
-                self.actions.append(action)
-            return out
+            return self._play_card(action)
         handler = self._handlers.get(type(action))
         if handler is None:
             return _no("unknown_action", f"not an engine action: {action!r}")
@@ -265,7 +262,7 @@ class Engine:
         st.unseen &= ~(1 << p)
         st.count[a.seat] += 1
         events: list[Event] = [CardScanned(a.seat, st.card_name(p))]
-        if sum(st.count) == st.n * st.hand_size:
+        if sum(st.count) == st.n * st.hand_size and not self.awaits_up_card():
             self._begin_auction(events)
         return Outcome(True, "", "", events)
 
@@ -282,7 +279,16 @@ class Engine:
         st.kitty |= 1 << p
         st.unseen &= ~(1 << p)
         st.up_card = p
-        return Outcome(True, events=[UpCardTurned(st.card_name(p))])
+        events: list[Event] = [UpCardTurned(st.card_name(p))]
+        if sum(st.count) == st.n * st.hand_size:
+            self._begin_auction(events)
+        return Outcome(True, events=events)
+
+    def awaits_up_card(self) -> bool:
+        """The deal of a variant with an up-card that is not turned (or scanned) yet: the
+        bidding waits for it (the up-card decides the bids, and a club ends them)."""
+        st = self.state
+        return st.phase == "deal" and st.variant.has_up_card and st.up_card is None
 
     def _unseen(self, card: Any, copy: int | None) -> tuple[int, str, str]:
         """The physical card for a scan: an unseen copy, or a refusal."""
@@ -312,6 +318,9 @@ class Engine:
         starts the hand with whatever cards are known."""
         st = self.state
         if st.phase == "deal":
+            if self.awaits_up_card():
+                return _no("up_card_first", "the up-card is not turned yet: the dealer turns "
+                                            "it up (scans it) before the bidding")
             if st.variant.pre_auction_contract(st) is not None:
                 return _no("wrong_phase", "there is no bidding this hand")
             first = st.variant.first_bidder(st)
@@ -522,11 +531,18 @@ class Engine:
 
     def _play(self, a: Play) -> Outcome:
         """A play that ``apply`` did not take on its hot path: refused unless in turn."""
-        return self._turn(a.seat, "play", "play a card") or self._play_card(a)
+        refused = self._turn(a.seat, "play", "play a card")
+        if refused:
+            return refused
+        out = self._play_card(a)
+        if out.ok:
+            self.actions.pop()  # ``apply`` records the actions its handlers accept
+        return out
 
     def _play_card(self, a: Play) -> Outcome:
         """``a.seat`` is to play: locate the card, check the lead, play it, score the hand
-        when it was the last card."""
+        when it was the last card. Records the action when accepted (``apply``'s hot path
+        returns this outcome as it is)."""
         st = self.state
         seat = a.seat
         copy = a.copy
@@ -544,6 +560,7 @@ class Engine:
             over = cardplay.play(st, seat, p, events)
         except cardplay.Refused as no:
             return _no(no.code, no.reason)
+        self.actions.append(a)
         if over:
             self._score(events)
         return Outcome(True, "", "", events)
@@ -664,7 +681,7 @@ class Engine:
             for p in _bits(st.unseen):
                 card, copy = from_physical(p)
                 acts.append(TurnUp(st.dealer, card, copy))
-        if v.pre_auction_contract(st) is None:
+        if v.pre_auction_contract(st) is None and not self.awaits_up_card():
             first = v.first_bidder(st)
             acts += [Bid(first, b) for b in self._legal_bids(first)]
             if v.may_pass(st, first):
@@ -681,12 +698,17 @@ def _shuffle(rng: random.Random, cards: list[int]) -> None:
     each index by rejection from ``getrandbits``), so a seed deals the hands it always dealt,
     without two Python calls per card. ``tests/engine`` checks it against ``rng.shuffle``."""
     bits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        k = (i + 1).bit_length()
+    for i, k in _draw_sizes(len(cards)):
         j = bits(k)
         while j > i:
             j = bits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+@cache
+def _draw_sizes(n: int) -> tuple[tuple[int, int], ...]:
+    """(i, bits drawn for an index 0..i) for each step of a Fisher-Yates shuffle of ``n``."""
+    return tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
 
 
 @cache
