@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from tricktable.engine import Engine
 from tricktable.engine.actions import Bid, DeclareTrump, Pass
-from variantkit import ok, random_game, table
+from variantkit import ok, random_game, refused, table
 
 # Dealer seat 0; the joker is out of play (undealt).
 JOKER_OUT = ["9S 10S JS QS KS AS", "JH AH KH QH 10H 9H", "9C 10C JC QC KC AC",
@@ -48,6 +48,43 @@ def test_all_pass_joker_out_of_play_annuls_the_deal() -> None:
     ok(eng, Pass(1), Pass(2), Pass(3), Pass(0))
     assert eng.phase == "deal" and eng.state.dealer == 0 and eng.state.hand_number == 2
     assert eng.state.scores == [0, 0]
+
+
+def unscanned() -> Engine:
+    """A deal of real cards: nothing scanned, so the engine does not know who holds the joker."""
+    return Engine.new("hasenpfeffer", seed=1, dealer=0)
+
+
+def test_all_pass_with_real_cards_the_joker_holder_declares() -> None:
+    """'If no one bids, the holder of the best bauer is obliged to bid three': with hands the
+    engine does not know, one more round follows in which the holder declares with the forced
+    bid (the BID:3 token) and the others pass; the holder's side plays it as forced."""
+    eng = unscanned()
+    ok(eng, Pass(1), Pass(2), Pass(3), Pass(0))
+    assert eng.phase == "bidding" and eng.to_act == 1
+    assert {a.to_json()["type"] for a in eng.legal_actions()} == {"bid", "pass"}
+    assert [a.bid for a in eng.legal_actions() if isinstance(a, Bid)] == ["3"]
+    refused(eng, Bid(1, "4"), "bid_too_low")
+    ok(eng, Pass(1), Bid(2, "3"))
+    contract = eng.public_state()["contract"]
+    assert contract["seat"] == 2 and contract["need"] == 3 and contract["forced"]
+    assert eng.phase == "trump" and eng.to_act == 2
+
+
+def test_all_pass_with_real_cards_nobody_declares_annuls_the_deal() -> None:
+    """'if it then proves to be the card out of play, the deal is annulled': nobody declares
+    the joker in the extra round (it is the card out of play), so the same dealer deals again."""
+    eng = unscanned()
+    ok(eng, *(Pass((1 + k) % 4) for k in range(8)))
+    assert eng.phase == "deal" and eng.state.dealer == 0 and eng.state.hand_number == 2
+    assert eng.state.scores == [0, 0]
+
+
+def test_a_bid_in_the_first_round_ends_it_as_usual_with_real_cards() -> None:
+    """'Bids are made numerically': with a bid in the round there is no joker round."""
+    eng = unscanned()
+    ok(eng, Pass(1), Bid(2, "2"), Pass(3), Pass(0))
+    assert eng.phase == "trump" and not eng.public_state()["contract"]["forced"]
 
 
 def test_no_trump_and_the_joker_wins_its_trick() -> None:

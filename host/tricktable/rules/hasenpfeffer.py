@@ -3,7 +3,7 @@
 A 24-card pack plus the joker, the best bauer. Four players in partnerships, six cards each
 dealt in batches of three; the 25th card is out of play. One round of bids 1..6; if nobody
 bids, the holder of the joker must bid three, and the deal is annulled when the joker is the
-card out of play. The declarer names a suit or no trump and (judgement) leads. The bidders
+card out of play; with real (unscanned) hands the holder declares in one more round. The declarer names a suit or no trump and (judgement) leads. The bidders
 score a point a trick when they make the bid and lose a point per undertrick when they do
 not. Game to 10. docs/rules/hasenpfeffer.md lists the judgement calls.
 Imports ``cards``, ``rules.base`` and ``rules.common``.
@@ -55,14 +55,52 @@ class Hasenpfeffer(Variant):
     bid_ladder = ("1", "2", "3", "4", "5", "6")
     trump_names = ("S", "H", "D", "C", "NT")
 
-    def on_all_pass(self, st: TableView) -> Contract | None:
-        """The joker's holder bids three; if it is out of play (or nobody is known to hold
-        it: hands not scanned), the deal is annulled."""
+    # -- if all pass: the joker's holder --------------------------------------------------
+    @staticmethod
+    def _joker_holder(st: TableView) -> int | None:
         joker = 1 << JOKER.index
-        holder = next((s for s in range(st.n) if st.known[s] & joker), None)
-        if holder is None:
-            return None
-        return Contract(seat=holder, bid=str(st.options.forced_bid),
+        return next((s for s in range(st.n) if st.known[s] & joker), None)
+
+    def _joker_unplaced(self, st: TableView) -> bool:
+        """Nobody is known to hold the joker, yet some hand is not known card by card (real
+        cards, not scanned): only the players can say where it is."""
+        return self._joker_holder(st) is None and any(
+            st.count[s] != st.known[s].bit_count() for s in range(st.n))
+
+    def _joker_round(self, st: TableView) -> bool:
+        """All passed and the joker's holder is unknown: one more round in which the holder
+        declares (``BID:3``, the forced bid) and everybody else passes."""
+        return len(st.bids) >= st.n and st.high is None and self._joker_unplaced(st)
+
+    def legal_bids(self, st: TableView, seat: int) -> list[str]:
+        if len(st.bids) >= st.n:  # the joker round: only the holder's forced bid
+            return [str(st.options.forced_bid)] if self._joker_round(st) else []
+        return super().legal_bids(st, seat)
+
+    def auction_over(self, st: TableView) -> bool:
+        """One round; after four passes with the joker's holder unknown, the joker round
+        ends at the holder's bid or at four more passes."""
+        if len(st.bids) < st.n or st.high is not None:
+            return len(st.bids) >= st.n
+        return len(st.bids) >= 2 * st.n or not self._joker_unplaced(st)
+
+    def auction_result(self, st: TableView) -> Contract | None:
+        """The high bid; a bid of the joker round is the forced bid of the joker's holder."""
+        if st.high is not None and len(st.bids) > st.n:
+            return self._forced(st, st.high[0])
+        return super().auction_result(st)
+
+    def on_all_pass(self, st: TableView) -> Contract | None:
+        """'If no one bids, the holder of the best bauer is obliged to bid three, and if it
+        then proves to be the card out of play, the deal is annulled': the holder the engine
+        knows (dealt or scanned) bids; None (annulled) when the joker is out of play or
+        nobody declared it in the joker round."""
+        holder = self._joker_holder(st)
+        return None if holder is None else self._forced(st, holder)
+
+    @staticmethod
+    def _forced(st: TableView, seat: int) -> Contract:
+        return Contract(seat=seat, bid=str(st.options.forced_bid),
                         need=st.options.forced_bid, forced=True)
 
     def dealer_after_pass_out(self, st: TableView) -> int:
