@@ -74,6 +74,7 @@ class DemoConfig:
     seed: int | None = None
     workdir: Path | None = None
     prefix: str = protocol.DEFAULT_PREFIX
+    night: Path | None = None  # a club night file: its standings on the scoreboard
 
     def check(self) -> None:
         """Refuse what cannot work, naming the option."""
@@ -178,7 +179,8 @@ class Demo:
             s.scoreboard = Scoreboard(broker.host, broker.port, host=cfg.web_host,
                                       port=cfg.web_port, prefix=cfg.prefix,
                                       username=broker.username,
-                                      password=broker.password, journal=self.journal_path)
+                                      password=broker.password, journal=self.journal_path,
+                                      night=cfg.night)
             s.scoreboard.start()
         for t, (table_id, table) in enumerate(sorted(club.tables.items())):
             seats = []

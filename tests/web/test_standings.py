@@ -32,6 +32,7 @@ from tricktable.club import (
     save_night,
     standings,
 )
+from tricktable.demo import Demo, DemoConfig
 from tricktable.web.night import NightFile
 from tricktable.web.server import Scoreboard
 
@@ -189,6 +190,20 @@ def test_without_a_night_there_are_no_standings(mqtt_broker: BrokerHandle,
 def test_web_refuses_a_night_file_that_is_not_there(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["web", "--night", str(tmp_path / "none.json")])
     assert result.exit_code == 2 and "none.json' does not exist" in result.output
+
+
+def test_the_demo_serves_the_standings_of_a_new_night(tmp_path: Path) -> None:
+    path = tmp_path / "night.json"
+    save_night(ProgressiveTournament.new(PLAYERS[:4]), path)
+    demo = Demo(DemoConfig(tables=1, speed=0, web_port=0, workdir=tmp_path, night=path))
+    demo.start()
+    try:
+        view = httpx.get(f"{demo.web_url}/api/standings").json()
+    finally:
+        demo.stop()
+    assert [r["name"] for r in view["standings"]] == ["Ada", "Bea", "Cal", "Dot"]
+    assert not any(r["high"] or r["low"] for r in view["standings"])  # no bell rung yet
+    assert view["seating"][0]["seats"] == {"N": "Ada", "E": "Bea", "S": "Cal", "W": "Dot"}
 
 
 # ---- the browser ---------------------------------------------------------------------------

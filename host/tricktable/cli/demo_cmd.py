@@ -75,17 +75,22 @@ def _options(pairs: tuple[str, ...]) -> dict[str, Any]:
 @click.option("--seed", default=None, type=int, help="shuffle and bot seed (default: random)")
 @click.option("--workdir", default=None, type=click.Path(file_okay=False, path_type=Path),
               help="where run directories (journal, decks) go [default: a temp dir]")
+@click.option("--night", default=None, type=click.Path(exists=True, dir_okay=False,
+                                                       path_type=Path),
+              help="a club night file (tricktable club): its standings on the web scoreboard")
 @click.option("--view/--no-view", default=None,
               help="live terminal view (default: when the output is a terminal)")
 def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mode: str,
          options: tuple[str, ...], games: int, broker: str | None, host: str, port: int,
-         seed: int | None, workdir: Path | None, view: bool | None) -> None:
+         seed: int | None, workdir: Path | None, night: Path | None,
+         view: bool | None) -> None:
     """Play simulated tables on the real stack: broker, host, web scoreboard, virtual boards
     running the firmware, and bots. Open the printed address in a browser."""
     console = Console()
     config = DemoConfig(variant=variant, tables=tables, speed=speed, revoke_rate=revoke_rate,
                         revoke_mode=revoke_mode, options=_options(options), games=games,
-                        broker=broker, web_host=host, web_port=port, seed=seed, workdir=workdir)
+                        broker=broker, web_host=host, web_port=port, seed=seed, workdir=workdir,
+                        night=night)
     for sig in (signal.SIGTERM, signal.SIGHUP):  # stop as cleanly as on Ctrl-C
         signal.signal(sig, _interrupt)
     base = workdir or Path(tempfile.gettempdir()) / "tricktable-demo"

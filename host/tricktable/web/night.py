@@ -21,9 +21,11 @@ __all__ = ["NightFile", "night_view"]
 
 
 def night_view(night: ProgressiveTournament) -> dict[str, Any]:
-    """The standings and the current seating of ``night`` as JSON-able data."""
+    """The standings and the current seating of ``night`` as JSON-able data. Before the
+    first bell nobody has a tally, so nobody is marked high or low."""
+    tallied = bool(night.games)
     rows = [{"rank": s.rank, "name": s.name, "total": s.total, "won": s.won,
-             "played": s.played, "high": s.high, "low": s.low}
+             "played": s.played, "high": s.high and tallied, "low": s.low and tallied}
             for s in standings(night.tallies())]
     seating = []
     if not night.finished:
