@@ -223,14 +223,15 @@ class TableSession:
     # --- applying --------------------------------------------------------------------
 
     def _first_accepted(self, tries: list[Action], board: str, pad: int) -> Result:
-        """Apply the first of ``tries`` the engine accepts; else the first refusal. A refused
-        try changes nothing, so the next may be tried."""
+        """Apply the first of ``tries`` the engine accepts; else the first refusal (or a call's
+        own reason, ``_says_more``). A refused try changes nothing, so the next may be tried."""
         first = None
         for action in tries:
             result = self._apply(action, board, pad)
             if result.ok:
                 return result
-            first = first or result
+            if first is None or _says_more(action, result):
+                first = result
         assert first is not None
         return first
 
@@ -391,6 +392,13 @@ def token_actions(token: str, seat: int) -> list[Action]:
                 if action_token(action) == token:
                     out.append(action)
     return out
+
+
+def _says_more(action: Action, refused: Result) -> bool:
+    """A call the variant refuses with its own reason (``Variant.call_refusal``: Eau Claire's
+    Bottoms before the hand was shown) tells the player more than the same token read as a
+    bid ("the bidding begins with ...")."""
+    return isinstance(action, Call) and not refused.reason.endswith("cannot be called now")
 
 
 def token_tries(token: str, seat: int, legal: list[Action]) -> list[Action]:

@@ -6,7 +6,16 @@ from __future__ import annotations
 import pytest
 from tricktable.cards import parse_card
 from tricktable.engine import Engine
-from tricktable.engine.actions import Bid, Call, DeclareTrump, Pass, Play, SitOut, TurnUp
+from tricktable.engine.actions import (
+    Bid,
+    Call,
+    DeclareTrump,
+    Pass,
+    Play,
+    ScanCard,
+    SitOut,
+    TurnUp,
+)
 from variantkit import ok, random_game, refused, table
 
 # Dealer seat 0 (partners 0+2, 1+3); undealt 9H JD QC JC.
@@ -199,6 +208,80 @@ def test_ace_no_face(rule: str, strict_hand: bool, loose_hand: bool) -> None:
     for hands, allowed in ((strict, strict_hand), (loose, loose_hand)):
         eng = table("eau-claire-clubs", hands, up="JH", options={"ace_no_face": rule})
         assert (Call(1, "MISDEAL") in eng.legal_actions()) is allowed
+
+
+def real_cards(up: str = "10H") -> Engine:
+    """A deal of real cards: the dealer (seat 0) has turned ``up``; no hand scanned."""
+    eng = Engine.new("eau-claire-clubs", seed=1, dealer=0)
+    ok(eng, TurnUp(0, parse_card(up)))
+    return eng
+
+
+def scan(eng: Engine, seat: int, hand: str) -> None:
+    for name in hand.split():
+        ok(eng, ScanCard(seat, parse_card(name)))
+
+
+def test_with_real_cards_a_call_shows_the_hand_by_scanning_it() -> None:
+    """Bottoms: 'If a player's hand contains 3 cards of the same rank, that player may call
+    Bottoms' - the call shows the cards, so with real cards the caller scans the five cards on
+    the pad during the deal and then calls; the three go under the up-card (known out of
+    play), three unknown cards come in, and nobody else's hand needs scanning."""
+    eng = real_cards()
+    out = refused(eng, Call(1, "BOTTOMS"), "unknown_call")
+    assert "scans all 5 cards on the pad first" in out.reason
+    scan(eng, 1, "9S 9H 9D AH KH")
+    ok(eng, Call(1, "BOTTOMS"))  # a call, not the dealer's turn: accepted from any seat
+    assert sorted(eng.known_hand(1)) == ["AH", "KH"] and eng.state.count[1] == 5
+    nines = sum(1 << parse_card(c).index for c in ("9S", "9H", "9D"))
+    assert eng.state.kitty & nines == nines
+    refused(eng, Call(1, "BOTTOMS"), "unknown_call")
+    ok(eng, Pass(1))  # the bidding opens with the other hands unknown
+    assert eng.phase == "bidding"
+
+
+def test_with_real_cards_a_claimed_bottoms_card_cannot_turn_up_in_play() -> None:
+    """Bottoms: the three of a kind are 'placed face-up beneath the up-card': a shown card
+    played later is refused (it is out of play), the proof the claim would otherwise need."""
+    eng = real_cards()
+    scan(eng, 1, "9S 9H 9D AH KH")
+    ok(eng, Call(1, "BOTTOMS"), Bid(1, "2"), Pass(2), Pass(3), Pass(0), DeclareTrump(1, "S"))
+    if eng.phase == "sitout":
+        ok(eng, SitOut(2, False))
+    assert eng.phase == "play" and eng.to_act == 1
+    refused(eng, Play(1, parse_card("9S")), "card_not_in_hand")
+    refused(eng, Play(1, parse_card("9H")), "card_not_in_hand")
+    ok(eng, Play(1, parse_card("AH")))
+    refused(eng, Play(2, parse_card("9D")), "card_not_in_hand")
+
+
+def test_with_real_cards_four_of_a_kind_misdeal_is_scanned_then_called() -> None:
+    """Misdeal: 'If a player's hand contains 4 of a kind ... the player may call misdeal' and
+    'the dealer shuffles & deals again': shown by scanning, the call throws the hand in."""
+    eng = real_cards()
+    scan(eng, 2, "9S 9H 9D 9C AH")
+    ok(eng, Call(2, "MISDEAL"))
+    assert eng.phase == "deal" and eng.state.dealer == 0 and eng.state.hand_number == 2
+
+
+def test_with_real_cards_a_hand_that_does_not_qualify_is_refused_with_the_reason() -> None:
+    """Misdeal and Bottoms need the holding the seed names; a scanned hand without it is
+    refused and nothing changes."""
+    eng = real_cards()
+    scan(eng, 3, "9S 10S JD QC AH")
+    out = refused(eng, Call(3, "MISDEAL"), "unknown_call")
+    assert "does not allow MISDEAL" in out.reason
+
+
+def test_with_real_cards_no_calls_on_a_club_up_card_or_after_the_bidding_began() -> None:
+    """Sitting out: with a club up-card there are 'no calls'; Bottoms: 'must call Bottoms before
+    anybody else bids/passes'."""
+    eng = real_cards(up="9C")
+    scan(eng, 1, "10S 10H 10D AH KH")
+    assert "club hand" in refused(eng, Call(1, "BOTTOMS"), "unknown_call").reason
+    eng = real_cards()
+    ok(eng, Pass(1))
+    assert "before the bidding" in refused(eng, Call(2, "BOTTOMS"), "unknown_call").reason
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -499,7 +499,8 @@ class Engine:
         st = self.state
         v = st.variant
         if a.call not in v.legal_calls(st, a.seat, st.phase):
-            return _no("unknown_call", f"{a.call!r} cannot be called now")
+            return _no("unknown_call", v.call_refusal(st, a.seat, a.call)
+                       or f"{a.call!r} cannot be called now")
         events: list[Event] = [Called(a.seat, a.call)]
         if a.call == "TIME":
             st.time_up = True

@@ -152,6 +152,7 @@ class TableView(Protocol):
     options: Any
     n: int
     players: list[str]
+    phase: str
     sides: list[tuple[int, ...]]
     side_of: list[int]
     scores: list[int]
@@ -332,6 +333,11 @@ class Variant:
     def legal_calls(self, st: TableView, seat: int, phase: str) -> list[str]:
         """Named calls the variant accepts now; ``TIME`` ends a timed game after this hand."""
         return ["TIME"] if st.options.time_limit_minutes and not st.time_up else []
+
+    def call_refusal(self, st: TableView, seat: int, call: str) -> str:
+        """Why ``call`` is not offered to ``seat`` now, said for the player ("" for the
+        engine's plain "cannot be called now")."""
+        return ""
 
     def apply_call(self, st: TableView, seat: int, call: str) -> str | None:
         """Carry out a call offered by ``legal_calls`` (other than ``TIME``). Return None,

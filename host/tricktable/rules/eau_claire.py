@@ -96,7 +96,7 @@ class EauClaireClubs(Variant):
     # -- calls before the bidding ----------------------------------------------------------
     def legal_calls(self, st: TableView, seat: int, phase: str) -> list[str]:
         calls = super().legal_calls(st, seat, phase)
-        if phase != "bidding" or not self._may_call(st, seat):
+        if not self._may_call(st, seat, phase):
             return calls
         ranks = _ranks(st.known[seat])
         if 3 in ranks.values() and st.tally.get("bottoms_hand") != st.hand_number:
@@ -105,15 +105,45 @@ class EauClaireClubs(Variant):
             calls.append(MISDEAL)
         return calls
 
-    @staticmethod
-    def _may_call(st: TableView, seat: int) -> bool:
+    def _may_call(self, st: TableView, seat: int, phase: str) -> bool:
         """Bottoms: 'must call Bottoms before anybody else bids/passes' (or, loosened, before
-        the caller's own bid). The hand must be known to the engine (dealt or scanned)."""
-        if st.count[seat] != st.known[seat].bit_count():
+        the caller's own bid). A call shows the cards, so the engine must know the caller's
+        whole hand: dealt by it, or scanned. With real cards the caller scans the five cards
+        on the pad during the deal, once the up-card is turned (a club: no calls), then calls
+        (docs/rules/eau-claire-clubs.md, "Calls with real cards")."""
+        if phase == "deal":
+            if st.up_card is None or self.pre_auction_contract(st) is not None:
+                return False
+        elif phase != "bidding":
+            return False
+        if not st.count[seat] == st.known[seat].bit_count() == st.hand_size:
             return False
         if st.options.calls_before == "any_bid":
             return not st.bids
         return all(s != seat for s, _ in st.bids)
+
+    def call_refusal(self, st: TableView, seat: int, call: str) -> str:
+        """Why a ``BOTTOMS`` or ``MISDEAL`` call is refused, in the order a player meets it."""
+        if call not in (BOTTOMS, MISDEAL):
+            return ""
+        who = st.players[seat]
+        if st.phase not in ("deal", "bidding") or (
+                st.options.calls_before == "any_bid" and st.bids) or any(
+                s == seat for s, _ in st.bids):
+            return f"{call} is called before the bidding ({SEED}, Bottoms: 'before anybody " \
+                   "else bids/passes'; option calls_before)"
+        if st.phase == "deal" and st.up_card is None:
+            return f"{call} waits for the up-card: the dealer turns it up first"
+        if self.pre_auction_contract(st) is not None:
+            return f"no {call} on a club hand ({SEED}, Sitting out: no calls)"
+        if not st.count[seat] == st.known[seat].bit_count() == st.hand_size:
+            if st.phase == "deal":
+                return (f"a call shows the cards: {who} scans all {st.hand_size} cards on the "
+                        f"pad first, then calls {call}")
+            return (f"a call shows the cards: {who}'s hand was not scanned before the bidding "
+                    "began, so the call cannot be checked")
+        return (f"{who}'s hand does not allow {call} (Bottoms: three of a kind, once a hand; "
+                "Misdeal: four of a kind or Ace No Face)")
 
     @staticmethod
     def _ace_no_face(rule: str, ranks: Counter[int]) -> bool:

@@ -1,4 +1,6 @@
-"""The up-card at a physical table: the bidding waits for it, and the table says how to give it.
+"""Real cards at a physical table (hands not known to the engine until tapped).
+
+The up-card: the bidding waits for it, and the table says how to give it.
 
 Euchre (seed 002, fragment 3268-399 and the auction passage at line 137: the eldest 'may
 either "order it up" ... or "turn it down"'), Buck Euchre / Dirty Clubs (seed 001, Buck
@@ -7,6 +9,9 @@ no bidding') and Eau Claire Clubs (seed 001, Eau Claire Clubs, Dealing: 'flips t
 up — this is the "up-card". If the up-card is a club, then clubs are trump ... and no bidding
 occurs') all bid on the up-card, so a bid or pass before it is turned is refused; the dealer
 turns it by tapping it on the dealer's pad (the dealer's first card of the deal).
+
+Eau Claire's calls (seed 001, Eau Claire Clubs, Bottoms and Misdeal) show the cards: the
+caller taps the five cards on the pad, then the call's token.
 """
 
 from __future__ import annotations
@@ -98,3 +103,18 @@ def test_the_dealers_first_card_is_the_up_card(variant: str) -> None:
         assert own.ok and own.action["type"] == "scan"
         first = session.engine.state.variant.first_bidder(session.engine.state)
         assert session.on_pad(f"b{first}", 0, kit.tokens["PASS"].uid, None).ok
+
+
+def test_eau_claire_call_by_taps_the_hand_then_the_token() -> None:
+    """Bottoms: 'If a player's hand contains 3 cards of the same rank, that player may call
+    Bottoms'; with real cards the token alone is refused with how to show the hand."""
+    with table("eau-claire-clubs") as (session, kit):
+        assert session.on_pad("b0", 0, kit.card("10H").uid, None).action["type"] == "turn_up"
+        early = session.on_pad("b2", 0, kit.tokens["BOTTOMS"].uid, None)
+        assert not early.ok and "scans all 5 cards on the pad first, then calls BOTTOMS" \
+            in early.reason
+        for name in ("9S", "9H", "9D", "AH", "KH"):
+            assert session.on_pad("b2", 0, kit.card(name).uid, None).ok
+        called = session.on_pad("b2", 0, kit.tokens["BOTTOMS"].uid, None)
+        assert called.ok and called.action == {"type": "call", "seat": 2, "call": "BOTTOMS"}
+        assert {"type": "call", "seat": 2, "call": "BOTTOMS"} in called.events
