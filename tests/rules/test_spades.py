@@ -56,6 +56,42 @@ def test_failed_nil_counts_apart_from_the_contract() -> None:
     assert eng.state.scores == [-100 + 80 + 5, -20]
 
 
+def test_failed_nil_tricks_as_bags_option() -> None:
+    """Fragment 608: 'If a nil bid is set, most tournament rules dictate that the overtricks
+    make the nil invalid' - option failed_nil_tricks="bags": the failed nil bidder's 13 tricks
+    do not make the partner's 8 (set, -80) and are 13 bags (+13, then 10 bags -100)."""
+    eng = table("spades", ONE_SUIT_EACH, dealer=3, options={"failed_nil_tricks": "bags"})
+    bid_and_play(eng, "NIL", "1", "8", "1")
+    assert eng.state.scores == [-100 - 80 + 13 - 100, -20]
+    assert eng.state.tally == {"bags": [3, 0]}
+
+
+def test_one_nil_per_game_option() -> None:
+    """Fragment 4332: 'Nil rules: One nil per game.' - option nils_per_game=1, counted per
+    side: the partner of this hand's nil bidder may not bid nil, nor may that side later;
+    the other side still may."""
+    eng = table("spades", ONE_SUIT_EACH, dealer=3, options={"nils_per_game": 1})
+    ok(eng, Bid(0, "5"), Bid(1, "NIL"), Bid(2, "3"))
+    refused(eng, Bid(3, "NIL"), "bid_too_low")
+    ok(eng, Bid(3, "1"))
+    hand = eng.state.hand_number
+    while eng.state.hand_number == hand:
+        ok(eng, eng.legal_actions()[0])
+    assert eng.state.tally["nils"] == [0, 1]
+    ok(eng, eng.legal_actions()[0])  # the next deal; seat 1 bids first
+    for seat, nil_offered in ((1, False), (2, True), (3, False), (0, True)):
+        offered = [a.bid for a in eng.legal_actions() if isinstance(a, Bid)]
+        assert ("NIL" in offered) is nil_offered, seat
+        ok(eng, Bid(seat, "1"))
+
+
+def test_nil_is_unlimited_by_default() -> None:
+    """Fragment 760: 'A combined bid of two blind nil is usually allowed': both partners may
+    bid nil in one hand (nils_per_game null by default)."""
+    eng = table("spades", ONE_SUIT_EACH, dealer=3)
+    ok(eng, Bid(0, "5"), Bid(1, "NIL"), Bid(2, "3"), Bid(3, "NIL"))
+
+
 def test_ten_bags_cost_one_hundred_and_the_rest_carry() -> None:
     """Fragments 1140, 4636: at 10 bags, 100 points are deducted; 'Anything over 10
     sandbags is retained'."""

@@ -69,6 +69,17 @@ class SpadesOptions(CommonOptions):
     nil_pass_blind_only: bool = opt(
         True, f"{SEED}, fragment 4712: 'Nil passing may be allowed only in the case of a blind "
         "nil.' (with nil_pass).")
+    nils_per_game: int | None = opt(
+        None, f"{SEED}, fragment 4332: 'Nil rules: One nil per game.' (the rest of that list "
+        "is lost). Counted per side, a blind nil included; 1 applies it. null (default): no "
+        "limit, as fragment 760 'A combined bid of two blind nil is usually allowed' and the "
+        "rest of the article treat nil as a bid of any hand.")
+    failed_nil_tricks: Literal["partner", "bags"] = opt(
+        "partner", f"{SEED}, fragment 608: 'If a player failed a nil bid but the partnership "
+        "bid and took 5 tricks, the net score is -50' (partner: the nil bidder's tricks count "
+        "towards the partner's contract); 'If a nil bid is set, most tournament rules dictate "
+        "that the overtricks make the nil invalid' (bags: a failed nil bidder's tricks never "
+        "help the partner's contract and each is a bag for the side).")
     revoke_penalty: Literal["lose_bid", "add_three"] = opt(
         "lose_bid", f"{SEED}, fragment 3800: 'Common penalties for reneging are for the "
         "reneging player to automatically lose their bid, or for the reneger to have three "
@@ -92,11 +103,22 @@ class Spades(Variant):
     trump_names = ("S",)
 
     def legal_bids(self, st: TableView, seat: int) -> list[str]:
-        """Fragments 228, 4712: any number of tricks or nil; blind nil when allowed."""
+        """Fragments 228, 4712: any number of tricks or nil; blind nil when allowed; no nil
+        once the side has bid its ``nils_per_game`` (fragment 4332)."""
+        if not self._nil_allowed(st, seat):
+            return [b for b in self.bid_ladder if b not in NIL_VALUE]
         bids = [b for b in self.bid_ladder if b != BLIND_NIL]
         if self._blind_nil_allowed(st, seat):
             bids.insert(1, BLIND_NIL)
         return bids
+
+    def _nil_allowed(self, st: TableView, seat: int) -> bool:
+        limit = st.options.nils_per_game
+        if limit is None:
+            return True
+        side = st.side_of[seat]
+        this_hand = sum(1 for s, b in st.bids if b in NIL_VALUE and st.side_of[s] == side)
+        return _nils(st)[side] + this_hand < limit
 
     def _blind_nil_allowed(self, st: TableView, seat: int) -> bool:
         o = st.options
@@ -175,7 +197,11 @@ class Spades(Variant):
                 note.append(f"{o.bag_limit} bags -{o.bag_penalty}")
             deltas.append(delta)
             notes.append(f"{st.side_name(side)}: " + ", ".join(note))
-        return HandResult(tuple(deltas), "; ".join(notes), {"bags": bags})
+        tally: dict[str, list[int]] = {"bags": bags}
+        if o.nils_per_game is not None:
+            tally["nils"] = [n + sum(1 for s in seats if bids[s] in NIL_VALUE)
+                             for n, seats in zip(_nils(st), st.sides, strict=True)]
+        return HandResult(tuple(deltas), "; ".join(notes), tally)
 
     def _side_score(self, st: TableView, side: int, seats: tuple[int, ...],
                     bids: dict[int, str], revokes: int) -> tuple[int, list[str], int]:
@@ -194,12 +220,18 @@ class Spades(Variant):
         taken = st.side_tricks(side)
         set_by_revoke = revokes and o.revoke_penalty == "lose_bid"
         bags = 0
+        if o.failed_nil_tricks == "bags":  # a failed nil's tricks are bags, not contract tricks
+            nil_tricks = sum(st.tricks_won[s] for s in seats if bids[s] in NIL_VALUE)
+            taken -= nil_tricks
+            bags += nil_tricks
+            if nil_tricks:
+                notes.append(f"{nil_tricks} nil trick{'s' if nil_tricks > 1 else ''} as bags")
         if contract and (taken < contract or set_by_revoke):
-            delta -= 10 * contract
+            delta += bags - 10 * contract  # bags here: a failed nil's tricks (option)
             notes.append(f"set {taken}/{contract} {-10 * contract:+d}"
                          + (" (revoke)" if set_by_revoke else ""))
         else:
-            bags = taken - contract
+            bags += taken - contract
             delta += 10 * contract + bags
             notes.append(f"made {taken}/{contract} {10 * contract + bags:+d}")
         return delta, notes, bags
@@ -215,6 +247,11 @@ class Spades(Variant):
             alive = [i for i, s in enumerate(st.scores) if s > o.lose_at]
             return self._best(st, alive or range(len(st.scores)))
         return self.limit_winner(st)
+
+
+def _nils(st: TableView) -> list[int]:
+    """Nil bids (blind nil included) each side made in earlier hands of this game."""
+    return list(st.tally.get("nils", [0] * len(st.sides)))
 
 
 class SpadesCutthroat(Spades):
