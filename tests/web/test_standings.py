@@ -11,6 +11,7 @@ Screenshots go to ``$TRICKTABLE_SCREENSHOTS`` when set (to look at them), else a
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import queue
@@ -255,18 +256,19 @@ def test_standings_render_and_follow_the_night_live(
 
 @pytest.mark.browser
 @needs_chromium
-def test_the_standings_page_fits_tv_and_phone_and_prints(
+def test_the_standings_fit_tv_and_phone_and_print(
         browser: Browser, board: Scoreboard, shots: Path) -> None:
-    for size, (width, height) in SIZES.items():
+    for (path, name), (size, (width, height)) in itertools.product(
+            (("/standings", "standings"), ("/", "club")), SIZES.items()):
         page = open_page(browser, width, height)
         try:
-            page.goto(board.url + "/standings")
+            page.goto(board.url + path)
             expect(page.locator("#standings-body tr")).to_have_count(8, timeout=WAIT * 1000)
-            page.screenshot(path=str(shots / f"standings-{size}.png"), full_page=True)
+            page.screenshot(path=str(shots / f"{name}-night-{size}.png"), full_page=True)
             overflow = page.evaluate(
                 "document.documentElement.scrollWidth - document.documentElement.clientWidth")
-            assert overflow <= 0, f"/standings overflows by {overflow}px at {width}x{height}"
-            if size == "tv":  # readable across the room: the rows are large type
+            assert overflow <= 0, f"{path} overflows by {overflow}px at {width}x{height}"
+            if path == "/standings" and size == "tv":  # readable across the room: large type
                 px = page.evaluate("parseFloat(getComputedStyle("
                                    "document.querySelector('#standings-body td.total')).fontSize)")
                 assert px >= 36, f"standings type is {px}px on a 1920x1080 TV"
@@ -276,3 +278,21 @@ def test_the_standings_page_fits_tv_and_phone_and_prints(
                 page.screenshot(path=str(shots / "standings-print.png"), full_page=True)
         finally:
             page.context.close()
+
+
+@pytest.mark.browser
+@needs_chromium
+def test_a_damaged_night_file_is_named_over_the_last_good_standings(
+        browser: Browser, board: Scoreboard, night_path: Path) -> None:
+    page = open_page(browser, 1280, 800)
+    try:
+        page.goto(board.url + "/standings")
+        expect(page.locator("#standings-body tr")).to_have_count(8, timeout=WAIT * 1000)
+        night_path.write_text("{ not json", encoding="utf-8")
+        error = page.locator("#night-error")
+        expect(error).to_contain_text("is not valid JSON", timeout=WAIT * 1000)
+        expect(page.locator("#standings-body tr")).to_have_count(8)
+        start_again(night_path)
+        expect(error).to_be_hidden(timeout=WAIT * 1000)
+    finally:
+        page.context.close()
