@@ -1,6 +1,7 @@
-"""The web scoreboard: club, table and replay pages, live over server-sent events.
+"""The web scoreboard: club, table, replay and standings pages, live over server-sent events.
 
-``model`` (what the scoreboard knows, pure), ``feed`` (MQTT -> model), ``app`` (Starlette
-routes, JSON API, SSE), ``server`` (uvicorn + feed started and stopped as one), ``static``
-(HTML, CSS, JS; no build step). Imports ``tricktable.protocol``. See docs/web.md.
+``model`` (what the scoreboard knows, pure), ``feed`` (MQTT -> model), ``night`` (a club
+night file's standings, re-read when it changes), ``app`` (Starlette routes, JSON API, SSE),
+``server`` (uvicorn + feed started and stopped as one), ``static`` (HTML, CSS, JS; no build
+step). Imports ``tricktable.protocol`` and ``tricktable.club``. See docs/web.md.
 """
