@@ -238,6 +238,7 @@ def test_with_real_cards_a_call_shows_the_hand_by_scanning_it() -> None:
     refused(eng, Call(1, "BOTTOMS"), "unknown_call")
     ok(eng, Pass(1))  # the bidding opens with the other hands unknown
     assert eng.phase == "bidding"
+    assert Engine.replay(eng.config, eng.actions).public_state() == eng.public_state()
 
 
 def test_with_real_cards_a_claimed_bottoms_card_cannot_turn_up_in_play() -> None:

@@ -4,8 +4,9 @@ Hasenpfeffer", that it checks."""
 from __future__ import annotations
 
 import pytest
+from tricktable.cards import JOKER
 from tricktable.engine import Engine
-from tricktable.engine.actions import Bid, DeclareTrump, Pass
+from tricktable.engine.actions import Bid, DeclareTrump, Pass, ScanCard
 from variantkit import ok, random_game, refused, table
 
 # Dealer seat 0; the joker is out of play (undealt).
@@ -69,6 +70,17 @@ def test_all_pass_with_real_cards_the_joker_holder_declares() -> None:
     contract = eng.public_state()["contract"]
     assert contract["seat"] == 2 and contract["need"] == 3 and contract["forced"]
     assert eng.phase == "trump" and eng.to_act == 2
+    assert Engine.replay(eng.config, eng.actions).public_state() == eng.public_state()
+
+
+def test_a_joker_tapped_at_the_deal_makes_its_holder_bid_three() -> None:
+    """'the holder of the best bauer is obliged to bid three': a holder who tapped the joker
+    on the pad during the deal (a scan of that one card) is known, so four passes give that
+    seat the forced three at once, with no extra round."""
+    eng = unscanned()
+    ok(eng, ScanCard(3, JOKER), Pass(1), Pass(2), Pass(3), Pass(0))
+    contract = eng.public_state()["contract"]
+    assert contract["seat"] == 3 and contract["forced"] and eng.phase == "trump"
 
 
 def test_all_pass_with_real_cards_nobody_declares_annuls_the_deal() -> None:
