@@ -108,7 +108,8 @@ def deck_slots(kind: str) -> list[Slot]:
     """The slots of a deck kind, in the order enrollment asks for them.
 
     Cards in ``cards.deck(kind)`` order (suit by suit, low to high, the joker last; a 48-card
-    deck is the 24 as copy 0 and then again as copy 1, a 56 the 28 twice); tokens in ``tags.TOKENS`` order.
+    deck is the 24 as copy 0 and then again as copy 1, a 56 the 28 twice); tokens in
+    ``tags.TOKENS`` order.
     """
     if kind == "tokens":
         return [Slot(tags.token_code(token)) for token in tags.TOKENS]
