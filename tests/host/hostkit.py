@@ -7,6 +7,7 @@ service publishes. Nothing is mocked: a real broker, real SQLite, the real engin
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 import time
@@ -222,3 +223,21 @@ class Board:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+
+def retained_state(port: int, prefix: str, actions: int, table: str = "t1") -> dict:
+    """The table state a newcomer sees once the host has published its ``actions``-th action.
+
+    The verdict of the last tap goes out on the event stream just before the retained state,
+    so a newcomer may first be handed the state one action earlier; wait for the one that
+    counts every action.
+    """
+    late = Observer(port, prefix)
+
+    def counts_every_action(topic: str, payload: bytes) -> bool:
+        return topic == late.topics.state(table) and json.loads(payload)["actions"] == actions
+
+    try:
+        return json.loads(late.wait_for(counts_every_action)[2])
+    finally:
+        late.close()

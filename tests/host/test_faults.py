@@ -7,7 +7,6 @@ once and the retained state equal to the shadow engine's.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import signal
@@ -27,6 +26,7 @@ from hostkit import (
     make_club,
     make_registry,
     new_shadow,
+    retained_state,
     tap_for,
 )
 from tricktable.broker import mosquitto_available
@@ -48,14 +48,6 @@ def start_host_process(tmp_path: Path, port: int, prefix: str) -> subprocess.Pop
                "--journal", str(tmp_path / "journal.sqlite"),
                "--registry", str(tmp_path / "decks.sqlite"), "--client-id", f"host-{prefix}"]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-
-
-def retained_state(port: int, prefix: str) -> dict:
-    late = Observer(port, prefix)
-    try:
-        return json.loads(late.wait_for(lambda t, p: t == late.topics.state("t1"))[2])
-    finally:
-        late.close()
 
 
 def tap_and_check(boards, observer, shadow, rng) -> None:
@@ -109,7 +101,8 @@ def test_host_killed_mid_hand_finishes_the_hand(fresh_broker, topic_prefix, tmp_
         hand = shadow.public_state()["hand_number"]
         while shadow.public_state()["hand_number"] == hand:
             tap_and_check(boards, observer, shadow, rng)
-        assert without_boards(retained_state(port, prefix)) == expected_state(shadow)
+        state = retained_state(port, prefix, len(shadow.actions))
+        assert without_boards(state) == expected_state(shadow)
         with Journal(tmp_path / "journal.sqlite") as journal:
             assert journal.count("pad") == len(shadow.actions)
             assert journal.games("t1")[0].actions == [a.to_json() for a in shadow.actions]
@@ -148,7 +141,8 @@ def test_broker_restarted_mid_hand_loses_nothing(fresh_broker, topic_prefix, tmp
         hand = shadow.public_state()["hand_number"]
         while shadow.public_state()["hand_number"] == hand:
             tap_and_check(boards, observer, shadow, rng)
-        assert without_boards(retained_state(port, prefix)) == expected_state(shadow)
+        state = retained_state(port, prefix, len(shadow.actions))
+        assert without_boards(state) == expected_state(shadow)
         assert journal.count("pad") == len(shadow.actions)
     finally:
         for board in boards:

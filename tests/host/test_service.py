@@ -19,6 +19,7 @@ from hostkit import (
     make_club,
     make_registry,
     new_shadow,
+    retained_state,
     tap_for,
     token_uid,
 )
@@ -69,14 +70,9 @@ class Host:
         self.boards[seat].tap(uid)
         return self.observer.verdict("t1", mark)[1]
 
-    def retained_state(self) -> dict:
-        """The table state as a new subscriber gets it (retained)."""
-        late = Observer(self.port, self.prefix)
-        try:
-            _, _, payload = late.wait_for(lambda t, p: t == self.topics.state("t1"))
-            return json.loads(payload)
-        finally:
-            late.close()
+    def retained_state(self, actions: int) -> dict:
+        """The table state as a new subscriber gets it (retained), once it counts ``actions``."""
+        return retained_state(self.port, self.prefix, actions)
 
     def close(self) -> None:
         for board in self.boards:
@@ -113,7 +109,7 @@ def test_a_whole_game_by_raw_pad_events(host):
     unknown = host.tap(shadow.to_act, UNKNOWN_UID)
     assert (unknown.kind, unknown.code) == ("refused", "unknown_tag")
     play_to(host, shadow, rng, lambda s: s.public_state()["game_over"])
-    state = host.retained_state()
+    state = host.retained_state(len(shadow.actions))
     assert state["game_over"] and state["winner"] is not None
     expected = {**shadow.public_state(), "table": "t1", "game": 1, "actions": len(shadow.actions)}
     assert {k: v for k, v in state.items() if k != "boards_online"} == expected
