@@ -2,7 +2,8 @@
 
 Imports nothing of ours and nothing outside the language core, so the same file runs under
 CPython (host simulator, enroll tool tests) and the MicroPython unix port (firmware tests,
-imported as the top-level module ``pn532_emulator``). No dataclasses, no runtime typing.
+imported as the top-level module ``pn532_emulator``). No dataclasses; the annotations
+are never evaluated at run time by MicroPython (it ignores them).
 
 The chip speaks normal information frames::
 
@@ -60,6 +61,11 @@ Every transport adds its byte time to ``chip.model_us`` (SPI 1 MHz, I2C 400 kHz,
 115200 baud by default); ``TIMING_US`` holds the modeled command durations.
 """
 
+try:  # for the annotations only; MicroPython has no collections.abc and never reads them
+    from collections.abc import Callable
+except ImportError:
+    pass
+
 ACK = b"\x00\x00\xff\x00\xff\x00"
 NACK = b"\x00\x00\xff\xff\x00\x00"
 ERROR_FRAME = b"\x00\x00\xff\x01\xff\x7f\x81\x00"
@@ -85,12 +91,12 @@ ST_NAK = 0x14  # tag answered NAK (page out of range, locked page, protected pag
 ST_CONTEXT = 0x27  # no such activated target
 
 
-def checksum(data):
+def checksum(data: bytes) -> int:
     """Return the byte that makes sum(data) + byte == 0 mod 256."""
     return (-sum(data)) & 0xFF
 
 
-def build_frame(tfi, data):
+def build_frame(tfi: int, data: bytes) -> bytes:
     """Encode a normal information frame with TFI and data."""
     body = bytes([tfi]) + bytes(data)
     n = len(body)
@@ -100,7 +106,8 @@ def build_frame(tfi, data):
 class Tag:
     """An NTAG21x tag: UID, memory pages, signature, and an optional miss pattern."""
 
-    def __init__(self, uid, kind="ntag215", miss_every=0, signature=None):
+    def __init__(self, uid: bytes, kind: str = "ntag215", miss_every: int = 0,
+                 signature: bytes | None = None) -> None:
         uid = bytes(uid)
         if len(uid) not in (4, 7):
             raise ValueError(f"a type A UID is 4 or 7 bytes, got {len(uid)}")
@@ -129,12 +136,12 @@ class Tag:
         self.authenticated = False
         self.idle = False  # answered NAK: silent until selected again
 
-    def new_session(self):
+    def new_session(self) -> None:
         """The tag was (re)selected or left the field: not authenticated, not idle."""
         self.authenticated = False
         self.idle = False
 
-    def set_password(self, pwd, pack, auth0=4, prot=False):
+    def set_password(self, pwd: bytes, pack: bytes, auth0: int = 4, prot: bool = False) -> None:
         """Configure password protection directly (for setting up tests)."""
         base = self.cfg0_page * 4
         self.memory[base + 3] = auth0
@@ -142,11 +149,11 @@ class Tag:
         self.memory[base + 8 : base + 12] = bytes(pwd)
         self.memory[base + 12 : base + 14] = bytes(pack)
 
-    def auth0(self):
+    def auth0(self) -> int:
         """The first page that needs the password (AUTH0)."""
         return self.memory[self.cfg0_page * 4 + 3]
 
-    def access(self):
+    def access(self) -> int:
         """The ACCESS byte (bit 7 PROT, bit 6 CFGLCK, bits 2-0 AUTHLIM)."""
         return self.memory[self.cfg0_page * 4 + 4]
 
@@ -185,26 +192,26 @@ class Tag:
         self.authenticated = True
         return ST_OK, bytes(self.memory[base + 12 : base + 14])
 
-    def sens_res(self):
+    def sens_res(self) -> bytes:
         """ATQA as the PN532 reports it (two bytes, MSB first)."""
         return b"\x00\x44" if len(self.uid) == 7 else b"\x00\x04"
 
-    def answers_poll(self):
+    def answers_poll(self) -> bool:
         """Count a poll and say whether the tag answers it (miss pattern)."""
         self.polls += 1
         return not (self.miss_every and self.polls % self.miss_every == 0)
 
-    def user_bytes(self):
+    def user_bytes(self) -> bytes:
         """The user memory (page 4 to the last user page)."""
         return bytes(self.memory[16 : (self.last_user_page + 1) * 4])
 
-    def write_user(self, data):
+    def write_user(self, data: bytes) -> None:
         """Write bytes into user memory from page 4 (for setting up tests)."""
         if len(data) > (self.last_user_page - 3) * 4:
             raise ValueError(f"record of {len(data)} bytes does not fit {self.kind}")
         self.memory[16 : 16 + len(data)] = data
 
-    def command(self, cmd):
+    def command(self, cmd: bytes) -> tuple[int, bytes, int]:
         """Run one NTAG command; return (status, answer bytes, modeled microseconds)."""
         if self.idle:
             return ST_TIMEOUT, b"", TIMING_US["activation_try"]
@@ -228,7 +235,7 @@ class Tag:
 class PN532:
     """The controller: frame parser, command set, antenna field, reset pin, timing model."""
 
-    def __init__(self, clock=None):
+    def __init__(self, clock: "Callable[[], int] | None" = None) -> None:
         self.clock = clock
         self.tag = None
         self.model_us = 0
@@ -246,25 +253,25 @@ class PN532:
         self.in_reset = False
 
     # -- the physical world --------------------------------------------------------------
-    def place(self, tag):
+    def place(self, tag: Tag) -> None:
         """Put a tag on the antenna (replacing any)."""
         self.remove()
         self.tag = tag
         tag.new_session()
 
-    def remove(self):
+    def remove(self) -> None:
         """Take the tag off the antenna (it loses power: its session ends)."""
         if self.tag is not None:
             self.tag.new_session()
         self.tag = None
         self.active = False
 
-    def hang(self):
+    def hang(self) -> None:
         """Stop answering (no ACK, never ready) until the reset pin is pulsed."""
         self.hung = True
         self.out = []
 
-    def set_reset(self, level):
+    def set_reset(self, level: int) -> None:
         """Drive RSTPDN: low holds the chip in reset; the rising edge boots it afresh."""
         if not level:
             self.in_reset = True
@@ -276,7 +283,7 @@ class PN532:
     def _now(self):
         return self.clock() if self.clock else 0
 
-    def ready(self):
+    def ready(self) -> bool:
         """True when a frame waits to be read (the status byte's ready bit)."""
         if self.hung or self.in_reset or not self.out:
             return False
@@ -284,13 +291,13 @@ class PN532:
             return self._now() >= self.ready_at
         return True
 
-    def pop_frame(self):
+    def pop_frame(self) -> bytes:
         """Take the next pending frame (or b"" when none is ready)."""
         if not self.ready():
             return b""
         return self.out.pop(0)
 
-    def receive(self, data):
+    def receive(self, data: bytes) -> None:
         """Handle one complete frame written by the host (SPI/I2C: one write transaction)."""
         if self.hung or self.in_reset:
             return
@@ -395,7 +402,7 @@ REVERSED = bytes(_reverse_bits(i) for i in range(256))
 class SPIPort:
     """The PN532's SPI interface as seen on the wire, one chip select."""
 
-    def __init__(self, chip, hz=1000000):
+    def __init__(self, chip: PN532, hz: int = 1000000) -> None:
         self.chip = chip
         self.byte_us = 8000000 // hz
         self.selected = False
@@ -404,19 +411,19 @@ class SPIPort:
         self._reading = None
         self._read_pos = 0
 
-    def select(self):
+    def select(self) -> None:
         self.selected = True
         self._op = None
         self._frame = bytearray()
         self._reading = None
 
-    def deselect(self):
+    def deselect(self) -> None:
         if self.selected and self._op == 0x01 and self._frame:
             self.chip.receive(bytes(self._frame))
         self.selected = False
         self._op = None
 
-    def transfer(self, tx, msb_first=True):
+    def transfer(self, tx: bytes, msb_first: bool = True) -> bytes:
         """Clock len(tx) bytes both ways; return what MISO carried."""
         if not self.selected:
             raise RuntimeError("SPI transfer with chip select high")
@@ -456,17 +463,17 @@ class I2CPort:
 
     ADDRESS = 0x24
 
-    def __init__(self, chip, hz=400000):
+    def __init__(self, chip: PN532, hz: int = 400000) -> None:
         self.chip = chip
         self.byte_us = 9000000 // hz
 
-    def write(self, data):
+    def write(self, data: bytes) -> None:
         self.chip.model_us += (len(data) + 1) * self.byte_us
         if self.chip.hung or self.chip.in_reset:
             raise OSError(19)  # ENODEV: no ACK on the bus
         self.chip.receive(bytes(data))
 
-    def read(self, n):
+    def read(self, n: int) -> bytes:
         self.chip.model_us += (n + 1) * self.byte_us
         chip = self.chip
         if chip.hung or chip.in_reset:
@@ -483,13 +490,13 @@ class I2CPort:
 class UARTPort:
     """The PN532's high-speed UART: a byte stream both ways, wake-up preamble tolerated."""
 
-    def __init__(self, chip, baud=115200):
+    def __init__(self, chip: PN532, baud: int = 115200) -> None:
         self.chip = chip
         self.byte_us = 10000000 // baud
         self._rx = bytearray()  # bytes from the host not yet parsed
         self._tx = bytearray()  # bytes for the host
 
-    def write(self, data):
+    def write(self, data: bytes) -> int:
         self.chip.model_us += len(data) * self.byte_us
         self._rx.extend(data)
         self._parse()
@@ -526,16 +533,16 @@ class UARTPort:
             self._tx.extend(self.chip.pop_frame())
 
     @property
-    def in_waiting(self):
+    def in_waiting(self) -> int:
         """Bytes ready for the host (pyserial's name)."""
         self._pull()
         return len(self._tx)
 
-    def any(self):
+    def any(self) -> int:
         """Bytes ready for the host (machine.UART's name)."""
         return self.in_waiting
 
-    def read(self, n):
+    def read(self, n: int) -> bytes:
         self._pull()
         out = bytes(self._tx[:n])
         self._tx = self._tx[n:]
