@@ -4,7 +4,8 @@ Builds a ``Board`` from config.json and the pin map in boards.json: PN532 reader
 one chip select each, or one per I2C bus or UART), their reset pins, NeoPixels or plain LEDs
 and the buzzer, the score display, Wi-Fi and the watchdog. The application sees only the
 Board's attributes and methods, so tests and the simulator inject another board
-(virtual.py) or fake ``machine``/``network`` modules.
+(virtual.py) or fake ``machine``/``network`` modules. ``reset()`` resets the board for
+main.py's last line of defence, so no other module touches ``machine``.
 """
 
 import json
@@ -133,3 +134,8 @@ class Board:
     def feed(self):
         if self.wdt is not None:
             self.wdt.feed()
+
+
+def reset():
+    """Reset the board (main.py's last line of defence after a fatal error)."""
+    machine.reset()

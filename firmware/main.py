@@ -9,7 +9,7 @@ import time
 
 from app import App
 from compat import asyncio
-from hw import Board, load_pins
+from hw import Board, load_pins, reset
 
 
 def boot_config():
@@ -34,6 +34,4 @@ try:
 except Exception as e:  # the last line of defence on a board: report, pause, reboot
     sys.print_exception(e)
     time.sleep(5)
-    import machine
-
-    machine.reset()
+    reset()
