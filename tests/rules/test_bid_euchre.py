@@ -14,7 +14,7 @@ from tricktable.cards import parse_card, parse_card_copy
 from tricktable.engine import Engine
 from tricktable.engine.actions import Bid, Call, Deal, DeclareTrump, Exchange, Pass, Play, ScanCard
 from tricktable.rules.base import OptionError
-from variantkit import ok, play_out, refused, table
+from variantkit import finish, ok, play_out, refused, table
 
 # Each seat holds one whole suit: at no trump the leader wins every trick.
 SUITED = ["AS KS QS JS 10S 9S", "AH KH QH JH 10H 9H", "AC KC QC JC 10C 9C",
@@ -40,13 +40,6 @@ def contract(eng: Engine, bids: list[str], trump: str) -> None:
         seat = (eng.state.dealer + 1 + i) % 4
         ok(eng, Pass(seat) if bid == "P" else Bid(seat, bid))
     ok(eng, DeclareTrump(eng.to_act, trump))  # type: ignore[arg-type]
-
-
-def lead_out(eng: Engine) -> None:
-    """Each seat in turn leads its whole suit (the SUITED deal)."""
-    hand = eng.state.hand_number
-    while eng.state.hand_number == hand and not eng.state.game_over:
-        ok(eng, eng.legal_actions()[0])
 
 
 # -- the pack and the deal -------------------------------------------------------------
@@ -78,7 +71,7 @@ def test_deal_rotates_to_the_left_after_each_hand() -> None:
     (the single-deck game follows the same rotation)."""
     eng = table("bid-euchre", SUITED)
     contract(eng, ["4", "P", "P", "P"], "NT")
-    lead_out(eng)
+    finish(eng)
     assert eng.state.dealer == 1 and eng.phase == "deal" and eng.to_act == 1
 
 
@@ -294,7 +287,7 @@ def test_defenders_without_a_trick_go_back_six() -> None:
     six points.'"""
     eng = table("bid-euchre", SUITED)
     contract(eng, ["3", "P", "P", "P"], "NT")
-    lead_out(eng)
+    finish(eng)
     assert eng.state.scores == [-6, 6]
 
 
@@ -302,7 +295,7 @@ def test_scores_can_go_negative() -> None:
     """Leading ...: 'As such, a side can have a negative score.'"""
     eng = table("bid-euchre", SUITED)
     contract(eng, ["3", "P", "P", "P"], "S")   # seat 0 trumps the first lead, then leads out
-    lead_out(eng)
+    finish(eng)
     assert eng.state.scores == [6, -6]
 
 
@@ -341,7 +334,7 @@ def test_small_pepper_made_scores_12_or_7(options: dict[str, int], value: int) -
     eng = table("bid-euchre", SUITED, options=options)
     contract(eng, ["PEPPER:SMALL", "P", "P", "P"], "H")
     ok(eng, Exchange(1, parse_card("9H")), Exchange(3, parse_card("9H")))
-    lead_out(eng)
+    finish(eng)
     assert eng.state.scores == [-6, value]
 
 
@@ -351,7 +344,7 @@ def test_failed_pepper_is_set_back_its_value_and_defenders_score_tricks() -> Non
     eng = table("bid-euchre", SUITED)
     contract(eng, ["PEPPER:BIG", "P", "P", "P"], "S")   # seat 0 holds every spade
     assert eng.phase == "play"                         # big pepper: no exchange
-    lead_out(eng)
+    finish(eng)
     assert eng.state.scores == [6, -14]
 
 
@@ -362,7 +355,7 @@ def test_big_pepper_made_scores_fourteen_alone_without_exchange() -> None:
     contract(eng, ["PEPPER:BIG", "P", "P", "P"], "H")
     assert eng.public_state()["contract"]["alone"] is True
     tricks(eng, "AH AC AS")                 # the partner (seat 3) sits out
-    lead_out(eng)
+    finish(eng)
     assert eng.state.scores == [-6, 14]
 
 
@@ -372,7 +365,7 @@ def test_game_is_won_by_reaching_42_on_offense() -> None:
     """Winning: 'The first team to reach or exceed 42 while on offense wins.'"""
     eng = table("bid-euchre", SUITED, scores=[0, 36])
     contract(eng, ["4", "P", "P", "P"], "NT")
-    lead_out(eng)
+    finish(eng)
     assert eng.state.game_over and eng.state.winner == 1 and eng.phase == "game_over"
     assert eng.legal_actions() == []
     refused(eng, Bid(1, "3"), "game_over")
@@ -382,11 +375,11 @@ def test_reaching_42_on_defense_does_not_win() -> None:
     """Winning: '... while on offense wins' (option win_on_defense)."""
     eng = table("bid-euchre", SUITED, scores=[40, 0])
     contract(eng, ["3", "P", "P", "P"], "S")   # side 1 bids, side 0 takes every trick
-    lead_out(eng)
+    finish(eng)
     assert eng.state.scores == [46, -6] and not eng.state.game_over
     either = table("bid-euchre", SUITED, scores=[40, 0], options={"win_on_defense": True})
     contract(either, ["3", "P", "P", "P"], "S")
-    lead_out(either)
+    finish(either)
     assert either.state.winner == 0
 
 
@@ -394,7 +387,7 @@ def test_hawsy_plays_to_32() -> None:
     """Winning: 'The standard winning number or goal is 42 (32 in hawsy).'"""
     eng = table("bid-euchre", SUITED, scores=[0, 26], options={"target": 32})
     contract(eng, ["4", "P", "P", "P"], "NT")
-    lead_out(eng)
+    finish(eng)
     assert eng.state.winner == 1
 
 
@@ -405,7 +398,7 @@ def test_time_limit_ends_after_the_hand_highest_total_wins() -> None:
     contract(eng, ["4", "P", "P", "P"], "NT")
     ok(eng, Call(1, "TIME"))
     assert not eng.state.game_over
-    lead_out(eng)
+    finish(eng)
     assert eng.state.game_over and eng.state.winner == 1
 
 

@@ -6,16 +6,10 @@ from __future__ import annotations
 import pytest
 from tricktable.engine import Engine
 from tricktable.engine.actions import Bid, DeclareTrump, Pass, SitOut
-from variantkit import ok, play_out, random_chooser, random_game, refused, table
+from variantkit import finish, ok, play_out, random_chooser, random_game, refused, table
 
 # Dealer seat 0. Seat 1 holds five hearts; seat 2 five clubs; AS JD 9H JC are undealt.
 HANDS = ["9S 10S JS QS KS", "JH AH KH QH 10H", "9C 10C QC KC AC", "9D 10D QD KD AD"]
-
-
-def finish(eng: Engine) -> None:
-    hand = eng.state.hand_number
-    while eng.state.hand_number == hand and not eng.state.game_over:
-        ok(eng, eng.legal_actions()[0])
 
 
 @pytest.mark.parametrize("players,size", [(3, 20), (4, 24), (5, 28), (6, 32)])

@@ -8,17 +8,11 @@ from tricktable.cards import parse_card
 from tricktable.decks import CARD_DECKS, deck_slots
 from tricktable.engine import Engine
 from tricktable.engine.actions import Bid, DeclareTrump, Pass, Play
-from variantkit import ok, random_game, refused, table
+from variantkit import finish, ok, random_game, refused, table
 
 SUITED = " ".join(f"{r}{{s}} {r}{{s}}'" for r in ("9", "10", "J", "Q", "K", "A"))
 # Dealer seat 3: seat 0 bids first. Each seat holds both copies of one suit.
 ONE_SUIT_EACH = [SUITED.format(s=s) for s in "SHDC"]
-
-
-def finish(eng: Engine) -> None:
-    number = eng.state.hand_number
-    while eng.state.hand_number == number and not eng.state.game_over:
-        ok(eng, eng.legal_actions()[0])
 
 
 @pytest.mark.parametrize("variant", ["double-deck", "indiana-double-deck"])

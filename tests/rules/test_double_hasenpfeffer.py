@@ -7,16 +7,10 @@ import pytest
 from tricktable.cards import parse_card
 from tricktable.engine import Engine
 from tricktable.engine.actions import Bid, Call, DeclareTrump, Exchange, Pass, Play
-from variantkit import ok, random_game, refused, table
+from variantkit import finish, ok, random_game, refused, table
 
 SUITED = " ".join(f"{r}{{s}} {r}{{s}}'" for r in ("9", "10", "J", "Q", "K", "A"))
 ONE_SUIT_EACH = [SUITED.format(s=s) for s in "SHDC"]  # dealer seat 3
-
-
-def finish(eng: Engine) -> None:
-    number = eng.state.hand_number
-    while eng.state.hand_number == number and not eng.state.game_over:
-        ok(eng, eng.legal_actions()[0])
 
 
 @pytest.mark.parametrize("players,cards", [(4, 12), (6, 8)])

@@ -16,18 +16,12 @@ from tricktable.engine.actions import (
     SitOut,
     TurnUp,
 )
-from variantkit import ok, random_game, refused, table
+from variantkit import finish, ok, random_game, refused, table
 
 # Dealer seat 0 (partners 0+2, 1+3); undealt 9H JD QC JC.
 MIXED = ["AS KS AH 9C 9D", "QS JH KH 10C 10D", "JS QH AC KC QD", "10S 9S 10H AD KD"]
 # With JC turned up, seats 0 and 2 take four tricks and seats 1 and 3 one.
 CLUB_SPLIT = ["AS KS AH 9C 9D", "JS JH KH 10C 10D", "QS QH AC KC QD", "10S 9S 10H AD KD"]
-
-
-def finish(eng: Engine) -> None:
-    hand = eng.state.hand_number
-    while eng.state.hand_number == hand and not eng.state.game_over:
-        ok(eng, eng.legal_actions()[0])
 
 
 def bids(eng: Engine, *calls: str) -> None:
@@ -291,8 +285,6 @@ def test_complete_game(seed: int) -> None:
     eng, hands = random_game("eau-claire-clubs", 4, seed)
     assert eng.state.game_over and min(eng.state.scores) <= 0
     assert all(h["scores"][0] <= 20 and h["scores"][1] <= 20 for h in hands)
-
-
 
 
 def test_club_hand_with_unknown_hands_opens_on_the_first_play() -> None:

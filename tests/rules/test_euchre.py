@@ -7,19 +7,12 @@ import pytest
 from tricktable.cards import parse_card
 from tricktable.engine import Engine
 from tricktable.engine.actions import Bid, DeclareTrump, Exchange, Pass, Play, SitOut
-from variantkit import ok, random_game, refused, table
+from variantkit import finish, ok, random_game, refused, table
 
 # Dealer seat 0; eldest seat 1; partners 0+2 and 1+3. Undealt: KH QH 10H 9H, 9H turned up.
 HANDS = ["AS KS QS AC KC", "JH JD AH 9S 10S", "9C 10C QC JC 9D", "AD KD QD 10D JS"]
 # Seat 1 holds the five best hearts; 10H turned up; JS JC 9H stay in the kitty.
 MARCH = ["9S 10S QS KS AS", "JH JD AH KH QH", "9C 10C QC KC AC", "9D 10D QD KD AD"]
-
-
-def play_lowest(eng: Engine) -> None:
-    """Play the first legal card for each seat until the hand is scored."""
-    hand = eng.state.hand_number
-    while eng.state.hand_number == hand and not eng.state.game_over:
-        ok(eng, eng.legal_actions()[0])
 
 
 def test_order_up_dealer_takes_up_card_and_discards() -> None:
@@ -41,7 +34,7 @@ def test_eldest_leads_and_makers_with_three_tricks_score_one() -> None:
     eng = table("euchre", HANDS, up="9H")
     ok(eng, Bid(1, "ORDER_UP"), Exchange(0, parse_card("KC")))
     assert eng.to_act == 1
-    play_lowest(eng)
+    finish(eng)
     assert eng.state.last_hand["tricks_won"] == [2, 3, 0, 0]
     assert eng.state.scores == [0, 1]
 
@@ -50,7 +43,7 @@ def test_march_scores_two() -> None:
     """Fragment 2888: 'Winning all 5 tricks is a march which earns 2 points'."""
     eng = table("euchre", MARCH, up="10H")
     ok(eng, Bid(1, "ORDER_UP"), Exchange(0, parse_card("9S")))
-    play_lowest(eng)
+    finish(eng)
     assert eng.state.scores == [0, 2]
 
 
@@ -75,7 +68,7 @@ def test_alone_march_scores_four_and_partner_sits_out() -> None:
     assert eng.to_act == 2
     ok(eng, Play(2, parse_card("9C")))
     assert eng.to_act == 0  # seat 3, the partner, is skipped
-    play_lowest(eng)
+    finish(eng)
     assert eng.state.last_hand["tricks_won"][3] == 0
     assert eng.state.scores == [0, 4]
 
@@ -85,7 +78,7 @@ def test_euchred_makers_give_defenders_two() -> None:
     2 points'; fragment 2964: the dealer's partner may 'assist'."""
     eng = table("euchre", MARCH, up="10H")
     ok(eng, Pass(1), Bid(2, "ORDER_UP"), Exchange(0, parse_card("9S")))
-    play_lowest(eng)
+    finish(eng)
     assert eng.state.scores == [0, 2]
 
 
@@ -127,7 +120,7 @@ def test_revoke_in_record_mode_awards_two() -> None:
         ok(eng, Play(1, parse_card("JH")), Play(2, parse_card("9C")), Play(3, parse_card("9D")))
         ok(eng, Play(0, parse_card("AS")))  # holds 10H: a revoke
         assert eng.state.revokes and eng.state.revokes[0]["seat"] == 0
-        play_lowest(eng)
+        finish(eng)
         assert eng.state.scores == expected
 
 
@@ -194,7 +187,7 @@ def test_british_maker_and_defender_both_alone() -> None:
     assert eng.to_act == 1
     ok(eng, Play(1, parse_card("JH")))
     assert eng.to_act == 0  # one against one
-    play_lowest(eng)
+    finish(eng)
     assert eng.state.last_hand["tricks_won"] == [0, 5, 0, 0]
     assert eng.state.scores == [0, 4]
 

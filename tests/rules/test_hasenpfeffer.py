@@ -7,7 +7,7 @@ import pytest
 from tricktable.cards import JOKER
 from tricktable.engine import Engine
 from tricktable.engine.actions import Bid, DeclareTrump, Pass, ScanCard
-from variantkit import ok, random_game, refused, table
+from variantkit import finish, ok, random_game, refused, table
 
 # Dealer seat 0; the joker is out of play (undealt).
 JOKER_OUT = ["9S 10S JS QS KS AS", "JH AH KH QH 10H 9H", "9C 10C JC QC KC AC",
@@ -15,12 +15,6 @@ JOKER_OUT = ["9S 10S JS QS KS AS", "JH AH KH QH 10H 9H", "9C 10C JC QC KC AC",
 # Seat 2 holds the joker; 9C is out of play.
 JOKER_IN = ["9S 10S JS QS KS AS", "JH AH KH QH 10H 9H", "JOKER 10C JC QC KC AC",
             "9D 10D JD QD KD AD"]
-
-
-def finish(eng: Engine) -> None:
-    number = eng.state.hand_number
-    while eng.state.hand_number == number and not eng.state.game_over:
-        ok(eng, eng.legal_actions()[0])
 
 
 def test_pack_and_deal() -> None:

@@ -7,17 +7,11 @@ import pytest
 from tricktable.cards import parse_card
 from tricktable.engine import Engine
 from tricktable.engine.actions import Bid, Exchange, Pass, Play, SitOut, TurnUp
-from variantkit import ok, random_game, refused, table
+from variantkit import finish, ok, random_game, refused, table
 
 # Six players, dealer seat 0, teams 0+2+4 and 1+3+5. The skat holds JS and QC.
 SIX = ["7S 8S 9S 10S QS", "JH AH KH QH 10H", "7C 8C 9C 10C JC", "7D 8D 9D 10D QD",
        "KS AS KC AC KD", "AD 9H 8H 7H JD"]
-
-
-def finish(eng: Engine) -> None:
-    number = eng.state.hand_number
-    while eng.state.hand_number == number and not eng.state.game_over:
-        ok(eng, eng.legal_actions()[0])
 
 
 def test_pack_teams_and_lines() -> None:

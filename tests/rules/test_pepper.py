@@ -7,7 +7,7 @@ import pytest
 from tricktable.cards import parse_card
 from tricktable.engine import Engine
 from tricktable.engine.actions import Bid, DeclareTrump, Exchange, Pass
-from variantkit import ok, random_game, refused, table
+from variantkit import finish, ok, random_game, refused, table
 
 # Dealer seat 0. Seat 0 holds every spade; seat 1 five hearts (not JD, 9H) and 9C.
 HANDS = ["9S 10S JS QS KS AS", "JH AH KH QH 10H 9C", "10C JC QC KC AC 9D",
@@ -19,12 +19,6 @@ def auction(eng: Engine, *bids: str) -> None:
     for i, bid in enumerate(bids):
         seat = (eng.state.dealer + 1 + i) % 4
         ok(eng, Pass(seat) if bid == "P" else Bid(seat, bid))
-
-
-def finish(eng: Engine) -> None:
-    hand = eng.state.hand_number
-    while eng.state.hand_number == hand and not eng.state.game_over:
-        ok(eng, eng.legal_actions()[0])
 
 
 def test_bids_one_to_six_must_beat_the_last() -> None:

@@ -7,7 +7,7 @@ import pytest
 from tricktable.cards import parse_card
 from tricktable.engine import Engine
 from tricktable.engine.actions import Bid, DeclareTrump, Exchange, Pass
-from variantkit import ok, random_game, refused, table
+from variantkit import finish, ok, random_game, refused, table
 
 # Dealer seat 0 (partners 0+2, 1+3). Seat 0 holds every spade, seat 1 five hearts and 9C.
 HANDS = ["9S 10S JS QS KS AS", "JH AH KH QH 10H 9C", "10C JC QC KC AC 9D",
@@ -23,12 +23,6 @@ def hand(variant: str, calls: list[str], trump: str, scores: list[int] | None = 
     ok(eng, DeclareTrump(eng.to_act, trump))
     finish(eng)
     return eng
-
-
-def finish(eng: Engine) -> None:
-    number = eng.state.hand_number
-    while eng.state.hand_number == number and not eng.state.game_over:
-        ok(eng, eng.legal_actions()[0])
 
 
 @pytest.mark.parametrize("variant", ["pfeffer", "buckpfeffer"])

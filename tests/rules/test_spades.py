@@ -7,7 +7,7 @@ import pytest
 from tricktable.cards import parse_card
 from tricktable.engine import Engine
 from tricktable.engine.actions import Bid, Exchange, Pass, Play
-from variantkit import ok, random_game, refused, table
+from variantkit import finish, ok, random_game, refused, table
 
 RANKS = "2 3 4 5 6 7 8 9 10 J Q K A".split()
 
@@ -25,9 +25,7 @@ SWAPPED = ["AS " + suit("H", RANKS[:-1]), "AH " + suit("S", RANKS[:-1]), suit("D
 def bid_and_play(eng: Engine, *bids: str) -> None:
     for seat, bid in enumerate(bids):
         ok(eng, Bid(seat, bid))
-    hand = eng.state.hand_number
-    while eng.state.hand_number == hand and not eng.state.game_over:
-        ok(eng, eng.legal_actions()[0])
+    finish(eng)
 
 
 def test_partnership_bids_add_and_bags_score_one() -> None:

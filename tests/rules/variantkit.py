@@ -50,6 +50,13 @@ def refused(eng: Engine, action: Action, code: str) -> Outcome:
     return out
 
 
+def finish(eng: Engine) -> None:
+    """Play the first legal action for each seat until the hand is scored (or the game ends)."""
+    number = eng.state.hand_number
+    while eng.state.hand_number == number and not eng.state.game_over:
+        ok(eng, eng.legal_actions()[0])
+
+
 Chooser = Callable[[Engine, list[Action]], Action]
 
 
