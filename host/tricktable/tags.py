@@ -204,15 +204,6 @@ def decode(raw: bytes, uid: bytes, keys: dict[int, bytes]) -> TagRecord:
     return record
 
 
-# NXP originality signature (READ_SIG): ECDSA over secp128r1 without hashing, message = UID.
-# Curve parameters: SEC 2, secp128r1. Public key: NXP AN11350 (NTAG21x).
-_P128 = 0xFFFFFFFDFFFFFFFFFFFFFFFFFFFFFFFF
-_A128 = 0xFFFFFFFDFFFFFFFFFFFFFFFFFFFFFFFC
-_N128 = 0xFFFFFFFE0000000075A30D1B9038A115
-_G128 = (0x161FF7528B899B2D0C28607CA52C5B86, 0xCF5AC8395BAFEB13C02DA292DDED7A83)
-NXP_NTAG21X_KEY = bytes.fromhex(
-    "04494E1A386D3D3CFE3DC10E5DE68A499B1C202DB5B132393E89ED19FE5BE8BC61"
-)
 # Password protection (NTAG21x PWD_AUTH): see hardware/tag-format.md, "password protection".
 PWD_DOMAIN = b"tricktable-pwd-v1"
 PROTECT_FROM = RECORD_PAGE  # AUTH0: writes from the record on need the password
@@ -236,6 +227,15 @@ def password(key: bytes, uid: bytes) -> Password:
     return Password(pwd=digest[:4], pack=digest[4:6])
 
 
+# NXP originality signature (READ_SIG): ECDSA over secp128r1 without hashing, message = UID.
+# Curve parameters: SEC 2, secp128r1. Public key: NXP AN11350 (NTAG21x).
+_P128 = 0xFFFFFFFDFFFFFFFFFFFFFFFFFFFFFFFF
+_A128 = 0xFFFFFFFDFFFFFFFFFFFFFFFFFFFFFFFC
+_N128 = 0xFFFFFFFE0000000075A30D1B9038A115
+_G128 = (0x161FF7528B899B2D0C28607CA52C5B86, 0xCF5AC8395BAFEB13C02DA292DDED7A83)
+NXP_NTAG21X_KEY = bytes.fromhex(
+    "04494E1A386D3D3CFE3DC10E5DE68A499B1C202DB5B132393E89ED19FE5BE8BC61"
+)
 
 _Point = tuple[int, int] | None  # None: the point at infinity
 
