@@ -10,6 +10,8 @@ puts the firmware, the emulator and tests/firmware/mp on sys.path.
 
 from __future__ import annotations
 
+from waiting import eventually
+
 import json
 import os
 import shutil
@@ -145,11 +147,7 @@ class HostSide:
             return [self.journal[k] for k in sorted(self.journal)]
 
     def wait(self, condition, what: str, timeout: float = 30) -> None:
-        deadline = time.monotonic() + timeout
-        while not condition():
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for: {what}")
-            time.sleep(0.02)
+        eventually(condition, what, timeout)
 
     def close(self) -> None:
         self.client.loop_stop()

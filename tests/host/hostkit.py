@@ -30,6 +30,7 @@ from tricktable.engine.actions import (
 from tricktable.protocol import PadEvent, TableEvent, Topics, decode, encode
 from tricktable.service import no_delay
 from tricktable.sim.kit import Kit
+from waiting import eventually
 
 CARD_DECK = 1
 OTHER_DECK = 2
@@ -209,11 +210,8 @@ class Board:
 
     def wait_delivered(self, info: mqtt.MQTTMessageInfo, timeout: float = 15.0) -> None:
         """Wait for the broker's PUBACK, across a reconnect (paho keeps QoS 1 messages)."""
-        deadline = time.monotonic() + timeout
-        while info.mid not in self.delivered:
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"{self.board}: message {info.mid} never reached the broker")
-            time.sleep(0.01)
+        eventually(lambda: info.mid in self.delivered,
+                   f"{self.board}: message {info.mid} reaching the broker", timeout, every=0.01)
 
     def tap(self, uid: bytes, pad: int = 0) -> PadEvent:
         event = self.event(pad, uid)

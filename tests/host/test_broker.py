@@ -6,12 +6,12 @@ import queue
 import socket
 import subprocess
 import sys
-import time
 import uuid
 
 import paho.mqtt.client as mqtt
 import pytest
 from tricktable.broker import BrokerAuth, BrokerError, mosquitto_available, start_broker
+from waiting import eventually
 
 needs_mosquitto = pytest.mark.skipif(not mosquitto_available(), reason="mosquitto not installed")
 
@@ -113,10 +113,7 @@ def test_a_mosquitto_dies_with_the_program_that_started_it():
     finally:
         starter.kill()
         starter.wait()
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and _listening(port):
-        time.sleep(0.05)
-    assert not _listening(port), "mosquitto outlived the process that started it"
+    eventually(lambda: not _listening(port), "mosquitto stopping with the process that started it")
 
 
 def _listening(port: int) -> bool:

@@ -7,8 +7,6 @@ import json
 import queue
 import threading
 import time
-from collections.abc import Callable
-from typing import Any
 
 import httpx
 import paho.mqtt.client as mqtt
@@ -16,21 +14,11 @@ import pytest
 from tricktable import protocol
 from tricktable.broker import BrokerHandle
 from tricktable.web.server import Scoreboard
+from waiting import eventually
 from web_fixtures import ADMIN_TOKEN, Publisher
 from web_script import base_state, game_states
 
 WAIT = 10.0
-
-
-def eventually(check: Callable[[], Any], what: str) -> Any:
-    """Poll ``check`` until it returns a truthy value (the broker delivers asynchronously)."""
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"never happened: {what}")
 
 
 def club(board: Scoreboard) -> list[dict]:

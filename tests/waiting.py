@@ -1,0 +1,25 @@
+"""Waiting in tests for something that happens asynchronously (a broker delivery, a page update).
+
+One helper, so every test waits the same way: poll a check until it holds, or fail naming
+what never happened. A liveness bound, never a performance assertion: timings live in bench/.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def eventually(check: Callable[[], T], what: str, timeout: float = 10.0, every: float = 0.02) -> T:
+    """Poll ``check`` until it returns a truthy value and return it; fail naming ``what``."""
+    give_up = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() >= give_up:
+            raise AssertionError(f"never happened within {timeout:g} s: {what}")
+        time.sleep(every)
