@@ -10,19 +10,17 @@ puts the firmware, the emulator and tests/firmware/mp on sys.path.
 
 from __future__ import annotations
 
-from waiting import eventually
-
 import json
 import os
 import shutil
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
+from waiting import eventually
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
