@@ -12,25 +12,24 @@ reconnect with backoff. In-process API for the web page, the demo and tests:
 ``listen(callback)`` for every message the service publishes, ``state(table)`` and
 ``control(table, Control)`` (docs/operations.md).
 
-Imports journal, table, protocol, clubfile, decks and broker.
+Imports journal, table, protocol, clubfile, decks and mqtturl (broker URL and TLS setup;
+``BrokerURL`` and ``ServiceError`` are re-exported from here for callers).
 """
 
 from __future__ import annotations
 
 import logging
 import socket
-import ssl
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 import paho.mqtt.client as mqtt
 
 from tricktable.clubfile import Club
 from tricktable.decks import Registry
 from tricktable.journal import Entry, Journal
+from tricktable.mqtturl import BrokerConfigError, BrokerURL, configure_client
 from tricktable.protocol import (
     MAX_BOARD_MESSAGE,
     MAX_CONTROL_MESSAGE,
@@ -65,33 +64,7 @@ def _code(error: ProtocolError) -> str:
     return "too_large" if isinstance(error, MessageTooLarge) else "malformed"
 
 
-class ServiceError(RuntimeError):
-    """The service cannot start as configured (bad broker URL, missing CA file ...)."""
-
-
-@dataclass(frozen=True)
-class BrokerURL:
-    """Where the broker is: ``mqtt://[user:pass@]host[:port]`` or ``mqtts://`` (TLS)."""
-
-    host: str
-    port: int
-    tls: bool = False
-    username: str | None = None
-    password: str | None = None
-
-    @classmethod
-    def parse(cls, url: str) -> BrokerURL:
-        parts = urlsplit(url)
-        if parts.scheme not in ("mqtt", "mqtts") or not parts.hostname:
-            raise ServiceError(f"bad broker URL {url!r}: use mqtt://[user:pass@]host[:port] or mqtts://")
-        tls = parts.scheme == "mqtts"
-        try:
-            port = parts.port or (8883 if tls else 1883)
-        except ValueError:
-            raise ServiceError(f"bad broker URL {url!r}: the port is not a number 1..65535") from None
-        return cls(parts.hostname, port, tls,
-                   unquote(parts.username) if parts.username else None,
-                   unquote(parts.password) if parts.password else None)
+ServiceError = BrokerConfigError  # the service cannot start as configured (broker URL, CA file)
 
 
 class Service:
@@ -118,13 +91,7 @@ class Service:
     def _make_client(self, client_id: str, ca_file: str | None) -> mqtt.Client:
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
                              clean_session=False, protocol=mqtt.MQTTv311)
-        if self.broker.username is not None:
-            client.username_pw_set(self.broker.username, self.broker.password)
-        if self.broker.tls:
-            try:
-                client.tls_set(ca_certs=ca_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
-            except (OSError, ssl.SSLError) as exc:
-                raise ServiceError(f"cannot use CA file {ca_file!r}: {exc}") from exc
+        configure_client(client, self.broker, ca_file)
         client.max_inflight_messages_set(1000)
         client.max_queued_messages_set(0)
         client.reconnect_delay_set(min_delay=1, max_delay=10)

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 from hostkit import Board, Observer, make_club, make_registry, token_uid
+from tlskit import make_certificates
 from tricktable.broker import BrokerTLS, mosquitto_available, start_broker
 from tricktable.decks import Registry
 from tricktable.journal import Journal
@@ -15,21 +14,6 @@ from tricktable.service import BrokerURL, Service, ServiceError
 
 pytestmark = pytest.mark.skipif(not mosquitto_available() or not shutil.which("openssl"),
                                 reason="needs mosquitto and openssl")
-
-
-def make_certificates(where: Path) -> tuple[Path, Path, Path]:
-    """A private CA and a certificate for 127.0.0.1 signed by it (as hardware/mosquitto says)."""
-    def run(*args: str) -> None:
-        subprocess.run(["openssl", *args], cwd=where, check=True, capture_output=True)
-
-    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-keyout", "ca.key",
-        "-out", "ca.crt", "-subj", "/CN=test club CA")
-    run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr",
-        "-subj", "/CN=127.0.0.1")
-    (where / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
-    run("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
-        "-CAcreateserial", "-days", "2", "-extfile", "san.ext", "-out", "server.crt")
-    return where / "ca.crt", where / "server.crt", where / "server.key"
 
 
 def test_service_and_board_over_tls(tmp_path, topic_prefix):

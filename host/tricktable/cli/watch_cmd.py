@@ -1,6 +1,6 @@
 """``tricktable watch``: the live table view in a terminal, against any broker.
 
-Imports ``tricktable.termview``, ``tricktable.web.feed`` and ``tricktable.service`` (URL).
+Imports ``tricktable.termview``, ``tricktable.web.feed`` and ``tricktable.mqtturl`` (URL).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import threading
 import click
 
 from tricktable import protocol
-from tricktable.service import BrokerURL, ServiceError
+from tricktable.mqtturl import BrokerConfigError, BrokerURL
 from tricktable.termview import watch as watch_view
 from tricktable.web.feed import Feed
 
@@ -18,19 +18,22 @@ from tricktable.web.feed import Feed
 @click.command("watch")
 @click.argument("tables", nargs=-1)
 @click.option("--broker", default="mqtt://127.0.0.1:1883", show_default=True,
-              help="MQTT broker URL: mqtt://[user:pass@]host[:port]")
+              help="MQTT broker URL: mqtt://[user:pass@]host[:port] or mqtts://... (TLS)")
+@click.option("--ca-file", type=click.Path(exists=True, dir_okay=False),
+              help="CA certificate that signed the broker's (mqtts://); default: system CAs")
 @click.option("--prefix", default=protocol.DEFAULT_PREFIX, show_default=True,
               help="topic prefix")
-def watch(tables: tuple[str, ...], broker: str, prefix: str) -> None:
+def watch(tables: tuple[str, ...], broker: str, ca_file: str | None, prefix: str) -> None:
     """Watch TABLES (default: every table) live: seats, trick, bids, contract, trump, score."""
     for table in tables:
         if not protocol.valid_id(table):
             raise click.BadParameter(f"{table!r} is not a table id", param_hint="TABLES")
     try:
         url = BrokerURL.parse(broker)
-        feed = Feed(url.host, url.port, prefix, username=url.username, password=url.password)
+        feed = Feed(url.host, url.port, prefix, username=url.username, password=url.password,
+                    tls=url.tls, ca_file=ca_file)
         feed.start()
-    except (ServiceError, ConnectionError) as exc:
+    except (BrokerConfigError, ConnectionError) as exc:
         raise click.ClickException(str(exc)) from None
     try:
         watch_view(feed, list(tables) or None, threading.Event())

@@ -1,6 +1,6 @@
 """``tricktable web``: serve the scoreboard for any broker (club, table and replay pages).
 
-Imports ``tricktable.web.server`` and ``tricktable.service`` (for the broker URL).
+Imports ``tricktable.web.server`` and ``tricktable.mqtturl`` (the broker URL, as for serve).
 """
 
 from __future__ import annotations
@@ -10,13 +10,15 @@ from pathlib import Path
 import click
 
 from tricktable import protocol
-from tricktable.service import BrokerURL, ServiceError
+from tricktable.mqtturl import BrokerConfigError, BrokerURL
 from tricktable.web.server import Scoreboard
 
 
 @click.command("web")
 @click.option("--broker", default="mqtt://127.0.0.1:1883", show_default=True,
-              help="MQTT broker URL: mqtt://[user:pass@]host[:port]")
+              help="MQTT broker URL: mqtt://[user:pass@]host[:port] or mqtts://... (TLS)")
+@click.option("--ca-file", type=click.Path(exists=True, dir_okay=False),
+              help="CA certificate that signed the broker's (mqtts://); default: system CAs")
 @click.option("--prefix", default=protocol.DEFAULT_PREFIX, show_default=True,
               help="topic prefix")
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to serve on")
@@ -31,15 +33,16 @@ from tricktable.web.server import Scoreboard
 @click.option("--admin-token", envvar="TRICKTABLE_ADMIN_TOKEN", default=None,
               help="enable admin actions (new game, undo, void hand) for this bearer token "
                    "[env TRICKTABLE_ADMIN_TOKEN]; off when not given")
-def web(broker: str, prefix: str, host: str, port: int, journal: Path | None,
-        night: Path | None, admin_token: str | None) -> None:
+def web(broker: str, ca_file: str | None, prefix: str, host: str, port: int,
+        journal: Path | None, night: Path | None, admin_token: str | None) -> None:
     """Serve the live scoreboard: every table, one table, and hand replays."""
     try:
         url = BrokerURL.parse(broker)
         board = Scoreboard(url.host, url.port, host=host, port=port, prefix=prefix,
                            admin_token=admin_token or None, username=url.username,
-                           password=url.password, journal=journal, night=night)
-    except (ServiceError, OSError) as exc:
+                           password=url.password, tls=url.tls, ca_file=ca_file,
+                           journal=journal, night=night)
+    except (BrokerConfigError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"scoreboard on {board.url} (broker {url.host}:{url.port}); Ctrl-C stops it")
     try:

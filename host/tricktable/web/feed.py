@@ -3,12 +3,15 @@
 ``Feed`` subscribes to the host's retained table state, table events and board status and
 config topics, applies each message to a ``tricktable.web.model.Club`` under a lock, and
 tells its listeners which table changed. It can also publish an admin control message.
-Used by the web app and by ``tricktable watch``. Imports ``tricktable.protocol`` and ``tricktable.web.model``.
+Credentials and TLS (``mqtts``, a CA file) are set up by ``tricktable.mqtturl``, as for
+``tricktable serve``. Used by the web app and by ``tricktable watch``. Imports
+``tricktable.protocol``, ``tricktable.mqtturl`` and ``tricktable.web.model``.
 """
 
 from __future__ import annotations
 
 import logging
+import ssl
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -16,6 +19,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from tricktable import protocol
+from tricktable.mqtturl import BrokerURL, configure_client
 from tricktable.web.model import BadMessage, Club
 
 log = logging.getLogger(__name__)
@@ -27,19 +31,21 @@ class Feed:
     """A live ``Club`` fed from one broker. Call ``start()``, then read under ``lock``."""
 
     def __init__(self, host: str, port: int, prefix: str = protocol.DEFAULT_PREFIX, *,
-                 username: str | None = None, password: str | None = None) -> None:
+                 username: str | None = None, password: str | None = None,
+                 tls: bool = False, ca_file: str | None = None) -> None:
+        """``tls`` connects over TLS checked against ``ca_file`` (system CAs when None);
+        raises ``tricktable.mqtturl.BrokerConfigError`` for a CA file it cannot read."""
         self.host, self.port = host, port
         self.club = Club(prefix)
         self.lock = threading.Lock()
         self.bad_messages = 0
         self._listeners: list[Listener] = []
         self._connected = threading.Event()
-        self._answered = threading.Event()  # connected, or the first attempt failed
+        self._answered = threading.Event()  # the broker accepted or refused us
+        self._refusal = ""  # why the broker refused us (bad credentials ...)
         self._client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
-        if username is not None:
-            self._client.username_pw_set(username, password)
+        configure_client(self._client, BrokerURL(host, port, tls, username, password), ca_file)
         self._client.on_connect = self._on_connect
-        self._client.on_connect_fail = lambda _client, _userdata: self._answered.set()
         self._client.on_message = self._on_message
 
     def add_listener(self, listener: Listener) -> None:
@@ -50,13 +56,24 @@ class Feed:
         self._listeners.remove(listener)
 
     def start(self, timeout: float = 10.0) -> None:
-        """Connect and subscribe; raise ``ConnectionError`` if the broker does not answer."""
-        self._client.connect_async(self.host, self.port, keepalive=30)
+        """Connect and subscribe; raise ``ConnectionError`` if the broker does not answer,
+        refuses the TLS handshake (wrong CA) or refuses the credentials."""
+        where = f"{self.host}:{self.port}"
+        try:
+            self._client.connect(self.host, self.port, keepalive=30)
+        except ssl.SSLError as exc:
+            raise ConnectionError(
+                f"TLS with the MQTT broker at {where} failed: {exc.reason or exc} (is the CA "
+                f"file the one that signed the broker's certificate?)") from None
+        except OSError as exc:
+            raise ConnectionError(f"no MQTT broker answered at {where}: {exc}") from None
         self._client.loop_start()
         self._answered.wait(timeout)
         if not self._connected.is_set():
             self.stop()
-            raise ConnectionError(f"no MQTT broker answered at {self.host}:{self.port}")
+            if self._refusal:
+                raise ConnectionError(f"the MQTT broker at {where} refused us: {self._refusal}")
+            raise ConnectionError(f"no MQTT broker answered at {where}")
 
     def stop(self) -> None:
         self._client.disconnect()
@@ -72,6 +89,7 @@ class Feed:
                     reason: Any, _props: Any = None) -> None:
         if reason.is_failure:
             log.error("broker refused the scoreboard: %s", reason)
+            self._refusal = str(reason)
             self._answered.set()
             return
         client.subscribe([(topic, 1) for topic in self.club.subscriptions()])

@@ -42,9 +42,10 @@ class Scoreboard:
     def __init__(self, broker_host: str, broker_port: int, *, host: str = "127.0.0.1",
                  port: int = 8080, prefix: str = protocol.DEFAULT_PREFIX,
                  admin_token: str | None = None, username: str | None = None,
-                 password: str | None = None, journal: Path | None = None,
-                 night: Path | None = None) -> None:
-        self.feed = Feed(broker_host, broker_port, prefix, username=username, password=password)
+                 password: str | None = None, tls: bool = False, ca_file: str | None = None,
+                 journal: Path | None = None, night: Path | None = None) -> None:
+        self.feed = Feed(broker_host, broker_port, prefix, username=username, password=password,
+                         tls=tls, ca_file=ca_file)
         hands = JournalHands(journal) if journal is not None else None
         standings = NightFile(night) if night is not None else None
         self.app = create_app(self.feed, admin_token, hands, standings)
