@@ -50,6 +50,7 @@ class App:
             lying = self.outbox.pads.get(i)
             self.pads.append(Pad(i, board.readers[i], config["misses_to_remove"],
                                  present=unhexlify(lying) if lying else None))
+        self.enabled = list(range(len(self.pads)))  # pads polled; the host's config may narrow
         self.feedback = SeatFeedback(len(self.pads), board.pixels, board.leds, board.buzzer)
         broker = config["broker"]
         self.link = MQTTClient(broker["host"], broker["port"], self.id,
@@ -76,8 +77,9 @@ class App:
             await pad.start()
 
     async def scan_once(self):
-        """Poll every pad once; queue new placements; remember what lies where."""
-        for pad in self.pads:
+        """Poll every enabled pad once; queue new placements; remember what lies where."""
+        for i in self.enabled:
+            pad = self.pads[i]
             hit = await pad.scan()
             if hit is not None:
                 try:
@@ -178,23 +180,17 @@ class App:
                 self.feedback.apply(msg)
             elif topic == self.topic_config:
                 self.apply_config(msg)
-            elif topic == self.topic_display and self.board.display is not None:
+            elif topic == self.topic_display and topic in self.link.subscriptions:
                 self.board.display.show(msg)
         except (ValueError, KeyError, TypeError) as e:
             self.bad_messages += 1
             self.last_error = "%s: %s" % (topic, e)
 
     def apply_config(self, msg):
-        """Host-pushed settings: the table name (display subscription, from the next connect)."""
-        table = msg.get("table", self.table)
-        if not isinstance(table, str) or not table or "/" in table or "+" in table:
-            raise ValueError("table must be a plain non-empty name, got %r" % table)
-        if table != self.table and self.board.display is not None:
-            old = self.topic_display
-            self.topic_display = self.cfg["prefix"] + "/v1/table/" + table + "/display"
-            subs = self.link.subscriptions
-            subs[subs.index(old)] = self.topic_display
-        self.table = table
+        """Apply a host-pushed BoardConfig at once (boardconfig.py, loaded on first use)."""
+        from boardconfig import apply
+
+        apply(self, msg)
 
     # -- health --------------------------------------------------------------------------
     async def watchdog_loop(self):

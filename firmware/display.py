@@ -3,7 +3,8 @@
 Imports framebuf (SSD1306 only, at construction) and nothing else of ours; the buses come
 from the hardware layer. Both take the table's retained display message with ``show(msg)``:
 ``text8`` (8 characters) for the 7-segment, ``lines`` (up to 4 x 16 characters) for the
-OLED. A bad message raises ValueError and leaves the display as it was.
+OLED. A bad message raises ValueError and leaves the display as it was. ``brightness(level)``
+sets 0 (dimmest, still lit) .. 15 (brightest), the host's BoardConfig ``brightness``.
 """
 
 # 7-segment patterns, bit order DP A B C D E F G (MAX7219 no-decode mode).
@@ -61,6 +62,9 @@ class MAX7219:
             self._write(8 - i, digits[i])
         self.digits = digits
 
+    def brightness(self, level):
+        self._write(0x0A, level)  # intensity register, 16 steps
+
 
 class SSD1306:
     """SSD1306 128x64 over I2C, four 16-character lines in the 8x8 font, double-spaced."""
@@ -83,6 +87,10 @@ class SSD1306:
 
     def _cmd(self, c):
         self.i2c.writeto(self.address, bytes([0x80, c]))
+
+    def brightness(self, level):
+        self._cmd(0x81)  # contrast, 0..255
+        self._cmd(level * 17)
 
     def show(self, msg):
         lines = msg.get("lines")

@@ -2,7 +2,7 @@
 
 Imports compat only. QoS 0 and 1 publish with PUBACK tracking (in-flight packets are sent
 again, DUP set, after a reconnect), QoS 1 subscriptions (incoming QoS 1 PUBLISH is
-PUBACKed), keepalive with PINGREQ when idle and a dead link declared after 1.5 keepalive
+PUBACKed; boardconfig.py sends SUBSCRIBE/UNSUBSCRIBE while connected), keepalive with PINGREQ when idle and a dead link declared after 1.5 keepalive
 periods of silence, a retained last will, and ``run()``: connect, serve, and reconnect
 with exponential backoff forever. One task reads; publishers write whole packets.
 """
@@ -195,7 +195,7 @@ class MQTTClient:
                 self._incoming(first, body)
                 if first & 0x06:
                     await self._send(b"\x40\x02" + body[2 + ((body[0] << 8) | body[1]):][:2])
-            elif kind in (0x90, 0xD0):  # SUBACK, PINGRESP
+            elif kind in (0x90, 0xB0, 0xD0):  # SUBACK, UNSUBACK, PINGRESP
                 pass
             else:
                 raise MQTTError("unexpected packet 0x%02x" % first)

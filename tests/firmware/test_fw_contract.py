@@ -48,13 +48,13 @@ def test_host_messages_are_accepted_by_the_board(tmp_path) -> None:
     entry = app.outbox.add(0, UID7, None, 5)
     base = "tricktable/v1/board/north-1/"
     app.on_message(base + "feedback", protocol.encode(
-        protocol.Feedback(pad=1, led="red", pattern="blink", ms=1500, buzz="error")))
+        protocol.Feedback(pad=0, led="red", pattern="blink", ms=1500, buzz="error")))
     app.on_message(base + "config", protocol.encode(
         protocol.BoardConfig(table="t2", pads=[protocol.PadSeat(pad=0, seat=2)])))
     app.on_message(base + "ack", protocol.encode(protocol.Ack(boot=entry.boot, seq=entry.seq)))
     assert app.bad_messages == 0, app.last_error
-    assert app.outbox.pending == [] and app.table == "t2"
-    assert app.feedback.state[1][:2] == ("red", "blink")
+    assert app.outbox.pending == [] and app.table == "t2" and app.enabled == [0]
+    assert app.feedback.state[0][:2] == ("red", "blink")
 
 
 def test_the_table_display_summary_shows_on_the_7_segment() -> None:

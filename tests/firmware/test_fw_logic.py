@@ -13,7 +13,7 @@ import pytest
 from fwkit import MicroPython
 
 MODULES = ("cases_reader", "cases_scanner", "cases_outbox", "cases_io", "cases_display", "cases_hw",
-           "cases_app")
+           "cases_app", "cases_config")
 CASES = [
     pytest.param(module, name, id=f"{module}.{name[5:]}")
     for module in MODULES

@@ -42,7 +42,7 @@ async def drive(app, chips, spec):
             chips[pad].place(tag(uid))
             seen = app.pads[pad]
             if not await until(lambda p=seen, n=before: p.placements > n, 5000):
-                raise AssertionError(f"pad {pad} never reported its card")
+                raise AssertionError(f"pad {pad} never reported its card ({app.last_error})")
             await sleep_ms(spec.get("pace_ms", 0))
         if spec.get("leave_last") and t == len(tricks) - 1:
             break
