@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "firmware"))
+sys.path[:0] = [str(ROOT / "tests" / "firmware"), str(ROOT / "tests")]  # fwkit, waiting
 
 from fwkit import HEAP, MICROPYTHON, HostSide, MicroPython, build_mpy, last_json  # noqa: E402
 
