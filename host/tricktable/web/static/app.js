@@ -65,8 +65,9 @@ function sideTricks(state, side) {
   return (side.seats || []).reduce((sum, s) => sum + (won[s] || 0), 0);
 }
 
-function live(source) {
-  const badge = document.getElementById("live");
+function live(source, badgeId = "live") {
+  const badge = document.getElementById(badgeId);
+  if (!badge) return;
   source.onopen = () => { badge.textContent = "live"; badge.className = "live on"; };
   source.onerror = () => { badge.textContent = "reconnecting…"; badge.className = "live off"; };
 }
@@ -330,5 +331,7 @@ async function replayPage() {
   await load();
 }
 
+// Pages drawn here; /standings is drawn by standings.js, which uses el() and live() above.
 const PAGES = { club: clubPage, table: tablePage, replay: replayPage };
-PAGES[document.body.dataset.page]();
+const page = PAGES[document.body.dataset.page];
+if (page) page();

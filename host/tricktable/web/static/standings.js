@@ -1,20 +1,10 @@
 // tricktable scoreboard: the club night's standings and seating (club page section and
-// /standings), kept live by the "standings" server-sent event. No framework, no build step.
+// /standings), kept live by the "standings" server-sent event. Loaded after app.js, whose
+// el() and live() it uses. No framework, no build step.
 "use strict";
 
 (() => {
   const SEAT_NAMES = { N: "North", E: "East", S: "South", W: "West" };
-
-  function el(tag, attrs = {}, ...children) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(attrs)) {
-      if (key === "class") node.className = value;
-      else if (key === "text") node.textContent = value;
-      else node.setAttribute(key, value);
-    }
-    for (const child of children) if (child != null) node.append(child);
-    return node;
-  }
 
   function status(v) {
     if (v.finished) return `final · ${v.games_played} of ${v.rounds} games`;
@@ -66,10 +56,7 @@
       }
       render(v);
       const source = new EventSource("/api/stream?only=standings");
-      if (badge) {
-        source.onopen = () => { badge.textContent = "live"; badge.className = "live on"; };
-        source.onerror = () => { badge.textContent = "reconnecting…"; badge.className = "live off"; };
-      }
+      live(source, "night-live");
       source.addEventListener("standings", (e) => render(JSON.parse(e.data)));
     });
   }
