@@ -3,22 +3,19 @@ the game live (cards appear on the felt, the phase and score change) without rel
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from browsing import chromium, needs_chromium
+from playwright.sync_api import Page, expect
 from tricktable.demo import Demo, DemoConfig
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 WAIT_MS = 60_000
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK), reason="Debian chromium not installed"),
+    needs_chromium,
 ]
 
 
@@ -33,11 +30,8 @@ def demo(tmp_path: Path) -> Iterator[Demo]:
 
 @pytest.fixture
 def page() -> Iterator[Page]:
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        context = browser.new_context(viewport={"width": 1280, "height": 800})
-        yield context.new_page()
-        browser.close()
+    with chromium() as browser:
+        yield browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
 
 
 def test_club_and_table_pages_follow_a_game_being_played(demo: Demo, page: Page) -> None:

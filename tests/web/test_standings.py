@@ -12,8 +12,6 @@ Screenshots go to ``$TRICKTABLE_SCREENSHOTS`` when set (to look at them), else a
 from __future__ import annotations
 
 import itertools
-import json
-import os
 import queue
 import threading
 from collections.abc import Iterator
@@ -22,8 +20,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+from browsing import SIZES, needs_chromium
 from click.testing import CliRunner
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 from tricktable.broker import BrokerHandle
 from tricktable.cli import main
 from tricktable.club import (
@@ -36,15 +35,10 @@ from tricktable.club import (
 from tricktable.demo import Demo, DemoConfig
 from tricktable.web.night import NightFile
 from tricktable.web.server import Scoreboard
+from web_fixtures import read_stream
 
 WAIT = 10.0
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-SIZES = {"tv": (1920, 1080), "phone": (390, 844)}
 PLAYERS = ["Ada", "Bea", "Cal", "Dot", "Eli", "Flo", "Gus", "Hal"]
-needs_chromium = pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK),
-                                    reason="Debian chromium not installed")
 
 
 def play_game(night: ProgressiveTournament, hands: list[tuple[int, int]],
@@ -90,18 +84,6 @@ def advance(path: Path) -> ProgressiveTournament:
 
 def expected_rows(night: ProgressiveTournament) -> list[dict]:
     return [asdict(s) for s in standings(night.tallies())]
-
-
-def read_stream(url: str, into: queue.Queue, stop: threading.Event) -> None:
-    with httpx.stream("GET", url, timeout=WAIT) as response:
-        kind = None
-        for line in response.iter_lines():
-            if stop.is_set():
-                return
-            if line.startswith("event: "):
-                kind = line[7:]
-            elif line.startswith("data: "):
-                into.put((kind, json.loads(line[6:])))
 
 
 # ---- the API -------------------------------------------------------------------------------
@@ -208,22 +190,6 @@ def test_the_demo_serves_the_standings_of_a_new_night(tmp_path: Path) -> None:
 
 
 # ---- the browser ---------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    where = os.environ.get("TRICKTABLE_SCREENSHOTS")
-    out = Path(where) if where else tmp_path
-    out.mkdir(parents=True, exist_ok=True)
-    return out
-
 
 def open_page(browser: Browser, width: int, height: int) -> Page:
     return browser.new_context(viewport={"width": width, "height": height}).new_page()

@@ -3,7 +3,6 @@ real MQTT broker by public_state-shaped messages."""
 
 from __future__ import annotations
 
-import json
 import queue
 import threading
 import time
@@ -15,7 +14,7 @@ from tricktable import protocol
 from tricktable.broker import BrokerHandle
 from tricktable.web.server import Scoreboard
 from waiting import eventually
-from web_fixtures import ADMIN_TOKEN, Publisher
+from web_fixtures import ADMIN_TOKEN, Publisher, read_stream
 from web_script import base_state, game_states
 
 WAIT = 10.0
@@ -52,18 +51,6 @@ def test_table_api_and_replay_api(scoreboard: Scoreboard, publisher: Publisher) 
     missing = httpx.get(f"{url}/hands/1/9")
     assert missing.status_code == 404 and "no game 1 hand 9" in missing.json()["error"]
     assert httpx.get(f"{scoreboard.url}/api/table/nope").status_code == 404
-
-
-def read_stream(url: str, into: queue.Queue, stop: threading.Event) -> None:
-    with httpx.stream("GET", url, timeout=WAIT) as response:
-        kind = None
-        for line in response.iter_lines():
-            if stop.is_set():
-                return
-            if line.startswith("event: "):
-                kind = line[7:]
-            elif line.startswith("data: "):
-                into.put((kind, json.loads(line[6:])))
 
 
 def test_event_stream_sends_each_change_live(scoreboard: Scoreboard, publisher: Publisher) -> None:

@@ -7,34 +7,22 @@ Screenshots go to ``$TRICKTABLE_SCREENSHOTS`` when set (to look at them), else a
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from browsing import SIZES, needs_chromium
+from playwright.sync_api import Browser, Page, expect
 from tricktable.web.server import Scoreboard
 from web_fixtures import Publisher
 from web_script import game_states
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-SIZES = {"tv": (1920, 1080), "phone": (390, 844)}
 WAIT_MS = 10_000
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK), reason="Debian chromium not installed"),
+    needs_chromium,
 ]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture
@@ -42,14 +30,6 @@ def page(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     yield context.new_page()
     context.close()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    where = os.environ.get("TRICKTABLE_SCREENSHOTS")
-    out = Path(where) if where else tmp_path
-    out.mkdir(parents=True, exist_ok=True)
-    return out
 
 
 def test_club_page_updates_live(page: Page, scoreboard: Scoreboard, publisher: Publisher) -> None:

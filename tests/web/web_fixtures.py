@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import queue
+import threading
 from typing import Any
 
+import httpx
 import paho.mqtt.client as mqtt
 from tricktable.broker import BrokerHandle
 
@@ -29,3 +32,16 @@ class Publisher:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+
+def read_stream(url: str, into: queue.Queue, stop: threading.Event, timeout: float = 10.0) -> None:
+    """Put each server-sent event of ``url`` into ``into`` as ``(kind, data)`` until ``stop``."""
+    with httpx.stream("GET", url, timeout=timeout) as response:
+        kind = None
+        for line in response.iter_lines():
+            if stop.is_set():
+                return
+            if line.startswith("event: "):
+                kind = line[7:]
+            elif line.startswith("data: "):
+                into.put((kind, json.loads(line[6:])))
