@@ -89,6 +89,25 @@ class BoardStatus(_Message, kw_only=True):
     uptime: Annotated[int, Meta(ge=0)] | None = None
 
 
+class HostStatus(_Message, kw_only=True):
+    """host, retained on ``{p}/v1/host/status``: is the service up, and is it well.
+
+    The service's last will is ``{"v": 1, "online": false}``. ``storage`` is ``failing`` while
+    the journal cannot store (disk full, read-only, I/O error): plays are then neither applied
+    nor acknowledged, and the boards keep them until storage is back. ``faults`` counts messages
+    whose handling failed, ``poisoned`` those refused for good after failing again and again;
+    ``flooding`` names boards whose refused messages are over the journal's cap.
+    """
+
+    online: bool
+    storage: Literal["ok", "failing"] = "ok"
+    detail: Annotated[str, Meta(max_length=300)] = ""
+    faults: Annotated[int, Meta(ge=0)] = 0
+    poisoned: Annotated[int, Meta(ge=0)] = 0
+    last_fault: Annotated[str, Meta(max_length=300)] = ""
+    flooding: list[str] = []
+
+
 class Ack(_Message, kw_only=True):
     """host -> board: the event ``(boot, seq)`` is journaled; the board may drop it."""
 
@@ -240,6 +259,10 @@ class Topics:
         """Events about messages that belong to no table (unseated board, unknown table)."""
         return f"{self.base}/host/events"
 
+    def host_status(self) -> str:
+        """The service's own retained status (``HostStatus``); its last will goes here too."""
+        return f"{self.base}/host/status"
+
     def host_subscriptions(self) -> list[str]:
         """What the host service subscribes to."""
         return [
@@ -252,6 +275,8 @@ class Topics:
         """``(scope, id, leaf)``: scope ``board``/``table`` (or ``host``, id ""); ProtocolError if not ours."""
         if topic == self.host_events():
             return "host", "", "events"
+        if topic == self.host_status():
+            return "host", "", "status"
         head = self.base + "/"
         parts = topic[len(head) :].split("/") if topic.startswith(head) else []
         if len(parts) != 3 or parts[0] not in ("board", "table") or not valid_id(parts[1]):

@@ -38,6 +38,7 @@ from tricktable.protocol import (
     BoardStatus,
     Control,
     Feedback,
+    HostStatus,
     MessageTooLarge,
     PadEvent,
     PadSeat,
@@ -82,6 +83,7 @@ class Service:
         self._displays: dict[str, bytes] = {}  # last display payload per table
         self.connected = threading.Event()
         self._stopping = False
+        self.status = HostStatus(online=True)  # what the status topic says while connected
         self.tables: dict[str, TableSession] = {}
         self._rebuild()
         self.client = self._make_client(client_id, ca_file)
@@ -92,6 +94,8 @@ class Service:
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
                              clean_session=False, protocol=mqtt.MQTTv311)
         configure_client(client, self.broker, ca_file)
+        client.will_set(self.topics.host_status(), encode(HostStatus(online=False)), qos=1,
+                        retain=True)
         client.max_inflight_messages_set(1000)
         client.max_queued_messages_set(0)
         client.reconnect_delay_set(min_delay=1, max_delay=10)
@@ -109,6 +113,10 @@ class Service:
     def stop(self) -> None:
         """Disconnect cleanly; the journal stays open (the caller owns it)."""
         self._stopping = True
+        if self.connected.is_set():
+            said = self.client.publish(self.topics.host_status(),
+                                       encode(HostStatus(online=False)), qos=1, retain=True)
+            said.wait_for_publish(2.0)
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -119,6 +127,7 @@ class Service:
             return
         client.subscribe([(topic, 1) for topic in self.topics.host_subscriptions()])
         with self._lock:
+            self._publish(self.topics.host_status(), encode(self.status), retain=True)
             for table in self.tables.values():
                 self._publish_config(table)
                 self._publish_table(table, force=True)
