@@ -190,7 +190,10 @@ def encode(message: Struct | dict[str, Any]) -> bytes:
 
 
 def decode(kind: type[M], payload: bytes, limit: int = MAX_BOARD_MESSAGE) -> M:
-    """Decode ``payload`` as ``kind``; raise ProtocolError naming the field on any fault."""
+    """Decode ``payload`` as ``kind``; raise ProtocolError naming the field on any fault.
+
+    Nothing else escapes, whatever the bytes: the service hands board messages straight here.
+    """
     name = kind.__name__
     if len(payload) > limit:
         raise MessageTooLarge(f"{name} too large: {len(payload)} bytes (limit {limit})", "$")
@@ -206,6 +209,11 @@ def decode(kind: type[M], payload: bytes, limit: int = MAX_BOARD_MESSAGE) -> M:
         raise ProtocolError(f"bad {name}: field {field}: {detail}", field) from None
     except msgspec.DecodeError as exc:
         raise ProtocolError(f"bad {name}: not JSON: {exc}", "$") from None
+    except UnicodeDecodeError as exc:  # msgspec checks UTF-8 lazily, inside string values
+        raise ProtocolError(f"bad {name}: not UTF-8 at byte {exc.start}: {exc.reason}",
+                            "$") from None
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
+        raise ProtocolError(f"bad {name}: unreadable: {exc}", "$") from None
 
 
 def valid_id(value: str) -> bool:
