@@ -10,6 +10,17 @@ Three append-only tables (docs/journal.md):
 * ``actions``: what applying an entry did to the game's action list: an action appended, or
   (undo, void) the list cut back. The live list of a game is derived by folding these rows.
 
+Beside them, ``faults`` counts messages whose handling failed (by a digest of topic and
+payload, so the count survives a restart and a poison message can be recognised).
+
+A message and what applying it did are written in one transaction (``transaction()``), so
+they are stored together or not at all. Any failure to write (disk full, read-only file
+system, I/O error) raises :class:`StorageError`; ``probe()`` tells when writing works again.
+A journal that cannot be opened for writing at all can still be opened for reading
+(``degraded_ok``), so a service can rebuild its tables and wait for the storage to return.
+Refused messages are stored bounded: their first ``REFUSED_KEEP`` bytes, with the size and
+SHA-256 of the whole in the note.
+
 On start the service replays each table's ``entries`` through its table session; the
 ``games``/``actions`` rows written again on replay are ignored by their keys.
 
@@ -21,11 +32,13 @@ Imports from us: protocol, history, and engine.actions (to read journaled action
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -36,6 +49,8 @@ from tricktable.protocol import Control, PadEvent
 
 EntryKind = Literal["pad", "control", "invalid"]
 Sync = Literal["normal", "full"]
+
+REFUSED_KEEP = 256  # bytes of a refused message kept in the journal (its hash keeps the rest)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -72,11 +87,33 @@ CREATE TABLE IF NOT EXISTS actions (
     action TEXT,
     PRIMARY KEY (entry_id, n)
 );
+CREATE TABLE IF NOT EXISTS faults (
+    digest TEXT PRIMARY KEY,
+    attempts INTEGER NOT NULL,
+    topic TEXT NOT NULL,
+    error TEXT NOT NULL,
+    last REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS probe (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    at REAL NOT NULL
+);
 """
 
 
 class JournalError(RuntimeError):
     """The journal file cannot be used (not ours, or corrupt)."""
+
+
+class StorageError(JournalError):
+    """The journal cannot store right now: disk full, read-only file system, I/O error.
+
+    Nothing of the failed write is kept; the same write may succeed once storage is back."""
+
+
+def digest(topic: str, payload: bytes) -> str:
+    """A message's identity for fault counting: SHA-256 over its topic and payload."""
+    return hashlib.sha256(topic.encode() + b"\0" + payload).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -107,18 +144,93 @@ class GameRecord:
 
 
 class Journal:
-    """The journal file. Thread-safe: one connection guarded by a lock."""
+    """The journal file. Thread-safe: one connection guarded by a lock.
 
-    def __init__(self, path: str | Path, sync: Sync = "normal") -> None:
+    ``degraded_ok``: when the file cannot be opened for writing (a read-only or failing file
+    system) but can be read, open it read-only and set ``unwritable`` to why, instead of
+    raising; writes then raise StorageError until ``probe()`` reopens it for writing."""
+
+    def __init__(self, path: str | Path, sync: Sync = "normal", *,
+                 degraded_ok: bool = False) -> None:
         self.path = str(path)
-        self._lock = threading.Lock()
+        self._sync = sync
+        self._lock = threading.RLock()
+        self.unwritable: str | None = None
         try:
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute(f"PRAGMA synchronous={sync.upper()}")
-            self._db.executescript(SCHEMA)
+            self._db = self._open_for_writing()
+        except sqlite3.OperationalError as exc:
+            if not degraded_ok or not Path(self.path).exists():
+                raise JournalError(f"cannot use {self.path} as a journal: {exc}") from exc
+            self.unwritable = f"cannot write {self.path}: {exc}"
+            self._db = self._open_for_reading()
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"cannot use {self.path} as a journal: {exc}") from exc
+
+    def _open_for_writing(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute(f"PRAGMA synchronous={self._sync.upper()}")
+            db.executescript(SCHEMA)
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    def _open_for_reading(self) -> sqlite3.Connection:
+        """The file as it is on a storage that cannot be written (``immutable``: no locks)."""
+        uri = Path(self.path).resolve().as_uri() + "?immutable=1"
+        try:
+            db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+            db.execute("SELECT COUNT(*) FROM entries").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(f"cannot read {self.path} as a journal: {exc}") from exc
+        return db
+
+    @contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        """The connection for a write; a failure to store becomes StorageError."""
+        with self._lock:
+            if self.unwritable is not None:
+                raise StorageError(self.unwritable)
+            try:
+                yield self._db
+            except sqlite3.OperationalError as exc:
+                raise StorageError(f"cannot write {self.path}: {exc}") from exc
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Every write inside is stored together, or (on any exception) none is."""
+        with self._writing() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+                db.execute("COMMIT")
+            except BaseException:
+                try:
+                    db.execute("ROLLBACK")
+                except sqlite3.OperationalError:
+                    pass  # nothing to roll back: the failed COMMIT already did
+                raise
+
+    def probe(self) -> bool:
+        """Try a small write (reopening the file first if it was read-only); True if stored."""
+        with self._lock:
+            if self.unwritable is not None:
+                try:
+                    db = self._open_for_writing()
+                except sqlite3.DatabaseError as exc:
+                    self.unwritable = f"cannot write {self.path}: {exc}"
+                    return False
+                self._db.close()
+                self._db, self.unwritable = db, None
+            try:
+                with self._writing() as db:
+                    db.execute("INSERT OR REPLACE INTO probe (id, at) VALUES (1, ?)",
+                               (time.time(),))
+            except StorageError:
+                return False
+            return True
 
     def close(self) -> None:
         with self._lock:
@@ -136,8 +248,8 @@ class Journal:
                 board: str | None = None, boot: int | None = None, seq: int | None = None,
                 control_id: str | None = None, note: str = "") -> Entry | None:
         received = time.time()
-        with self._lock:
-            cur = self._db.execute(
+        with self._writing() as db:
+            cur = db.execute(
                 "INSERT OR IGNORE INTO entries (kind, table_id, board, boot, seq, control_id,"
                 " received, topic, payload, note) VALUES (?,?,?,?,?,?,?,?,?,?)",
                 (kind, table, board, boot, seq, control_id, received, topic, payload, note),
@@ -159,17 +271,30 @@ class Journal:
         return self._insert("control", table, topic, payload, control_id=control.id)
 
     def append_invalid(self, table: str | None, topic: str, payload: bytes, note: str) -> Entry:
-        """Store a message that could not be used, with why (never replayed)."""
-        entry = self._insert("invalid", table, topic, payload, note=note)
+        """Store a message that could not be used, with why (never replayed): its first
+        ``REFUSED_KEEP`` bytes, and in the note its size and the SHA-256 of the whole."""
+        whole = f"[{len(payload)} bytes, sha256 {hashlib.sha256(payload).hexdigest()}]"
+        entry = self._insert("invalid", table, topic, payload[:REFUSED_KEEP],
+                             note=f"{note} {whole}")
         assert entry is not None
         return entry
+
+    def record_fault(self, topic: str, payload: bytes, error: str) -> int:
+        """Count one more failure to handle this message; how many so far (across restarts)."""
+        with self._writing() as db:
+            row = db.execute(
+                "INSERT INTO faults (digest, attempts, topic, error, last) VALUES (?, 1, ?, ?, ?)"
+                " ON CONFLICT (digest) DO UPDATE SET attempts = attempts + 1, error = excluded.error,"
+                " last = excluded.last RETURNING attempts",
+                (digest(topic, payload), topic, error[:300], time.time())).fetchone()
+        return int(row[0])
 
     # --- what applying did -------------------------------------------------------------
 
     def record_game(self, table: str, game: int, entry_id: int, setup: dict[str, Any]) -> None:
         """Game ``game`` of ``table`` was started by entry ``entry_id`` (idempotent)."""
-        with self._lock:
-            self._db.execute(
+        with self._writing() as db:
+            db.execute(
                 "INSERT OR IGNORE INTO games (table_id, game, entry_id, setup) VALUES (?,?,?,?)",
                 (table, game, entry_id, json.dumps(setup, sort_keys=True)),
             )
@@ -181,8 +306,8 @@ class Journal:
         Each step is ``(length, action)``: with an action, it is the list's ``length``-th
         item (the list is cut to ``length - 1`` first); without, the list is cut to ``length``.
         """
-        with self._lock:
-            self._db.executemany(
+        with self._writing() as db:
+            db.executemany(
                 "INSERT OR IGNORE INTO actions (entry_id, n, table_id, game, length, action)"
                 " VALUES (?,?,?,?,?,?)",
                 [(entry_id, n, table, game, length,

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 
 import pytest
-from tricktable.journal import Journal, JournalError
+from storagekit import needs_namespaces, run_in_tmpfs
+from tricktable.journal import REFUSED_KEEP, Journal, JournalError
 from tricktable.protocol import Control, PadEvent, encode
 
 
@@ -48,8 +50,114 @@ def test_invalid_messages_are_kept_but_not_replayed(journal):
     journal.append_invalid(None, "x/y", b"garbage", "malformed: not JSON")
     journal.append_pad("t1", _event(1), "topic", b"{}")
     assert [e.kind for e in journal.entries()] == ["pad"]
-    assert [e.note for e in journal.entries(kinds=("invalid",))] == ["malformed: not JSON"]
+    [refused] = journal.entries(kinds=("invalid",))
+    assert refused.note.startswith("malformed: not JSON [7 bytes, sha256 ")
     assert journal.tables() == ["t1"]
+
+
+def test_a_refused_message_is_kept_bounded_with_the_hash_of_the_whole(journal):
+    flood = b"x" * 1_000_000
+    journal.append_invalid("t1", "x/y", flood, "too_large")
+    [refused] = journal.entries(kinds=("invalid",))
+    assert refused.payload == flood[:REFUSED_KEEP]
+    assert f"[1000000 bytes, sha256 {hashlib.sha256(flood).hexdigest()}]" in refused.note
+
+
+def test_a_transaction_stores_everything_or_nothing(journal):
+    with pytest.raises(RuntimeError), journal.transaction():
+        journal.append_pad("t1", _event(1), "topic", b"{}")
+        journal.record_actions("t1", 1, 1, [(1, {"type": "deal"})])
+        raise RuntimeError("the table failed while applying")
+    assert journal.count() == 0 and journal.games("t1") == []
+    with journal.transaction():
+        entry = journal.append_pad("t1", _event(1), "topic", b"{}")
+    assert entry is not None and journal.count("pad") == 1
+
+
+def test_fault_counts_survive_reopening(tmp_path):
+    with Journal(tmp_path / "j.sqlite") as j:
+        assert j.record_fault("t/1", b"poison", "KeyError: 'x'") == 1
+        assert j.record_fault("t/1", b"other", "KeyError: 'x'") == 1
+    with Journal(tmp_path / "j.sqlite") as j:
+        assert j.record_fault("t/1", b"poison", "KeyError: 'x'") == 2
+
+
+READ_ONLY_THEN_BACK = """
+from tricktable.journal import Journal, JournalError, StorageError
+from tricktable.protocol import PadEvent
+
+def event(seq):
+    return PadEvent(board="n1", boot=1, seq=seq, t=0, pad=0, uid="04a1b2c3")
+
+def remount(how):
+    subprocess.run(["mount", "-o", "remount," + how, MOUNT], check=True)
+
+path = MOUNT + "/j.sqlite"
+with Journal(path) as j:
+    j.append_pad("t1", event(1), "topic", b"{}")
+remount("ro")
+try:
+    Journal(path)
+    raise SystemExit("a journal on a read-only mount opened for writing")
+except JournalError as exc:
+    print("refused:", exc)
+j = Journal(path, degraded_ok=True)
+assert j.unwritable and [e.seq for e in j.entries()] == [1], j.unwritable
+try:
+    j.append_pad("t1", event(2), "topic", b"{}")
+    raise SystemExit("stored on a read-only mount")
+except StorageError as exc:
+    print("not stored:", exc)
+assert not j.probe()
+remount("rw")
+assert j.probe() and j.unwritable is None
+assert j.append_pad("t1", event(2), "topic", b"{}") is not None
+assert [e.seq for e in j.entries()] == [1, 2]
+print("done")
+"""
+
+
+@needs_namespaces
+def test_a_journal_on_read_only_storage_is_read_then_written_when_storage_returns(tmp_path):
+    ran = run_in_tmpfs(READ_ONLY_THEN_BACK, tmp_path / "mnt")
+    assert ran.returncode == 0 and ran.stdout.endswith("done\n"), ran.stdout + ran.stderr
+
+
+FULL_THEN_FREED = """
+import os
+from tricktable.journal import Journal, StorageError
+from tricktable.protocol import PadEvent
+
+def event(seq):
+    return PadEvent(board="n1", boot=1, seq=seq, t=0, pad=0, uid="04a1b2c3")
+
+j = Journal(MOUNT + "/j.sqlite")
+j.append_pad("t1", event(1), "topic", b"{}")
+fd = os.open(MOUNT + "/filler", os.O_WRONLY | os.O_CREAT)
+try:
+    while True:
+        os.write(fd, bytes(4096))
+except OSError:
+    os.close(fd)
+try:
+    with j.transaction():
+        j.append_pad("t1", event(2), "topic", b"x" * 20000)
+    raise SystemExit("stored on a full disk")
+except StorageError as exc:
+    print("not stored:", exc)
+os.remove(MOUNT + "/filler")
+assert j.probe()
+with j.transaction():
+    j.append_pad("t1", event(2), "topic", b"x" * 20000)
+assert [e.seq for e in j.entries()] == [1, 2]
+print("done")
+"""
+
+
+@needs_namespaces
+def test_a_full_disk_stores_nothing_of_a_write_and_then_recovers(tmp_path):
+    ran = run_in_tmpfs(FULL_THEN_FREED, tmp_path / "mnt", size="512k")
+    assert ran.returncode == 0 and ran.stdout.endswith("done\n"), ran.stdout + ran.stderr
 
 
 def test_entries_survive_reopening(tmp_path):
