@@ -21,14 +21,17 @@ from __future__ import annotations
 import logging
 import socket
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from tricktable.clubfile import Club
+from tricktable.clubfile import Club, TableConfig
 from tricktable.decks import Registry
-from tricktable.journal import Entry, Journal
+from tricktable.health import POISON_AFTER, REFUSED_PER_MINUTE, STORAGE_DISPLAY, Health
+from tricktable.journal import Entry, Journal, StorageError, digest
 from tricktable.mqtturl import BrokerConfigError, BrokerURL, configure_client
 from tricktable.protocol import (
     MAX_BOARD_MESSAGE,
@@ -61,8 +64,27 @@ def no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
+WATCH_EVERY_S = 2.0  # how often failing storage is probed and flooding boards reconsidered
+
+
 def _code(error: ProtocolError) -> str:
     return "too_large" if isinstance(error, MessageTooLarge) else "malformed"
+
+
+def _pad_key(payload: bytes) -> PadEvent | None:
+    """The event, when the payload is a readable pad event (to acknowledge it by its key)."""
+    try:
+        return decode(PadEvent, payload, MAX_BOARD_MESSAGE)
+    except ProtocolError:
+        return None
+
+
+def _message_key(payload: bytes) -> str:
+    """How a log line names a message: its pad event key, else the start of its digest."""
+    event = _pad_key(payload)
+    if event is not None:
+        return f"board {event.board} boot {event.boot} seq {event.seq}"
+    return f"{len(payload)} bytes, sha256 {digest('', payload)[:12]}"
 
 
 ServiceError = BrokerConfigError  # the service cannot start as configured (broker URL, CA file)
@@ -83,10 +105,20 @@ class Service:
         self._displays: dict[str, bytes] = {}  # last display payload per table
         self.connected = threading.Event()
         self._stopping = False
-        self.status = HostStatus(online=True)  # what the status topic says while connected
+        self.health = Health()
+        self._unrecorded: list[tuple[str, int, int, Result]] = []  # to write once storage works
+        self._fault_attempts: dict[str, int] = {}  # when the journal cannot count them
+        self._stop_watch = threading.Event()
         self.tables: dict[str, TableSession] = {}
+        if journal.unwritable:
+            self.health.storage_failed(journal.unwritable)
         self._rebuild()
         self.client = self._make_client(client_id, ca_file)
+
+    @property
+    def status(self) -> HostStatus:
+        """What the service's status topic says while it is connected."""
+        return self.health.status()
 
     # --- start, stop -----------------------------------------------------------------
 
@@ -109,10 +141,12 @@ class Service:
         """Connect (retrying in the background until the broker answers) and serve."""
         self.client.connect_async(self.broker.host, self.broker.port, keepalive=30)
         self.client.loop_start()
+        threading.Thread(target=self._watch, name="tricktable-health", daemon=True).start()
 
     def stop(self) -> None:
         """Disconnect cleanly; the journal stays open (the caller owns it)."""
         self._stopping = True
+        self._stop_watch.set()
         if self.connected.is_set():
             said = self.client.publish(self.topics.host_status(),
                                        encode(HostStatus(online=False)), qos=1, retain=True)
@@ -144,20 +178,38 @@ class Service:
 
     def _rebuild(self) -> None:
         for cfg in self.club.tables.values():
-            setups = {g.game: g.setup for g in self.journal.games(cfg.id)}
-            session = TableSession(cfg, self.registry, setups)
-            started = session.start_game()
-            if not started.ok:
-                log.error("table %s: %s", cfg.id, started.reason)
-            self._record(session, 0, started)
-            self.tables[cfg.id] = session
-        for entry in self.journal.entries():
-            session = self.tables.get(entry.table or "")
-            if session is None:
-                log.warning("journal entry %d is for table %r, not in the club file: skipped",
-                            entry.id, entry.table)
+            self.tables[cfg.id] = self._replayed(cfg)
+        for table in self.journal.tables():
+            if table not in self.club.tables:
+                log.warning("the journal has entries for table %r, not in the club file: skipped",
+                            table)
+
+    def _replayed(self, cfg: TableConfig) -> TableSession:
+        """The table's session rebuilt from its journal entries (a failing entry is skipped)."""
+        setups = {g.game: g.setup for g in self.journal.games(cfg.id)}
+        session = TableSession(cfg, self.registry, setups)
+        started = session.start_game()
+        if not started.ok:
+            log.error("table %s: %s", cfg.id, started.reason)
+        self._rerecord(session, 0, started)
+        for entry in self.journal.entries(cfg.id):
+            try:
+                result = self._replay(session, entry)
+            except Exception as exc:  # a bug met again on replay must not stop the service
+                log.exception("table %s: journal entry %d fails to replay; skipped", cfg.id,
+                              entry.id)
+                self.health.fault(f"replay of entry {entry.id} of {cfg.id}", exc)
                 continue
-            self._record(session, entry.id, self._replay(session, entry))
+            self._rerecord(session, entry.id, result)
+        return session
+
+    def _rerecord(self, session: TableSession, entry_id: int, result: Result) -> None:
+        """Write again what a replayed entry did (the rows are normally there already); on
+        storage that cannot be written, keep them to write when it can."""
+        try:
+            self._record(session, entry_id, result)
+        except StorageError:
+            self._unrecorded.append((session.config.id, session.game, entry_id, result))
 
     @staticmethod
     def _replay(session: TableSession, entry: Entry) -> Result:
@@ -166,28 +218,37 @@ class Service:
             return session.on_pad(event.board, event.pad, event.uid_bytes, event.rec_bytes)
         return session.on_control(decode(Control, entry.payload, MAX_CONTROL_MESSAGE))
 
-    def _record(self, session: TableSession, entry_id: int, result: Result) -> None:
+    def _record(self, session: TableSession, entry_id: int, result: Result,
+                game: int | None = None) -> None:
         """Write what applying did (idempotent: replays write the same rows)."""
+        table = session.config.id
         if result.game_started is not None:
             number, setup = result.game_started
-            self.journal.record_game(session.config.id, number, entry_id, setup)
+            self.journal.record_game(table, number, entry_id, setup)
         if result.steps:
-            self.journal.record_actions(session.config.id, session.game, entry_id, result.steps)
+            self.journal.record_actions(table, session.game if game is None else game, entry_id,
+                                        result.steps)
 
     # --- incoming --------------------------------------------------------------------
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        """Handle one message; whatever goes wrong, the service goes on with the next."""
         try:
             scope, name, leaf = self.topics.parse(msg.topic)
         except ProtocolError:
             return  # not ours (our subscriptions only match ours)
         with self._lock:
-            if scope == "board" and leaf == "event":
-                self._pad_event(name, msg.topic, msg.payload)
-            elif scope == "board" and leaf == "status":
-                self._board_status(name, msg.payload)
-            elif scope == "table" and leaf == "control":
-                self._control(name, msg.topic, msg.payload)
+            try:
+                if scope == "board" and leaf == "event":
+                    self._pad_event(name, msg.topic, msg.payload)
+                elif scope == "board" and leaf == "status":
+                    self._board_status(name, msg.payload)
+                elif scope == "table" and leaf == "control":
+                    self._control(name, msg.topic, msg.payload)
+            except StorageError as exc:
+                self._storage_failed(exc)
+            except Exception as exc:
+                self._handling_failed(scope, name, msg.topic, msg.payload, exc)
 
     def _pad_event(self, board: str, topic: str, payload: bytes) -> None:
         cfg = self.club.table_of_board(board)
@@ -206,18 +267,37 @@ class Service:
             self._invalid(None, topic, payload, "unseated_board",
                           f"board {board} is not seated at any table of {self.club.name}", board,
                           event.pad)
-            self._publish(self.topics.ack(board), encode(Ack(boot=event.boot, seq=event.seq)))
+            self._ack(board, event)
             self._publish(self.topics.feedback(board),
                           encode(Feedback(pad=event.pad, **REFUSED_FEEDBACK)))
             return
-        entry = self.journal.append_pad(cfg.id, event, topic, payload)
-        self._publish(self.topics.ack(board), encode(Ack(boot=event.boot, seq=event.seq)))
-        if entry is None:
-            return  # a second copy: acknowledged again, not applied again
         session = self.tables[cfg.id]
-        result = session.on_pad(board, event.pad, event.uid_bytes, event.rec_bytes)
-        self._record(session, entry.id, result)
-        self._announce(session, result, board=board, pad=event.pad)
+        with self._applying(session) as applying:
+            entry = self.journal.append_pad(cfg.id, event, topic, payload)
+            if entry is not None:
+                applying.set()
+                result = session.on_pad(board, event.pad, event.uid_bytes, event.rec_bytes)
+                self._record(session, entry.id, result)
+        self._ack(board, event)
+        if entry is not None:  # else a second copy: acknowledged again, not applied again
+            self._announce(session, result, board=board, pad=event.pad)
+
+    @contextmanager
+    def _applying(self, session: TableSession) -> Iterator[threading.Event]:
+        """One journal transaction around storing a message and applying it to ``session``.
+
+        The caller sets the event it is given once the session may have changed: if anything
+        then fails (storage included), nothing of it is stored and the session is rebuilt
+        from the journal, so the table never holds what the journal does not."""
+        applying = threading.Event()
+        try:
+            with self.journal.transaction():
+                yield applying
+        except BaseException:
+            if applying.is_set():
+                self.tables[session.config.id] = self._replayed(session.config)
+            raise
+        self._storage_works()
 
     def _control(self, table: str, topic: str, payload: bytes) -> None:
         try:
@@ -234,11 +314,14 @@ class Service:
             self._invalid(None, topic, payload, "unknown_table",
                           f"no table {table!r} in the club file", control_id=control.id)
             return None
-        entry = self.journal.append_control(table, control, topic, payload)
+        with self._applying(session) as applying:
+            entry = self.journal.append_control(table, control, topic, payload)
+            if entry is not None:
+                applying.set()
+                result = session.on_control(control)
+                self._record(session, entry.id, result)
         if entry is None:
             return None  # the same command (same id) again
-        result = session.on_control(control)
-        self._record(session, entry.id, result)
         self._announce(session, result, control=control)
         return result
 
@@ -257,6 +340,83 @@ class Service:
         if cfg is not None:
             self._publish_table(self.tables[cfg.id])
 
+    # --- faults and failing storage ----------------------------------------------------
+
+    def _handling_failed(self, scope: str, name: str, topic: str, payload: bytes,
+                         error: Exception) -> None:
+        """A fault while handling one message: say so, and refuse it for good once it has
+        failed ``POISON_AFTER`` times (a poison message: journaled, acknowledged, shown)."""
+        try:
+            key = _message_key(payload)
+            log.error("fault handling %s (%s): %s: %s", topic, key, type(error).__name__, error,
+                      exc_info=error)
+            self.health.fault(f"{topic} ({key})", error)
+            board = name if scope == "board" else None
+            table = self._table_of(scope, name)
+            why = f"{type(error).__name__}: {error}"
+            try:
+                attempts = self.journal.record_fault(topic, payload, why)
+            except StorageError:
+                mark = digest(topic, payload)
+                attempts = self._fault_attempts[mark] = self._fault_attempts.get(mark, 0) + 1
+            if attempts < POISON_AFTER:
+                self._announce_invalid(table, "fault", f"handling failed (attempt {attempts} of "
+                                       f"{POISON_AFTER}): {why}", board)
+            else:
+                self.health.poison()
+                self._invalid(table, topic, payload, "poison",
+                              f"refused for good after failing {attempts} times: {why}", board)
+                event = _pad_key(payload) if board else None
+                if event is not None and event.board == board:
+                    self._ack(board, event)
+            self._publish_status()
+        except Exception:  # the fault handler itself must never stop the service
+            log.exception("fault while handling a fault on %s", topic)
+
+    def _table_of(self, scope: str, name: str) -> str | None:
+        """The table a board or table topic belongs to, if it is one of the club's."""
+        if scope == "table":
+            return name if name in self.tables else None
+        cfg = self.club.table_of_board(name)
+        return cfg.id if cfg else None
+
+    def _storage_failed(self, error: StorageError) -> None:
+        if self.health.storage_failed(str(error)):
+            log.error("STORAGE FAILING: %s. Plays are not acknowledged; the boards keep them "
+                      "until the journal can store again", error)
+            self._publish_status()
+            for session in self.tables.values():
+                self._publish_table(session, force=True)
+
+    def _storage_works(self) -> None:
+        """A write succeeded: leave the failing state, and write what waited for storage."""
+        if self.health.failing is None:
+            return
+        while self._unrecorded:
+            table, game, entry_id, result = self._unrecorded[0]
+            self._record(self.tables[table], entry_id, result, game)
+            self._unrecorded.pop(0)
+        self.health.storage_back()
+        log.warning("storage works again: %s is stored and acknowledged as before",
+                    self.journal.path)
+        self._publish_status()
+        for session in self.tables.values():
+            self._publish_table(session, force=True)
+
+    def _watch(self) -> None:
+        """Every ``WATCH_EVERY_S``: probe failing storage, and forget calm flooders."""
+        while not self._stop_watch.wait(WATCH_EVERY_S):
+            with self._lock:
+                try:
+                    if self.health.failing is not None and self.journal.probe():
+                        self._storage_works()
+                    if self.health.calm(time.monotonic()):
+                        self._publish_status()
+                except StorageError as exc:
+                    self._storage_failed(exc)
+                except Exception:
+                    log.exception("the health watch failed; it goes on")
+
     # --- outgoing --------------------------------------------------------------------
 
     def _publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
@@ -267,12 +427,31 @@ class Service:
             except Exception:  # a broken listener must not stop the tables
                 log.exception("listener failed on %s", topic)
 
+    def _publish_status(self) -> None:
+        self._publish(self.topics.host_status(), encode(self.status), retain=True)
+
+    def _ack(self, board: str, event: PadEvent) -> None:
+        self._publish(self.topics.ack(board), encode(Ack(boot=event.boot, seq=event.seq)))
+
     def _invalid(self, table: str | None, topic: str, payload: bytes, code: str, reason: str,
                  board: str | None = None, pad: int | None = None,
                  control_id: str | None = None) -> None:
+        """Journal (bounded) and announce a refused message, within the source's budget."""
+        within, changed = self.health.refusal(board or f"{topic}", time.monotonic())
+        if changed:
+            log.warning("%s floods: more than %d refused messages a minute; the rest are "
+                        "counted, not journaled", board or topic, REFUSED_PER_MINUTE)
+            self._publish_status()
+        if not within:
+            return
         self.journal.append_invalid(table, topic, payload, f"{code}: {reason}")
+        self._announce_invalid(table, code, reason, board, pad, control_id)
+
+    def _announce_invalid(self, table: str | None, code: str, reason: str,
+                          board: str | None = None, pad: int | None = None,
+                          control_id: str | None = None) -> None:
         event = TableEvent(table=table or "-", kind="invalid", board=board, pad=pad, code=code,
-                           reason=reason, id=control_id)
+                           reason=reason[:300], id=control_id)
         where = self.topics.events(table) if table else self.topics.host_events()
         self._publish(where, encode(event))
 
@@ -306,7 +485,7 @@ class Service:
         state = session.state()
         state["boards_online"] = [b for b in session.config.boards if self._online.get(b)]
         self._publish(self.topics.state(table), encode(state), retain=True)
-        display = encode(session.display())
+        display = encode(STORAGE_DISPLAY if self.health.failing else session.display())
         if force or self._displays.get(table) != display:
             self._displays[table] = display
             self._publish(self.topics.display(table), display, retain=True)
@@ -337,6 +516,12 @@ class Service:
     def control(self, table: str, control: Control) -> Result | None:
         """Apply a control command as if it arrived over MQTT (journaled the same way).
 
-        None when the table is unknown or the command's id was already journaled."""
+        None when the table is unknown or the command's id was already journaled;
+        StorageError when the journal cannot store it (the service then says so)."""
         with self._lock:
-            return self._apply_control(table, control, self.topics.control(table), encode(control))
+            try:
+                return self._apply_control(table, control, self.topics.control(table),
+                                           encode(control))
+            except StorageError as exc:
+                self._storage_failed(exc)
+                raise

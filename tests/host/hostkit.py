@@ -1,4 +1,5 @@
-"""Test kit for the host: enrolled kits (sim.kit), raw MQTT boards and an observer, a bot.
+"""Test kit for the host: enrolled kits (sim.kit), raw MQTT boards and an observer, a bot,
+and a service running in the test's own process (``Host``).
 
 Boards here are plain paho clients publishing protocol v1 pad events, as the firmware does
 (persistent session, QoS 1; the client id is made unique per test); the observer records everything the
@@ -27,8 +28,9 @@ from tricktable.engine.actions import (
     Deal,
     Pass,
 )
+from tricktable.journal import Journal
 from tricktable.protocol import PadEvent, TableEvent, Topics, decode, encode
-from tricktable.service import no_delay
+from tricktable.service import BrokerURL, Service, no_delay
 from tricktable.sim.kit import Kit
 from waiting import eventually
 
@@ -187,11 +189,12 @@ class Board:
     """A table board as the firmware behaves: persistent session, QoS 1, seq per boot."""
 
     def __init__(self, port: int, prefix: str, board: str, boot: int = 1,
-                 password: str | None = None, tls_ca: Path | None = None) -> None:
+                 password: str | None = None, tls_ca: Path | None = None,
+                 client_id: str | None = None) -> None:
         self.board, self.boot, self.seq = board, boot, 0
         self.topics = Topics(prefix)
-        self.client = mqtt_client(port, f"{prefix}-{board}", clean=False,  # unique per test
-                                  tls_ca=tls_ca)
+        self.client = mqtt_client(port, client_id or f"{prefix}-{board}",  # unique per test
+                                  clean=False, tls_ca=tls_ca)
         if password is not None:
             self.client.username_pw_set(board, password)
         self.delivered: set[int] = set()  # mids the broker acknowledged (PUBACK)
@@ -221,6 +224,102 @@ class Board:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+
+class Host:
+    """A service in this process with its journal, boards and an observer on one broker."""
+
+    def __init__(self, port: int, prefix: str, journal: Path, registry: Path) -> None:
+        self.port, self.prefix, self.journal_path = port, prefix, journal
+        self.registry = Registry(registry)
+        self.observer = Observer(port, prefix)
+        self._start_service()
+        self.boards = [Board(port, prefix, f"t1-{s}") for s in SEATS]
+        self.topics = self.observer.topics
+
+    def _start_service(self) -> None:
+        self.journal = Journal(self.journal_path)
+        self.service = Service(make_club(self.prefix), self.journal, self.registry,
+                               BrokerURL("127.0.0.1", self.port), client_id=f"host-{self.prefix}")
+        self.service.start()
+        assert self.service.connected.wait(10)
+
+    def restart_service(self) -> None:
+        """Stop the service and start it again on the same journal (the boards stay)."""
+        self.service.stop()
+        self.journal.close()
+        self._start_service()
+
+    def tap(self, seat: int, uid: bytes):
+        """Tap a tag at a seat and return the verdict event."""
+        mark = self.observer.mark()
+        self.boards[seat].tap(uid)
+        return self.observer.verdict("t1", mark)[1]
+
+    def retained_state(self, actions: int) -> dict:
+        """The table state as a new subscriber gets it (retained), once it counts ``actions``."""
+        return retained_state(self.port, self.prefix, actions)
+
+    def close(self) -> None:
+        for board in self.boards:
+            board.close()
+        self.observer.close()
+        self.service.stop()
+        self.journal.close()
+        self.registry.close()
+
+
+def play_to(host: Host, shadow, rng: random.Random, stop) -> None:
+    """Play bot actions as taps until ``stop(shadow)``; every verdict must be an acceptance."""
+    while not stop(shadow):
+        action = bot_choice(shadow, rng)
+        assert shadow.apply(action).ok
+        verdict = host.tap(action.seat, tap_for(action))
+        assert (verdict.kind, verdict.seat, verdict.action) == ("accepted", action.seat,
+                                                                action.to_json()), verdict
+
+
+class ResendingBoard(Board):
+    """A board with the firmware's outbox: each event is sent again every ``resend_s`` until
+    the host acknowledges it (``Ack`` on the board's ack topic), in order."""
+
+    def __init__(self, port: int, prefix: str, board: str, resend_s: float = 0.5,
+                 boot: int = 1, client_id: str | None = None) -> None:
+        super().__init__(port, prefix, board, boot, client_id=client_id)
+        self.unacked: dict[int, PadEvent] = {}
+        self._lock = threading.Lock()
+        subscribed = threading.Event()
+        self.client.on_subscribe = lambda *a: subscribed.set()
+        self.client.on_message = self._on_ack
+        self.client.subscribe(self.topics.ack(board), qos=1)
+        assert subscribed.wait(WAIT), f"{board} could not subscribe to its acks"
+        self._stop = threading.Event()
+        self._resender = threading.Thread(target=self._resend, args=(resend_s,), daemon=True)
+        self._resender.start()
+
+    def _on_ack(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        ack = json.loads(msg.payload)
+        if ack.get("boot") == self.boot:
+            with self._lock:
+                self.unacked.pop(ack.get("seq"), None)
+
+    def send(self, event: PadEvent | bytes, topic: str | None = None) -> mqtt.MQTTMessageInfo:
+        if isinstance(event, PadEvent):
+            with self._lock:
+                self.unacked[event.seq] = event
+        return super().send(event, topic)
+
+    def _resend(self, every: float) -> None:
+        while not self._stop.wait(every):
+            with self._lock:
+                due = [self.unacked[seq] for seq in sorted(self.unacked)]
+            for event in due:
+                super().send(event)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._resender.join(5)
+        super().close()
 
 
 def retained_state(port: int, prefix: str, actions: int, table: str = "t1") -> dict:

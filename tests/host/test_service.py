@@ -11,22 +11,18 @@ import pytest
 from click.testing import CliRunner
 from hostkit import (
     PLAYERS,
-    SEATS,
     UNKNOWN_UID,
     Board,
+    Host,
     Observer,
-    bot_choice,
     make_club,
     make_registry,
     new_shadow,
-    retained_state,
-    tap_for,
+    play_to,
     token_uid,
 )
 from tricktable.cli.export_cmd import export
-from tricktable.decks import Registry
 from tricktable.history import read_text, verify
-from tricktable.journal import Journal
 from tricktable.protocol import (
     MAX_BOARD_MESSAGE,
     Ack,
@@ -49,55 +45,11 @@ def registry_file(tmp_path_factory) -> Path:
     return path
 
 
-class Host:
-    """A service in this process with its journal, boards and an observer on one broker."""
-
-    def __init__(self, port: int, prefix: str, journal: Path, registry: Path) -> None:
-        self.port, self.prefix = port, prefix
-        self.journal = Journal(journal)
-        self.registry = Registry(registry)
-        self.service = Service(make_club(prefix), self.journal, self.registry,
-                               BrokerURL("127.0.0.1", port), client_id=f"host-{prefix}")
-        self.observer = Observer(port, prefix)
-        self.service.start()
-        assert self.service.connected.wait(10)
-        self.boards = [Board(port, prefix, f"t1-{s}") for s in SEATS]
-        self.topics = self.observer.topics
-
-    def tap(self, seat: int, uid: bytes):
-        """Tap a tag at a seat and return the verdict event."""
-        mark = self.observer.mark()
-        self.boards[seat].tap(uid)
-        return self.observer.verdict("t1", mark)[1]
-
-    def retained_state(self, actions: int) -> dict:
-        """The table state as a new subscriber gets it (retained), once it counts ``actions``."""
-        return retained_state(self.port, self.prefix, actions)
-
-    def close(self) -> None:
-        for board in self.boards:
-            board.close()
-        self.observer.close()
-        self.service.stop()
-        self.journal.close()
-        self.registry.close()
-
-
 @pytest.fixture
 def host(mqtt_broker, topic_prefix, tmp_path, registry_file) -> Iterator[Host]:
     h = Host(mqtt_broker.port, topic_prefix, tmp_path / "journal.sqlite", registry_file)
     yield h
     h.close()
-
-
-def play_to(host: Host, shadow, rng: random.Random, stop) -> None:
-    """Play bot actions as taps until ``stop(shadow)``; every verdict must be an acceptance."""
-    while not stop(shadow):
-        action = bot_choice(shadow, rng)
-        assert shadow.apply(action).ok
-        verdict = host.tap(action.seat, tap_for(action))
-        assert (verdict.kind, verdict.seat, verdict.action) == ("accepted", action.seat,
-                                                                action.to_json()), verdict
 
 
 def test_a_whole_game_by_raw_pad_events(host):
