@@ -11,6 +11,7 @@ answers ``ok [detail]`` or ``error: why`` on stdout:
 - ``ro`` / ``rw``: remount the tmpfs read-only / read-write (``ro`` needs no file open for
   writing on it: stop the child first).
 - ``signal N``: send signal N to the child and wait for it to exit; answers its exit code.
+- ``copy DEST``: copy every file on the mount but the filler into the directory DEST.
 - ``stop``: SIGTERM the child if it runs, and answer once it has exited.
 """
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -77,6 +79,11 @@ def main() -> None:
                 answer = ""
             elif words[0] == "signal":
                 answer = stop_child(int(words[1]))
+            elif words[0] == "copy":
+                for name in os.listdir(mount):
+                    if name != "filler":
+                        shutil.copy(os.path.join(mount, name), words[1])
+                answer = ""
             elif words[0] == "stop":
                 answer = stop_child(signal.SIGTERM)
             else:

@@ -71,7 +71,7 @@ def serve(club_file: Path | None, broker_url: str | None, ca_file: str | None,
                                   f"mqtt://127.0.0.1:{port}, or pick another --port)") from None
             broker_url = broker.url
         url = BrokerURL.parse(broker_url)
-        journal = Journal(journal_file, sync=sync)  # type: ignore[arg-type]
+        journal = Journal(journal_file, sync=sync, degraded_ok=True)  # type: ignore[arg-type]
         registry = Registry(registry_file) if registry_file else None
         service = Service(club, journal, registry, url, client_id=client_id, ca_file=ca_file)
     except (BrokerError, ServiceError, JournalError) as exc:
