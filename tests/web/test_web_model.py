@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from tricktable.web.model import BadMessage, Club
+from tricktable.web.model import EVERY_TABLE, BadMessage, Club
 from web_script import base_state, game_states
 
 P = "tt"
@@ -82,6 +82,27 @@ def test_an_offline_board_is_an_alert_on_its_table() -> None:
     assert club.summary()[0]["alerts"] == []
     assert club.handle(f"{P}/v1/board/north/status", b'{"v":1,"online":false}') == "2"
     assert club.summary()[0]["alerts"] == [{"kind": "offline", "text": "board north is offline"}]
+
+
+def test_the_hosts_trouble_is_an_alert_on_every_table() -> None:
+    club = Club(P)
+    feed(club, [base_state("1"), base_state("2")])
+    failing = {"v": 1, "online": True, "storage": "failing",
+               "detail": "cannot write j.sqlite: database or disk is full", "faults": 3,
+               "poisoned": 1, "last_fault": "KeyError: 'x'", "flooding": ["t1-s"]}
+    assert club.handle(f"{P}/v1/host/status", json.dumps(failing).encode()) == EVERY_TABLE
+    for row in club.summary():
+        texts = [a["text"] for a in row["alerts"] if a["kind"] == "host"]
+        assert texts == [
+            "the host cannot save plays, so they are on hold: cannot write j.sqlite: database "
+            "or disk is full",
+            "1 message(s) refused for good after failing again and again; last: KeyError: 'x'",
+            "flooding with bad messages (not all kept): t1-s"]
+    club.handle(f"{P}/v1/host/status", b'{"v":1,"online":false}')
+    assert club.view("2")["summary"]["alerts"] == [
+        {"kind": "host", "text": "the host service is offline: plays wait on the boards"}]
+    club.handle(f"{P}/v1/host/status", b'{"v":1,"online":true}')
+    assert club.summary()[0]["alerts"] == []
 
 
 def test_a_lower_hand_number_starts_a_new_game_and_a_new_chart() -> None:

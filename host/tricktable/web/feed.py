@@ -1,7 +1,7 @@
 """The MQTT side of the scoreboard: a paho client that keeps a ``Club`` model current.
 
-``Feed`` subscribes to the host's retained table state, table events and board status and
-config topics, applies each message to a ``tricktable.web.model.Club`` under a lock, and
+``Feed`` subscribes to the host's retained table state, table events, board status and
+config topics and the host's own status, applies each message to a ``tricktable.web.model.Club`` under a lock, and
 tells its listeners which table changed. It can also publish an admin control message.
 Credentials and TLS (``mqtts``, a CA file) are set up by ``tricktable.mqtturl``, as for
 ``tricktable serve``. Used by the web app and by ``tricktable watch``. Imports
@@ -20,7 +20,7 @@ import paho.mqtt.client as mqtt
 
 from tricktable import protocol
 from tricktable.mqtturl import BrokerURL, configure_client
-from tricktable.web.model import BadMessage, Club
+from tricktable.web.model import EVERY_TABLE, BadMessage, Club
 
 log = logging.getLogger(__name__)
 
@@ -104,5 +104,11 @@ class Feed:
             self.bad_messages += 1
             log.warning("ignored: %s", exc)
             return
+        if table == EVERY_TABLE:
+            with self.lock:
+                changed: list[str | None] = list(self.club.tables)
+        else:
+            changed = [table]
         for listener in list(self._listeners):
-            listener(table)
+            for name in changed:
+                listener(name)

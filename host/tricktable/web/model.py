@@ -4,7 +4,8 @@
 state, table events, board status and config; see docs/architecture.md, "MQTT") and
 updates per-table views: the latest public state, the score through the current game, the
 hands played (every completed trick, for the last-hands list and the replay page), recent
-events, and alerts (a revoke in the current hand, a board that went offline). Views are
+events, and alerts (a revoke in the current hand, a board that went offline, and what the
+host's own status says: offline, storage failing, poison messages, flooding boards). Views are
 read as JSON-able dicts with ``Club.summary()``, ``Club.view(table)`` and ``Club.hand()``.
 
 No I/O, no clock, no threads: the MQTT feed (``tricktable.web.feed``), the web app and the
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +28,7 @@ MAX_HANDS = 200
 MAX_EVENTS = 30
 HAND_OVER = ("hand_over", "game_over")
 QUIET_EVENTS = ("card_scanned",)
+EVERY_TABLE = "*"  # what ``Club.handle`` returns for a message about every table (host status)
 
 
 class BadMessage(ValueError):
@@ -126,8 +129,9 @@ class TableView:
         self.hands.append(record)
         return record
 
-    def alerts(self, boards: dict[str, dict[str, Any]]) -> list[dict[str, str]]:
-        out: list[dict[str, str]] = []
+    def alerts(self, boards: dict[str, dict[str, Any]],
+               host: Sequence[dict[str, str]] = ()) -> list[dict[str, str]]:
+        out: list[dict[str, str]] = list(host)
         for board, info in sorted(boards.items()):
             if info.get("table") == self.table and info.get("online") is False:
                 out.append({"kind": "offline", "text": f"board {board} is offline"})
@@ -136,7 +140,8 @@ class TableView:
             out.append({"kind": "revoke", "text": _revoke_text(state, revoke)})
         return out
 
-    def summary(self, boards: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    def summary(self, boards: dict[str, dict[str, Any]],
+                host: Sequence[dict[str, str]] = ()) -> dict[str, Any]:
         state = self.state or {}
         to_act = state.get("to_act")
         seats = state.get("seats") or []
@@ -154,14 +159,15 @@ class TableView:
             "trump": state.get("trump"),
             "game_over": bool(state.get("game_over")),
             "winner": state.get("winner"),
-            "alerts": self.alerts(boards),
+            "alerts": self.alerts(boards, host),
         }
 
-    def view(self, boards: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    def view(self, boards: dict[str, dict[str, Any]],
+             host: Sequence[dict[str, str]] = ()) -> dict[str, Any]:
         return {
             "table": self.table,
             "state": self.state,
-            "summary": self.summary(boards),
+            "summary": self.summary(boards, host),
             "game": self.game,
             "score_history": self.score_history,
             "last_hands": [_hand_line(r) for r in self.hands if r.complete][-8:][::-1],
@@ -177,11 +183,13 @@ class Club:
         self.names = protocol.Topics(prefix)
         self.tables: dict[str, TableView] = {}
         self.boards: dict[str, dict[str, Any]] = {}
+        self.host: protocol.HostStatus | None = None  # the service's retained status
 
     def subscriptions(self) -> list[str]:
         """The subscriptions that feed this model."""
         t = self.names
-        return [t.state("+"), t.events("+"), t.board_status("+"), t.config("+")]
+        return [t.state("+"), t.events("+"), t.board_status("+"), t.config("+"),
+                t.host_status()]
 
     def handle(self, topic: str, payload: bytes) -> str | None:
         """Apply one message; return the table it changed (None for none).
@@ -191,6 +199,9 @@ class Club:
         """
         try:
             kind, name, leaf = self.names.parse(topic)
+            if kind == "host" and leaf == "status":
+                self.host = protocol.decode(protocol.HostStatus, payload) if payload else None
+                return EVERY_TABLE
             if not payload and leaf in ("state", "status", "config"):
                 return self._forget(kind, name, leaf)
             if kind == "table" and leaf == "state":
@@ -229,12 +240,35 @@ class Club:
             self.tables[name] = TableView(name)
         return self.tables[name]
 
+    def host_alerts(self) -> list[dict[str, str]]:
+        """What the host service's status says that every table must show."""
+        host = self.host
+        if host is None:
+            return []
+        out = []
+        if not host.online:
+            out.append({"kind": "host", "text": "the host service is offline: plays wait on "
+                                                "the boards"})
+        if host.storage == "failing":
+            out.append({"kind": "host", "text": f"the host cannot save plays, so they are on "
+                                                f"hold: {host.detail}"})
+        if host.poisoned:
+            out.append({"kind": "host", "text": f"{host.poisoned} message(s) refused for good "
+                                                f"after failing again and again; last: "
+                                                f"{host.last_fault}"})
+        if host.flooding:
+            out.append({"kind": "host", "text": "flooding with bad messages (not all kept): "
+                                                + ", ".join(host.flooding)})
+        return out
+
     def summary(self) -> list[dict[str, Any]]:
-        return [self.tables[t].summary(self.boards) for t in sorted(self.tables, key=_table_key)]
+        host = self.host_alerts()
+        return [self.tables[t].summary(self.boards, host)
+                for t in sorted(self.tables, key=_table_key)]
 
     def view(self, table: str) -> dict[str, Any] | None:
         view = self.tables.get(table)
-        return None if view is None else view.view(self.boards)
+        return None if view is None else view.view(self.boards, self.host_alerts())
 
     def hands(self, table: str) -> list[dict[str, Any]]:
         view = self.tables.get(table)
