@@ -331,7 +331,11 @@ class Service:
         try:
             status = decode(BoardStatus, payload, MAX_BOARD_MESSAGE)
         except ProtocolError as exc:
-            log.warning("board %s: %s", board, exc)
+            within, changed = self.health.refusal(board, time.monotonic())
+            if within:  # a flood of them is counted, not logged line by line
+                log.warning("board %s: %s", board, exc)
+            if changed:
+                self._publish_status()
             return
         if self._online.get(board) == status.online:
             return
@@ -437,10 +441,11 @@ class Service:
                  board: str | None = None, pad: int | None = None,
                  control_id: str | None = None) -> None:
         """Journal (bounded) and announce a refused message, within the source's budget."""
-        within, changed = self.health.refusal(board or f"{topic}", time.monotonic())
+        source = board or table or "unknown tables"  # topics are free: a budget per source
+        within, changed = self.health.refusal(source, time.monotonic())
         if changed:
             log.warning("%s floods: more than %d refused messages a minute; the rest are "
-                        "counted, not journaled", board or topic, REFUSED_PER_MINUTE)
+                        "counted, not journaled", source, REFUSED_PER_MINUTE)
             self._publish_status()
         if not within:
             return
