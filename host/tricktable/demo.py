@@ -166,8 +166,9 @@ class Demo:
         s.registry = Registry(self.run_dir / "decks.sqlite")
         rng = random.Random(cfg.seed)
         club = parse_club(_club_doc(cfg), self.run_dir)
-        kits = [Kit.enroll(s.registry, t, deck_cards(club.tables[f"t{t + 1}"].setup()),
-                           card_deck=1 + t, token_deck=1001 + t) for t in range(cfg.tables)]
+        kits = {table_id: Kit.enroll(s.registry, t, deck_cards(table.setup()),
+                                     card_deck=table.deck, token_deck=table.token_decks[0])
+                for t, (table_id, table) in enumerate(club.tables.items())}
         s.journal = Journal(self.journal_path)
         s.service = Service(club, s.journal, s.registry, broker,
                             client_id=f"tricktable-demo-{os.getpid()}-{id(self)}")
@@ -182,7 +183,7 @@ class Demo:
                                       password=broker.password, journal=self.journal_path,
                                       night=cfg.night)
             s.scoreboard.start()
-        for t, (table_id, table) in enumerate(sorted(club.tables.items())):
+        for table_id, table in club.tables.items():
             seats = []
             for seat, name in enumerate(table.players):
                 board = SeatBoard(f"{table_id}-{name.lower()}", table_id, broker.host,
@@ -190,7 +191,7 @@ class Demo:
                                   storage=self.run_dir / "boards" / f"{table_id}-{seat}")
                 bot = Bot(seat, cfg.variant, random.Random(rng.random()), cfg.revoke_rate)
                 seats.append(Seat(board, 0, bot))
-            self._sims[table_id] = SimTable(table_id, table.setup(), seats, kits[t],
+            self._sims[table_id] = SimTable(table_id, table.setup(), seats, kits[table_id],
                                             random.Random(rng.random()), cfg.pace_s)
         s.unlisten = s.service.listen(self._heard)
         s.world = threading.Thread(target=self._world, name="demo-boards", daemon=True)

@@ -57,6 +57,23 @@ def test_two_tables_play_a_complete_game_each_headless(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
 
 
+def test_every_table_of_a_club_sized_demo_plays_its_own_deck(tmp_path: Path) -> None:
+    """Eleven tables: t10 and t11 sort before t2 as text, and must still get decks 10 and 11."""
+    demo = Demo(DemoConfig(tables=11, speed=0, web_port=None, seed=3, workdir=tmp_path))
+    demo.start()
+    try:
+        def every_table_scanning() -> bool:
+            if demo.error is not None:
+                raise AssertionError(f"a simulated table stopped: {demo.error}")
+            with Journal(demo.journal_path) as journal:
+                return all(len(journal.games(f"t{n}")[0].actions) >= 2 for n in range(1, 12))
+
+        eventually(every_table_scanning, "eleven tables each scanning their own cards", 180, 0.5)
+    finally:
+        demo.stop()
+    assert demo.error is None
+
+
 @pytest.mark.parametrize("variant", ["spades", "double-deck", "five-handed"])
 def test_other_variants_play_a_hand_through_the_whole_stack(tmp_path: Path, variant: str) -> None:
     """Bots scan, bid and play a spades hand (52 cards), a double-deck hand (copies of each
