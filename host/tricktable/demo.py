@@ -265,6 +265,25 @@ class Demo:
             self.summaries.append(await sim.play_game())
             played += 1
 
+    # -- faults (for soaks) ---------------------------------------------------------------------
+    def boards(self) -> list[str]:
+        """Every virtual board's id."""
+        return [seat.board.id for sim in self._sims.values() for seat in sim.seats]
+
+    def power_cycle(self, board_id: str) -> None:
+        """Cut a virtual board's power; it boots again from its flash (thread-safe)."""
+        board = next(seat.board for sim in self._sims.values() for seat in sim.seats
+                     if seat.board.id == board_id)
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(board.power_cycle)
+
+    def restart_broker(self, down_for: float = 1.0) -> None:
+        """Stop the broker the demo started and start it again on its port."""
+        if self._started.broker is None:
+            raise DemoError("the demo did not start the broker (--broker was given)")
+        self._started.broker.restart(down_for=down_for)
+
     # -- wait, stop ----------------------------------------------------------------------------
     def wait(self, timeout: float | None = None) -> bool:
         """Wait until every table played its games (or failed); True when finished."""

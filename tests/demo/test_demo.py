@@ -5,6 +5,7 @@ with nothing left running."""
 from __future__ import annotations
 
 import os
+import random
 import re
 import signal
 import socket
@@ -72,6 +73,29 @@ def test_every_table_of_a_club_sized_demo_plays_its_own_deck(tmp_path: Path) -> 
     finally:
         demo.stop()
     assert demo.error is None
+
+
+def test_boards_losing_power_mid_game_lose_and_double_nothing(tmp_path: Path) -> None:
+    """A board that loses power boots again from its flash: what the host had not acknowledged
+    is sent again, and the host applies each play once."""
+    demo = Demo(DemoConfig(tables=1, games=1, speed=0, web_port=None, seed=5,
+                           options={"hand_limit": 1}, workdir=tmp_path))
+    demo.start()
+    cuts = 0
+    try:
+        rng = random.Random(5)
+        while not demo.wait(timeout=0.25):
+            demo.power_cycle(rng.choice(demo.boards()))
+            cuts += 1
+    finally:
+        demo.stop()
+    [summary] = demo.summaries
+    assert cuts >= 5 and summary.hands == 1
+    with Journal(demo.journal_path) as journal:
+        assert len(journal.games("t1")[0].actions) == summary.actions
+    [history] = demo.export_histories()
+    result = CliRunner().invoke(main, ["verify", str(history)])
+    assert result.exit_code == 0, result.output
 
 
 @pytest.mark.parametrize("variant", ["spades", "double-deck", "five-handed"])

@@ -82,17 +82,45 @@ class SeatBoard:
         readers = [fw.PN532(fw.UARTTransport(emulator.UARTPort(chip)), reset=chip.set_reset)
                    for chip in self.chips]
         storage.mkdir(parents=True, exist_ok=True)
-        config = fw.validate({
+        self._storage = str(storage)
+        self._config = fw.validate({
             "board": board_id, "table": table, "prefix": prefix, "pads": pads,
             "broker": {"host": broker_host, "port": broker_port, "keepalive": 30},
             "feedback": "none", "scan_ms": scan_ms, "status_s": 10, "resend_ms": 1000,
             "backoff_ms": [100, 2000],
         })
-        self.app = fw.App(_Hardware(readers), config, str(storage))
+        self._hardware = _Hardware(readers)
+        self.app = fw.App(self._hardware, self._config, self._storage)
+        self.reboots = 0
+        self._power_cut = asyncio.Event()
 
     async def run(self) -> None:
-        """The firmware's main loop (runs until cancelled)."""
-        await self.app.run()
+        """The firmware's main loop (runs until cancelled), booting again after a power cut."""
+        while True:
+            self._power_cut.clear()
+            app = asyncio.create_task(self.app.run())
+            cut = asyncio.create_task(self._power_cut.wait())
+            try:
+                await asyncio.wait({app, cut}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                cut.cancel()
+                if not app.done():
+                    app.cancel()
+                    await asyncio.gather(app, return_exceptions=True)
+            if not self._power_cut.is_set():
+                app.result()  # the firmware stopped on its own: say why
+                return
+            writer = self.app.link._writer  # the link dies without a DISCONNECT: last will
+            if writer is not None:
+                writer.transport.abort()
+            self.app = firmware().App(self._hardware, self._config, self._storage)
+            self.reboots += 1
+
+    def power_cycle(self) -> None:
+        """Cut the power and boot again (call on the board's loop): whatever the firmware was
+        doing stops, and it starts from its flash with a new boot id; its outbox sends again
+        what the host had not acknowledged."""
+        self._power_cut.set()
 
     async def ready(self, timeout_s: float = TAP_TIMEOUT_S) -> None:
         """Wait until every reader answers and the board is connected to the broker."""
@@ -104,16 +132,16 @@ class SeatBoard:
 
         First waits until the board noticed that the previous tag was lifted, as a player
         waits for the pad to be clear."""
-        scanner = self.app.pads[pad]
-        await self._until(lambda: scanner.present is None, TAP_TIMEOUT_S,
+        await self._until(lambda: self.app.pads[pad].present is None, TAP_TIMEOUT_S,
                           f"board {self.id} pad {pad} never saw the last tag go")
         tag = emulator.Tag(uid)
         if record is not None:
             tag.write_user(record)
-        before = scanner.placements
+        before, boots = self.app.pads[pad].placements, self.reboots
         self.chips[pad].place(tag)
-        await self._until(lambda: scanner.placements > before, TAP_TIMEOUT_S,
-                          f"board {self.id} pad {pad} never read tag {uid.hex()}")
+        # read, or the board rebooted meanwhile (it reads what lies on the pad as it boots)
+        await self._until(lambda: self.reboots != boots or self.app.pads[pad].placements > before,
+                          TAP_TIMEOUT_S, f"board {self.id} pad {pad} never read tag {uid.hex()}")
 
     def lift(self, pad: int) -> None:
         """Take the tag off ``pad`` (the board notices after a few empty polls)."""
