@@ -16,6 +16,8 @@ import shutil
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -97,6 +99,19 @@ class CPython(MicroPython):
         return [sys.executable, str(MP_DIR / script), *args]
 
 
+@contextmanager
+def board_output_on_failure(proc: subprocess.Popen) -> Iterator[None]:
+    """A failure inside carries the board process's output (it is stopped to read it)."""
+    try:
+        yield
+    except AssertionError as exc:
+        if proc.poll() is None:
+            proc.kill()
+        out, err = proc.communicate(timeout=30)
+        raise AssertionError(f"{exc}\n--- board stdout ---\n{out}\n--- board stderr ---\n{err}"
+                             ) from None
+
+
 def last_json(output: str) -> dict:
     """The last line of a script's output that is a JSON object."""
     for line in reversed(output.splitlines()):
@@ -113,6 +128,7 @@ class HostSide:
         self.copies: list[dict] = []
         self.journal: dict[tuple[str, int, int], dict] = {}
         self.statuses: dict[str, dict] = {}
+        self.said: dict[str, dict] = {}  # every field a board's statuses ever carried, latest value
         self.lock = threading.Lock()
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"host-{prefix}",
                                   clean_session=False)
@@ -133,6 +149,7 @@ class HostSide:
         with self.lock:
             if msg.topic.endswith("/status"):
                 self.statuses[board] = data
+                self.said.setdefault(board, {}).update(data)
                 return
             self.copies.append(data)
             self.journal.setdefault((data["board"], data["boot"], data["seq"]), data)

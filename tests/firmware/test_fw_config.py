@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from fwkit import HostSide, last_json
+from fwkit import HostSide, board_output_on_failure, last_json
 
 pytestmark = [pytest.mark.micropython, pytest.mark.timeout(120)]
 
@@ -31,11 +31,14 @@ def test_a_pushed_table_moves_the_display_at_once(interpreter, mqtt_broker, topi
                        "broker": {"host": mqtt_broker.host, "port": mqtt_broker.port}},
             "storage": str(tmp_path / "flash"), "to": "t2"}))
         proc = interpreter.start("config_run.py", str(spec))
-        host.wait(lambda: host.statuses.get("north", {}).get("online"), "the board online")
+        status = lambda: host.said.get("north", {})  # noqa: E731
+        with board_output_on_failure(proc):
+            host.wait(lambda: status().get("shows") == "T1", "the board showing table 1")
         config = {"v": 1, "table": "t2", "pads": [{"pad": 1, "seat": 3}], "display": True,
                   "brightness": 9, "future": "a field this firmware does not know"}
         publish(f"{topic_prefix}/v1/board/north/config", json.dumps(config), qos=1, retain=True)
-        host.wait(lambda: host.statuses["north"].get("moved_to") == "t2", "the moved board's status")
+        with board_output_on_failure(proc):
+            host.wait(lambda: status().get("moved_to") == "t2", "the moved board's status")
         publish(f"{table}/t1/display", json.dumps({"v": 1, "text8": "OLD"}), qos=1)
         publish(f"{table}/t2/display", json.dumps({"v": 1, "text8": "NEW"}), qos=1)
         out, err = proc.communicate(timeout=60)

@@ -2,11 +2,13 @@
 
 Usage: micropython config_run.py SPEC.json. SPEC: ``config`` (config.json content, a board with
 a MAX7219 display on table ``from``), ``storage``, ``to`` (the table the host moves it to).
-The board connects, shows the retained display of its table, waits for the host's BoardConfig
-to move it, shows the new table's retained display, publishes a status naming the new table (the host's cue to
-send one display message to each table), waits for the new table's message "NEW" and prints
-one JSON line: every display topic that reached the board after the move, the enabled pads,
-bad messages and the brightness register last written.
+The board connects, shows the retained display of its table, publishes a status saying so
+(the host's cue to move it: a move pushed earlier could reach the board before the first
+table's display does), waits for the host's BoardConfig to move it, shows the new table's
+retained display, publishes a status naming the new table (the host's cue to send one display
+message to each table), waits for the new table's message "NEW" and prints one JSON line:
+every display topic that reached the board after the move, the enabled pads, bad messages
+and the brightness register last written.
 """
 
 import json
@@ -27,6 +29,13 @@ async def until(cond, what, ms=20000):
         await sleep_ms(5)
 
 
+async def cue(app, key, value):
+    """Tell the host where the board is: its retained status with one more field."""
+    status = app.status()
+    status[key] = value
+    await app.link.publish(app.topic_status, json.dumps(status), qos=0, retain=True)
+
+
 async def drive(app, spi, to):
     seen = []
     handle = app.on_message
@@ -39,10 +48,9 @@ async def drive(app, spi, to):
     app.link.on_message = record
     runner = asyncio.create_task(app.run())
     await until(lambda: app.board.display.digits == segments("T1"), "the first table's display")
+    await cue(app, "shows", "T1")  # the host may move the board now
     await until(lambda: app.board.display.digits == segments("T2"), "the new table's display")
-    status = app.status()
-    status["moved_to"] = app.table  # the host's cue: the move is done
-    await app.link.publish(app.topic_status, json.dumps(status), qos=0, retain=True)
+    await cue(app, "moved_to", app.table)  # the move is done
     await until(lambda: app.board.display.digits == segments("NEW"), "the message after the move")
     await app.link.stop()
     runner.cancel()
