@@ -1,25 +1,45 @@
 """The club file (TOML): the club's tables, their variant and house rules, and the pad seats.
 
 ``load_club(path)`` reads and checks it and returns a :class:`Club`; every mistake is a
-:class:`ClubFileError` naming the table and key. Example: examples/club.toml; the keys are
-described in docs/operations.md.
+:class:`ClubFileError` naming the file's line, the table and key, and the nearest right name
+for a misspelt one. Everything is checked before a table starts: the variant, its house-rule
+options and their values (the rules' own option types), the dealer and players against the
+variant's seats, and every board, pad and seat once. Example: examples/club.toml; the keys
+are described in docs/operations.md.
 
-Imports nothing of ours except protocol (for the id rule of topics).
+Imports protocol (the id rule of topics) and rules (variants and their options).
 """
 
 from __future__ import annotations
 
+import difflib
+import re
 import tomllib
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from tricktable.protocol import DEFAULT_PREFIX, valid_id
+from tricktable.rules import UnknownVariant, get_variant, list_variants
+from tricktable.rules.base import OptionError, Variant, build_options
 
 
 class ClubFileError(ValueError):
-    """The club file is missing, not TOML, or says something we cannot use; the message says where."""
+    """The club file is missing, not TOML, or says something we cannot use; the message says where.
+
+    ``keys`` is the path of the key at fault (``("tables", "t1", "variant")``), from which
+    ``load_club`` finds its line."""
+
+    def __init__(self, message: str, keys: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.keys = keys
+
+
+def _nearest(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the closest of ``choices``, or nothing."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 @dataclass(frozen=True)
@@ -75,24 +95,60 @@ class Club:
         return None
 
 
+def _keys(where: str) -> tuple[str, ...]:
+    """``tables.t1.pads`` -> ``("tables", "t1", "pads")``."""
+    return tuple(where.split("."))
+
+
 def _expect(value: Any, kind: type | tuple[type, ...], where: str) -> Any:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise ClubFileError(f"{where}: expected {names}, got {value!r}")
+        raise ClubFileError(f"{where}: expected {names}, got {value!r}", _keys(where))
     return value
 
 
-def _pads(raw: Any, where: str) -> dict[tuple[str, int], int]:
+def _pads(raw: Any, where: str, seats: int) -> dict[tuple[str, int], int]:
     pads: dict[tuple[str, int], int] = {}
+    taken: dict[int, str] = {}
     for key, seat in _expect(raw, dict, where).items():
+        keys = (*_keys(where), key)
         board, sep, pad = key.rpartition(":")
         if not sep or not valid_id(board) or not pad.isdigit() or not 0 <= int(pad) <= 15:
-            raise ClubFileError(f"{where}: key {key!r} must be \"board:pad\" (pad 0..15)")
+            raise ClubFileError(f"{where}: key {key!r} must be \"board:pad\" (pad 0..15)", keys)
         seat = _expect(seat, int, f"{where}.{key!r}")
-        if not 0 <= seat <= 7:
-            raise ClubFileError(f"{where}.{key!r}: seat {seat} out of range 0..7")
+        if not 0 <= seat < seats:
+            raise ClubFileError(f"{where}.{key!r}: seat {seat} out of range 0..{seats - 1}", keys)
+        if seat in taken:
+            raise ClubFileError(f"{where}: seat {seat} is given to both {taken[seat]!r} and "
+                                f"{key!r}", keys)
+        taken[seat] = key
         pads[(board, int(pad))] = seat
     return pads
+
+
+def _variant(name: str, where: str) -> Variant:
+    try:
+        return get_variant(name)
+    except UnknownVariant:
+        raise ClubFileError(f"{where}: unknown variant {name!r}{_nearest(name, list_variants())}; "
+                            f"`tricktable variants` lists them", _keys(where)) from None
+
+
+def _options(variant: Variant, raw: Any, where: str) -> dict[str, Any]:
+    """The house rules, checked against the variant's own option types."""
+    given = dict(_expect(raw, dict, where))
+    known = [f.name for f in fields(variant.Options)]
+    for name in given:
+        if name not in known:
+            raise ClubFileError(f"{where}: {variant.name} has no option {name!r}"
+                                f"{_nearest(name, known)}; `tricktable variants "
+                                f"{variant.name}` lists them", (*_keys(where), name))
+    for name, value in given.items():
+        try:
+            build_options(variant.Options, {name: value}, variant.name)
+        except OptionError as exc:
+            raise ClubFileError(f"{where}.{name}: {exc}", (*_keys(where), name)) from None
+    return given
 
 
 _TABLE_KEYS = {"variant", "options", "players", "dealer", "seed", "deck", "token_decks",
@@ -104,25 +160,36 @@ def _table(table_id: str, raw: Any) -> TableConfig:
     if not valid_id(table_id):
         raise ClubFileError(f"{where}: a table id is 1-32 letters, digits, '_', '.', '-'")
     raw = _expect(raw, dict, where)
-    unknown = set(raw) - _TABLE_KEYS
-    if unknown:
-        raise ClubFileError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+    for key in raw:
+        if key not in _TABLE_KEYS:
+            raise ClubFileError(f"{where}: unknown key {key!r}{_nearest(key, _TABLE_KEYS)}",
+                                (*_keys(where), key))
     if "variant" not in raw:
-        raise ClubFileError(f"{where}: 'variant' is required")
+        raise ClubFileError(f"{where}: 'variant' is required", _keys(where))
+    variant = _variant(_expect(raw["variant"], str, f"{where}.variant"), f"{where}.variant")
+    seats = max(variant.seat_counts)
     players = tuple(_expect(p, str, f"{where}.players") for p in _expect(raw.get("players", []), list, f"{where}.players"))
+    if players and len(players) not in variant.seat_counts:
+        raise ClubFileError(f"{where}.players: {variant.name} is played by "
+                            f"{' or '.join(map(str, variant.seat_counts))}, not {len(players)}",
+                            _keys(f"{where}.players"))
+    dealer = _expect(raw.get("dealer", 0), int, f"{where}.dealer")
+    if not 0 <= dealer < (len(players) or seats):
+        raise ClubFileError(f"{where}.dealer: seat {dealer} is not at the table "
+                            f"(0..{(len(players) or seats) - 1})", _keys(f"{where}.dealer"))
     displays = tuple(_expect(d, str, f"{where}.displays") for d in _expect(raw.get("displays", []), list, f"{where}.displays"))
     token_decks = tuple(_expect(d, int, f"{where}.token_decks") for d in _expect(raw.get("token_decks", []), list, f"{where}.token_decks"))
     deck = raw.get("deck")
     return TableConfig(
         id=table_id,
-        variant=_expect(raw["variant"], str, f"{where}.variant"),
-        options=dict(_expect(raw.get("options", {}), dict, f"{where}.options")),
+        variant=raw["variant"],
+        options=_options(variant, raw.get("options", {}), f"{where}.options"),
         players=players,
-        dealer=_expect(raw.get("dealer", 0), int, f"{where}.dealer"),
+        dealer=dealer,
         seed=_expect(raw.get("seed", 0), int, f"{where}.seed"),
         deck=None if deck is None else _expect(deck, int, f"{where}.deck"),
         token_decks=token_decks,
-        pads=_pads(raw.get("pads", {}), f"{where}.pads"),
+        pads=_pads(raw.get("pads", {}), f"{where}.pads", len(players) or seats),
         displays=displays,
     )
 
@@ -135,7 +202,8 @@ def parse_club(data: Mapping[str, Any], base: Path = Path(".")) -> Club:
     for table in tables.values():
         for board in table.boards:
             if board in owner and owner[board] != table.id:
-                raise ClubFileError(f"board {board!r} is in both tables.{owner[board]} and tables.{table.id}")
+                raise ClubFileError(f"board {board!r} is in both tables.{owner[board]} and "
+                                    f"tables.{table.id}", ("tables", table.id))
             owner[board] = table.id
     prefix = _expect(club.get("prefix", DEFAULT_PREFIX), str, "club.prefix")
 
@@ -153,12 +221,56 @@ def parse_club(data: Mapping[str, Any], base: Path = Path(".")) -> Club:
 
 
 def load_club(path: str | Path) -> Club:
-    """Read and check a club file."""
+    """Read and check a club file; a mistake names the file and the line it is on."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text())
+        text = path.read_bytes().decode("utf-8-sig")
     except OSError as exc:
         raise ClubFileError(f"cannot read club file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ClubFileError(f"{path} is not a club file: not UTF-8 text (byte {exc.start})"
+                            ) from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ClubFileError(f"{path} is not valid TOML: {exc}") from None
-    return parse_club(data, path.parent)
+    try:
+        return parse_club(data, path.parent)
+    except ClubFileError as exc:
+        line = line_of(text, exc.keys)
+        where = f"{path}, line {line}" if line else str(path)
+        raise ClubFileError(f"{where}: {exc}", exc.keys) from None
+
+
+_HEADER = re.compile(r"^\s*\[\s*([^\]]+?)\s*\]\s*(?:#.*)?$")
+_KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_.-]+)\s*=""")
+
+
+def _dotted(name: str) -> tuple[str, ...]:
+    """The parts of a TOML dotted key (quoted parts kept whole)."""
+    parts = re.findall(r'"[^"]*"|\'[^\']*\'|[^.\s]+', name)
+    return tuple(p.strip("\"'") for p in parts)
+
+
+def line_of(text: str, keys: tuple[str, ...]) -> int | None:
+    """The 1-based line of ``text`` that defines ``keys`` (a table header or a key), or the
+    nearest enclosing one; None when not found (tomllib gives no positions)."""
+    best, best_depth, section = None, 0, ()
+    for number, line in enumerate(text.splitlines(), 1):
+        header = _HEADER.match(line)
+        if header:
+            section = _dotted(header.group(1))
+            path = section
+        else:
+            key = _KEY.match(line)
+            if not key:
+                continue
+            path = (*section, *_dotted(key.group(1)))
+        depth = 0
+        while depth < min(len(path), len(keys)) and path[depth] == keys[depth]:
+            depth += 1
+        if depth == len(path) and depth > best_depth:
+            best, best_depth = number, depth
+            if depth == len(keys):
+                return number
+    return best

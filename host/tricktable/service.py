@@ -104,6 +104,9 @@ class Service:
         self._online: dict[str, bool] = {}
         self._displays: dict[str, bytes] = {}  # last display payload per table
         self.connected = threading.Event()
+        self.refusal = ""  # why the broker last refused us ("Not authorized" ...)
+        self._answered = threading.Event()  # the broker accepted or refused us
+        self._ever_connected = False
         self._stopping = False
         self.health = Health()
         self._unrecorded: list[tuple[str, int, int, Result]] = []  # to write once storage works
@@ -133,6 +136,7 @@ class Service:
         client.reconnect_delay_set(min_delay=1, max_delay=10)
         client.on_socket_open = no_delay
         client.on_connect = self._on_connect
+        client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
         return client
@@ -154,11 +158,32 @@ class Service:
         self.client.disconnect()
         self.client.loop_stop()
 
+    def wait_connected(self, timeout: float) -> None:
+        """Wait for the first connection; ServiceError saying why if there is none."""
+        self._answered.wait(timeout)
+        if self.connected.is_set():
+            return
+        where = f"{self.broker.host}:{self.broker.port}"
+        if self.refusal:
+            raise ServiceError(f"the MQTT broker at {where} refused the host: {self.refusal} "
+                               f"(check the user name and password)")
+        tls = " (mqtts: is the CA file the one that signed the broker's certificate?)" \
+            if self.broker.tls else ""
+        raise ServiceError(f"no MQTT broker answered at {where} within {timeout:g} s{tls}")
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        log.debug("cannot reach the broker at %s:%s yet", self.broker.host, self.broker.port)
+
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                     properties: Any) -> None:
         if reason.is_failure:
-            log.error("broker refused the connection: %s", reason)
+            if self._ever_connected and str(reason) != self.refusal:  # once, not every retry
+                log.error("the broker refused the connection: %s", reason)
+            self.refusal = str(reason)
+            self._answered.set()  # at start, wait_connected says it
             return
+        self.refusal = ""
+        self._ever_connected = True
         client.subscribe([(topic, 1) for topic in self.topics.host_subscriptions()])
         with self._lock:
             self._publish(self.topics.host_status(), encode(self.status), retain=True)
@@ -166,12 +191,14 @@ class Service:
                 self._publish_config(table)
                 self._publish_table(table, force=True)
         self.connected.set()
+        self._answered.set()
         log.info("connected to %s:%s", self.broker.host, self.broker.port)
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                        properties: Any) -> None:
+        was_connected = self.connected.is_set()
         self.connected.clear()
-        if not self._stopping:
+        if was_connected and not self._stopping:
             log.warning("disconnected from the broker (%s); reconnecting", reason)
 
     # --- rebuild from the journal ------------------------------------------------------

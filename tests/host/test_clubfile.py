@@ -8,6 +8,7 @@ import pytest
 from tricktable.clubfile import ClubFileError, load_club, parse_club
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "club.toml"
+BE = "bid-euchre"
 
 
 def test_example_club_file_loads():
@@ -24,13 +25,26 @@ def test_example_club_file_loads():
     ("doc", "message"),
     [
         ({"tables": {"t1": {}}}, "tables.t1: 'variant' is required"),
-        ({"tables": {"t1": {"variant": "x", "seats": 4}}}, "tables.t1: unknown key.*seats"),
-        ({"tables": {"t1": {"variant": "x", "pads": {"north": 0}}}}, "must be \"board:pad\""),
-        ({"tables": {"t1": {"variant": "x", "pads": {"n:0": 9}}}}, "seat 9 out of range"),
-        ({"tables": {"t1": {"variant": "x", "dealer": "N"}}}, "tables.t1.dealer: expected int"),
-        ({"tables": {"bad id": {"variant": "x"}}}, "a table id is"),
-        ({"tables": {"a": {"variant": "x", "pads": {"b:0": 0}},
-                     "c": {"variant": "x", "pads": {"b:1": 0}}}}, "board 'b' is in both"),
+        ({"tables": {"t1": {"variant": BE, "seats": 4}}}, "tables.t1: unknown key 'seats'"),
+        ({"tables": {"t1": {"variant": BE, "pads": {"north": 0}}}}, "must be \"board:pad\""),
+        ({"tables": {"t1": {"variant": BE, "pads": {"n:0": 9}}}}, "seat 9 out of range 0..3"),
+        ({"tables": {"t1": {"variant": BE, "dealer": "N"}}}, "tables.t1.dealer: expected int"),
+        ({"tables": {"bad id": {"variant": BE}}}, "a table id is"),
+        ({"tables": {"a": {"variant": BE, "pads": {"b:0": 0}},
+                     "c": {"variant": BE, "pads": {"b:1": 0}}}}, "board 'b' is in both"),
+        ({"tables": {"t1": {"variant": "bid-uchre"}}},
+         "unknown variant 'bid-uchre' \\(did you mean 'bid-euchre'\\?\\)"),
+        ({"tables": {"t1": {"variant": BE, "options": {"revoke_mode": "lenient"}}}},
+         "tables.t1.options.revoke_mode: option 'revoke_mode' for bid-euchre must be"),
+        ({"tables": {"t1": {"variant": BE, "options": {"revoke_mod": "strict"}}}},
+         "bid-euchre has no option 'revoke_mod' \\(did you mean 'revoke_mode'\\?\\)"),
+        ({"tables": {"t1": {"variant": BE, "pads": {"n:0": 0, "e:0": 0}}}},
+         "seat 0 is given to both 'n:0' and 'e:0'"),
+        ({"tables": {"t1": {"variant": BE, "players": ["Ann", "Bob", "Cy"]}}},
+         "bid-euchre is played by 4, not 3"),
+        ({"tables": {"t1": {"variant": BE, "dealer": 4}}}, "seat 4 is not at the table"),
+        ({"tables": {"t1": {"variant": BE, "varient": BE}}},
+         "unknown key 'varient' \\(did you mean 'variant'\\?\\)"),
     ],
 )
 def test_mistakes_name_the_key(doc, message):
@@ -45,3 +59,33 @@ def test_unreadable_files_are_refused(tmp_path):
     bad.write_text("[tables\n")
     with pytest.raises(ClubFileError, match="is not valid TOML"):
         load_club(bad)
+
+
+def test_a_mistake_in_the_file_names_its_line(tmp_path):
+    club = tmp_path / "club.toml"
+    text = EXAMPLE.read_text().replace('revoke_mode = "record"', 'revoke_mode = "lenient"')
+    club.write_text(text)
+    line = next(n for n, text in enumerate(text.splitlines(), 1) if "lenient" in text)
+    with pytest.raises(ClubFileError, match=f"club.toml, line {line}: tables.t2.options"
+                                            ".revoke_mode"):
+        load_club(club)
+    club.write_text(EXAMPLE.read_text().replace('variant = "bid-euchre"', 'variant = "bid-uchre"', 1))
+    with pytest.raises(ClubFileError, match=r"club.toml, line 11: tables.t1.variant: unknown "):
+        load_club(club)
+
+
+def test_a_utf8_bom_is_not_part_of_the_first_key(tmp_path):
+    club = tmp_path / "club.toml"
+    club.write_bytes(b"\xef\xbb\xbf" + EXAMPLE.read_bytes())
+    assert load_club(club).name == "Riverside Euchre Club"
+
+
+@pytest.mark.parametrize("content", [Path("/bin/ls").read_bytes()[:4096],
+                                     "name = 'Caf\xe9'\n".encode("latin-1")],
+                         ids=["binary", "latin-1"])
+def test_a_file_that_is_not_utf8_text_is_refused_in_one_line(tmp_path, content):
+    club = tmp_path / "club.toml"
+    club.write_bytes(content)
+    with pytest.raises(ClubFileError, match="is not a club file: not UTF-8 text") as caught:
+        load_club(club)
+    assert "\n" not in str(caught.value)

@@ -1,4 +1,6 @@
-"""`tricktable serve` with no --broker: one command runs a table on an embedded broker."""
+"""`tricktable serve`: one command runs a table on an embedded broker; a broker that does not
+answer or refuses the host, or a mistaken club file, stops it at once with one clear line;
+the MQTT password comes from a file or the environment, never the command line."""
 
 from __future__ import annotations
 
@@ -7,8 +9,9 @@ import signal
 import subprocess
 import sys
 
+import pytest
 from hostkit import Board, Observer, token_uid
-from tricktable.broker import free_port
+from tricktable.broker import BrokerAuth, free_port, mosquitto_available, start_broker
 
 
 def test_serve_runs_a_table_on_its_own_embedded_broker(tmp_path):
@@ -38,3 +41,71 @@ def test_serve_runs_a_table_on_its_own_embedded_broker(tmp_path):
         assert host.wait(15) == 0
         host.stdout.close()
         host.stderr.close()
+
+
+def serve(tmp_path, *args: str, env: dict | None = None, timeout: float = 60):
+    """Run ``tricktable serve`` to its end (the failing cases end by themselves)."""
+    command = [sys.executable, "-c", "from tricktable.cli import main; main()", "serve",
+               "--journal", str(tmp_path / "j.sqlite"), *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "TRICKTABLE_REGISTRY": str(tmp_path / "none"),
+                               **(env or {})})
+
+
+def one_error_line(ran) -> str:
+    lines = [line for line in ran.stderr.splitlines() if line.strip()]
+    assert ran.returncode != 0 and len(lines) == 1, ran.stdout + ran.stderr
+    return lines[0]
+
+
+def test_an_unreachable_broker_is_a_clear_error_not_silence(tmp_path):
+    port = free_port()
+    ran = serve(tmp_path, "--broker", f"mqtt://127.0.0.1:{port}", "--connect-timeout", "1")
+    assert f"no MQTT broker answered at 127.0.0.1:{port} within 1 s" in one_error_line(ran)
+    assert "serving" not in ran.stdout
+
+
+@pytest.fixture(scope="module")
+def locked_broker():
+    if not mosquitto_available():
+        pytest.skip("needs mosquitto (auth)")
+    broker = start_broker("mosquitto", auth=BrokerAuth(users={"host": "s3cret word"}))
+    yield broker
+    broker.stop()
+
+
+def test_refused_credentials_are_a_clear_error_not_an_endless_loop(tmp_path, locked_broker):
+    ran = serve(tmp_path, "--broker", f"mqtt://host:wrong@127.0.0.1:{locked_broker.port}")
+    line = one_error_line(ran)
+    assert f"the MQTT broker at 127.0.0.1:{locked_broker.port} refused the host" in line
+    assert "Not authorized" in line
+
+
+@pytest.mark.parametrize("how", ["file", "environment"])
+def test_the_password_comes_from_a_file_or_the_environment(tmp_path, locked_broker, how):
+    secret = tmp_path / "mqtt-password"
+    secret.write_text("s3cret word\n")
+    args = ["--broker", f"mqtt://127.0.0.1:{locked_broker.port}", "--username", "host"]
+    args += ["--password-file", str(secret)] if how == "file" else []
+    env = {"TRICKTABLE_MQTT_PASSWORD": "s3cret word"} if how == "environment" else {}
+    command = [sys.executable, "-c", "from tricktable.cli import main; main()", "serve",
+               "--journal", str(tmp_path / "j.sqlite"), *args]
+    host = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **env, "TRICKTABLE_REGISTRY": str(tmp_path / "n")})
+    try:
+        first = host.stdout.readline()
+        assert "serving 1 table(s)" in first, first + host.stderr.read()
+    finally:
+        host.send_signal(signal.SIGTERM)
+        assert host.wait(15) == 0
+        host.stdout.close()
+        host.stderr.close()
+
+
+def test_a_mistaken_club_file_stops_the_start_and_names_the_line(tmp_path):
+    club = tmp_path / "club.toml"
+    club.write_text('[club]\nname = "x"\n\n[tables.t1]\nvariant = "bid-uchre"\n')
+    ran = serve(tmp_path, "--club", str(club), "--broker", "mqtt://127.0.0.1:1")
+    line = one_error_line(ran)
+    assert "club.toml, line 5: tables.t1.variant: unknown variant 'bid-uchre'" in line
+    assert "did you mean 'bid-euchre'?" in line

@@ -16,11 +16,13 @@ from pathlib import Path
 import click
 
 from tricktable.broker import BrokerError, start_broker
+from tricktable.cli.brokeropts import broker_url as complete_url
+from tricktable.cli.brokeropts import credential_options
 from tricktable.clubfile import Club, ClubFileError, load_club, parse_club
 from tricktable.decks import Registry
 from tricktable.decks import default_path as default_registry_path
 from tricktable.journal import Journal, JournalError
-from tricktable.service import BrokerURL, Service, ServiceError
+from tricktable.service import Service, ServiceError
 
 DEFAULT_CLUB = {
     "club": {"name": "tricktable"},
@@ -47,10 +49,14 @@ DEFAULT_CLUB = {
               help="MQTT client id (the persistent session's name).")
 @click.option("--sync", type=click.Choice(["normal", "full"]), default="normal", show_default=True,
               help="SQLite synchronous mode: full also survives a power cut, slower.")
+@click.option("--connect-timeout", default=10.0, show_default=True, type=click.FloatRange(0.1),
+              help="Seconds to wait for the broker at start; exit if it does not answer.")
+@credential_options
 @click.option("-v", "--verbose", is_flag=True, help="Log every connection change.")
 def serve(club_file: Path | None, broker_url: str | None, ca_file: str | None,
           journal_path: Path | None, registry_path: Path | None, port: int, client_id: str,
-          sync: str, verbose: bool) -> None:
+          sync: str, connect_timeout: float, username: str | None, password_file: Path | None,
+          verbose: bool) -> None:
     """Run the tables: MQTT in, journal, rules, MQTT out."""
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -70,7 +76,7 @@ def serve(club_file: Path | None, broker_url: str | None, ca_file: str | None,
                 raise BrokerError(f"{exc}\n(another broker there? use it with --broker "
                                   f"mqtt://127.0.0.1:{port}, or pick another --port)") from None
             broker_url = broker.url
-        url = BrokerURL.parse(broker_url)
+        url = complete_url(broker_url, username, password_file)
         journal = Journal(journal_file, sync=sync, degraded_ok=True)  # type: ignore[arg-type]
         registry = Registry(registry_file) if registry_file else None
         service = Service(club, journal, registry, url, client_id=client_id, ca_file=ca_file)
@@ -82,10 +88,13 @@ def serve(club_file: Path | None, broker_url: str | None, ca_file: str | None,
     done = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: done.set())
     service.start()
-    click.echo(f"tricktable serving {len(club.tables)} table(s) of {club.name} on "
-               f"{url.host}:{url.port}, journal {journal_file}")
     try:
+        service.wait_connected(connect_timeout)
+        click.echo(f"tricktable serving {len(club.tables)} table(s) of {club.name} on "
+                   f"{url.host}:{url.port}, journal {journal_file}")
         done.wait()
+    except ServiceError as exc:
+        raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:
         pass
     finally:

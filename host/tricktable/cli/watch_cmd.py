@@ -6,11 +6,13 @@ Imports ``tricktable.termview``, ``tricktable.web.feed`` and ``tricktable.mqttur
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import click
 
 from tricktable import protocol
-from tricktable.mqtturl import BrokerConfigError, BrokerURL
+from tricktable.cli.brokeropts import broker_url, credential_options
+from tricktable.mqtturl import BrokerConfigError
 from tricktable.termview import watch as watch_view
 from tricktable.web.feed import Feed
 
@@ -23,13 +25,15 @@ from tricktable.web.feed import Feed
               help="CA certificate that signed the broker's (mqtts://); default: system CAs")
 @click.option("--prefix", default=protocol.DEFAULT_PREFIX, show_default=True,
               help="topic prefix")
-def watch(tables: tuple[str, ...], broker: str, ca_file: str | None, prefix: str) -> None:
+@credential_options
+def watch(tables: tuple[str, ...], broker: str, ca_file: str | None, prefix: str,
+          username: str | None, password_file: Path | None) -> None:
     """Watch TABLES (default: every table) live: seats, trick, bids, contract, trump, score."""
     for table in tables:
         if not protocol.valid_id(table):
             raise click.BadParameter(f"{table!r} is not a table id", param_hint="TABLES")
     try:
-        url = BrokerURL.parse(broker)
+        url = broker_url(broker, username, password_file)
         feed = Feed(url.host, url.port, prefix, username=url.username, password=url.password,
                     tls=url.tls, ca_file=ca_file)
         feed.start()

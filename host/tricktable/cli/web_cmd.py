@@ -10,7 +10,8 @@ from pathlib import Path
 import click
 
 from tricktable import protocol
-from tricktable.mqtturl import BrokerConfigError, BrokerURL
+from tricktable.cli.brokeropts import broker_url, credential_options
+from tricktable.mqtturl import BrokerConfigError
 from tricktable.web.server import Scoreboard
 
 
@@ -30,14 +31,16 @@ from tricktable.web.server import Scoreboard
                                                        path_type=Path),
               help="a club night file (tricktable club): the standings on / and /standings, "
                    "re-read when it changes")
+@credential_options
 @click.option("--admin-token", envvar="TRICKTABLE_ADMIN_TOKEN", default=None,
               help="enable admin actions (new game, undo, void hand) for this bearer token "
                    "[env TRICKTABLE_ADMIN_TOKEN]; off when not given")
 def web(broker: str, ca_file: str | None, prefix: str, host: str, port: int,
-        journal: Path | None, night: Path | None, admin_token: str | None) -> None:
+        journal: Path | None, night: Path | None, username: str | None,
+        password_file: Path | None, admin_token: str | None) -> None:
     """Serve the live scoreboard: every table, one table, and hand replays."""
     try:
-        url = BrokerURL.parse(broker)
+        url = broker_url(broker, username, password_file)
         board = Scoreboard(url.host, url.port, host=host, port=port, prefix=prefix,
                            admin_token=admin_token or None, username=url.username,
                            password=url.password, tls=url.tls, ca_file=ca_file,

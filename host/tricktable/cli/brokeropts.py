@@ -1,0 +1,54 @@
+"""The broker's credentials for serve, web, watch and demo, never needed on the command line.
+
+``--username`` (or ``TRICKTABLE_MQTT_USERNAME``) and ``--password-file`` (or
+``TRICKTABLE_MQTT_PASSWORD``) complete a ``--broker`` URL that carries no password, so the
+password stays out of ``ps`` and the shell's history; a password in the URL still works.
+Imports ``tricktable.mqtturl``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tricktable.mqtturl import BrokerConfigError, BrokerURL
+
+USERNAME_ENV = "TRICKTABLE_MQTT_USERNAME"
+PASSWORD_ENV = "TRICKTABLE_MQTT_PASSWORD"
+
+
+def credential_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add ``--username`` and ``--password-file`` to a command."""
+    command = click.option(
+        "--password-file", type=click.Path(dir_okay=False, path_type=Path),
+        help=f"a file holding the MQTT password (its first line) [or env {PASSWORD_ENV}]")(command)
+    return click.option(
+        "--username", envvar=USERNAME_ENV,
+        help=f"MQTT user name, when the URL names none [env {USERNAME_ENV}]")(command)
+
+
+def broker_url(url: str, username: str | None, password_file: Path | None) -> BrokerURL:
+    """The URL with its credentials completed: the URL's own first, then the file, then the
+    environment. BrokerConfigError for an unreadable password file or a password without a user."""
+    parsed = BrokerURL.parse(url)
+    password = parsed.password
+    if password is None and password_file is not None:
+        try:
+            password = password_file.read_text(encoding="utf-8-sig").splitlines()[0]
+        except (OSError, UnicodeDecodeError, IndexError) as exc:
+            why = "it is empty" if isinstance(exc, IndexError) else getattr(exc, "strerror", None) \
+                or "not UTF-8 text"
+            raise BrokerConfigError(f"cannot read the MQTT password from {password_file}: "
+                                    f"{why}") from None
+    if password is None:
+        password = os.environ.get(PASSWORD_ENV) or None
+    user = parsed.username or username
+    if password is not None and user is None:
+        raise BrokerConfigError(f"an MQTT password needs a user name: --username, "
+                                f"{USERNAME_ENV} or mqtt://user@host")
+    return dataclasses.replace(parsed, username=user, password=password)
