@@ -29,12 +29,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import paho.mqtt.client as mqtt
+
 from tricktable import protocol
 from tricktable.broker import BrokerHandle, start_broker
 from tricktable.clubfile import parse_club
 from tricktable.decks import Registry
 from tricktable.history import write_text
 from tricktable.journal import Journal
+from tricktable.mqtturl import configure_client
 from tricktable.rules import get_variant
 from tricktable.rules.base import build_options
 from tricktable.service import BrokerURL, Service
@@ -305,8 +308,10 @@ class Demo:
         return written
 
     def stop(self) -> None:
-        """End everything the demo started, newest first. Safe to call twice."""
+        """End everything the demo started, newest first. Safe to call twice. On a broker it
+        did not start, it then clears every retained message it left there."""
         s = self._started
+        cleanup = s.service is not None and s.broker is None
         loop, halt = self._loop, self._halt
         if s.world is not None and loop is not None and halt is not None and not loop.is_closed():
             try:
@@ -329,9 +334,34 @@ class Demo:
             if part is not None:
                 part.close()
                 setattr(s, name, None)
+        if cleanup and self._broker is not None:
+            _clear_retained(self._broker, self.config.prefix, self._sims)
         if s.broker is not None:
             s.broker.stop()
             s.broker = None
+
+
+def _clear_retained(broker: BrokerURL, prefix: str, sims: dict[str, SimTable]) -> None:
+    """Empty every retained topic the demo's host and boards wrote on someone else's broker."""
+    topics = protocol.Topics(prefix)
+    retained = [topics.host_status()]
+    for table, sim in sims.items():
+        retained += [topics.state(table), topics.display(table)]
+        for seat in sim.seats:
+            retained += [topics.config(seat.board.id), topics.board_status(seat.board.id)]
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    configure_client(client, broker)
+    try:
+        client.connect(broker.host, broker.port)
+        client.loop_start()
+        for info in [client.publish(t, b"", qos=1, retain=True) for t in retained]:
+            info.wait_for_publish(5)
+    except (OSError, RuntimeError, ValueError) as exc:
+        log.warning("could not clear the demo's retained messages on %s:%s: %s", broker.host,
+                    broker.port, exc)
+    finally:
+        client.disconnect()
+        client.loop_stop()
 
 
 def _club_doc(cfg: DemoConfig) -> dict[str, Any]:

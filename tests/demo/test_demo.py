@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -163,3 +164,39 @@ def test_ctrl_c_stops_the_demo_cleanly(tmp_path: Path, stop_signal: int) -> None
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def retained_under(port: int, prefix: str) -> list[str]:
+    """Topics with a retained message under ``prefix``: subscribe, then wait for a marker
+    published after the subscription (the broker hands retained messages over first)."""
+    import paho.mqtt.client as mqtt
+
+    got, done = [], threading.Event()
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+
+    def on_message(c, u, msg) -> None:
+        if msg.topic == f"{prefix}/zz-marker":
+            done.set()
+        elif msg.retain and msg.payload:
+            got.append(msg.topic)
+
+    client.on_message = on_message
+    client.connect("127.0.0.1", port)
+    client.loop_start()
+    client.subscribe(f"{prefix}/#", qos=1)
+    client.publish(f"{prefix}/zz-marker", b"x", qos=1)
+    assert done.wait(10), "the marker never came back"
+    client.disconnect()
+    client.loop_stop()
+    return got
+
+
+def test_on_a_club_broker_the_demo_keeps_off_the_clubs_topics_and_clears_up(fresh_broker,
+                                                                          tmp_path):
+    result = CliRunner().invoke(main, [
+        "demo", "--broker", f"mqtt://127.0.0.1:{fresh_broker.port}", "--tables", "1",
+        "--games", "1", "--speed", "0", "--option", "hand_limit=1", "--no-view", "--port", "0",
+        "--seed", "4", "--workdir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert retained_under(fresh_broker.port, "tricktable") == []
+    assert retained_under(fresh_broker.port, "tricktable-demo") == []

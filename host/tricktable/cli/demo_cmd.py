@@ -27,10 +27,13 @@ from rich.table import Table
 from rich.text import Text
 
 from tricktable.demo import Demo, DemoConfig, DemoError
+from tricktable.protocol import DEFAULT_PREFIX
 from tricktable.rules import list_variants
 from tricktable.rules.base import OptionError
 from tricktable.service import ServiceError
 from tricktable.termview import watch
+
+DEMO_PREFIX = "tricktable-demo"  # on a club's broker, never the club's own topics
 
 
 def _interrupt(signum: int, _frame: FrameType | None) -> None:
@@ -68,7 +71,10 @@ def _options(pairs: tuple[str, ...]) -> dict[str, Any]:
 @click.option("--games", default=0, show_default=True, type=click.IntRange(min=0),
               help="games per table, then stop; 0 plays until Ctrl-C")
 @click.option("--broker", default=None, metavar="URL",
-              help="use this MQTT broker (mqtt://host:port) instead of starting one")
+              help="use this MQTT broker (mqtt://host:port) instead of starting one; the demo "
+                   "then speaks under its own prefix and clears what it retained when it stops")
+@click.option("--prefix", default=None,
+              help="topic prefix [default: tricktable, or tricktable-demo with --broker]")
 @click.option("--host", default="127.0.0.1", show_default=True, help="web scoreboard address")
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535),
               help="web scoreboard port (0: any free port)")
@@ -81,7 +87,8 @@ def _options(pairs: tuple[str, ...]) -> dict[str, Any]:
 @click.option("--view/--no-view", default=None,
               help="live terminal view (default: when the output is a terminal)")
 def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mode: str,
-         options: tuple[str, ...], games: int, broker: str | None, host: str, port: int,
+         options: tuple[str, ...], games: int, broker: str | None, prefix: str | None,
+         host: str, port: int,
          seed: int | None, workdir: Path | None, night: Path | None,
          view: bool | None) -> None:
     """Play simulated tables on the real stack: broker, host, web scoreboard, virtual boards
@@ -90,7 +97,7 @@ def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mod
     config = DemoConfig(variant=variant, tables=tables, speed=speed, revoke_rate=revoke_rate,
                         revoke_mode=revoke_mode, options=_options(options), games=games,
                         broker=broker, web_host=host, web_port=port, seed=seed, workdir=workdir,
-                        night=night)
+                        night=night, prefix=prefix or (DEMO_PREFIX if broker else DEFAULT_PREFIX))
     for sig in (signal.SIGTERM, signal.SIGHUP):  # stop as cleanly as on Ctrl-C
         signal.signal(sig, _interrupt)
     base = workdir or Path(tempfile.gettempdir()) / "tricktable-demo"

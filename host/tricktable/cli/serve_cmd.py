@@ -52,14 +52,18 @@ DEFAULT_CLUB = {
 @click.option("--connect-timeout", default=10.0, show_default=True, type=click.FloatRange(0.1),
               help="Seconds to wait for the broker at start; exit if it does not answer.")
 @credential_options
-@click.option("-v", "--verbose", is_flag=True, help="Log every connection change.")
+@click.option("-v", "--verbose", count=True,
+              help="-v: log the host's connection changes; -vv: the embedded broker's too.")
 def serve(club_file: Path | None, broker_url: str | None, ca_file: str | None,
           journal_path: Path | None, registry_path: Path | None, port: int, client_id: str,
           sync: str, connect_timeout: float, username: str | None, password_file: Path | None,
-          verbose: bool) -> None:
+          verbose: int) -> None:
     """Run the tables: MQTT in, journal, rules, MQTT out."""
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if verbose < 2:  # the embedded broker's chatter drowns the host's own lines
+        for name in ("amqtt", "transitions"):
+            logging.getLogger(name).setLevel(logging.WARNING)
     try:
         club: Club = load_club(club_file) if club_file else parse_club(DEFAULT_CLUB)
     except ClubFileError as exc:
