@@ -7,7 +7,7 @@ options and their values (the rules' own option types), the dealer and players a
 variant's seats, and every board, pad and seat once. Example: examples/club.toml; the keys
 are described in docs/operations.md.
 
-Imports protocol (the id rule of topics) and rules (variants and their options).
+Imports protocol (the id rule of topics), rules (variants and their options) and textfiles.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import Any
 from tricktable.protocol import DEFAULT_PREFIX, valid_id
 from tricktable.rules import UnknownVariant, get_variant, list_variants
 from tricktable.rules.base import OptionError, Variant, build_options
+from tricktable.textfiles import TextFileError, read_text
 
 
 class ClubFileError(ValueError):
@@ -224,12 +225,9 @@ def load_club(path: str | Path) -> Club:
     """Read and check a club file; a mistake names the file and the line it is on."""
     path = Path(path)
     try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except OSError as exc:
-        raise ClubFileError(f"cannot read club file {path}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise ClubFileError(f"{path} is not a club file: not UTF-8 text (byte {exc.start})"
-                            ) from None
+        text = read_text(path, "club file")
+    except TextFileError as exc:
+        raise ClubFileError(str(exc)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

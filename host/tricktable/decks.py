@@ -129,14 +129,26 @@ class Registry:
     share between threads (one connection behind a lock).
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
+        """``readonly``: for commands that only read (serve, deck list): the file must exist and
+        be a registry; RegistryError otherwise, and nothing is written to it."""
         self.path = str(path)
+        self._lock = threading.Lock()
+        if readonly:
+            self._db = self._open_existing()
+            return
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(
-            self.path, check_same_thread=False, isolation_level=None, timeout=5
-        )
-        self._lock = threading.Lock()
+        try:
+            self._db = sqlite3.connect(
+                self.path, check_same_thread=False, isolation_level=None, timeout=5
+            )
+            names = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master")}
+        except sqlite3.DatabaseError as exc:
+            raise RegistryError(f"{self.path} is not a deck registry: {exc}") from None
+        if names and not {"club_keys", "decks", "tags"} <= names:
+            self._db.close()
+            raise RegistryError(f"{self.path} is not a deck registry (it holds other tables)")
         self._db.executescript(
             """
             PRAGMA journal_mode = WAL;
@@ -156,6 +168,22 @@ class Registry:
                 UNIQUE (deck_id, code, copy));
             """
         )
+
+    def _open_existing(self) -> sqlite3.Connection:
+        if not Path(self.path).is_file():
+            raise RegistryError(f"no deck registry at {self.path}: enroll a deck first "
+                                "(tricktable enroll)")
+        uri = Path(self.path).resolve().as_uri() + "?mode=ro"
+        try:
+            db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None,
+                                 timeout=5)
+            names = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+        except sqlite3.DatabaseError as exc:
+            raise RegistryError(f"{self.path} is not a deck registry: {exc}") from None
+        if not {"club_keys", "decks", "tags"} <= names:
+            db.close()
+            raise RegistryError(f"{self.path} is not a deck registry (it has no deck tables)")
+        return db
 
     def close(self) -> None:
         """Close the file."""

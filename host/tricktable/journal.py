@@ -147,16 +147,22 @@ class GameRecord:
 class Journal:
     """The journal file. Thread-safe: one connection guarded by a lock.
 
+    ``readonly``: for commands that only read (export, replay, the web): the file must exist
+    and be a journal; nothing is written to it, not even the tables of an empty one.
     ``degraded_ok``: when the file cannot be opened for writing (a read-only or failing file
     system) but can be read, open it read-only and set ``unwritable`` to why, instead of
     raising; writes then raise StorageError until ``probe()`` reopens it for writing."""
 
     def __init__(self, path: str | Path, sync: Sync = "normal", *,
-                 degraded_ok: bool = False) -> None:
+                 readonly: bool = False, degraded_ok: bool = False) -> None:
         self.path = str(path)
         self._sync = sync
         self._lock = threading.RLock()
         self.unwritable: str | None = None
+        if readonly:
+            self.unwritable = f"{self.path} is open read-only"
+            self._db = self._open_for_reading("mode=ro")
+            return
         try:
             self._db = self._open_for_writing()
         except sqlite3.OperationalError as exc:
@@ -170,24 +176,35 @@ class Journal:
     def _open_for_writing(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         try:
+            names = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+            if names and "entries" not in names:
+                raise JournalError(f"{self.path} is not a tricktable journal (it holds other "
+                                   f"tables)")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute(f"PRAGMA synchronous={self._sync.upper()}")
             # write-mostly: a small page cache keeps the service's memory flat as the file grows
             db.execute(f"PRAGMA cache_size=-{CACHE_KB}")
             db.executescript(SCHEMA)
-        except sqlite3.DatabaseError:
+        except (sqlite3.DatabaseError, JournalError):
             db.close()
             raise
         return db
 
-    def _open_for_reading(self) -> sqlite3.Connection:
-        """The file as it is on a storage that cannot be written (``immutable``: no locks)."""
-        uri = Path(self.path).resolve().as_uri() + "?immutable=1"
+    def _open_for_reading(self, mode: str = "immutable=1") -> sqlite3.Connection:
+        """The file for reading only: ``mode=ro`` beside a live writer, ``immutable=1`` on a
+        storage that cannot be written (no locks). JournalError unless it is a journal."""
+        if not Path(self.path).is_file():
+            raise JournalError(f"no journal at {self.path}")
+        uri = Path(self.path).resolve().as_uri() + "?" + mode
         try:
             db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
-            db.execute("SELECT COUNT(*) FROM entries").fetchone()
+            names = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
         except sqlite3.DatabaseError as exc:
-            raise JournalError(f"cannot read {self.path} as a journal: {exc}") from exc
+            raise JournalError(f"{self.path} is not a tricktable journal: {exc}") from None
+        if not {"entries", "games", "actions"} <= names:
+            db.close()
+            raise JournalError(f"{self.path} is not a tricktable journal (it has no journal "
+                               f"tables)")
         return db
 
     @contextmanager

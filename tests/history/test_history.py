@@ -180,7 +180,7 @@ def test_json_errors_name_the_path() -> None:
 
 def test_missing_file_is_a_clear_error() -> None:
     result = CliRunner().invoke(main, ["replay", "/nonexistent/history.txt"])
-    assert result.exit_code == 1 and "No such file" in result.output
+    assert result.exit_code == 1 and "no hand history at /nonexistent/history.txt" in result.output
 
 
 def test_names_that_are_not_one_word_are_written_as_seat_numbers() -> None:

@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from tricktable.mqtturl import BrokerConfigError, BrokerURL
+from tricktable.textfiles import TextFileError, read_text
 
 USERNAME_ENV = "TRICKTABLE_MQTT_USERNAME"
 PASSWORD_ENV = "TRICKTABLE_MQTT_PASSWORD"
@@ -39,12 +40,12 @@ def broker_url(url: str, username: str | None, password_file: Path | None) -> Br
     password = parsed.password
     if password is None and password_file is not None:
         try:
-            password = password_file.read_text(encoding="utf-8-sig").splitlines()[0]
-        except (OSError, UnicodeDecodeError, IndexError) as exc:
-            why = "it is empty" if isinstance(exc, IndexError) else getattr(exc, "strerror", None) \
-                or "not UTF-8 text"
-            raise BrokerConfigError(f"cannot read the MQTT password from {password_file}: "
-                                    f"{why}") from None
+            lines = read_text(password_file, "password file").splitlines()
+        except TextFileError as exc:
+            raise BrokerConfigError(str(exc)) from None
+        if not lines or not lines[0]:
+            raise BrokerConfigError(f"the password file {password_file} is empty")
+        password = lines[0]
     if password is None:
         password = os.environ.get(PASSWORD_ENV) or None
     user = parsed.username or username

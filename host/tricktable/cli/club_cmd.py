@@ -199,7 +199,7 @@ def undo(night: _Night, table: int) -> None:
 def _journal_hands(path: Path, table: str | None, game: int | None) -> list[tuple[int, int]]:
     """The hands of one game in a host journal (the last game of its only table by default)."""
     try:
-        with Journal(path) as journal:
+        with Journal(path, readonly=True) as journal:
             names = journal.tables()
             if table is None:
                 if len(names) != 1:

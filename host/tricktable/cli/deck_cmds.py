@@ -84,8 +84,11 @@ class RichUI:
         return answer
 
 
-def _open(registry: Path | None) -> decks.Registry:
-    return decks.Registry(registry or decks.default_path())
+def _open(registry: Path | None, readonly: bool = False) -> decks.Registry:
+    try:
+        return decks.Registry(registry or decks.default_path(), readonly=readonly)
+    except decks.RegistryError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 def _reader(port: str, baud: int) -> enroll.UsbReader:
@@ -168,7 +171,7 @@ def list_command(registry: Path | None) -> None:
     """The enrolled decks, with how many of their cards have a tag."""
     console = Console()
     table = Table("deck", "kind", "name", "enrolled", "key")
-    with _open(registry) as reg:
+    with _open(registry, readonly=True) as reg:
         for deck in reg.decks():
             size = len(decks.deck_slots(deck.kind))
             have = len(reg.enrolled(deck.deck_id))
@@ -194,7 +197,7 @@ def check_command(
     console = Console()
     reader = _reader(port, baud)
     try:
-        with _open(registry) as reg:
+        with _open(registry, readonly=True) as reg:
             deck = reg.deck(deck_id)
             total = len(decks.deck_slots(deck.kind)) if deck else 0
             with RichUI(console, f"check deck {deck_id}", total) as ui:

@@ -26,7 +26,7 @@ def export(journal_path: Path, tables: tuple[str, ...], game: int | None, fmt: s
            out: Path | None) -> None:
     """Export the games of JOURNAL_PATH as hand histories."""
     try:
-        journal = Journal(journal_path)
+        journal = Journal(journal_path, readonly=True)
     except JournalError as exc:
         raise click.ClickException(str(exc)) from None
     with journal:

@@ -52,6 +52,9 @@ def replay_command(path: str, only: int | None) -> None:
         eng, views = replay(record)
     except EngineError as exc:
         raise click.ClickException(str(exc)) from None
+    if only is not None and only not in [view.number for view in views]:
+        raise click.ClickException(f"{path} has no hand {only}: its hands are 1 to "
+                                   f"{len(views)}" if views else f"{path} has no hand")
     st = eng.state
     players = st.players
     sides = [st.side_name(i) for i in range(len(st.sides))]

@@ -19,7 +19,7 @@ from tricktable.broker import BrokerError, start_broker
 from tricktable.cli.brokeropts import broker_url as complete_url
 from tricktable.cli.brokeropts import credential_options
 from tricktable.clubfile import Club, ClubFileError, load_club, parse_club
-from tricktable.decks import Registry
+from tricktable.decks import Registry, RegistryError
 from tricktable.decks import default_path as default_registry_path
 from tricktable.journal import Journal, JournalError
 from tricktable.service import Service, ServiceError
@@ -82,9 +82,9 @@ def serve(club_file: Path | None, broker_url: str | None, ca_file: str | None,
             broker_url = broker.url
         url = complete_url(broker_url, username, password_file)
         journal = Journal(journal_file, sync=sync, degraded_ok=True)  # type: ignore[arg-type]
-        registry = Registry(registry_file) if registry_file else None
+        registry = Registry(registry_file, readonly=True) if registry_file else None
         service = Service(club, journal, registry, url, client_id=client_id, ca_file=ca_file)
-    except (BrokerError, ServiceError, JournalError) as exc:
+    except (BrokerError, ServiceError, JournalError, RegistryError) as exc:
         if broker is not None:
             broker.stop()
         raise click.ClickException(str(exc)) from None

@@ -25,9 +25,11 @@ from tricktable.web.feed import Feed
               help="CA certificate that signed the broker's (mqtts://); default: system CAs")
 @click.option("--prefix", default=protocol.DEFAULT_PREFIX, show_default=True,
               help="topic prefix")
+@click.option("--wait", default=5.0, show_default=True, type=click.FloatRange(0.1),
+              help="seconds to wait for the named tables to appear on the broker")
 @credential_options
 def watch(tables: tuple[str, ...], broker: str, ca_file: str | None, prefix: str,
-          username: str | None, password_file: Path | None) -> None:
+          wait: float, username: str | None, password_file: Path | None) -> None:
     """Watch TABLES (default: every table) live: seats, trick, bids, contract, trump, score."""
     for table in tables:
         if not protocol.valid_id(table):
@@ -39,9 +41,36 @@ def watch(tables: tuple[str, ...], broker: str, ca_file: str | None, prefix: str
         feed.start()
     except (BrokerConfigError, ConnectionError) as exc:
         raise click.ClickException(str(exc)) from None
+    missing = _missing(feed, tables, wait)
+    if missing:
+        with feed.lock:
+            seen = ", ".join(sorted(feed.club.tables)) or "none"
+        feed.stop()
+        raise click.ClickException(
+            f"no table {', '.join(missing)} on the broker at {url.host}:{url.port} under "
+            f"prefix {prefix!r} after {wait:g} s (tables there: {seen})")
     try:
         watch_view(feed, list(tables) or None, threading.Event())
     except KeyboardInterrupt:
         pass
     finally:
         feed.stop()
+
+
+def _missing(feed: Feed, tables: tuple[str, ...], wait: float) -> list[str]:
+    """The named tables whose retained state has not come within ``wait`` seconds."""
+    arrived = threading.Event()
+
+    def check(_table: str | None = None) -> None:
+        with feed.lock:
+            if all(t in feed.club.tables for t in tables):
+                arrived.set()
+
+    feed.add_listener(check)
+    try:
+        check()
+        arrived.wait(wait)
+    finally:
+        feed.remove_listener(check)
+    with feed.lock:
+        return [t for t in tables if t not in feed.club.tables]

@@ -11,6 +11,7 @@ import click
 
 from tricktable import protocol
 from tricktable.cli.brokeropts import broker_url, credential_options
+from tricktable.journal import Journal, JournalError
 from tricktable.mqtturl import BrokerConfigError
 from tricktable.web.server import Scoreboard
 
@@ -40,15 +41,19 @@ def web(broker: str, ca_file: str | None, prefix: str, host: str, port: int,
         password_file: Path | None, admin_token: str | None) -> None:
     """Serve the live scoreboard: every table, one table, and hand replays."""
     try:
+        if journal is not None:
+            Journal(journal, readonly=True).close()  # a journal, not any file
         url = broker_url(broker, username, password_file)
         board = Scoreboard(url.host, url.port, host=host, port=port, prefix=prefix,
                            admin_token=admin_token or None, username=url.username,
                            password=url.password, tls=url.tls, ca_file=ca_file,
                            journal=journal, night=night)
-    except (BrokerConfigError, OSError) as exc:
+    except (BrokerConfigError, JournalError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"scoreboard on {board.url} (broker {url.host}:{url.port}); Ctrl-C stops it")
     try:
         board.run()
     except ConnectionError as exc:
         raise click.ClickException(str(exc)) from None
+    except KeyboardInterrupt:  # Ctrl-C is how it is stopped: not an error
+        pass

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from tricktable.club.errors import ClubError
+from tricktable.textfiles import TextFileError, read_text
 
 __all__ = ["read_roster", "validate_roster"]
 
@@ -31,8 +32,11 @@ def validate_roster(names: Iterable[str]) -> tuple[str, ...]:
 def read_roster(path: str | Path) -> tuple[str, ...]:
     """The players listed in ``path`` (one a line; ``#`` comments and blank lines skipped)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ClubError(f"cannot read the players file {path}: {exc.strerror}") from None
+        text = read_text(path, "players file")
+    except TextFileError as exc:
+        raise ClubError(str(exc)) from None
     lines = (line.strip() for line in text.splitlines())
-    return validate_roster(line for line in lines if line and not line.startswith("#"))
+    names = [line for line in lines if line and not line.startswith("#")]
+    if not names:
+        raise ClubError(f"the players file {path} names nobody (one name a line)")
+    return validate_roster(names)

@@ -17,6 +17,7 @@ from typing import Any
 
 from tricktable.club.errors import ClubError
 from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
+from tricktable.textfiles import TextFileError, read_text
 
 __all__ = ["FORMAT", "night_to_json", "night_from_json", "save_night", "load_night"]
 
@@ -96,12 +97,12 @@ def save_night(night: ProgressiveTournament, path: str | Path) -> None:
 
 def load_night(path: str | Path) -> ProgressiveTournament:
     """Read a night saved by ``save_night``."""
+    if not Path(path).exists():
+        raise ClubError(f"no club night at {path}: start one with `tricktable club new`")
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ClubError(f"no club night at {path}: start one with `tricktable club new`") from None
-    except OSError as exc:
-        raise ClubError(f"cannot read the night {path}: {exc.strerror}") from None
+        text = read_text(path, "club night file")
+    except TextFileError as exc:
+        raise ClubError(str(exc)) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tricktable import textfiles
 from tricktable.history.record import Claim, ClaimKey, EngineError, GameRecord, capture
 
 __all__ = ["Difference", "verify", "load"]
@@ -83,10 +84,12 @@ def _compare(recorded: dict[ClaimKey, Claim], actual: dict[ClaimKey, Claim],
 def load(path: str) -> GameRecord:
     """Read a history file: JSON when it starts with '{', else the text format."""
     from tricktable.history.jsonfmt import read_json
-    from tricktable.history.text import read_text
+    from tricktable.history.text import HistoryError, read_text
 
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
+    try:
+        text = textfiles.read_text(path, "hand history")
+    except textfiles.TextFileError as exc:
+        raise HistoryError(str(exc)) from None
     if text.lstrip().startswith("{"):
         return read_json(text, path)
     return read_text(text, path)

@@ -39,7 +39,7 @@ class JournalHands:
 
     def _all(self, table: str, only_game: int | None = None) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
-        with Journal(self.path) as journal:
+        with Journal(self.path, readonly=True) as journal:
             games = [g.game for g in journal.games(table)
                      if only_game is None or g.game == only_game]
             records = [(game, journal.history(table, game)) for game in games]
