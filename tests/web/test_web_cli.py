@@ -1,6 +1,11 @@
-"""``tricktable web`` and ``tricktable watch``: bad input is a clear error, nothing starts."""
+"""``tricktable web`` and ``tricktable watch``: bad input is a clear error, nothing starts; a
+table that never appears is named; Ctrl-C stops the web quietly."""
 
 from __future__ import annotations
+
+import signal
+import subprocess
+import sys
 
 from click.testing import CliRunner
 from tricktable.broker import free_port
@@ -29,3 +34,24 @@ def test_a_broker_that_does_not_answer_is_named() -> None:
 def test_watch_refuses_a_table_id_that_cannot_be_a_topic() -> None:
     code, out = run("watch", "a/b")
     assert code == 2 and "'a/b' is not a table id" in out
+
+
+def test_watch_names_a_table_that_never_appears(mqtt_broker, topic_prefix) -> None:
+    code, out = run("watch", "nosuchtable", "--broker", f"mqtt://127.0.0.1:{mqtt_broker.port}",
+                    "--prefix", topic_prefix, "--wait", "0.5")
+    assert code == 1 and "no table nosuchtable on the broker" in out and "after 0.5 s" in out
+
+
+def test_web_stops_quietly_on_ctrl_c(mqtt_broker, tmp_path) -> None:
+    web = subprocess.Popen([sys.executable, "-c", "from tricktable.cli import main; main()", "web",
+                            "--broker", f"mqtt://127.0.0.1:{mqtt_broker.port}", "--port", "0"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = web.stdout.readline()
+        assert "scoreboard on" in first, first + web.stderr.read()
+        web.send_signal(signal.SIGINT)
+        out, err = web.communicate(timeout=20)
+    finally:
+        if web.poll() is None:
+            web.kill()
+    assert web.returncode == 0 and "Aborted" not in out + err, out + err

@@ -50,8 +50,8 @@ def web(broker: str, ca_file: str | None, prefix: str, host: str, port: int,
                            journal=journal, night=night)
     except (BrokerConfigError, JournalError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
-    click.echo(f"scoreboard on {board.url} (broker {url.host}:{url.port}); Ctrl-C stops it")
     try:
+        click.echo(f"scoreboard on {board.url} (broker {url.host}:{url.port}); Ctrl-C stops it")
         board.run()
     except ConnectionError as exc:
         raise click.ClickException(str(exc)) from None
