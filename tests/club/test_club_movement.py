@@ -1,5 +1,5 @@
-"""The progressive movement and the bell, rule by rule: seed 001 (wiki markup), Bid euchre
-variations, "Progressive" (the same paragraph is in seed 000's plain text)."""
+"""The progressive movement and the bell, rule by rule: “Bid Euchre” (wiki markup), Bid euchre
+variations, "Progressive" (the same paragraph is in “Bid Euchre”'s plain text)."""
 
 from __future__ import annotations
 
@@ -24,20 +24,20 @@ def partner(seating, name):
 
 
 def test_losing_team_at_head_table_moves_to_tail_table():
-    # seed 001, Progressive: "The losing team at the head table moves to the tail table"
+    # “Bid Euchre”, section “Progressive”: "The losing team at the head table moves to the tail table"
     after = move(THREE, ["A", "A", "A"])
     assert where(after, "b1")[0] == 3 and where(after, "b2")[0] == 3
 
 
 def test_winning_team_at_each_other_table_advances_to_the_next_table():
-    # seed 001, Progressive: "otherwise, the winning team at each table advances to the next table"
+    # “Bid Euchre”, section “Progressive”: "otherwise, the winning team at each table advances to the next table"
     after = move(THREE, ["B", "A", "B"])
     assert {where(after, n)[0] for n in ("c1", "c2")} == {1}
     assert {where(after, n)[0] for n in ("f1", "f2")} == {2}
 
 
 def test_head_table_winners_stay_and_other_losers_stay():
-    # seed 001, Progressive: only the head losers and the other tables' winners move
+    # “Bid Euchre”, section “Progressive”: only the head losers and the other tables' winners move
     after = move(THREE, ["A", "B", "A"])
     assert {where(after, n)[0] for n in ("a1", "a2")} == {1}
     assert {where(after, n)[0] for n in ("c1", "c2")} == {2}
@@ -45,7 +45,7 @@ def test_head_table_winners_stay_and_other_losers_stay():
 
 
 def test_losing_team_changes_seat_so_partners_become_opponents():
-    # seed 001, Progressive: "one member of the losing team changes seat so that partners in
+    # “Bid Euchre”, section “Progressive”: "one member of the losing team changes seat so that partners in
     # one game are opponents in the next game"; the fixed rule (docs/club.md): of a N/S pair
     # N keeps the seat and S moves to E; of an E/W pair E keeps the seat and W moves to S
     after = move(THREE, ["A", "B", "A"])
@@ -63,7 +63,7 @@ def test_seat_rule_in_full_for_both_pairs():
 
 
 def test_everyone_changes_partner_at_every_table():
-    # seed 001, Progressive: "partners in one game are opponents in the next game"
+    # “Bid Euchre”, section “Progressive”: "partners in one game are opponents in the next game"
     for winners in (["A", "A", "A"], ["B", "B", "B"], ["A", "B", "A"], ["B", "A", "B"]):
         after = move(THREE, winners)
         for table in THREE:
@@ -72,7 +72,7 @@ def test_everyone_changes_partner_at_every_table():
 
 
 def test_one_table_splits_both_pairs():
-    # seed 001, Progressive, with a single table: the head table is also the tail
+    # “Bid Euchre”, section “Progressive”, with a single table: the head table is also the tail
     assert move([("n", "e", "s", "w")], ["A"]) == [("n", "s", "e", "w")]
 
 
@@ -82,7 +82,7 @@ def night_with(players: int = 12, **options) -> ProgressiveTournament:
 
 
 def test_bell_rings_after_the_head_table_has_played_eight_hands():
-    # seed 001, Progressive: "The lead table plays eight hands [...] then rings the bell"
+    # “Bid Euchre”, section “Progressive”: "The lead table plays eight hands [...] then rings the bell"
     night = night_with()
     assert night.options.hands_per_round == 8
     for _ in range(7):
@@ -98,7 +98,7 @@ def test_bell_rings_after_the_head_table_has_played_eight_hands():
 
 
 def test_other_tables_finish_their_current_hand_whatever_their_count():
-    # seed 001, Progressive: "players at each table finish their current hand"
+    # “Bid Euchre”, section “Progressive”: "players at each table finish their current hand"
     night = night_with(8)
     for _ in range(8):
         night.record_hand(1, 1, 0)
@@ -108,7 +108,7 @@ def test_other_tables_finish_their_current_hand_whatever_their_count():
 
 
 def test_team_score_goes_on_each_players_individual_tally():
-    # seed 001, Progressive: "record their team score on an individual tally"
+    # “Bid Euchre”, section “Progressive”: "record their team score on an individual tally"
     night = night_with(8)
     for _ in range(8):
         night.record_hand(1, 2, -5)
@@ -122,7 +122,7 @@ def test_team_score_goes_on_each_players_individual_tally():
 
 
 def test_night_ends_after_ten_games():
-    # seed 001, Progressive: "After 10 games, players total their tally sheets"
+    # “Bid Euchre”, section “Progressive”: "After 10 games, players total their tally sheets"
     night = night_with(8, hands_per_round=1)
     assert night.options.rounds == 10
     for _ in range(10):

@@ -1,4 +1,4 @@
-"""Whole progressive nights (seed 001, Bid euchre variations, "Progressive": "After 10 games,
+"""Whole progressive nights (“Bid Euchre”, section “Bid euchre variations”, "Progressive": "After 10 games,
 players total their tally sheets, to determine the high score and low score") for 8, 12 and
 16 players, with simulated scores: every player's tally adds up to the scores entered."""
 

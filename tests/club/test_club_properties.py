@@ -1,4 +1,4 @@
-"""Properties of the movement (seed 001, Bid euchre variations, "Progressive"), for any number
+"""Properties of the movement (“Bid Euchre”, section “Bid euchre variations”, "Progressive"), for any number
 of tables and any results: the seating is always a permutation of the roster (nobody sits
 twice, nobody is left out) and nobody keeps a partner."""
 

@@ -26,7 +26,7 @@ def test_a_missing_file_is_refused(tmp_path):
 
 
 def test_only_two_partnerships_go_on_a_progressive_tally():
-    # seed 001, Progressive: "record their team score": every-player-for-himself games have no team
+    # “Bid Euchre”, section “Progressive”: "record their team score": every-player-for-himself games have no team
     setup = {"variant": "buck-euchre", "players": ["a", "b", "c", "d"]}
     with pytest.raises(ClubError, match="not two partnerships of two"):
         hands_from_game(setup, [])

@@ -82,6 +82,9 @@ def test_bad_input_is_a_clear_error(emulator, tmp_path):
     path = str(tmp_path / "decks.sqlite")
     assert "Invalid value for '--kind'" in run("enroll", "--deck", "1", "--kind", "23", "--port",
                                                emulator.port, "--registry", path).stderr
+    nothing = run("deck", "check", "--deck", "4", "--port", emulator.port, "--registry", path)
+    assert nothing.returncode == 1 and "no deck registry at" in nothing.stderr
+    decks.Registry(path).close()
     missing = run("deck", "check", "--deck", "4", "--port", emulator.port, "--registry", path)
     assert missing.returncode == 1 and "deck 4 is not enrolled here" in missing.stderr
     no_port = run("deck", "check", "--deck", "4", "--port", str(tmp_path / "nope"), "--registry", path)

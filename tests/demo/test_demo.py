@@ -28,7 +28,7 @@ TRICKTABLE = Path(sys.executable).parent / "tricktable"
 
 
 def test_two_tables_play_a_complete_game_each_headless(tmp_path: Path) -> None:
-    """seed 001, Single Deck Bid Euchre, Winning: a game ends at its hand limit (here 1)."""
+    """“Bid Euchre”, section “Single Deck Bid Euchre”, “Winning”: a game ends at its hand limit (here 1)."""
     demo = Demo(DemoConfig(tables=2, games=1, speed=0, web_port=0, seed=7, revoke_rate=0.05,
                            options={"hand_limit": 1}, workdir=tmp_path))
     demo.start()

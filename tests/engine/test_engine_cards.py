@@ -1,4 +1,4 @@
-"""cards: parsing and printing, decks, effective suit and card order (seed 001, Single Deck
+"""cards: parsing and printing, decks, effective suit and card order (“Bid Euchre”, section “Single Deck”
 Bid Euchre, for the bower order; the double-deck rule is DESIGN.md's, Identity of a card)."""
 
 from __future__ import annotations
@@ -54,10 +54,10 @@ def test_every_card_round_trips(card, copy) -> None:  # type: ignore[no-untyped-
     ("48", 48, 2), ("52", 52, 1),
 ])
 def test_named_decks(name: str, size: int, copies: int) -> None:
-    """The packs the seeds name: 24 (seed 001, Single Deck Bid Euchre: 'A pack of 24 cards'),
-    25 with the joker (seed 001, Hasenpfeffer), 28 and 32 (seed 001, Buck euchre: 'lower
-    cards (9, 8, 7, etc.) added if necessary'), 32 (seed 002, Jucker and the 1844 Euchre), 48
-    as 2x24 (seed 001, Double Hasenpfeffer: 'the 48-card pinochle pack'), 52 (seed 002,
+    """The packs the seeds name: 24 (“Bid Euchre”, section “Single Deck Bid Euchre”: 'A pack of 24 cards'),
+    25 with the joker (“Bid Euchre”, section “Hasenpfeffer”), 28 and 32 (“Bid Euchre”, section “Buck euchre”: 'lower
+    cards (9, 8, 7, etc.) added if necessary'), 32 (“Euchre”, Jucker and the 1844 Euchre), 48
+    as 2x24 (“Bid Euchre”, section “Double Hasenpfeffer”: 'the 48-card pinochle pack'), 52 (“Euchre”,
     Spades). 36 and 40 are DESIGN.md's (cards) packs; no seed variant uses them yet."""
     d = deck(name)
     assert d.size == size == d.mask.bit_count() and d.copies == copies
@@ -78,7 +78,7 @@ def test_double_deck_copies_have_distinct_bits() -> None:
 
 
 def test_left_bower_belongs_to_trump() -> None:
-    """seed 001: the left bower is 'the other suit of the same colour as the trump suit'."""
+    """“Bid Euchre”: the left bower is 'the other suit of the same colour as the trump suit'."""
     o = Ordering(Suit.SPADES)
     assert o.effective_suit(parse_card("JC")) == Suit.SPADES
     assert o.effective_suit(parse_card("JH")) == Suit.HEARTS
@@ -92,13 +92,13 @@ def _order(o: Ordering, names: str) -> list[str]:
 
 
 def test_trump_order_right_left_ace_king_queen_ten_nine() -> None:
-    """seed 001, Single Deck Bid Euchre: 'J ..., J ..., A, K, Q, 10, 9 (low)'."""
+    """“Bid Euchre”, section “Single Deck Bid Euchre”: 'J ..., J ..., A, K, Q, 10, 9 (low)'."""
     o = Ordering(Suit.HEARTS)
     assert _order(o, "9H AH JD 10H KH JH QH") == ["JH", "JD", "AH", "KH", "QH", "10H", "9H"]
 
 
 def test_no_trump_has_no_bowers_and_low_no_trump_reverses() -> None:
-    """seed 001: 'When playing with no trumps, all four suits follow the plain suit ranking';
+    """“Bid Euchre”: 'When playing with no trumps, all four suits follow the plain suit ranking';
     low no-trump (Buckpfeffer's 'low'): the 9 is best, the ace worst."""
     high = Ordering(None)
     low = Ordering(None, low=True)
@@ -112,7 +112,7 @@ def test_no_trump_has_no_bowers_and_low_no_trump_reverses() -> None:
 
 
 def test_joker_is_best_trump_and_its_own_suit_at_no_trump() -> None:
-    """seed 000/001, Hasenpfeffer: the joker is the best bauer."""
+    """“Bid Euchre”, section “Hasenpfeffer”: the joker is the best bauer."""
     o = Ordering(Suit.CLUBS)
     assert o.effective_suit(JOKER) == Suit.CLUBS
     assert o.winner([parse_card("JC").index, JOKER.index, parse_card("JS").index]) == 1

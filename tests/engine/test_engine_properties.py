@@ -1,6 +1,5 @@
 """Properties of random legal play (issue 2): hands always end, every card is played once,
-tricks per hand equal the hand size, score changes follow the scoring rules (seed 001,
-Single Deck Bid Euchre, Leading, taking tricks, and scoring), and a refused action changes
+tricks per hand equal the hand size, score changes follow the scoring rules (“Bid Euchre”, section “Single Deck Bid Euchre”, “Leading”, taking tricks, and scoring), and a refused action changes
 nothing. Game-level runs use a hand limit: random bidding overbids and may never reach 42."""
 
 from __future__ import annotations

@@ -206,7 +206,7 @@ def test_showed_out_suit_is_not_offered_as_a_legal_play() -> None:
 
 def test_record_mode_penalty_applies_at_scoring_for_proven_revokes() -> None:
     """The Bid Euchre passages name no revoke penalty; the option ``revoke_penalty`` (6, the
-    set of seed 001, Single Deck Bid Euchre, Leading, taking tricks, and scoring: 'set back
+    set of “Bid Euchre”, section “Single Deck Bid Euchre”, “Leading”, taking tricks, and scoring: 'set back
     (loses) six points') is charged at the end of the hand in record mode (DESIGN.md,
     Revokes)."""
     eng = unknown_hands({"revoke_mode": "record"})

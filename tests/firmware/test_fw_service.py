@@ -1,6 +1,6 @@
 """A hand of Bid Euchre played on a firmware board under MicroPython (96k heap) against the
 real host service through mosquitto: the board reads each tap from the emulated pads, the
-service journals it, acks it, rules on it (seed 001, Single Deck Bid Euchre, "Bidding" and
+service journals it, acks it, rules on it (“Bid Euchre”, section “Single Deck Bid Euchre”, "Bidding" and
 "Leading, taking tricks, and scoring": the hand is dealt, bid, declared and played out by
 legal moves) and every verdict is "accepted".
 This is issue 5's "done when": the firmware a board runs plays a whole hand through a real

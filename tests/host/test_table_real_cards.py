@@ -2,15 +2,15 @@
 
 The up-card: the bidding waits for it, and the table says how to give it.
 
-Euchre (seed 002, fragment 3268-399 and the auction passage at line 137: the eldest 'may
-either "order it up" ... or "turn it down"'), Buck Euchre / Dirty Clubs (seed 001, Buck
+Euchre (“Euchre”, section “Making trump”-399 and the auction passage at line 137: the eldest 'may
+either "order it up" ... or "turn it down"'), Buck Euchre / Dirty Clubs (“Bid Euchre”, section “Buck”
 Euchre: 'the top card, which is flipped face up. If this face-up card is a club ... there is
-no bidding') and Eau Claire Clubs (seed 001, Eau Claire Clubs, Dealing: 'flips the top one
+no bidding') and Eau Claire Clubs (“Bid Euchre”, section “Eau Claire Clubs”, “Dealing”: 'flips the top one
 up — this is the "up-card". If the up-card is a club, then clubs are trump ... and no bidding
 occurs') all bid on the up-card, so a bid or pass before it is turned is refused; the dealer
 turns it by tapping it on the dealer's pad (the dealer's first card of the deal).
 
-Eau Claire's calls (seed 001, Eau Claire Clubs, Bottoms and Misdeal) show the cards: the
+Eau Claire's calls (“Bid Euchre”, section “Eau Claire Clubs”, “Bottoms and Misdeal”) show the cards: the
 caller taps the five cards on the pad, then the call's token.
 """
 

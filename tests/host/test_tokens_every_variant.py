@@ -32,7 +32,7 @@ from tricktable.table import TableSession, action_token, token_actions, token_tr
 pytestmark = pytest.mark.timeout(120)
 
 CARD_ACTIONS = (Play, ScanCard, TurnUp, Exchange)
-# seven-handed five-handed plays the 56-card kind (two packs of eights to aces, seed 001,
+# seven-handed five-handed plays the 56-card kind (two packs of eights to aces, “Bid Euchre”,
 # Double Deck Bid Euchre, Variations)
 CASES = [pytest.param(name, n)
          for name in list_variants() for n in get_variant(name).seat_counts]
@@ -220,7 +220,7 @@ def spades() -> Iterator[tuple[TableSession, Kit]]:
 
 
 def test_a_bid_of_another_variant_is_refused_by_name(euchre) -> None:
-    """seed 002 (Euchre): the bidding is ordering up or naming a suit; 3HC is Eau Claire's."""
+    """“Euchre” (Euchre): the bidding is ordering up or naming a suit; 3HC is Eau Claire's."""
     result = refused(*euchre, 1, "BID:3HC")
     assert result.code == "unknown_bid"
     assert "'3HC' is not a bid in Euchre" in result.reason
@@ -251,8 +251,7 @@ def test_a_token_out_of_phase_is_refused_by_the_engine(spades) -> None:
 
 def test_trump_token_names_the_suit_in_euchre_round_two_and_declares_it_in_bid_euchre(
         euchre) -> None:
-    """seed 002 (Euchre), second round: a player names any suit but the turned one; seed 001,
-    Single Deck Bid Euchre: the high bidder declares trump."""
+    """“Euchre” (Euchre), second round: a player names any suit but the turned one; “Bid Euchre”, section “Single Deck Bid Euchre”: the high bidder declares trump."""
     session, kit = euchre
     for seat in (1, 2, 3, 0):
         assert tap(session, kit, seat, "PASS").ok
@@ -267,7 +266,7 @@ def test_trump_token_names_the_suit_in_euchre_round_two_and_declares_it_in_bid_e
 
 
 def test_pick_up_is_the_dealer_taking_up_the_turned_card(euchre) -> None:
-    """seed 002 (Euchre): the dealer 'takes it up'; the same bid as ordering it up."""
+    """“Euchre” (Euchre): the dealer 'takes it up'; the same bid as ordering it up."""
     session, kit = euchre
     for seat in (1, 2, 3):
         assert tap(session, kit, seat, "PASS").ok
@@ -282,7 +281,7 @@ def test_table_controls_and_unknown_words_mean_no_action() -> None:
 
 
 def test_a_call_allowed_out_of_turn_is_taken_from_any_seat() -> None:
-    """seed 001, Eau Claire Clubs, Bottoms: 'a player must call Bottoms before anybody else
+    """“Bid Euchre”, section “Eau Claire Clubs”, “Bottoms”: 'a player must call Bottoms before anybody else
     bids/passes': the caller need not be next to bid."""
     for seed in range(200):
         setup = setup_for("eau-claire-clubs", 4, seed=seed)

@@ -1,5 +1,5 @@
-"""Single Deck Bid Euchre: one test per rule, each naming its passage of seed 001, section
-"Single Deck Bid Euchre" (seed 000 holds the same text in plain form).
+"""Single Deck Bid Euchre: one test per rule, each naming its passage of “Bid Euchre”, section
+"Single Deck Bid Euchre" (“Bid Euchre” holds the same text in plain form).
 
 The dealer is seat 0, so the bidding and most hands start at seat 1. Seats 0 & 2 are one
 side (side 0), seats 1 & 3 the other (side 1).
@@ -67,7 +67,7 @@ def test_deal_one_at_a_time_from_dealers_left_six_each() -> None:
 
 
 def test_deal_rotates_to_the_left_after_each_hand() -> None:
-    """Progressive (seed 001): 'Deal passes around the table, clockwise, after each hand'
+    """Progressive (“Bid Euchre”): 'Deal passes around the table, clockwise, after each hand'
     (the single-deck game follows the same rotation)."""
     eng = table("bid-euchre", SUITED)
     contract(eng, ["4", "P", "P", "P"], "NT")
@@ -154,7 +154,7 @@ def test_dealer_may_match_a_pepper_and_win_the_bid() -> None:
 
 
 def test_all_pass_throws_the_hand_in_and_the_deal_passes() -> None:
-    """The seeds do not say for this game; the default follows seed 002 (Euchre): 'If no
+    """The seeds do not say for this game; the default follows “Euchre” (Euchre): 'If no
     trump is selected, the hand is discarded and the deal passes to the left'."""
     eng = table("bid-euchre", SUITED)
     out = ok(eng, Pass(1), Pass(2), Pass(3), Pass(0))
@@ -166,7 +166,7 @@ def test_all_pass_throws_the_hand_in_and_the_deal_passes() -> None:
 
 
 def test_stick_the_dealer_option_forces_a_bid_of_four() -> None:
-    """Pfeffer (seed 001): 'the dealer is forced to make a four Trick Bid when all players
+    """Pfeffer (“Bid Euchre”): 'the dealer is forced to make a four Trick Bid when all players
     pass in front of the dealer' (option all_pass='stick_dealer')."""
     eng = table("bid-euchre", SUITED, options={"all_pass": "stick_dealer"})
     ok(eng, Pass(1), Pass(2), Pass(3))

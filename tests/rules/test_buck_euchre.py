@@ -1,4 +1,4 @@
-"""Buck Euchre / Dirty Clubs: each test names the passage of seed 001, "Bid euchre
+"""Buck Euchre / Dirty Clubs: each test names the passage of “Bid Euchre”, "Bid euchre
 variations > Buck euchre" (Play, Scoring), that it checks."""
 
 from __future__ import annotations

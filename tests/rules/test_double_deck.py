@@ -1,5 +1,5 @@
 """Double Deck Bid Euchre, Indiana Double Deck and the five-handed game: each test names the
-passage of seed 001, "Double Deck Bid Euchre" (and its Variations list), that it checks."""
+passage of “Bid Euchre”, "Double Deck Bid Euchre" (and its Variations list), that it checks."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def test_failed_bid_loses_its_value_and_opponents_score_tricks() -> None:
 
 def test_of_two_identical_cards_the_first_played_wins() -> None:
     """DESIGN.md, Identity of a card: 'of two identical cards played to one trick, the first
-    played wins' (seed 001 gives no other rule for the 2 x 24 pack)."""
+    played wins' (“Bid Euchre” gives no other rule for the 2 x 24 pack)."""
     hands = list(ONE_SUIT_EACH)
     hands[0] = hands[0].replace("AS'", "9D'")
     hands[2] = hands[2].replace("9D'", "AS'")
@@ -90,7 +90,7 @@ def test_five_handed_pack(players: int, size: int) -> None:
 
 @pytest.mark.parametrize("players", [5, 6, 7])
 def test_five_handed_pack_can_be_enrolled(players: int) -> None:
-    """Five-handed (seed 001, Double Deck Bid Euchre, Variations): every card of the pack the
+    """Five-handed (“Bid Euchre”, section “Double Deck Bid Euchre”, “Variations”): every card of the pack the
     seed deals for five, six or seven players (seven: 'add the nines and eights from both
     decks', 56 cards) is a slot of an enrollable deck kind, so a real pack can be tagged."""
     pack = Engine.new("five-handed", n_players=players, seed=1).state

@@ -1,4 +1,4 @@
-"""Double Hasenpfeffer: each test names the passage of seed 001, "Double Deck Bid Euchre >
+"""Double Hasenpfeffer: each test names the passage of “Bid Euchre”, "Double Deck Bid Euchre >
 Double Hasenpfeffer", that it checks."""
 
 from __future__ import annotations
@@ -96,6 +96,6 @@ def test_no_alone_with_six_players() -> None:
 @pytest.mark.parametrize("players", [4, 6])
 def test_complete_game(players: int) -> None:
     """Seed 001, Double Hasenpfeffer: 'Scoring is the same as in 24-card pepper above', so a
-    whole game goes to 42 (seed 001, Single Deck Bid Euchre, Winning)."""
+    whole game goes to 42 (“Bid Euchre”, section “Single Deck Bid Euchre”, “Winning”)."""
     eng, hands = random_game("double-hasenpfeffer", players, players, bots=True)
     assert eng.state.game_over and eng.state.scores[eng.state.winner] >= 42

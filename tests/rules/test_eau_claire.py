@@ -1,4 +1,4 @@
-"""Eau Claire Clubs: each test names the section of seed 001, "Eau Claire Clubs", that it
+"""Eau Claire Clubs: each test names the section of “Bid Euchre”, "Eau Claire Clubs", that it
 checks (Dealing, Bidding, Sitting out, Cardplay, Set, Scoring, Winning, Bottoms, Misdeal)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""North American Euchre and the 1844 rules: each test names the seed 002 passage it checks
-(fragment numbers are those before the colon of each fragment in seed 002)."""
+"""North American Euchre and the 1844 rules: each test names the “Euchre” passage it checks
+(fragment numbers are those before the colon of each fragment in “Euchre”)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ MARCH = ["9S 10S QS KS AS", "JH JD AH KH QH", "9C 10C QC KC AC", "9D 10D QD KD A
 
 
 def test_order_up_dealer_takes_up_card_and_discards() -> None:
-    """Fragments 2964, 3268, 4028: ordering up makes the turn-up suit trump; the dealer takes
+    """Section “Making trump”: ordering up makes the turn-up suit trump; the dealer takes
     the up-card into the hand and discards a card to the kitty."""
     eng = table("euchre", HANDS, up="9H")
     ok(eng, Bid(1, "ORDER_UP"))
@@ -29,7 +29,7 @@ def test_order_up_dealer_takes_up_card_and_discards() -> None:
 
 
 def test_eldest_leads_and_makers_with_three_tricks_score_one() -> None:
-    """Fragment 304: 'the eldest leads'; fragment 2888: the makers must take at least 3 tricks
+    """Section “Variations”: 'the eldest leads'; section “Making trump”: the makers must take at least 3 tricks
     to win and score 1 point."""
     eng = table("euchre", HANDS, up="9H")
     ok(eng, Bid(1, "ORDER_UP"), Exchange(0, parse_card("KC")))
@@ -40,7 +40,7 @@ def test_eldest_leads_and_makers_with_three_tricks_score_one() -> None:
 
 
 def test_march_scores_two() -> None:
-    """Fragment 2888: 'Winning all 5 tricks is a march which earns 2 points'."""
+    """Section “Making trump”: 'Winning all 5 tricks is a march which earns 2 points'."""
     eng = table("euchre", MARCH, up="10H")
     ok(eng, Bid(1, "ORDER_UP"), Exchange(0, parse_card("9S")))
     finish(eng)
@@ -48,7 +48,7 @@ def test_march_scores_two() -> None:
 
 
 def test_left_bower_led_must_be_followed_with_trump() -> None:
-    """Fragment 4180 ('The J♣ effectively becomes a spade'): a left bower led calls for trump."""
+    """Section “Card ranking” ('The J♣ effectively becomes a spade'): a left bower led calls for trump."""
     eng = table("euchre", MARCH, up="10H")
     ok(eng, Bid(1, "ORDER_UP"), Exchange(0, parse_card("9S")), Play(1, parse_card("JD")))
     ok(eng, Play(2, parse_card("9C")))
@@ -59,8 +59,8 @@ def test_left_bower_led_must_be_followed_with_trump() -> None:
 
 
 def test_alone_march_scores_four_and_partner_sits_out() -> None:
-    """Fragment 304: 'A player who fixes the trump suit may announce alone'; the partner
-    takes no part. Fragment 2888: a lone march scores 4."""
+    """Section “Variations”: 'A player who fixes the trump suit may announce alone'; the partner
+    takes no part. Section “Making trump”: a lone march scores 4."""
     eng = table("euchre", MARCH, up="10H")
     ok(eng, Bid(1, "ORDER_UP:ALONE"), Exchange(0, parse_card("9S")))
     assert eng.to_act == 1
@@ -74,8 +74,8 @@ def test_alone_march_scores_four_and_partner_sits_out() -> None:
 
 
 def test_euchred_makers_give_defenders_two() -> None:
-    """Fragment 2888: 'Otherwise they are euchred, i.e. have lost and their opponents score
-    2 points'; fragment 2964: the dealer's partner may 'assist'."""
+    """Section “Making trump”: 'Otherwise they are euchred, i.e. have lost and their opponents score
+    2 points'; section “Making trump”: the dealer's partner may 'assist'."""
     eng = table("euchre", MARCH, up="10H")
     ok(eng, Pass(1), Bid(2, "ORDER_UP"), Exchange(0, parse_card("9S")))
     finish(eng)
@@ -83,7 +83,7 @@ def test_euchred_makers_give_defenders_two() -> None:
 
 
 def test_second_round_names_another_suit_only() -> None:
-    """Fragment 4028: after four passes each player may 'call a different suit as trump'."""
+    """Section “Making trump”: after four passes each player may 'call a different suit as trump'."""
     eng = table("euchre", HANDS, up="9H")
     ok(eng, Pass(1), Pass(2), Pass(3), Pass(0))
     bids = {a.bid for a in eng.legal_actions() if isinstance(a, Bid)}
@@ -95,7 +95,7 @@ def test_second_round_names_another_suit_only() -> None:
 
 
 def test_all_pass_twice_throws_in_and_deal_passes_left() -> None:
-    """Fragment 4028: 'If no trump is selected, the hand is discarded and the deal passes to
+    """Section “Making trump”: 'If no trump is selected, the hand is discarded and the deal passes to
     the left.'"""
     eng = table("euchre", HANDS, up="9H")
     ok(eng, *(Pass(s % 4) for s in range(1, 9)))
@@ -103,7 +103,7 @@ def test_all_pass_twice_throws_in_and_deal_passes_left() -> None:
 
 
 def test_stick_the_dealer_option() -> None:
-    """Option stick_the_dealer (fragment 4408 lists North American variations): the dealer may
+    """Option stick_the_dealer (section “Scoring” lists North American variations): the dealer may
     not pass in round two."""
     eng = table("euchre", HANDS, up="9H", options={"stick_the_dealer": True})
     ok(eng, *(Pass(s % 4) for s in range(1, 8)))
@@ -111,7 +111,7 @@ def test_stick_the_dealer_option() -> None:
 
 
 def test_revoke_in_record_mode_awards_two() -> None:
-    """Fragment 4484: on a revoke 'the opposing team is awarded two points' (default) or 'two
+    """Section “Renege”: on a revoke 'the opposing team is awarded two points' (default) or 'two
     points are deducted from the offending team'."""
     for penalty, expected in (("award_two", [0, 2 + 2]), ("deduct_two", [-2, 2])):
         eng = table("euchre", MARCH, up="10H",
@@ -125,7 +125,7 @@ def test_revoke_in_record_mode_awards_two() -> None:
 
 
 def test_1844_rules_use_32_cards_and_game_to_five() -> None:
-    """Fragment 1976: 'A 32-card French-suited Piquet pack is used'; fragment 2888: 'Game is
+    """Section “History”: 'A 32-card French-suited Piquet pack is used'; section “Making trump”: 'Game is
     5 points.'"""
     eng = Engine.new("euchre-1844")
     assert eng.state.deck.size == 32 and eng.state.options.target == 5
@@ -134,7 +134,7 @@ def test_1844_rules_use_32_cards_and_game_to_five() -> None:
 @pytest.mark.parametrize("variant", ["euchre", "euchre-1844"])
 @pytest.mark.parametrize("seed", range(3))
 def test_complete_game(variant: str, seed: int) -> None:
-    """Fragment 304: 'The first team to score the target number of points (5, 7 or 10) wins.'"""
+    """Section “Variations”: 'The first team to score the target number of points (5, 7 or 10) wins.'"""
     eng, hands = random_game(variant, 4, seed)
     target = eng.state.options.target
     assert eng.state.game_over and max(eng.state.scores) >= target
@@ -147,8 +147,8 @@ BRITISH = ["9S 10S QS KS AS", "JH AH KH QH 10H", "9C 10C QC KC AC", "9D 10D QD K
 
 
 def test_british_pack_has_the_benny_as_top_trump() -> None:
-    """Fragment 1368: 'a pack of 25 cards with a joker ... the top trump is the Benny'.
-    Fragment 3344: 'If the upcard is the Benny, the dealer must announce trumps before picking
+    """Section “British Euchre”: 'a pack of 25 cards with a joker ... the top trump is the Benny'.
+    Section “Making trump”: 'If the upcard is the Benny, the dealer must announce trumps before picking
     up their own hand cards and the dealer's team are the makers'."""
     eng = table("euchre-british", BRITISH, up="JOKER")
     assert eng.state.deck.size == 25
@@ -164,7 +164,7 @@ def test_british_pack_has_the_benny_as_top_trump() -> None:
 
 
 def test_british_dealers_partner_may_only_order_up_alone() -> None:
-    """Fragment 3344: 'the dealer's partner cannot make trumps and play with the dealer, but
+    """Section “Making trump”: 'the dealer's partner cannot make trumps and play with the dealer, but
     can only pass or play alone'."""
     eng = table("euchre-british", BRITISH, up="9H")
     ok(eng, Pass(1))
@@ -175,7 +175,7 @@ def test_british_dealers_partner_may_only_order_up_alone() -> None:
 
 
 def test_british_maker_and_defender_both_alone() -> None:
-    """Fragment 3496: 'Before the first trick any player may announce they are going alone,
+    """Section “Going alone”: 'Before the first trick any player may announce they are going alone,
     whereupon the partner of the lone player puts their cards face down ... A maker and a
     defender may both go alone in which case it is one against one.'"""
     eng = table("euchre-british", BRITISH, up="9H")
@@ -194,6 +194,6 @@ def test_british_maker_and_defender_both_alone() -> None:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_british_complete_game(seed: int) -> None:
-    """Fragment 3496: 'Play and scoring are as in the 1844 rules' (game to 5)."""
+    """Section “Going alone”: 'Play and scoring are as in the 1844 rules' (game to 5)."""
     eng, hands = random_game("euchre-british", 4, seed)
     assert eng.state.game_over and eng.state.scores[eng.state.winner] >= 5

@@ -1,4 +1,4 @@
-"""Hasenpfeffer: each test names the passage of seed 001, "Bid euchre variations >
+"""Hasenpfeffer: each test names the passage of “Bid Euchre”, "Bid euchre variations >
 Hasenpfeffer", that it checks."""
 
 from __future__ import annotations

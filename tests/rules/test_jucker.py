@@ -1,5 +1,5 @@
-"""Jucker / Hunsrück Bauer: each test names the seed 002 Jucker fragment it checks (fragment
-numbers are those before the colon of each fragment in seed 002)."""
+"""Jucker / Hunsrück Bauer: each test names the “Jucker” Jucker fragment it checks (fragment
+numbers are those before the colon of each fragment in “Jucker”)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ SIX = ["7S 8S 9S 10S QS", "JH AH KH QH 10H", "7C 8C 9C 10C JC", "7D 8D 9D 10D QD
 
 
 def test_pack_teams_and_lines() -> None:
-    """Fragment 3040: 'uses 32 French-suited cards and is a six-handed, two-team game ...
-    players receive 5 cards each'; fragment 5472: 'Teams start with five lines'."""
+    """Section “Bauer”: 'uses 32 French-suited cards and is a six-handed, two-team game ...
+    players receive 5 cards each'; section “Variations”: 'Teams start with five lines'."""
     eng = Engine.new("jucker", seed=1)
     ok(eng, eng.legal_actions()[0])
     assert eng.state.deck.size == 32 and eng.state.n == 6
@@ -25,7 +25,7 @@ def test_pack_teams_and_lines() -> None:
 
 
 def test_a_turned_jack_fixes_trump() -> None:
-    """Fragment 3192: 'the top card of the skat is turned for trump. If it is a Jack, it
+    """Section “Rules”: 'the top card of the skat is turned for trump. If it is a Jack, it
     determines trumps' (judgement: the dealer's team declares; the dealer may exchange)."""
     hands = list(SIX)
     hands[2] = "7C 8C 9C 10C QC"
@@ -36,7 +36,7 @@ def test_a_turned_jack_fixes_trump() -> None:
 
 
 def test_two_jacks_on_top() -> None:
-    """Fragment 3040: 'two Jacks as top trumps: the trump Jack and the Jack of the same
+    """Section “Bauer”: 'two Jacks as top trumps: the trump Jack and the Jack of the same
     colour'."""
     eng = table("jucker", SIX, up="QC")
     ok(eng, *(Pass(s % 6) for s in range(1, 7)), Bid(1, "H"))
@@ -45,7 +45,7 @@ def test_two_jacks_on_top() -> None:
 
 
 def test_turned_suit_then_another_suit() -> None:
-    """Fragment 5472: 'players are asked in turn if they will play with the turnup suit. If
+    """Section “Variations”: 'players are asked in turn if they will play with the turnup suit. If
     any player says yes, the dealer may exchange with it. If no-one wants to play with the
     turnup suit, it is turned over again and players are asked if they will play with another
     suit.'"""
@@ -60,14 +60,14 @@ def test_turned_suit_then_another_suit() -> None:
 
 
 def test_all_pass_is_redealt() -> None:
-    """Fragment 5472: 'If all pass, the cards are redealt.'"""
+    """Section “Variations”: 'If all pass, the cards are redealt.'"""
     eng = table("jucker", SIX, up="QC")
     ok(eng, *(Pass(s % 6) for s in range(1, 13)))
     assert eng.phase == "deal" and eng.state.dealer == 0 and eng.state.hand_number == 2
 
 
 def test_declarers_lose_add_a_line_and_winners_erase_one() -> None:
-    """Fragments 5472, 532: 'play for the best of five tricks. If the declarers win, they erase
+    """Sections “Variations”, “Bauer”: 'play for the best of five tricks. If the declarers win, they erase
     a line; if they lose, they add a line and the winners erase a line.'"""
     eng = table("jucker", SIX, up="QC")
     ok(eng, *(Pass(s % 6) for s in range(1, 7)), Pass(1), Pass(2), Bid(3, "S"))
@@ -77,7 +77,7 @@ def test_declarers_lose_add_a_line_and_winners_erase_one() -> None:
 
 
 def test_durch_is_worth_two_lines() -> None:
-    """Fragment 3040: 'there is a bonus for a slam, known as a Durch' (two lines: judgement)."""
+    """Section “Bauer”: 'there is a bonus for a slam, known as a Durch' (two lines: judgement)."""
     eng = table("jucker", SIX, up="QC")
     ok(eng, *(Pass(s % 6) for s in range(1, 7)), Bid(1, "H"))
     finish(eng)
@@ -86,7 +86,7 @@ def test_durch_is_worth_two_lines() -> None:
 
 
 def test_first_team_without_lines_wins() -> None:
-    """Fragment 5472: the lines are erased as hands are won; none left wins."""
+    """Section “Variations”: the lines are erased as hands are won; none left wins."""
     eng = table("jucker", SIX, up="QC", scores=[5, 2])
     ok(eng, *(Pass(s % 6) for s in range(1, 7)), Bid(1, "H"))
     finish(eng)
@@ -95,7 +95,7 @@ def test_first_team_without_lines_wins() -> None:
 
 @pytest.mark.parametrize("players", [6, 4])
 def test_complete_game(players: int) -> None:
-    """Fragments 5472 and 532: lines are erased as hands are won ('the winners erase a
+    """Sections “Variations”, “Bauer”: lines are erased as hands are won ('the winners erase a
     line'); a whole random game ends with the winning team at no lines left."""
     eng, hands = random_game("jucker", players, players)
     assert eng.state.game_over and eng.state.scores[eng.state.winner] <= 0
@@ -109,7 +109,7 @@ SAAR_MARCH = ["7S AH KH QH 10H 9H 8H 7H", "JS JC AS KS QS 10S 9S 8S", SAAR[2], S
 
 
 def test_bauer_forehand_names_trump_after_four_cards() -> None:
-    """Fragment 532: '8 cards are dealt to each player clockwise in two packets of 4, trumps
+    """Section “Bauer”: '8 cards are dealt to each player clockwise in two packets of 4, trumps
     being chosen by forehand after the first packet ... a 32-card ... Skat pack'."""
     eng = Engine.new("bauer-saarland", seed=2)
     ok(eng, eng.legal_actions()[0])
@@ -121,7 +121,7 @@ def test_bauer_forehand_names_trump_after_four_cards() -> None:
 
 
 def test_bauer_forehand_leads_a_trump() -> None:
-    """Fragment 5396: 'Forehand leads with a trump (sometimes optional).'"""
+    """Section “Bauer”: 'Forehand leads with a trump (sometimes optional).'"""
     eng = table("bauer-saarland", SAAR)
     ok(eng, Bid(1, "S"), *(SitOut(s, False) for s in (1, 2, 3, 0)))
     assert {str(a.card) for a in eng.legal_actions()} == {"JS", "JC"}
@@ -131,7 +131,7 @@ def test_bauer_forehand_leads_a_trump() -> None:
 
 
 def test_bauer_declarers_lose_add_a_point() -> None:
-    """Fragment 5396: 'one point being deducted to the winners of a deal if they declared
+    """Section “Bauer”: 'one point being deducted to the winners of a deal if they declared
     trumps. If the declarers lose, they add a point and their opponents deduct one.'"""
     eng = table("bauer-saarland", SAAR)
     ok(eng, Bid(1, "S"), *(SitOut(s, False) for s in (1, 2, 3, 0)))
@@ -141,7 +141,7 @@ def test_bauer_declarers_lose_add_a_point() -> None:
 
 
 def test_bauer_karten_weg_earns_a_brot() -> None:
-    """Fragment 5092: 'Karten weg ("cards away") ... announced by a player who intends to take
+    """Section “Bauer”: 'Karten weg ("cards away") ... announced by a player who intends to take
     every trick. The partner's cards are set aside and the player wanting to make a march
     leads off. Winning earns an extra Brot' (judgement: the team's game at once)."""
     eng = table("bauer-saarland", SAAR_MARCH)
@@ -156,13 +156,13 @@ def test_bauer_karten_weg_earns_a_brot() -> None:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_bauer_complete_game(seed: int) -> None:
-    """Fragment 5396: teams 'aim to be first to zero'."""
+    """Section “Bauer”: teams 'aim to be first to zero'."""
     eng, _ = random_game("bauer-saarland", 4, seed)
     assert eng.state.game_over and eng.state.scores[eng.state.winner] <= 0
 
 
 def test_turned_jack_with_unknown_hands() -> None:
-    """Fragment 3192: a turned jack 'determines trumps'; with real cards nobody scanned, the
+    """Section “Rules”: a turned jack 'determines trumps'; with real cards nobody scanned, the
     dealer's exchange opens the hand."""
     eng = Engine.new("jucker")
     ok(eng, TurnUp(0, parse_card("JS")), Exchange(0, None))

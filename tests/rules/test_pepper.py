@@ -1,4 +1,4 @@
-"""Pepper (Progressive Euchre): each test names the passage of seed 001, "Bid euchre
+"""Pepper (Progressive Euchre): each test names the passage of “Bid Euchre”, "Bid euchre
 variations > Progressive > Play", that it checks."""
 
 from __future__ import annotations

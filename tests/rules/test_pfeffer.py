@@ -1,4 +1,4 @@
-"""Pfeffer and Buckpfeffer: each test names the passage of seed 001, "Bid euchre variations >
+"""Pfeffer and Buckpfeffer: each test names the passage of “Bid Euchre”, "Bid euchre variations >
 Pfeffer" (Play; Scoring & Winning) or "> Buckpfeffer", that it checks."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Spades, partnership and cutthroat: each test names the seed 002 Spades passage it checks
-(fragment numbers are those before the colon of each fragment in seed 002)."""
+"""Spades, partnership and cutthroat: each test names the “Spades” passage it checks
+(fragment numbers are those before the colon of each fragment in “Spades”)."""
 
 from __future__ import annotations
 
@@ -29,8 +29,8 @@ def bid_and_play(eng: Engine, *bids: str) -> None:
 
 
 def test_partnership_bids_add_and_bags_score_one() -> None:
-    """Fragment 228: 'the bids by the two members of each partnership are added together';
-    fragments 2128, 1064: 10 points a bid trick and 1 a bag; fragment 1672: nil +100."""
+    """Section “Bidding”: 'the bids by the two members of each partnership are added together';
+    section “Scoring”: 10 points a bid trick and 1 a bag; section “Scoring”: nil +100."""
     eng = table("spades", ONE_SUIT_EACH, dealer=3)
     bid_and_play(eng, "5", "NIL", "3", "NIL")
     assert eng.state.last_hand["tricks_won"] == [13, 0, 0, 0]
@@ -39,7 +39,7 @@ def test_partnership_bids_add_and_bags_score_one() -> None:
 
 
 def test_set_loses_ten_a_bid_trick() -> None:
-    """Fragment 1064: 'If a team did not make its contract, it was set and 10 points for
+    """Section “Scoring”: 'If a team did not make its contract, it was set and 10 points for
     each bid trick are deducted'."""
     eng = table("spades", ONE_SUIT_EACH, dealer=3)
     bid_and_play(eng, "5", "1", "3", "1")
@@ -47,7 +47,7 @@ def test_set_loses_ten_a_bid_trick() -> None:
 
 
 def test_failed_nil_counts_apart_from_the_contract() -> None:
-    """Fragments 1672, 608: the nil bonus or penalty is independent of the contract score;
+    """Section “Scoring”: the nil bonus or penalty is independent of the contract score;
     the nil bidder's tricks count towards the partnership."""
     eng = table("spades", ONE_SUIT_EACH, dealer=3)
     bid_and_play(eng, "NIL", "1", "8", "1")
@@ -55,7 +55,7 @@ def test_failed_nil_counts_apart_from_the_contract() -> None:
 
 
 def test_failed_nil_tricks_as_bags_option() -> None:
-    """Fragment 608: 'If a nil bid is set, most tournament rules dictate that the overtricks
+    """Section “Scoring”: 'If a nil bid is set, most tournament rules dictate that the overtricks
     make the nil invalid' - option failed_nil_tricks="bags": the failed nil bidder's 13 tricks
     do not make the partner's 8 (set, -80) and are 13 bags (+13, then 10 bags -100)."""
     eng = table("spades", ONE_SUIT_EACH, dealer=3, options={"failed_nil_tricks": "bags"})
@@ -65,7 +65,7 @@ def test_failed_nil_tricks_as_bags_option() -> None:
 
 
 def test_one_nil_per_game_option() -> None:
-    """Fragment 4332: 'Nil rules: One nil per game.' - option nils_per_game=1, counted per
+    """Section “Play”: 'Nil rules: One nil per game.' - option nils_per_game=1, counted per
     side: the partner of this hand's nil bidder may not bid nil, nor may that side later;
     the other side still may."""
     eng = table("spades", ONE_SUIT_EACH, dealer=3, options={"nils_per_game": 1})
@@ -84,14 +84,14 @@ def test_one_nil_per_game_option() -> None:
 
 
 def test_nil_is_unlimited_by_default() -> None:
-    """Fragment 760: 'A combined bid of two blind nil is usually allowed': both partners may
+    """Section “Bidding”: 'A combined bid of two blind nil is usually allowed': both partners may
     bid nil in one hand (nils_per_game null by default)."""
     eng = table("spades", ONE_SUIT_EACH, dealer=3)
     ok(eng, Bid(0, "5"), Bid(1, "NIL"), Bid(2, "3"), Bid(3, "NIL"))
 
 
 def test_ten_bags_cost_one_hundred_and_the_rest_carry() -> None:
-    """Fragments 1140, 4636: at 10 bags, 100 points are deducted; 'Anything over 10
+    """Section “Scoring”: at 10 bags, 100 points are deducted; 'Anything over 10
     sandbags is retained'."""
     eng = table("spades", ONE_SUIT_EACH, dealer=3)
     eng.state.tally = {"bags": [8, 0]}
@@ -101,7 +101,7 @@ def test_ten_bags_cost_one_hundred_and_the_rest_carry() -> None:
 
 
 def test_short_game_five_bags_cost_fifty() -> None:
-    """Fragment 4560: 'a 50-point penalty would be assessed when 5 bags are accumulated'."""
+    """Section “Scoring”: 'a 50-point penalty would be assessed when 5 bags are accumulated'."""
     eng = table("spades", ONE_SUIT_EACH, dealer=3,
                 options={"bag_limit": 5, "bag_penalty": 50, "target": 250})
     bid_and_play(eng, "5", "1", "3", "1")
@@ -109,14 +109,14 @@ def test_short_game_five_bags_cost_fifty() -> None:
 
 
 def test_every_player_must_bid() -> None:
-    """Fragment 228: 'Players must bid at least one if they don't want to bid nil'."""
+    """Section “Bidding”: 'Players must bid at least one if they don't want to bid nil'."""
     eng = table("spades", ONE_SUIT_EACH, dealer=3)
     refused(eng, Pass(0), "must_bid")
 
 
 def test_blind_nil_only_when_down_by_100() -> None:
-    """Fragment 4712: 'Usually teams must be down by 100 points to bid blind nil'; blind nil
-    scores +/-200 (fragment 760, 1672)."""
+    """Section “Nil”: 'Usually teams must be down by 100 points to bid blind nil'; blind nil
+    scores +/-200 (sections “Bidding”, “Scoring”)."""
     eng = table("spades", ONE_SUIT_EACH, dealer=3, scores=[0, 50])
     refused(eng, Bid(0, "BLINDNIL"), "bid_too_low")
     eng = table("spades", ONE_SUIT_EACH, dealer=3, scores=[50, -50])
@@ -128,7 +128,7 @@ def test_blind_nil_only_when_down_by_100() -> None:
 
 
 def test_breaking_spades() -> None:
-    """Fragment 4332: 'a player may not lead spades until a spade has been played to trump
+    """Section “Play”: 'a player may not lead spades until a spade has been played to trump
     another trick' (a hand of only spades may lead one)."""
     eng = table("spades", SWAPPED, dealer=3)
     ok(eng, *(Bid(s, "3") for s in range(4)))
@@ -141,7 +141,7 @@ def test_breaking_spades() -> None:
 
 
 def test_no_spade_lead_to_the_first_trick_option() -> None:
-    """Fragment 3648: 'a player cannot lead spades in the first trick'."""
+    """Section “Play”: 'a player cannot lead spades in the first trick'."""
     eng = table("spades", SWAPPED, dealer=3,
                 options={"breaking_spades": False, "no_spade_first_lead": True})
     ok(eng, *(Bid(s, "3") for s in range(4)))
@@ -153,7 +153,7 @@ def test_no_spade_lead_to_the_first_trick_option() -> None:
 
 @pytest.mark.parametrize("penalty", ["lose_bid", "add_three"])
 def test_revoke_penalties(penalty: str) -> None:
-    """Fragment 3800: 'for the reneging player to automatically lose their bid, or for the
+    """Section “Reneging”: 'for the reneging player to automatically lose their bid, or for the
     reneger to have three tricks added to their bid'."""
     eng = table("spades", SWAPPED, dealer=3,
                 options={"revoke_mode": "record", "revoke_penalty": penalty,
@@ -174,7 +174,7 @@ def test_revoke_penalties(penalty: str) -> None:
 
 
 def test_game_to_500_and_lost_at_minus_200() -> None:
-    """Fragment 2204: the winner is 'the first to reach 500 points, or forcing the opposing
+    """Section “Scoring”: the winner is 'the first to reach 500 points, or forcing the opposing
     team to drop to -200 points'."""
     eng = table("spades", ONE_SUIT_EACH, dealer=3, scores=[430, 0])
     bid_and_play(eng, "5", "1", "3", "1")
@@ -185,7 +185,7 @@ def test_game_to_500_and_lost_at_minus_200() -> None:
 
 
 def test_cutthroat_each_for_themselves() -> None:
-    """Fragments 1900, 836: cutthroat, every player scores their own bid."""
+    """Sections “Players”, “Bidding”: cutthroat, every player scores their own bid."""
     eng = table("spades-cutthroat", ONE_SUIT_EACH, dealer=3)
     assert eng.public_state()["partnerships"] is None
     bid_and_play(eng, "5", "NIL", "2", "1")
@@ -195,7 +195,7 @@ def test_cutthroat_each_for_themselves() -> None:
 @pytest.mark.parametrize("variant", ["spades", "spades-cutthroat"])
 @pytest.mark.parametrize("seed", range(3))
 def test_complete_game(variant: str, seed: int) -> None:
-    """Fragment 2204: a game ends at 500 or -200; all 13 tricks are played each hand."""
+    """Section “Scoring”: a game ends at 500 or -200; all 13 tricks are played each hand."""
     eng, hands = random_game(variant, 4, seed)
     assert eng.state.game_over
     assert max(eng.state.scores) >= 500 or min(eng.state.scores) <= -200
@@ -203,7 +203,7 @@ def test_complete_game(variant: str, seed: int) -> None:
 
 
 def test_blind_nil_card_pass_option() -> None:
-    """Fragment 4712: 'the player bidding nil passes one or two of their cards ... to their
+    """Section “Nil”: 'the player bidding nil passes one or two of their cards ... to their
     partner and receives an equal number of cards back ... Nil passing may be allowed only in
     the case of a blind nil.'"""
     eng = table("spades", ONE_SUIT_EACH, dealer=3, scores=[50, -50], options={"nil_pass": 2})

@@ -63,7 +63,7 @@ def bid_euchre_state(**over) -> dict:
 
 
 def test_a_strong_hand_bids_more_than_a_weak_one() -> None:
-    """seed 001, Single Deck Bid Euchre: each player bids the tricks they expect to take."""
+    """“Bid Euchre”, section “Single Deck Bid Euchre”: each player bids the tricks they expect to take."""
     ladder = [Bid(0, b) for b in ("3", "4", "5", "6")] + [Pass(0)]
     strong = ["JH", "JD", "AH", "KH", "AS", "AC"]
     weak = ["9S", "10S", "9C", "10D", "9H", "QC"]
@@ -147,7 +147,7 @@ def _card(text: str):
 
 
 def test_euchre_bots_order_up_a_strong_hand_and_pass_a_weak_one() -> None:
-    """seed 002, Euchre: in round one a player may order up the turned card's suit."""
+    """“Euchre”: in round one a player may order up the turned card's suit."""
     state = {"seats": ["A", "B", "C", "D"], "partnerships": [[0, 2], [1, 3]], "up_card": "9H",
              "trick": {"cards": []}}
     legal = [Bid(1, "ORDER_UP"), Bid(1, "ORDER_UP:ALONE"), Pass(1)]

@@ -3,7 +3,7 @@ the event stream against a night file written by the club package, the file re-r
 changes, a damaged file kept out, and the /standings and club pages in a real browser
 (Debian's chromium through Playwright) at TV and phone size, live as the night goes on.
 
-The standings are those of seed 001, Bid euchre variations, "Progressive" ("players total
+The standings are those of “Bid Euchre”, section “Bid euchre variations”, "Progressive" ("players total
 their tally sheets, to determine the high score and low score"), as the club package computes
 them; these tests check the scoreboard shows the same, not the club rules themselves.
 Screenshots go to ``$TRICKTABLE_SCREENSHOTS`` when set (to look at them), else a temp dir.

@@ -1,4 +1,4 @@
-"""``tricktable club``: run a progressive night (seed 001, "Progressive") from the terminal.
+"""``tricktable club``: run a progressive night (“Bid Euchre”, "Progressive") from the terminal.
 
 ``club --night PATH new --players FILE --tables N`` starts a night; ``seating`` shows who sits
 where this game; ``record TABLE --scores A B`` puts one hand's scores (team A = N/S, team B =

@@ -1,7 +1,7 @@
 """Club nights: a roster of players and the progressive tournament played across the tables.
 
 What lives here: ``roster`` (the players of a night, read from a file), ``movement`` (who
-sits where after the bell, seed 001 "Progressive"), ``tournament`` (the night itself: seating,
+sits where after the bell, “Bid Euchre” "Progressive"), ``tournament`` (the night itself: seating,
 recorded hands, the bell, individual tallies), ``standings`` (totals, games won, high and low),
 ``store`` (JSON save/load, so a night survives a restart) and ``journal_hands`` (a journaled
 game's hand scores, replayed through the engine). Everything is pure and deterministic. The

@@ -1,17 +1,17 @@
-"""The progressive movement: who sits where after the bell (seed 001, Bid euchre variations,
+"""The progressive movement: who sits where after the bell (“Bid Euchre”, section “Bid euchre variations”,
 "Progressive").
 
-The seed: "The losing team at the head table moves to the tail table; otherwise, the winning
+The article: "The losing team at the head table moves to the tail table; otherwise, the winning
 team at each table advances to the next table, and one member of the losing team changes seat
 so that partners in one game are opponents in the next game."
 
 A table is four names in seat order N, E, S, W; team ``A`` is N/S, team ``B`` is E/W.
-Tables are listed head first. Read the seed as: a pair *moves* (the head table's losers go to
+Tables are listed head first. Read the article as: a pair *moves* (the head table's losers go to
 the tail; every other table's winners go one table towards the head) and a pair *stays* (the
 head table's winners, every other table's losers). At each table the staying pair splits and
 the arriving pair fills the two free seats, so every partnership is one stayer and one
-arrival and nobody keeps a partner. The seed names the losers' seat change; the head table's
-staying winners split the same way so that the seed's purpose ("partners in one game are
+arrival and nobody keeps a partner. The article names the losers' seat change; the head table's
+staying winners split the same way so that the article's purpose ("partners in one game are
 opponents in the next") holds at every table. The fixed seat rule (docs/club.md):
 
 * stayers were N/S: N keeps the seat, S moves to E; the arrivals take S and W;

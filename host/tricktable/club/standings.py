@@ -1,5 +1,4 @@
-"""Standings: the tally sheets totalled, for the high score and the low score (seed 001,
-Bid euchre variations, "Progressive": "After 10 games, players total their tally sheets, to
+"""Standings: the tally sheets totalled, for the high score and the low score (“Bid Euchre”, section “Bid euchre variations”, "Progressive": "After 10 games, players total their tally sheets, to
 determine the high score and low score for the tournament").
 
 Players are ranked by total score; equal totals share a rank (games won then name only order

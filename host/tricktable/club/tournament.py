@@ -1,4 +1,4 @@
-"""The progressive tournament of one club night (seed 001, Bid euchre variations, "Progressive").
+"""The progressive tournament of one club night (“Bid Euchre”, section “Bid euchre variations”, "Progressive").
 
 "The lead table plays eight hands, the deal revolving to the left with each hand, so that each
 player has dealt twice, then rings the bell again. When the bell rings, players at each table
@@ -10,7 +10,7 @@ in seat order N, E, S, W; team A is N/S, team B is E/W), the hands recorded at e
 the current game, and every finished game. ``bell()`` is allowed once the head table has
 played ``hands_per_round`` hands; it closes the game, puts each team's score on its two
 players' tallies and moves the players (``movement.move``). A tied table has no winner to move,
-so the organiser names it (``bell({2: "A"})``); the seed is silent on ties. Every method
+so the organiser names it (``bell({2: "A"})``); the article is silent on ties. Every method
 checks its input first and raises ``ClubError`` without changing anything.
 
 Imports ``errors``, ``movement``, ``roster``.
@@ -39,7 +39,7 @@ def _positive(name: str, value: object) -> int:
 
 @dataclass(frozen=True)
 class ProgressiveOptions:
-    """The night's rules, defaulted from seed 001, "Progressive"."""
+    """The night's rules, defaulted from “Bid Euchre”, "Progressive"."""
 
     hands_per_round: int = 8
     """Hands the head table plays before it rings the bell: "The lead table plays eight hands

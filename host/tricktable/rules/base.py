@@ -2,7 +2,7 @@
 
 What lives here:
 - ``opt(default, doc)`` and ``CommonOptions``: house-rule options are frozen dataclasses, one
-  field per rule with a ``doc`` (the seed passage and why the default); ``build_options``
+  field per rule with a ``doc`` (the passage and why the default); ``build_options``
   checks names and types and raises ``OptionError`` with a clear message.
 - ``Contract`` (who holds the auction, the bid, trump, alone, tricks needed) and
   ``HandResult`` (score changes per side and a sentence saying why).
@@ -52,15 +52,15 @@ class CommonOptions:
     """House rules every variant has."""
 
     revoke_mode: Literal["strict", "record"] = opt(
-        "strict", "DESIGN.md, Revokes: strict refuses a provably illegal play (the player takes "
+        "strict", "The table's house rule on revokes: strict refuses a provably illegal play (the player takes "
         "the card back); record accepts it and applies the revoke penalty when the hand is "
         "scored. Strict by default: the table can say no at once, which is its point.")
     hand_limit: int | None = opt(
-        None, "seed 001, Single Deck Bid Euchre, Winning: 'other variations ... set a time "
+        None, "“Bid Euchre”, section “Single Deck Bid Euchre”, “Winning”: 'other variations ... set a time "
         "limit'; a fixed number of hands is the engine's clock-free form of it (highest total "
-        "wins; a tie plays on). Off by default: the seeds' standard is a target score.")
+        "wins; a tie plays on). Off by default: the articles' standard is a target score.")
     time_limit_minutes: int | None = opt(
-        None, "seed 001, Winning: 'set a time limit such as one or two hours'. The engine has "
+        None, "“Bid Euchre”, section “Winning”: 'set a time limit such as one or two hours'. The engine has "
         "no clock: the host sends Call('TIME') when time is up and the game ends with that "
         "hand. Off by default.")
 
@@ -231,7 +231,7 @@ class Variant:
         return None
 
     def first_bidder(self, st: TableView) -> int:
-        """Bidding begins at the dealer's left (seed 001, Bidding)."""
+        """Bidding begins at the dealer's left (“Bid Euchre”, section “Bidding”)."""
         return (st.dealer + 1) % st.n
 
     def next_bidder(self, st: TableView, seat: int) -> int:
@@ -312,7 +312,7 @@ class Variant:
         return frozenset(st.sides[st.side_of[c.seat]]).difference((c.seat,))
 
     def first_leader(self, st: TableView) -> int:
-        """The contract holder leads (seed 001, Single Deck Bid Euchre, Leading ...)."""
+        """The contract holder leads (“Bid Euchre”, section “Single Deck Bid Euchre”, “Leading ...”)."""
         assert st.contract is not None
         return st.contract.seat
 

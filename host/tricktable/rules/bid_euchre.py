@@ -1,4 +1,4 @@
-"""Single Deck Bid Euchre, as seed 001 ("Single Deck Bid Euchre") describes it.
+"""Single Deck Bid Euchre, as “Bid Euchre” ("Single Deck Bid Euchre") describes it.
 
 Four players in two partnerships, a 24-card pack (9 to A), six cards each dealt one at a
 time from the dealer's left; one round of bidding in which each bid beats the last (the two
@@ -6,7 +6,7 @@ bid is a signal of two jacks of one colour, and an ordinary bid); small pepper (
 passed each way with the partner, who may send the same card back, then alone) and big
 pepper (alone, no exchange); trump is a suit or no trump; the bidder leads; a point a trick
 when made, set back 6 when not; defenders score a point a trick and go back 6 with none;
-game to 42, reached on offense. Every number the seeds give two ways is an option below.
+game to 42, reached on offense. Every number the articles give two ways is an option below.
 Imports ``cards`` and ``rules.base``.
 """
 
@@ -31,7 +31,7 @@ __all__ = ["BidEuchre", "BidEuchreOptions", "PEPPER_SMALL", "PEPPER_BIG", "VARIA
 PEPPER_SMALL = "PEPPER:SMALL"
 PEPPER_BIG = "PEPPER:BIG"
 PEPPERS = (PEPPER_SMALL, PEPPER_BIG)
-SEED = "seed 001, Single Deck Bid Euchre"
+SOURCE = "“Bid Euchre”, section “Single Deck Bid Euchre”"
 
 
 @dataclass(frozen=True)
@@ -39,50 +39,50 @@ class BidEuchreOptions(CommonOptions):
     """House rules of Single Deck Bid Euchre (each field names its passage)."""
 
     target: int | None = opt(
-        42, f"{SEED}, Winning: 'The standard winning number or goal is 42 (32 in hawsy)'. "
+        42, f"{SOURCE}, Winning: 'The standard winning number or goal is 42 (32 in hawsy)'. "
         "null plays to a hand or time limit instead.")
     win_on_defense: bool = opt(
-        False, f"{SEED}, Winning: 'The first team to reach or exceed 42 while on offense "
+        False, f"{SOURCE}, Winning: 'The first team to reach or exceed 42 while on offense "
         "wins', so a side that passes the target on defense plays on.")
     min_bid: int = opt(
-        1, f"{SEED}, Bidding: 'One is not a typical bid' (atypical, not forbidden; Progressive "
+        1, f"{SOURCE}, Bidding: 'One is not a typical bid' (atypical, not forbidden; Progressive "
         "also allows bids of one to six). Set 2 or 3 to forbid low bids.")
     pepper: bool = opt(
-        True, f"{SEED}, Pepper exchanges: small and big pepper are the two special bids above six.")
+        True, f"{SOURCE}, Pepper exchanges: small and big pepper are the two special bids above six.")
     pepper_small_points: int = opt(
-        12, f"{SEED}: Pepper exchanges says a made small pepper 'receives seven points'; "
+        12, f"{SOURCE}: Pepper exchanges says a made small pepper 'receives seven points'; "
         "Leading, taking tricks, and scoring says small pepper wins or loses 12. The scoring "
         "passage is the one that gives both made and failed values, so 12 is the default; 7 "
         "is the other reading (applies to made and failed alike).")
     pepper_big_points: int = opt(
-        14, f"{SEED}: both passages agree a big pepper is worth 14, made or set.")
+        14, f"{SOURCE}: both passages agree a big pepper is worth 14, made or set.")
     dealer_can_match_pepper: bool = opt(
-        True, f"{SEED}, Pepper exchanges: 'If someone calls one best, moon, or super moon, the "
+        True, f"{SOURCE}, Pepper exchanges: 'If someone calls one best, moon, or super moon, the "
         "dealer is allowed to call the same or higher bid and win the bid.'")
     set_penalty: int = opt(
-        6, f"{SEED}, Leading, taking tricks, and scoring: a failed contract is 'set back (loses) "
+        6, f"{SOURCE}, Leading, taking tricks, and scoring: a failed contract is 'set back (loses) "
         "six points ... regardless of the value of the contract'.")
     defender_shutout_penalty: int = opt(
-        6, f"{SEED}, Leading, taking tricks, and scoring: 'If the side playing defense ... fails "
+        6, f"{SOURCE}, Leading, taking tricks, and scoring: 'If the side playing defense ... fails "
         "to get any tricks, it goes back six points' (in peppers too).")
     no_trump: bool = opt(
-        True, f"{SEED}: 'When playing with no trumps, all four suits follow the plain suit "
+        True, f"{SOURCE}: 'When playing with no trumps, all four suits follow the plain suit "
         "ranking', so the bidder may name no trump.")
     all_pass: Literal["pass_deal", "same_dealer", "stick_dealer"] = opt(
         "pass_deal", "The single-deck passage does not say. Default follows the family's Euchre "
-        "rule (seed 002, 'If no trump is selected, the hand is discarded and the deal passes to "
-        "the left'); 'same_dealer' redeals; 'stick_dealer' makes the dealer bid (seed 001, "
+        "rule (“Euchre”, 'If no trump is selected, the hand is discarded and the deal passes to "
+        "the left'); 'same_dealer' redeals; 'stick_dealer' makes the dealer bid (“Bid Euchre”, "
         "Pfeffer: 'the dealer is forced to make a four Trick Bid when all players pass').")
     stick_dealer_bid: int = opt(
-        4, "seed 001, Pfeffer: 'The minimum bid for a dealer is four tricks' (with stick_dealer).")
+        4, "“Bid Euchre”, section “Pfeffer”: 'The minimum bid for a dealer is four tricks' (with stick_dealer).")
     revoke_penalty: int = opt(
         6, "The Bid Euchre passages name no revoke penalty. Judgement: the offending side loses "
         "the value of a set (6, as in Leading, taking tricks, and scoring), the counterpart of "
-        "seed 002's Euchre rule that a renege costs the offending side a fixed number of points.")
+        "“Euchre” rule that a renege costs the offending side a fixed number of points.")
 
 
 class BidEuchre(Variant):
-    """Single Deck Bid Euchre (seed 001)."""
+    """Single Deck Bid Euchre (“Bid Euchre”)."""
 
     name = "bid-euchre"
     title = "Single Deck Bid Euchre"
@@ -107,7 +107,7 @@ class BidEuchre(Variant):
         return i > j or (i == j and new in PEPPERS and self._may_match(st, seat))
 
     def _may_match(self, st: TableView, seat: int) -> bool:
-        """The dealer may call the same pepper and win it (seed 001, Pepper exchanges)."""
+        """The dealer may call the same pepper and win it (“Bid Euchre”, section “Pepper exchanges”)."""
         return seat == st.dealer and st.options.dealer_can_match_pepper
 
     def may_pass(self, st: TableView, seat: int) -> bool:
@@ -135,7 +135,7 @@ class BidEuchre(Variant):
 
     def exchanges(self, st: TableView) -> list[tuple[int, int]]:
         """Small pepper: the bidder passes a card to the partner, who passes one back (it may
-        be the same card: 'the option to return the original card'). Seed 001, Pepper
+        be the same card: 'the option to return the original card'). “Bid Euchre”, section “Pepper”
         exchanges."""
         c = st.contract
         if c is None or c.bid != PEPPER_SMALL:
@@ -144,7 +144,7 @@ class BidEuchre(Variant):
         return [(c.seat, partner), (partner, c.seat)]
 
     def score_hand(self, st: TableView) -> HandResult:
-        """Seed 001, Single Deck Bid Euchre, Leading, taking tricks, and scoring."""
+        """“Bid Euchre”, section “Single Deck Bid Euchre”, “Leading, taking tricks, and scoring”."""
         c = st.contract
         assert c is not None
         o = st.options
@@ -179,7 +179,7 @@ class BidEuchre(Variant):
         return tuple(deltas)
 
     def game_winner(self, st: TableView, contract_side: int | None) -> int | None:
-        """First to 42 'while on offense' (seed 001, Winning); a limit otherwise."""
+        """First to 42 'while on offense' (“Bid Euchre”, section “Winning”); a limit otherwise."""
         target = st.options.target
         if st.options.win_on_defense or target is None:
             return super().game_winner(st, contract_side)

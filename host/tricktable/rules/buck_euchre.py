@@ -1,4 +1,4 @@
-"""Buck Euchre / Dirty Clubs (seed 001, Bid euchre variations, Buck euchre).
+"""Buck Euchre / Dirty Clubs (“Bid Euchre”, section “Bid euchre variations”, “Buck euchre”).
 
 Three to six players, each for themselves; the pack grows with the players (10-A for three,
 then the nines, eights, sevens). Five cards each, the next card turned up: a club makes clubs
@@ -28,7 +28,7 @@ from tricktable.rules.common import offender_pays
 
 __all__ = ["BuckEuchre", "BuckEuchreOptions", "DIRTY_CLUBS", "VARIANTS", "club_up_contract"]
 
-SEED = "seed 001, Buck euchre"
+SOURCE = "“Bid Euchre”, section “Buck euchre”"
 DIRTY_CLUBS = "DIRTY_CLUBS"
 NO_BID = "NO_BID"
 LOWEST_RANK = {3: 10, 4: 9, 5: 8, 6: 7}
@@ -47,24 +47,24 @@ def club_up_contract(st: TableView, bid: str) -> Contract | None:
 class BuckEuchreOptions(CommonOptions):
     """House rules of Buck Euchre / Dirty Clubs (each field names its passage)."""
 
-    start: int = opt(15, f"{SEED}, Scoring: 'Each player starts with the same number of points, "
+    start: int = opt(15, f"{SOURCE}, Scoring: 'Each player starts with the same number of points, "
                          "which may be 15. The goal is to get to zero.'")
     second_round: bool = opt(
-        False, f"{SEED}, Play: 'The bid can go around a second time, giving players the chance "
+        False, f"{SOURCE}, Play: 'The bid can go around a second time, giving players the chance "
         "to raise their bid.' ('can': off by default).")
     all_pass: Literal["pass_deal", "no_trump"] = opt(
-        "pass_deal", f"{SEED}, Scoring: 'Another variation is that if the call goes all the way "
-        "around without a bid, there is no trump'. Without it the seed is silent; judgement: "
+        "pass_deal", f"{SOURCE}, Scoring: 'Another variation is that if the call goes all the way "
+        "around without a bid, there is no trump'. Without it the article is silent; judgement: "
         "the hand is thrown in and the deal passes, as in Euchre.")
     bump_no_tricks: bool = opt(
-        False, f"{SEED}, Scoring: 'One variation is that a player who takes no tricks is bumped "
+        False, f"{SOURCE}, Scoring: 'One variation is that a player who takes no tricks is bumped "
         "(penalized) five points regardless of his bid. When this rule is in place, the players "
         "are usually given a chance to drop out after trump is called.'")
-    set_points: int = opt(5, f"{SEED}, Scoring: 'he must add five to his score'.")
+    set_points: int = opt(5, f"{SOURCE}, Scoring: 'he must add five to his score'.")
 
 
 class BuckEuchre(Variant):
-    """Buck Euchre / Dirty Clubs (seed 001, Buck euchre)."""
+    """Buck Euchre / Dirty Clubs (“Bid Euchre”, section “Buck euchre”)."""
 
     name = "buck-euchre"
     title = "Buck Euchre / Dirty Clubs"
@@ -121,7 +121,7 @@ class BuckEuchre(Variant):
         return (st.dealer + 1) % st.n
 
     def score_hand(self, st: TableView) -> HandResult:
-        """Seed 001, Buck euchre, Scoring."""
+        """“Bid Euchre”, section “Buck euchre”, “Scoring”."""
         c = st.contract
         assert c is not None
         o = st.options
@@ -158,7 +158,7 @@ class BuckEuchre(Variant):
         return min(best, key=lambda s: (s - st.dealer - 1) % st.n)
 
     def revoke_penalty(self, st: TableView, seat: int) -> tuple[int, ...]:
-        """The seed names no revoke penalty. Judgement: the offender is set (+``set_points``)."""
+        """The article names no revoke penalty. Judgement: the offender is set (+``set_points``)."""
         return offender_pays(st, seat, st.options.set_points)
 
 

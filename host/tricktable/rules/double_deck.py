@@ -1,4 +1,4 @@
-"""Double Deck Bid Euchre, Indiana Double Deck and the five-handed game (seed 001, Double
+"""Double Deck Bid Euchre, Indiana Double Deck and the five-handed game (“Bid Euchre”, section “Double”
 Deck Bid Euchre and its Variations).
 
 Double Deck: two 24-card packs (48 cards), four players in two partnerships, twelve cards
@@ -21,7 +21,7 @@ from tricktable.rules.common import offender_pays
 __all__ = ["DoubleDeck", "IndianaDoubleDeck", "FiveHanded", "DoubleDeckOptions", "bid_or_set",
            "VARIANTS"]
 
-SEED = "seed 001, Double Deck Bid Euchre"
+SOURCE = "“Bid Euchre”, section “Double Deck Bid Euchre”"
 LOWEST_RANK = {5: 10, 6: 9, 7: 8}
 
 
@@ -46,14 +46,14 @@ class DoubleDeckOptions(CommonOptions):
     """House rules of Double Deck Bid Euchre (each field names its passage)."""
 
     revoke_points: int = opt(
-        3, "The seed names no revoke penalty. Judgement: the offending team loses the minimum "
+        3, "The article names no revoke penalty. Judgement: the offending team loses the minimum "
         "bid, the smallest set (record mode).")
-    target: int | None = opt(50, f"{SEED}: 'The game is won by the first team to score 50 "
+    target: int | None = opt(50, f"{SOURCE}: 'The game is won by the first team to score 50 "
                                  "points' (the bidders win a tie: judgement, as in Pfeffer).")
 
 
 class DoubleDeck(Variant):
-    """Double Deck Bid Euchre (seed 001)."""
+    """Double Deck Bid Euchre (“Bid Euchre”)."""
 
     name = "double-deck"
     title = "Double Deck Bid Euchre"
@@ -81,7 +81,7 @@ class DoubleDeck(Variant):
 
 class IndianaDoubleDeck(DoubleDeck):
     """Indiana Double Deck: 'played by four players in teams of two. A deck of 48 cards (a
-    Pinochle Deck is used' (seed 001, Double Deck Bid Euchre, Variations)."""
+    Pinochle Deck is used' (“Bid Euchre”, section “Double Deck Bid Euchre”, “Variations”)."""
 
     name = "indiana-double-deck"
     title = "Indiana Double Deck"
@@ -89,7 +89,7 @@ class IndianaDoubleDeck(DoubleDeck):
 
 
 class FiveHanded(DoubleDeck):
-    """The five-handed game (seed 001, Double Deck Bid Euchre, Variations): 'two decks with
+    """The five-handed game (“Bid Euchre”, section “Double Deck Bid Euchre”, “Variations”): 'two decks with
     nines removed. Each player competes against all the others ... If six play, eight nines
     are added ... for seven players, add the nines and eights ... Each player receives eight
     cards.'"""

@@ -1,4 +1,4 @@
-"""Double Hasenpfeffer (seed 001, Double Deck Bid Euchre, Double Hasenpfeffer).
+"""Double Hasenpfeffer (“Bid Euchre”, section “Double Deck Bid Euchre”, “Double Hasenpfeffer”).
 
 The 48-card pinochle pack (two packs of A K Q J 10 9), four or six players in two teams,
 every card dealt. No bauers: every suit ranks A K Q J 10 9, trump too. One round of bids
@@ -20,7 +20,7 @@ from tricktable.rules.double_deck import bid_or_set
 
 __all__ = ["DoubleHasenpfeffer", "DoubleHasenpfefferOptions", "ALONE", "VARIANTS"]
 
-SEED = "seed 001, Double Hasenpfeffer"
+SOURCE = "“Bid Euchre”, section “Double Hasenpfeffer”"
 ALONE = "ALONE"
 
 
@@ -29,15 +29,15 @@ class DoubleHasenpfefferOptions(CommonOptions):
     """House rules of Double Hasenpfeffer (each field names its passage)."""
 
     revoke_points: int = opt(
-        6, "The seed names no revoke penalty. Judgement: the offending team loses the minimum "
+        6, "The article names no revoke penalty. Judgement: the offending team loses the minimum "
         "bid, the smallest set (record mode).")
     target: int | None = opt(
-        42, f"{SEED} names no target; 'Scoring is the same as in 24-card pepper above', whose "
-        "standard goal is 42 (seed 001, Single Deck Bid Euchre, Winning). Judgement.")
+        42, f"{SOURCE} names no target; 'Scoring is the same as in 24-card pepper above', whose "
+        "standard goal is 42 (“Bid Euchre”, section “Single Deck Bid Euchre”, “Winning”). Judgement.")
 
 
 class DoubleHasenpfeffer(Variant):
-    """Double Hasenpfeffer (seed 001)."""
+    """Double Hasenpfeffer (“Bid Euchre”)."""
 
     name = "double-hasenpfeffer"
     title = "Double Hasenpfeffer"

@@ -1,4 +1,4 @@
-"""Eau Claire Clubs (seed 001, Eau Claire Clubs: Cards, Dealing, Bidding, Sitting out,
+"""Eau Claire Clubs (“Bid Euchre”, section “Eau Claire Clubs”: Cards, Dealing, Bidding, Sitting out,
 Cardplay, Set, Scoring, Winning, Bottoms, Misdeal).
 
 Four players in two partnerships, 24 cards, five each; the next card is turned up and stays
@@ -33,7 +33,7 @@ from tricktable.rules.common import offender_pays
 
 __all__ = ["EauClaireClubs", "EauClaireOptions", "CLUBS_UP", "VARIANTS"]
 
-SEED = "seed 001, Eau Claire Clubs"
+SOURCE = "“Bid Euchre”, section “Eau Claire Clubs”"
 CLUBS_UP = "CLUBS_UP"
 BOTTOMS, MISDEAL = "BOTTOMS", "MISDEAL"
 FACES = (11, 12, 13)
@@ -45,21 +45,21 @@ SET_POINTS = 5
 class EauClaireOptions(CommonOptions):
     """House rules of Eau Claire Clubs (each field names its passage)."""
 
-    start: int = opt(15, f"{SEED}, Scoring: 'The game begins with both partnerships at 15.'")
-    cap: int = opt(20, f"{SEED}, Set: 'the partnership's score is increased by 5, up to a "
+    start: int = opt(15, f"{SOURCE}, Scoring: 'The game begins with both partnerships at 15.'")
+    cap: int = opt(20, f"{SOURCE}, Set: 'the partnership's score is increased by 5, up to a "
                        "maximum of 20'.")
     calls_before: Literal["any_bid", "own_bid"] = opt(
-        "any_bid", f"{SEED}, Bottoms: 'the official rule is that a player must call Bottoms "
+        "any_bid", f"{SOURCE}, Bottoms: 'the official rule is that a player must call Bottoms "
         "before anybody else bids/passes — at the table, however, this rule is often loosened'. "
         "'own_bid' allows a call until the caller's own bid (the same for misdeals).")
     ace_no_face: Literal["any", "strict", "off"] = opt(
-        "any", f"{SEED}, Misdeal: 'If a player's hand contains 1+ aces and no face-cards, the "
+        "any", f"{SOURCE}, Misdeal: 'If a player's hand contains 1+ aces and no face-cards, the "
         "player may call Ace No Face' (any); 'some places commonly restrict Ace No Face to only "
         "the precise holding of A-10-10-9-9' (strict); off disallows it.")
 
 
 class EauClaireClubs(Variant):
-    """Eau Claire Clubs (seed 001)."""
+    """Eau Claire Clubs (“Bid Euchre”)."""
 
     name = "eau-claire-clubs"
     title = "Eau Claire Clubs"
@@ -130,12 +130,12 @@ class EauClaireClubs(Variant):
         if st.phase not in ("deal", "bidding") or (
                 st.options.calls_before == "any_bid" and st.bids) or any(
                 s == seat for s, _ in st.bids):
-            return f"{call} is called before the bidding ({SEED}, Bottoms: 'before anybody " \
+            return f"{call} is called before the bidding ({SOURCE}, Bottoms: 'before anybody " \
                    "else bids/passes'; option calls_before)"
         if st.phase == "deal" and st.up_card is None:
             return f"{call} waits for the up-card: the dealer turns it up first"
         if self.pre_auction_contract(st) is not None:
-            return f"no {call} on a club hand ({SEED}, Sitting out: no calls)"
+            return f"no {call} on a club hand ({SOURCE}, Sitting out: no calls)"
         if not st.count[seat] == st.known[seat].bit_count() == st.hand_size:
             if st.phase == "deal":
                 return (f"a call shows the cards: {who} scans all {st.hand_size} cards on the "
@@ -189,7 +189,7 @@ class EauClaireClubs(Variant):
 
     # -- scoring ---------------------------------------------------------------------------
     def score_hand(self, st: TableView) -> HandResult:
-        """Scoring, Set and Sitting out (seed 001, Eau Claire Clubs)."""
+        """Scoring, Set and Sitting out (“Bid Euchre”, section “Eau Claire Clubs”)."""
         c = st.contract
         assert c is not None
         bidders = st.side_of[c.seat]
@@ -235,7 +235,7 @@ class EauClaireClubs(Variant):
         return tricks.index(max(tricks))
 
     def revoke_penalty(self, st: TableView, seat: int) -> tuple[int, ...]:
-        """The seed names no revoke penalty. Judgement: the offending side is set, +5 (not
+        """The article names no revoke penalty. Judgement: the offending side is set, +5 (not
         capped: the cap belongs to the hand's own set)."""
         return offender_pays(st, seat, SET_POINTS)
 

@@ -1,5 +1,5 @@
 """Euchre: the North American four-hand game, Mathews' 1844 rules and the British game with
-the Benny (seed 002, Euchre).
+the Benny (“Euchre”).
 
 Four players in two partnerships, five cards each dealt 2+3, the next card turned up.
 Round one: each player in turn, from the dealer's left, passes or accepts the turn-up suit
@@ -34,7 +34,7 @@ from tricktable.rules.base import (
 __all__ = ["Euchre", "Euchre1844", "EuchreBritish", "EuchreOptions", "Euchre1844Options",
            "EuchreBritishOptions", "ORDER_UP", "ALONE", "BENNY", "VARIANTS"]
 
-SEED = "seed 002, Euchre"
+SOURCE = "“Euchre”"
 ORDER_UP = "ORDER_UP"
 ALONE = ":ALONE"
 BENNY = "BENNY"
@@ -45,15 +45,15 @@ class EuchreRules(CommonOptions):
     """House rules every Euchre variant has (each field names its passage)."""
 
     target: int | None = opt(
-        10, f"{SEED}, fragment 304: 'The first team to score the target number of points (5, "
+        10, f"{SOURCE}, section “Variations”: 'The first team to score the target number of points (5, "
         "7 or 10) wins the game. In Columbus, the target is 10.' Judgement: 10, the one "
-        "figure the seed ties to a place. null plays to a hand or time limit.")
+        "figure the article ties to a place. null plays to a hand or time limit.")
     stick_the_dealer: bool = opt(
-        False, f"{SEED}, fragment 4028: 'If no trump is selected, the hand is discarded and the "
+        False, f"{SOURCE}, section “Making trump”: 'If no trump is selected, the hand is discarded and the "
         "deal passes to the left.' True makes the dealer name a suit in round two (a rule "
-        "only named in the lost list of North American variations, fragment 4408).")
+        "only named in the lost list of North American variations, section “Scoring”).")
     revoke_penalty: Literal["award_two", "deduct_two"] = opt(
-        "award_two", f"{SEED}, fragment 4484: 'the opposing team is awarded two points or two "
+        "award_two", f"{SOURCE}, section “Renege”: 'the opposing team is awarded two points or two "
         "points are deducted from the offending team' (per revoke, record mode).")
 
 
@@ -62,7 +62,7 @@ class EuchreOptions(EuchreRules):
     """House rules of North American Euchre."""
 
     deck: Literal[24, 28, 32] = opt(
-        24, f"{SEED}, fragment 1824: 'A pack of 32 cards (AKQJ10987) or 28 cards (no 7s) may "
+        24, f"{SOURCE}, section “Rules”: 'A pack of 32 cards (AKQJ10987) or 28 cards (no 7s) may "
         "also be used, but 24 cards is the standard.'")
 
 
@@ -70,21 +70,21 @@ class EuchreOptions(EuchreRules):
 class Euchre1844Options(EuchreOptions):
     """Mathews' 1844 rules: the 32-card Piquet pack and game to five."""
 
-    target: int | None = opt(5, f"{SEED}, fragment 2888: 'Game is 5 points.'")
+    target: int | None = opt(5, f"{SOURCE}, section “Making trump”: 'Game is 5 points.'")
     deck: Literal[24, 28, 32] = opt(
-        32, f"{SEED}, fragment 1976: 'A 32-card French-suited Piquet pack is used'.")
+        32, f"{SOURCE}, section “History”: 'A 32-card French-suited Piquet pack is used'.")
 
 
 @dataclass(frozen=True)
 class EuchreBritishOptions(EuchreRules):
-    """British Euchre: 'Play and scoring are as in the 1844 rules' (fragment 3496)."""
+    """British Euchre: 'Play and scoring are as in the 1844 rules' (section “Going alone”)."""
 
-    target: int | None = opt(5, f"{SEED}, fragment 3496: play and scoring 'as in the 1844 "
-                                "rules' (fragment 2888: 'Game is 5 points').")
+    target: int | None = opt(5, f"{SOURCE}, section “Going alone”: play and scoring 'as in the 1844 "
+                                "rules' (section “Making trump”: 'Game is 5 points').")
 
 
 class Euchre(Variant):
-    """North American four-hand Euchre (seed 002, fragments 1824 ... 3876)."""
+    """North American four-hand Euchre (“Euchre”, sections “Rules”, “Scoring”)."""
 
     name = "euchre"
     title = "Euchre (North American four-hand)"
@@ -112,7 +112,7 @@ class Euchre(Variant):
 
     def legal_bids(self, st: TableView, seat: int) -> list[str]:
         """Round one: order up (alone or not), only once the up-card is known. Round two:
-        any suit but the turned-down one (fragment 4028)."""
+        any suit but the turned-down one (section “Making trump”)."""
         if self._round_one(st):
             return [ORDER_UP, ORDER_UP + ALONE] if self._up_suit(st) else []
         up = self._up_suit(st)
@@ -135,7 +135,7 @@ class Euchre(Variant):
         return Contract(seat=seat, bid=bid, need=3, alone=bid.endswith(ALONE), trump=trump)
 
     def exchanges(self, st: TableView) -> list[tuple[int, int]]:
-        """An ordered-up card goes to the dealer, who discards one (fragments 3268, 4028).
+        """An ordered-up card goes to the dealer, who discards one (section “Making trump”).
         Judgement: a dealer sitting out (the partner went alone) leaves it in the kitty."""
         c = st.contract
         if c is None or not (c.bid.startswith(ORDER_UP) or c.bid == BENNY) \
@@ -144,11 +144,11 @@ class Euchre(Variant):
         return [(STOCK, st.dealer), (st.dealer, STOCK)]
 
     def first_leader(self, st: TableView) -> int:
-        """'The eldest leads to the first trick' (fragments 2888, 304)."""
+        """'The eldest leads to the first trick' (sections “Making trump”, “Variations”)."""
         return (st.dealer + 1) % st.n
 
     def score_hand(self, st: TableView) -> HandResult:
-        """Fragment 2888: 3-4 tricks 1, march 2, alone march 4; euchred: defenders 2."""
+        """Section “Making trump”: 3-4 tricks 1, march 2, alone march 4; euchred: defenders 2."""
         c = st.contract
         assert c is not None
         side = st.side_of[c.seat]
@@ -167,7 +167,7 @@ class Euchre(Variant):
         return HandResult(tuple(deltas), note)
 
     def revoke_penalty(self, st: TableView, seat: int) -> tuple[int, ...]:
-        """Fragment 4484: two points to the opponents, or two off the offenders."""
+        """Section “Renege”: two points to the opponents, or two off the offenders."""
         side = st.side_of[seat]
         deltas = [0, 0]
         if st.options.revoke_penalty == "award_two":
@@ -178,7 +178,7 @@ class Euchre(Variant):
 
 
 class Euchre1844(Euchre):
-    """Mathews' 1844 rules (seed 002, fragments 1976, 2356, 4256, 2888)."""
+    """Mathews' 1844 rules (“Euchre”, sections “History”, “Card ranking”, “Making trump”)."""
 
     name = "euchre-1844"
     title = "Euchre (1844 rules)"
@@ -187,7 +187,7 @@ class Euchre1844(Euchre):
 
 
 class EuchreBritish(Euchre):
-    """British Euchre with the Benny (seed 002, fragments 1368, 912, 3344, 3496)."""
+    """British Euchre with the Benny (“Euchre”, sections “British Euchre”, “Deal”, “Making trump”, “Going alone”)."""
 
     name = "euchre-british"
     title = "Euchre (British, with the Benny)"
@@ -196,18 +196,18 @@ class EuchreBritish(Euchre):
     bid_ladder = (ORDER_UP, ORDER_UP + ALONE, *TRUMP_SUITS)
 
     def deck(self, n: int, options: EuchreRules) -> Deck:  # type: ignore[override]
-        """Fragment 1368: 'a pack of 25 cards with a joker', the Benny, the top trump."""
+        """Section “British Euchre”: 'a pack of 25 cards with a joker', the Benny, the top trump."""
         return named_deck("25")
 
     def pre_auction_contract(self, st: TableView) -> Contract | None:
-        """Fragment 3344: 'If the upcard is the Benny, the dealer must announce trumps before
+        """Section “Making trump”: 'If the upcard is the Benny, the dealer must announce trumps before
         picking up their own hand cards and the dealer's team are the makers'."""
         if st.up_card is not None and CARDS[st.up_card % COPY_STRIDE].is_joker:
             return Contract(seat=st.dealer, bid=BENNY, need=3)
         return None
 
     def legal_bids(self, st: TableView, seat: int) -> list[str]:
-        """Fragment 3344: 'the dealer's partner cannot make trumps and play with the dealer,
+        """Section “Making trump”: 'the dealer's partner cannot make trumps and play with the dealer,
         but can only pass or play alone'; other lone hands are announced after trump is fixed.
         Round two: another suit."""
         if self._round_one(st):
@@ -218,7 +218,7 @@ class EuchreBritish(Euchre):
         return [s for s in TRUMP_SUITS if s != up]
 
     def sitout_deciders(self, st: TableView) -> list[int]:
-        """Fragment 3496: 'Before the first trick any player may announce they are going
+        """Section “Going alone”: 'Before the first trick any player may announce they are going
         alone, whereupon the partner of the lone player puts their cards face down ... A maker
         and a defender may both go alone'. The partner of a lone player answers SIT OUT; each
         player is asked in turn from the eldest, unless their side already has a lone hand."""

@@ -1,4 +1,4 @@
-"""Hasenpfeffer (seed 001, Bid euchre variations, Hasenpfeffer).
+"""Hasenpfeffer (“Bid Euchre”, section “Bid euchre variations”, “Hasenpfeffer”).
 
 A 24-card pack plus the joker, the best bauer. Four players in partnerships, six cards each
 dealt in batches of three; the 25th card is out of play. One round of bids 1..6; if nobody
@@ -26,23 +26,23 @@ from tricktable.rules.common import offender_pays
 
 __all__ = ["Hasenpfeffer", "HasenpfefferOptions", "VARIANTS"]
 
-SEED = "seed 001, Hasenpfeffer"
+SOURCE = "“Bid Euchre”, section “Hasenpfeffer”"
 
 
 @dataclass(frozen=True)
 class HasenpfefferOptions(CommonOptions):
     """House rules of Hasenpfeffer (each field names its passage)."""
 
-    target: int | None = opt(10, f"{SEED}: 'The play goes up to 10 points.'")
+    target: int | None = opt(10, f"{SOURCE}: 'The play goes up to 10 points.'")
     revoke_points: int = opt(
-        1, "The seed names no revoke penalty. Judgement: the offending side loses a point, one "
+        1, "The article names no revoke penalty. Judgement: the offending side loses a point, one "
         "undertrick (record mode).")
-    forced_bid: int = opt(3, f"{SEED}: 'If no one bids, the holder of the best bauer is obliged "
+    forced_bid: int = opt(3, f"{SOURCE}: 'If no one bids, the holder of the best bauer is obliged "
                              "to bid three'.")
 
 
 class Hasenpfeffer(Variant):
-    """Hasenpfeffer (seed 001, Hasenpfeffer)."""
+    """Hasenpfeffer (“Bid Euchre”, section “Hasenpfeffer”)."""
 
     name = "hasenpfeffer"
     title = "Hasenpfeffer"

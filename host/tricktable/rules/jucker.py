@@ -1,6 +1,6 @@
-"""Jucker as far as seed 002 describes it: the Hunsrück Bauer, "the closest relative of
-Juckerspiel" (seed 002, Jucker, fragments 3040, 3192, 5472, 532; 2432 for Jucker itself),
-and the Saarland Bauer (fragments 532, 5396, 5092).
+"""Jucker as far as “Jucker” describes it: the Hunsrück Bauer, "the closest relative of
+Juckerspiel" (“Jucker”, sections “Bauer”, “Rules”, “Variations”; section “History” for Jucker itself),
+and the Saarland Bauer (section “Bauer”).
 
 Hunsrück Bauer (``jucker``): 32 cards, two teams (six players in threes, or four in twos),
 five cards each; the trump jack and the jack of the same colour are the top trumps. The top
@@ -38,7 +38,7 @@ from tricktable.rules.euchre import ORDER_UP, Euchre
 
 __all__ = ["Jucker", "JuckerOptions", "BauerSaarland", "BauerOptions", "JACK_UP", "VARIANTS"]
 
-SEED = "seed 002, Jucker"
+SOURCE = "“Jucker”"
 JACK_UP = "JACK_UP"
 
 
@@ -46,40 +46,40 @@ JACK_UP = "JACK_UP"
 class JuckerOptions(CommonOptions):
     """House rules of Jucker / Hunsrück Bauer (each field names its passage)."""
 
-    lines: int = opt(5, f"{SEED}, fragment 5472: 'Teams start with five lines marked on a slate "
+    lines: int = opt(5, f"{SOURCE}, section “Variations”: 'Teams start with five lines marked on a slate "
                         "(Striche)'.")
-    target: int | None = opt(0, f"{SEED}, fragments 5472, 532: lines are erased as hands are "
+    target: int | None = opt(0, f"{SOURCE}, sections “Variations”, “Bauer”: lines are erased as hands are "
                                 "won; the first team with none left wins.")
     durch_lines: int = opt(
-        2, f"{SEED}, fragment 3040: 'there is a bonus for a slam, known as a Durch'. The seed "
+        2, f"{SOURCE}, section “Bauer”: 'there is a bonus for a slam, known as a Durch'. The article "
         "gives no figure; judgement: two lines, as a march doubles a Euchre hand.")
     revoke_lines: int = opt(
-        1, "The seed names no revoke penalty for Jucker. Judgement: the offending team adds "
+        1, "The article names no revoke penalty for Jucker. Judgement: the offending team adds "
         "a line, as losing declarers do (record mode).")
 
 
 class Jucker(Euchre):
-    """Jucker / Hunsrücker Bauern (seed 002)."""
+    """Jucker / Hunsrücker Bauern (“Jucker”)."""
 
     name = "jucker"
     title = "Jucker (Hunsrück Bauer)"
     aliases = ("juckerspiel", "hunsruecker-bauern", "bauer-hunsrueck")
     Options = JuckerOptions
     seat_counts = (6, 4)
-    """Fragment 3040: 'a six-handed, two-team game'; four players in two teams is the Euchre
+    """Section “Bauer”: 'a six-handed, two-team game'; four players in two teams is the Euchre
     shape of the same game (judgement)."""
     low_score_wins = True
     bid_ladder = (ORDER_UP, *TRUMP_SUITS)
 
     def deck(self, n: int, options: JuckerOptions) -> Deck:  # type: ignore[override]
-        """Fragment 3040: 'uses 32 French-suited cards'."""
+        """Section “Bauer”: 'uses 32 French-suited cards'."""
         return named_deck("32")
 
     def starting_scores(self, n_sides: int, options: JuckerOptions) -> list[int]:  # type: ignore[override]
         return [options.lines] * n_sides
 
     def pre_auction_contract(self, st: TableView) -> Contract | None:
-        """Fragment 3192: 'the top card of the skat is turned for trump. If it is a Jack, it
+        """Section “Rules”: 'the top card of the skat is turned for trump. If it is a Jack, it
         determines trumps'. Judgement: the dealer's side declares it."""
         if st.up_card is not None and CARDS[st.up_card % COPY_STRIDE].rank == 11:
             return Contract(seat=st.dealer, bid=JACK_UP, need=self._need(st),
@@ -88,11 +88,11 @@ class Jucker(Euchre):
 
     @staticmethod
     def _need(st: TableView) -> int:
-        """Fragment 5472: 'play for the best of five tricks'."""
+        """Section “Variations”: 'play for the best of five tricks'."""
         return st.hand_size // 2 + 1
 
     def legal_bids(self, st: TableView, seat: int) -> list[str]:
-        """Fragment 5472: 'players are asked in turn if they will play with the turnup suit
+        """Section “Variations”: 'players are asked in turn if they will play with the turnup suit
         ... If no-one wants to play with the turnup suit, it is turned over again and players
         are asked if they will play with another suit.'"""
         return [b for b in super().legal_bids(st, seat) if ":" not in b]
@@ -106,7 +106,7 @@ class Jucker(Euchre):
         return True
 
     def exchanges(self, st: TableView) -> list[tuple[int, int]]:
-        """Fragments 3192, 5472: 'dealer may exchange with it' (discarding the turned card
+        """Sections “Rules”, “Variations”: 'dealer may exchange with it' (discarding the turned card
         itself declines the exchange)."""
         c = st.contract
         if c is None or c.bid not in (ORDER_UP, JACK_UP):
@@ -114,11 +114,11 @@ class Jucker(Euchre):
         return [(STOCK, st.dealer), (st.dealer, STOCK)]
 
     def dealer_after_pass_out(self, st: TableView) -> int:
-        """Fragment 5472: 'If all pass, the cards are redealt' (by the same dealer)."""
+        """Section “Variations”: 'If all pass, the cards are redealt' (by the same dealer)."""
         return st.dealer
 
     def score_hand(self, st: TableView) -> HandResult:
-        """Fragments 5472, 532: 'If the declarers win, they erase a line; if they lose, they add
+        """Sections “Variations”, “Bauer”: 'If the declarers win, they erase a line; if they lose, they add
         a line and the winners erase a line.' A Durch erases ``durch_lines``."""
         c = st.contract
         assert c is not None
@@ -142,19 +142,19 @@ class Jucker(Euchre):
 class BauerOptions(CommonOptions):
     """House rules of the Saarland Bauer (each field names its passage)."""
 
-    points: int = opt(8, f"{SEED}, fragment 5396: 'Teams start with eight points and aim to be "
+    points: int = opt(8, f"{SOURCE}, section “Bauer”: 'Teams start with eight points and aim to be "
                          "first to zero'.")
-    target: int | None = opt(0, f"{SEED}, fragments 5396, 5092: 'On reaching zero, the team "
+    target: int | None = opt(0, f"{SOURCE}, section “Bauer”: 'On reaching zero, the team "
                                 "earns a Brot'.")
     forehand_leads_trump: bool = opt(
-        True, f"{SEED}, fragment 5396: 'Forehand leads with a trump (sometimes optional)'.")
+        True, f"{SOURCE}, section “Bauer”: 'Forehand leads with a trump (sometimes optional)'.")
     revoke_points: int = opt(
-        1, "The seed names no revoke penalty. Judgement: the offending team adds a point, as "
+        1, "The article names no revoke penalty. Judgement: the offending team adds a point, as "
         "losing declarers do (record mode).")
 
 
 class BauerSaarland(Variant):
-    """The Saarland Bauer (seed 002, Jucker, fragments 532, 5396, 5092)."""
+    """The Saarland Bauer (“Jucker”, section “Bauer”)."""
 
     name = "bauer-saarland"
     title = "Bauer (Saarland)"
@@ -164,11 +164,11 @@ class BauerSaarland(Variant):
     deck_name = "32"
     cards_per_hand = 8
     deal_packets = (4,)
-    """Fragment 532: '8 cards are dealt to each player clockwise in two packets of 4'."""
+    """Section “Bauer”: '8 cards are dealt to each player clockwise in two packets of 4'."""
     low_score_wins = True
     restricts_leads = True
     bid_ladder = TRUMP_SUITS
-    """Fragment 532: 'trumps being chosen by forehand after the first packet has been dealt':
+    """Section “Bauer”: 'trumps being chosen by forehand after the first packet has been dealt':
     forehand's one bid names the suit (judgement: the engine sees whole hands; at the table
     forehand names it between the packets)."""
 
@@ -189,7 +189,7 @@ class BauerSaarland(Variant):
         return Contract(seat=seat, bid=bid, need=st.hand_size // 2 + 1, trump=bid)
 
     def sitout_deciders(self, st: TableView) -> list[int]:
-        """Fragment 5092: 'Karten weg ("cards away") ... is announced by a player who intends
+        """Section “Bauer”: 'Karten weg ("cards away") ... is announced by a player who intends
         to take every trick. The partner's cards are set aside': each player in turn from
         forehand may set their cards aside (``SIT_OUT``) for their partner."""
         return [(st.dealer + i) % st.n for i in range(1, st.n + 1)]
@@ -209,7 +209,7 @@ class BauerSaarland(Variant):
         return (st.dealer + 1) % st.n
 
     def lead_refusal(self, st: TableView, seat: int, card_bit: int) -> str:
-        """Fragment 5396: 'Forehand leads with a trump' (to the first trick, if able)."""
+        """Section “Bauer”: 'Forehand leads with a trump' (to the first trick, if able)."""
         order = st.order
         if not st.options.forehand_leads_trump or st.tricks or order is None:
             return ""
@@ -219,9 +219,9 @@ class BauerSaarland(Variant):
         return "the first lead must be a trump"
 
     def score_hand(self, st: TableView) -> HandResult:
-        """Fragment 5396: 'one point being deducted to the winners of a deal if they declared
+        """Section “Bauer”: 'one point being deducted to the winners of a deal if they declared
         trumps. If the declarers lose, they add a point and their opponents deduct one.'
-        Fragment 5092: Karten weg made 'earns an extra Brot' (judgement: the team reaches zero
+        Section “Bauer”: Karten weg made 'earns an extra Brot' (judgement: the team reaches zero
         at once). A deal is won with more than half the tricks (judgement: 4-4 loses)."""
         c = st.contract
         assert c is not None

@@ -1,4 +1,4 @@
-"""Pepper as played in Progressive Euchre (seed 001, Bid euchre variations, Progressive, Play).
+"""Pepper as played in Progressive Euchre (“Bid Euchre”, section “Bid euchre variations”, “Progressive”, Play).
 
 24 cards, four players in partnerships, six each. One round of bids from the dealer's left:
 1..6 tricks, then PEPPER (all six with a passed card: the partner gives the best card of the
@@ -25,7 +25,7 @@ from tricktable.rules.common import partner_of
 
 __all__ = ["Pepper", "PepperOptions", "PEPPER", "ALONE", "VARIANTS"]
 
-SEED = "seed 001, Bid euchre variations, Progressive, Play"
+SOURCE = "“Bid Euchre”, section “Bid euchre variations”, “Progressive”, Play"
 PEPPER = "PEPPER"
 ALONE = "ALONE"
 
@@ -35,24 +35,24 @@ class PepperOptions(CommonOptions):
     """House rules of Progressive Pepper (each field names its passage)."""
 
     hand_limit: int | None = opt(
-        8, "seed 001, Progressive: 'The lead table plays eight hands ... so that each player "
+        8, "“Bid Euchre”, section “Progressive”: 'The lead table plays eight hands ... so that each player "
         "has dealt twice'. The higher score wins (a tie plays on).")
-    points_made: int = opt(1, f"{SEED}: 'Teams score one point for three or four tricks'.")
+    points_made: int = opt(1, f"{SOURCE}: 'Teams score one point for three or four tricks'.")
     points_march: int = opt(
-        2, f"{SEED}: 'two points for all five tricks' (all six here: the seed's figures are "
+        2, f"{SOURCE}: 'two points for all five tricks' (all six here: the article's figures are "
         "for a five-trick game).")
-    points_alone: int = opt(4, f"{SEED}: 'four points for a loner' (a pepper too).")
+    points_alone: int = opt(4, f"{SOURCE}: 'four points for a loner' (a pepper too).")
     points_set: int = opt(
-        2, f"{SEED}: 'A team failing to achieve their number of tricks receives no points ... "
+        2, f"{SOURCE}: 'A team failing to achieve their number of tricks receives no points ... "
         "and two points go to the other partner's score.'")
-    points_sweep: int = opt(4, f"{SEED}: 'An euchre sweep nets four points.'")
+    points_sweep: int = opt(4, f"{SOURCE}: 'An euchre sweep nets four points.'")
     revoke_points: int = opt(
-        2, "The Progressive passage names no revoke penalty. Judgement: Euchre's (seed 002, "
-        "fragment 4484: 'the opposing team is awarded two points').")
+        2, "The Progressive passage names no revoke penalty. Judgement: Euchre's (“Euchre”, "
+        "section “Renege”: 'the opposing team is awarded two points').")
 
 
 class Pepper(Variant):
-    """Pepper in Progressive Euchre (seed 001, Progressive, Play)."""
+    """Pepper in Progressive Euchre (“Bid Euchre”, section “Progressive”, “Play”)."""
 
     name = "pepper"
     title = "Pepper (Progressive Euchre)"
@@ -102,7 +102,7 @@ class Pepper(Variant):
                 f"{st.card_name(best)}")
 
     def score_hand(self, st: TableView) -> HandResult:
-        """Seed 001, Progressive, Play: 'Teams score one point for three or four tricks, two
+        """“Bid Euchre”, section “Progressive”, “Play”: 'Teams score one point for three or four tricks, two
         points for all five tricks and four points for a loner ...'."""
         c = st.contract
         assert c is not None

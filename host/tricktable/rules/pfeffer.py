@@ -1,4 +1,4 @@
-"""Pfeffer and Buckpfeffer (seed 001, Bid euchre variations: Pfeffer; Buckpfeffer).
+"""Pfeffer and Buckpfeffer (“Bid Euchre”, section “Bid euchre variations”: Pfeffer; Buckpfeffer).
 
 Pfeffer: 24 cards, four players in partnerships, six each; one round of bids 1..6 or
 PFEFFER (all six, alone); if the other three pass, the dealer is stuck with at least four.
@@ -30,8 +30,8 @@ from tricktable.rules.common import offender_pays
 __all__ = ["Pfeffer", "PfefferOptions", "Buckpfeffer", "BuckpfefferOptions", "PFEFFER",
            "VARIANTS"]
 
-SEED = "seed 001, Pfeffer"
-BUCK_SEED = "seed 001, Buckpfeffer"
+SOURCE = "“Bid Euchre”, section “Pfeffer”"
+BUCK_SEED = "“Bid Euchre”, section “Buckpfeffer”"
 PFEFFER = "PFEFFER"
 NO_TRUMPS = ("NT", "HIGH", "LOW")
 
@@ -40,12 +40,12 @@ NO_TRUMPS = ("NT", "HIGH", "LOW")
 class StuckDealerOptions(CommonOptions):
     """House rules of a game where the dealer is stuck when the others pass."""
 
-    target: int | None = opt(42, f"{SEED}, Scoring & Winning: 'The game is to 42 points. In "
+    target: int | None = opt(42, f"{SOURCE}, Scoring & Winning: 'The game is to 42 points. In "
                                  "cases of a tie at 42, the bidding team wins.'")
-    stuck_bid: int = opt(4, f"{SEED}: 'the dealer is forced to make a four Trick Bid when all "
+    stuck_bid: int = opt(4, f"{SOURCE}: 'the dealer is forced to make a four Trick Bid when all "
                             "players pass in front of the dealer'.")
     revoke_points: int = opt(
-        5, "The seed names no revoke penalty. Judgement: the offending side loses what a set "
+        5, "The article names no revoke penalty. Judgement: the offending side loses what a set "
         "costs in Pfeffer, five points (record mode).")
 
 
@@ -53,17 +53,17 @@ class StuckDealerOptions(CommonOptions):
 class PfefferOptions(StuckDealerOptions):
     """House rules of Pfeffer (each field names its passage)."""
 
-    set_points: int = opt(5, f"{SEED}, Scoring & Winning: 'they too will set, lose five "
+    set_points: int = opt(5, f"{SOURCE}, Scoring & Winning: 'they too will set, lose five "
                              "points and also receive a hickey'.")
-    pfeffer_made: int = opt(12, f"{SEED}, Scoring & Winning: 'For Pfeffer bids, if the "
+    pfeffer_made: int = opt(12, f"{SOURCE}, Scoring & Winning: 'For Pfeffer bids, if the "
                                 "declaring team takes all six tricks, they get twelve points'.")
-    pfeffer_set: int = opt(10, f"{SEED}, Scoring & Winning: 'If the declaring team fails to "
+    pfeffer_set: int = opt(10, f"{SOURCE}, Scoring & Winning: 'If the declaring team fails to "
                                "take all six tricks, they are set, lose ten points, and receive "
                                "two hickeys.'")
 
 
 class Pfeffer(Variant):
-    """Pfeffer (seed 001, Pfeffer)."""
+    """Pfeffer (“Bid Euchre”, section “Pfeffer”)."""
 
     name = "pfeffer"
     title = "Pfeffer"
@@ -108,7 +108,7 @@ class Pfeffer(Variant):
 
     # -- scoring ---------------------------------------------------------------------------
     def score_hand(self, st: TableView) -> HandResult:
-        """Seed 001, Pfeffer, Scoring & Winning."""
+        """“Bid Euchre”, section “Pfeffer”, “Scoring & Winning”."""
         c = st.contract
         assert c is not None
         o = st.options
@@ -145,12 +145,12 @@ class BuckpfefferOptions(StuckDealerOptions):
     target: int | None = opt(25, f"{BUCK_SEED}: 'the game is generally played to 25 or more'.")
     stuck_bid: int = opt(4, f"{BUCK_SEED}: 'the dealer is forced to bid four tricks'.")
     revoke_points: int = opt(
-        4, "The seed names no revoke penalty. Judgement: the offending side loses what a set of "
+        4, "The article names no revoke penalty. Judgement: the offending side loses what a set of "
         "the dealer's forced bid costs, four points (record mode).")
 
 
 class Buckpfeffer(Pfeffer):
-    """Buckpfeffer (seed 001, Buckpfeffer)."""
+    """Buckpfeffer (“Bid Euchre”, section “Buckpfeffer”)."""
 
     name = "buckpfeffer"
     title = "Buckpfeffer"

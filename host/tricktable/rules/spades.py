@@ -1,4 +1,4 @@
-"""Spades, partnership and cutthroat (seed 002, Spades).
+"""Spades, partnership and cutthroat (“Spades”).
 
 52 cards, 13 each dealt one at a time; spades are always trump. Every player bids once,
 from the dealer's left: 1..13, nil, or blind nil (when the side is far enough behind); in
@@ -28,7 +28,7 @@ from tricktable.rules.common import partner_of
 
 __all__ = ["Spades", "SpadesCutthroat", "SpadesOptions", "NIL", "BLIND_NIL", "VARIANTS"]
 
-SEED = "seed 002, Spades"
+SOURCE = "“Spades”"
 NIL = "NIL"
 BLIND_NIL = "BLINDNIL"
 NIL_VALUE = {NIL: 100, BLIND_NIL: 200}
@@ -39,55 +39,55 @@ class SpadesOptions(CommonOptions):
     """House rules of Spades (each field names its passage)."""
 
     target: int | None = opt(
-        500, f"{SEED}, fragment 2204: 'the first to reach 500 points'. The short game plays "
-        "to 250 (fragment 4560). null plays to a hand or time limit.")
+        500, f"{SOURCE}, section “Scoring”: 'the first to reach 500 points'. The short game plays "
+        "to 250 (section “Scoring”). null plays to a hand or time limit.")
     lose_at: int | None = opt(
-        -200, f"{SEED}, fragment 2204: 'or forcing the opposing team to drop to -200 points'.")
+        -200, f"{SOURCE}, section “Scoring”: 'or forcing the opposing team to drop to -200 points'.")
     blind_nil: bool = opt(
-        True, f"{SEED}, fragment 760: 'A combined bid of two blind nil is usually allowed'; "
-        "blind nil is one of the two 'very common variants of bidding' (fragment 228).")
+        True, f"{SOURCE}, section “Bidding”: 'A combined bid of two blind nil is usually allowed'; "
+        "blind nil is one of the two 'very common variants of bidding' (section “Bidding”).")
     blind_nil_behind: int = opt(
-        100, f"{SEED}, fragment 4712: 'Usually teams must be down by 100 points to bid blind "
+        100, f"{SOURCE}, section “Nil”: 'Usually teams must be down by 100 points to bid blind "
         "nil' (0 allows it at any score).")
     breaking_spades: bool = opt(
-        True, f"{SEED}, fragment 4332: 'A common variant rule ... a player may not lead spades "
+        True, f"{SOURCE}, section “Play”: 'A common variant rule ... a player may not lead spades "
         "until a spade has been played to trump another trick'. A hand of only spades may "
         "lead one (judgement: there is no other card).")
     no_spade_first_lead: bool = opt(
-        False, f"{SEED}, fragment 3648: 'Another common variant rule ... a player cannot lead "
+        False, f"{SOURCE}, section “Play”: 'Another common variant rule ... a player cannot lead "
         "spades in the first trick'. Off: it is the second of the two variants named.")
     bag_limit: int = opt(
-        10, f"{SEED}, fragments 4560, 1140: 'a 100-point penalty when 10 bags are "
+        10, f"{SOURCE}, section “Scoring”: 'a 100-point penalty when 10 bags are "
         "accumulated'; the short game uses 5.")
     bag_penalty: int = opt(
-        100, f"{SEED}, fragment 4560: 100 (50 in the short game: 'a 50-point penalty would be "
+        100, f"{SOURCE}, section “Scoring”: 100 (50 in the short game: 'a 50-point penalty would be "
         "assessed when 5 bags are accumulated').")
     nil_pass: Literal[0, 1, 2] = opt(
-        0, f"{SEED}, fragment 4712: 'In some variants, the player bidding nil passes one or two "
+        0, f"{SOURCE}, section “Nil”: 'In some variants, the player bidding nil passes one or two "
         "of their cards ... to their partner and receives an equal number of cards back'. "
         "'some variants': no pass by default (partnership only).")
     nil_pass_blind_only: bool = opt(
-        True, f"{SEED}, fragment 4712: 'Nil passing may be allowed only in the case of a blind "
+        True, f"{SOURCE}, section “Nil”: 'Nil passing may be allowed only in the case of a blind "
         "nil.' (with nil_pass).")
     nils_per_game: int | None = opt(
-        None, f"{SEED}, fragment 4332: 'Nil rules: One nil per game.' (the rest of that list "
+        None, f"{SOURCE}, section “Play”: 'Nil rules: One nil per game.' (the rest of that list "
         "is lost). Counted per side, a blind nil included; 1 applies it. null (default): no "
-        "limit, as fragment 760 'A combined bid of two blind nil is usually allowed' and the "
+        "limit, as section “Bidding” 'A combined bid of two blind nil is usually allowed' and the "
         "rest of the article treat nil as a bid of any hand.")
     failed_nil_tricks: Literal["partner", "bags"] = opt(
-        "partner", f"{SEED}, fragment 608: 'If a player failed a nil bid but the partnership "
+        "partner", f"{SOURCE}, section “Scoring”: 'If a player failed a nil bid but the partnership "
         "bid and took 5 tricks, the net score is -50' (partner: the nil bidder's tricks count "
         "towards the partner's contract); 'If a nil bid is set, most tournament rules dictate "
         "that the overtricks make the nil invalid' (bags: a failed nil bidder's tricks never "
         "help the partner's contract and each is a bag for the side).")
     revoke_penalty: Literal["lose_bid", "add_three"] = opt(
-        "lose_bid", f"{SEED}, fragment 3800: 'Common penalties for reneging are for the "
+        "lose_bid", f"{SOURCE}, section “Reneging”: 'Common penalties for reneging are for the "
         "reneging player to automatically lose their bid, or for the reneger to have three "
         "tricks added to their bid'. The first is the default.")
 
 
 class Spades(Variant):
-    """Partnership Spades: four players, partners opposite (seed 002, Spades)."""
+    """Partnership Spades: four players, partners opposite (“Spades”)."""
 
     name = "spades"
     title = "Spades (partnership)"
@@ -103,8 +103,8 @@ class Spades(Variant):
     trump_names = ("S",)
 
     def legal_bids(self, st: TableView, seat: int) -> list[str]:
-        """Fragments 228, 4712: any number of tricks or nil; blind nil when allowed; no nil
-        once the side has bid its ``nils_per_game`` (fragment 4332)."""
+        """Sections “Bidding”, “Nil”: any number of tricks or nil; blind nil when allowed; no nil
+        once the side has bid its ``nils_per_game`` (section “Play”)."""
         if not self._nil_allowed(st, seat):
             return [b for b in self.bid_ladder if b not in NIL_VALUE]
         bids = [b for b in self.bid_ladder if b != BLIND_NIL]
@@ -129,7 +129,7 @@ class Spades(Variant):
         return st.scores[side] <= best_other - o.blind_nil_behind
 
     def may_pass(self, st: TableView, seat: int) -> bool:
-        """Fragment 228: 'Players must bid at least one if they don't want to bid nil'."""
+        """Section “Bidding”: 'Players must bid at least one if they don't want to bid nil'."""
         return False
 
     def auction_result(self, st: TableView) -> Contract | None:
@@ -138,7 +138,7 @@ class Spades(Variant):
         return Contract(seat=seat, bid="SPADES", need=0, trump="S")
 
     def exchanges(self, st: TableView) -> list[tuple[int, int]]:
-        """Fragment 4712: a nil bidder passes ``nil_pass`` cards to the partner, then receives
+        """Section “Nil”: a nil bidder passes ``nil_pass`` cards to the partner, then receives
         as many back (in bidding order when both partners bid nil)."""
         o = st.options
         passing = (BLIND_NIL,) if o.nil_pass_blind_only else (NIL, BLIND_NIL)
@@ -152,11 +152,11 @@ class Spades(Variant):
         return out
 
     def first_leader(self, st: TableView) -> int:
-        """Fragment 4788: 'The player on the dealer's left makes the opening lead'."""
+        """Section “Scoring”: 'The player on the dealer's left makes the opening lead'."""
         return (st.dealer + 1) % st.n
 
     def lead_refusal(self, st: TableView, seat: int, card_bit: int) -> str:
-        """Fragments 4332 and 3648, refused only when the hand is known to hold another suit."""
+        """Section “Play”, refused only when the hand is known to hold another suit."""
         spades = st.order.suit_masks[Suit.SPADES]  # type: ignore[union-attr]
         if not spades >> card_bit & 1:
             return ""
@@ -180,7 +180,7 @@ class Spades(Variant):
         return ""
 
     def score_hand(self, st: TableView) -> HandResult:
-        """Fragments 2128, 1064, 1672, 608, 4636: contracts, bags, nil and blind nil."""
+        """Section “Scoring”: contracts, bags, nil and blind nil."""
         o = st.options
         bids = dict(st.bids)
         revoked = [st.side_of[r["seat"]] for r in st.revokes]
@@ -237,7 +237,7 @@ class Spades(Variant):
         return delta, notes, bags
 
     def game_winner(self, st: TableView, contract_side: int | None) -> int | None:
-        """Fragment 2204: first to the target wins (a tie plays one more round); a side at
+        """Section “Scoring”: first to the target wins (a tie plays one more round); a side at
         or below ``lose_at`` loses and the best other side wins (all of them at once: the
         best score, judgement)."""
         o = st.options
@@ -255,7 +255,7 @@ def _nils(st: TableView) -> list[int]:
 
 
 class SpadesCutthroat(Spades):
-    """Cutthroat Spades: each for themselves (seed 002, Spades, fragments 1900, 836)."""
+    """Cutthroat Spades: each for themselves (“Spades”, sections “Players”, “Bidding”)."""
 
     name = "spades-cutthroat"
     title = "Spades (cutthroat)"
