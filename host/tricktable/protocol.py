@@ -216,6 +216,12 @@ def decode(kind: type[M], payload: bytes, limit: int = MAX_BOARD_MESSAGE) -> M:
         raise ProtocolError(f"bad {name}: unreadable: {exc}", "$") from None
 
 
+def natural_key(value: str) -> tuple[tuple[int, int | str], ...]:
+    """How ids sort for people: ``t2`` before ``t10``, ``7`` before ``11`` (digits as numbers)."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part)
+                 for part in re.split(r"(\d+)", value) if part)
+
+
 def valid_id(value: str) -> bool:
     """True for a board or table id usable in a topic (letters, digits, ``_ . -``; 1-32)."""
     return bool(_ID_RE.match(value))

@@ -20,6 +20,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from tricktable.protocol import natural_key
 from tricktable.web.feed import Feed
 
 SUITS = {"S": ("♠", "white"), "H": ("♥", "red"), "D": ("♦", "red"), "C": ("♣", "white")}
@@ -131,7 +132,7 @@ def watch(feed: Feed, tables: list[str] | None, stop: threading.Event,
 
     def render() -> RenderableType:
         with feed.lock:
-            names = tables if tables is not None else sorted(feed.club.tables)
+            names = tables if tables is not None else sorted(feed.club.tables, key=natural_key)
             views = [v for v in (feed.club.view(t) for t in names) if v is not None]
         body = club_view(views)
         return Group(body, footer()) if footer else body

@@ -17,6 +17,7 @@ from tricktable.protocol import (
     Topics,
     decode,
     encode,
+    natural_key,
 )
 
 EVENT = b'{"v":1,"board":"n1","boot":7,"seq":3,"t":1200,"pad":0,"kind":"place","uid":"04a1b2c3d4e5f6"}'
@@ -103,3 +104,8 @@ def test_display_lines_are_bounded():
 def test_unknown_control_command_is_named():
     with pytest.raises(ProtocolError, match=r"field \$.cmd"):
         decode(Control, b'{"v":1,"cmd":"explode"}')
+
+
+def test_table_ids_sort_as_people_count():
+    ids = ["t10", "t2", "t1", "t11", "head", "3", "12"]
+    assert sorted(ids, key=natural_key) == ["3", "12", "head", "t1", "t2", "t10", "t11"]

@@ -180,3 +180,9 @@ def test_a_table_without_a_game_is_listed_as_idle() -> None:
     club.handle(f"{P}/v1/table/9/state", b'{"phase": null, "table": "9", "game": 0}')
     (row,) = club.summary()
     assert row["table"] == "9" and row["phase"] is None and row["scores"] == []
+
+
+def test_tables_are_listed_in_the_order_people_count_them() -> None:
+    club = Club(P)
+    feed(club, [base_state(t) for t in ("t10", "t2", "t1", "t11")])
+    assert [row["table"] for row in club.summary()] == ["t1", "t2", "t10", "t11"]

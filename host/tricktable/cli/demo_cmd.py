@@ -27,7 +27,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tricktable.demo import Demo, DemoConfig, DemoError
-from tricktable.protocol import DEFAULT_PREFIX
+from tricktable.protocol import DEFAULT_PREFIX, natural_key
 from tricktable.rules import list_variants
 from tricktable.rules.base import OptionError
 from tricktable.service import ServiceError
@@ -149,7 +149,7 @@ def _summary(runner: Demo, console: Console) -> None:
     for heading in ("table", "game", "variant", "winner", "score", "hands", "revokes",
                     "refused"):
         table.add_column(heading)
-    for s in runner.summaries:
+    for s in sorted(runner.summaries, key=lambda s: (natural_key(s.table), s.game)):
         score = " – ".join(f"{name} {points}" for name, points in zip(s.sides, s.scores,
                                                                       strict=True))
         table.add_row(s.table, str(s.game), s.variant, s.winner or "–", score, str(s.hands),

@@ -44,7 +44,7 @@ def watch(tables: tuple[str, ...], broker: str, ca_file: str | None, prefix: str
     missing = _missing(feed, tables, wait)
     if missing:
         with feed.lock:
-            seen = ", ".join(sorted(feed.club.tables)) or "none"
+            seen = ", ".join(sorted(feed.club.tables, key=protocol.natural_key)) or "none"
         feed.stop()
         raise click.ClickException(
             f"no table {', '.join(missing)} on the broker at {url.host}:{url.port} under "

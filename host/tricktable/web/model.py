@@ -264,7 +264,7 @@ class Club:
     def summary(self) -> list[dict[str, Any]]:
         host = self.host_alerts()
         return [self.tables[t].summary(self.boards, host)
-                for t in sorted(self.tables, key=_table_key)]
+                for t in sorted(self.tables, key=protocol.natural_key)]
 
     def view(self, table: str) -> dict[str, Any] | None:
         view = self.tables.get(table)
@@ -357,7 +357,3 @@ def _revoke_text(state: dict[str, Any], revoke: Any) -> str:
     who = _seat_name(state.get("seats") or [], revoke.get("seat")) or "a player"
     suit = f" ({revoke['suit']})" if revoke.get("suit") else ""
     return f"{who} revoked in trick {revoke.get('trick', '?')}{suit}"
-
-
-def _table_key(name: str) -> tuple[int, str]:
-    return (int(name), "") if name.isdigit() else (1 << 30, name)
