@@ -100,6 +100,7 @@ class Board:
         self.wlan = None
         self.network = None
         self.wifi = cfg["wifi"]
+        self.wifi_pm = pins.get("wifi_pm")
         self.wdt = machine.WDT(timeout=cfg["watchdog_ms"]) if watchdog else None
 
     def connect_wifi(self):
@@ -111,7 +112,19 @@ class Board:
         self.network = network
         self.wlan = network.WLAN(network.STA_IF)
         self.wlan.active(True)
+        self.power_save_off()
         self.wlan.connect(self.wifi["ssid"], self.wifi.get("password", ""))
+
+    def power_save_off(self):
+        """Wi-Fi power save off (the pin map's ``wifi_pm``): with it on, messages to a Pico W
+        were seen 5-8 s late and ESP32 pings took up to 4 s; off, a verdict is milliseconds.
+        A number is written as is (the Pico W's CYW43 register, 0xa11140: power management
+        disabled); a name is the port's WLAN constant (``PM_NONE`` on the ESP32)."""
+        pm = self.wifi_pm
+        if isinstance(pm, str):
+            pm = getattr(self.network.WLAN, pm, None)
+        if pm is not None:
+            self.wlan.config(pm=pm)
 
     def network_up(self):
         """True when the link can carry sockets; rejoins Wi-Fi when it was lost."""

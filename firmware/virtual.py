@@ -197,14 +197,25 @@ STAT_GOT_IP = 3
 
 
 class WLAN:
+    PM_NONE = 0x10
+    PM_PERFORMANCE = 0xA11142
+    PM_POWERSAVE = 0x111022
+    last = None
+
     def __init__(self, interface=STA_IF):
         self.joined = None
+        self.settings = {}
+        WLAN.last = self
+
+    def config(self, **settings):
+        self.settings.update(settings)
 
     def active(self, on=None):
         return True
 
     def connect(self, ssid, password=""):
         self.joined = ssid
+        self.joined_with = dict(self.settings)
 
     def isconnected(self):
         return self.joined is not None and LINK["up"]

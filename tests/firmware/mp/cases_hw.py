@@ -60,6 +60,16 @@ async def case_esp32_shifts_lsb_first_in_hardware(tmp):
     check(not board.readers[0].t.flip, "ESP32 SPI does LSB first itself")
 
 
+async def case_wifi_power_save_is_off_before_joining(tmp):
+    for name, pm in (("pico_w", 0xA11140), ("esp32", virtual.WLAN.PM_NONE)):
+        _, board, _ = await wired_board(name)
+        board.connect_wifi()
+        wlan = virtual.WLAN.last
+        check(wlan.joined == "cardroom", name + ": joined")
+        check(wlan.joined_with.get("pm") == pm,
+              f"{name}: joined with {wlan.joined_with!r}, not pm={pm!r}")
+
+
 async def case_i2c_readers_one_per_bus(tmp):
     chips, board, _ = await wired_board("pico_w", pads=2, bus="i2c")
     chips[1].place(tag(UID4))
