@@ -98,6 +98,9 @@ def test_the_hosts_trouble_is_an_alert_on_every_table() -> None:
             "or disk is full",
             "1 message(s) refused for good after failing again and again; last: KeyError: 'x'",
             "flooding with bad messages (not all kept): t1-s"]
+    club.handle(f"{P}/v1/host/status", b'{"v":1,"online":true,"faults":2,"last_fault":"t: E"}')
+    assert club.summary()[0]["alerts"] == [
+        {"kind": "host", "text": "2 fault(s) handling messages since the host started; last: t: E"}]
     club.handle(f"{P}/v1/host/status", b'{"v":1,"online":false}')
     assert club.view("2")["summary"]["alerts"] == [
         {"kind": "host", "text": "the host service is offline: plays wait on the boards"}]

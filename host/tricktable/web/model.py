@@ -256,6 +256,10 @@ class Club:
             out.append({"kind": "host", "text": f"{host.poisoned} message(s) refused for good "
                                                 f"after failing again and again; last: "
                                                 f"{host.last_fault}"})
+        elif host.faults:
+            out.append({"kind": "host", "text": f"{host.faults} fault(s) handling messages "
+                                                f"since the host started; last: "
+                                                f"{host.last_fault}"})
         if host.flooding:
             out.append({"kind": "host", "text": "flooding with bad messages (not all kept): "
                                                 + ", ".join(host.flooding)})
