@@ -57,6 +57,7 @@ class TableConfig:
     token_decks: tuple[int, ...] = ()  # empty = any token deck
     pads: Mapping[tuple[str, int], int] = field(default_factory=dict)  # (board, pad) -> seat
     displays: tuple[str, ...] = ()  # boards that only show the display summary
+    brightness: int | None = None  # the display boards' brightness, 0..15; None: theirs
 
     @property
     def boards(self) -> tuple[str, ...]:
@@ -153,7 +154,7 @@ def _options(variant: Variant, raw: Any, where: str) -> dict[str, Any]:
 
 
 _TABLE_KEYS = {"variant", "options", "players", "dealer", "seed", "deck", "token_decks",
-               "pads", "displays"}
+               "pads", "displays", "brightness"}
 
 
 def _table(table_id: str, raw: Any) -> TableConfig:
@@ -181,6 +182,10 @@ def _table(table_id: str, raw: Any) -> TableConfig:
     displays = tuple(_expect(d, str, f"{where}.displays") for d in _expect(raw.get("displays", []), list, f"{where}.displays"))
     token_decks = tuple(_expect(d, int, f"{where}.token_decks") for d in _expect(raw.get("token_decks", []), list, f"{where}.token_decks"))
     deck = raw.get("deck")
+    brightness = raw.get("brightness")
+    if brightness is not None and not 0 <= _expect(brightness, int, f"{where}.brightness") <= 15:
+        raise ClubFileError(f"{where}.brightness: {brightness} is not 0..15 (0 dimmest, still "
+                            "lit)", _keys(f"{where}.brightness"))
     return TableConfig(
         id=table_id,
         variant=raw["variant"],
@@ -192,6 +197,7 @@ def _table(table_id: str, raw: Any) -> TableConfig:
         token_decks=token_decks,
         pads=_pads(raw.get("pads", {}), f"{where}.pads", len(players) or seats),
         displays=displays,
+        brightness=brightness,
     )
 
 

@@ -136,6 +136,7 @@ class BoardConfig(_Message, kw_only=True):
     table: TableId
     pads: Annotated[list[PadSeat], Meta(max_length=16)]
     display: bool = False  # show the table's display topic on the board's display
+    brightness: Annotated[int, Meta(ge=0, le=15)] | None = None  # the display's, 0..15
 
 
 class Display(_Message, kw_only=True):

@@ -526,7 +526,8 @@ class Service:
         cfg = session.config
         for board in cfg.boards:
             pads = [PadSeat(pad=p, seat=s) for (b, p), s in sorted(cfg.pads.items()) if b == board]
-            message = BoardConfig(table=cfg.id, pads=pads, display=board in cfg.displays)
+            message = BoardConfig(table=cfg.id, pads=pads, display=board in cfg.displays,
+                                  brightness=cfg.brightness)
             self._publish(self.topics.config(board), encode(message), retain=True)
 
     # --- in-process API --------------------------------------------------------------

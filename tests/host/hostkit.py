@@ -77,20 +77,23 @@ def make_registry(path: Path) -> Registry:
 PLAYERS = ["North", "East", "South", "West"]
 
 
-def club_toml(prefix: str, tables: tuple[str, ...] = ("t1",), seed: int = 1) -> str:
+def club_toml(prefix: str, tables: tuple[str, ...] = ("t1",), seed: int = 1,
+              brightness: int | None = None) -> str:
     """A club file: Bid Euchre tables, boards ``{table}-n/e/s/w`` pad 0 -> seats 0..3."""
     lines = ["[club]", 'name = "test club"', f'prefix = "{prefix}"']
     for table in tables:
         lines += [f"[tables.{table}]", 'variant = "bid-euchre"',
                   "players = [" + ", ".join(f'"{p}"' for p in PLAYERS) + "]",
                   f"seed = {seed}", f"deck = {CARD_DECK}", f"token_decks = [{TOKEN_DECK}]",
+                  *([f"brightness = {brightness}"] if brightness is not None else []),
                   f"[tables.{table}.pads]"]
         lines += [f'"{table}-{s}:0" = {i}' for i, s in enumerate(SEATS)]
     return "\n".join(lines) + "\n"
 
 
-def make_club(prefix: str, tables: tuple[str, ...] = ("t1",), seed: int = 1) -> Club:
-    return parse_club(tomllib.loads(club_toml(prefix, tables, seed)))
+def make_club(prefix: str, tables: tuple[str, ...] = ("t1",), seed: int = 1,
+              brightness: int | None = None) -> Club:
+    return parse_club(tomllib.loads(club_toml(prefix, tables, seed, brightness)))
 
 
 def new_shadow(seed: int = 1) -> Engine:
@@ -229,8 +232,10 @@ class Board:
 class Host:
     """A service in this process with its journal, boards and an observer on one broker."""
 
-    def __init__(self, port: int, prefix: str, journal: Path, registry: Path) -> None:
+    def __init__(self, port: int, prefix: str, journal: Path, registry: Path,
+                 club: Club | None = None) -> None:
         self.port, self.prefix, self.journal_path = port, prefix, journal
+        self.club = club or make_club(prefix)
         self.registry = Registry(registry)
         self.observer = Observer(port, prefix)
         self._start_service()
@@ -239,7 +244,7 @@ class Host:
 
     def _start_service(self) -> None:
         self.journal = Journal(self.journal_path)
-        self.service = Service(make_club(self.prefix), self.journal, self.registry,
+        self.service = Service(self.club, self.journal, self.registry,
                                BrokerURL("127.0.0.1", self.port), client_id=f"host-{self.prefix}")
         self.service.start()
         assert self.service.connected.wait(10)

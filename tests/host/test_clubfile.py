@@ -43,6 +43,7 @@ def test_example_club_file_loads():
         ({"tables": {"t1": {"variant": BE, "players": ["Ann", "Bob", "Cy"]}}},
          "bid-euchre is played by 4, not 3"),
         ({"tables": {"t1": {"variant": BE, "dealer": 4}}}, "seat 4 is not at the table"),
+        ({"tables": {"t1": {"variant": BE, "brightness": 16}}}, "16 is not 0..15"),
         ({"tables": {"t1": {"variant": BE, "varient": BE}}},
          "unknown key 'varient' \\(did you mean 'variant'\\?\\)"),
     ],

@@ -188,6 +188,17 @@ def test_a_new_service_rebuilds_from_the_journal(host):
     assert host.service.state("t1")["bids"][-1]["seat"] == 2
 
 
+def test_the_club_files_brightness_goes_to_the_boards(mqtt_broker, topic_prefix, tmp_path,
+                                                     registry_file):
+    host = Host(mqtt_broker.port, topic_prefix, tmp_path / "j.sqlite", registry_file,
+                make_club(topic_prefix, brightness=3))
+    try:
+        _, _, payload = host.observer.wait_for(lambda t, p: t == host.topics.config("t1-e"))
+        assert decode(BoardConfig, payload).brightness == 3
+    finally:
+        host.close()
+
+
 def test_board_status_config_and_display(host):
     mark = host.observer.mark()
     north = host.boards[0]
