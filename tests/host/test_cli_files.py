@@ -106,3 +106,12 @@ def test_replay_of_a_hand_the_game_does_not_have_says_which_it_has():
     result = CliRunner().invoke(main, ["replay", str(example), "--hand", "99"])
     assert result.exit_code != 0
     assert "has no hand 99: its hands are 1 to" in result.output
+
+
+def test_a_hand_history_saved_with_a_byte_order_mark_reads_as_without(tmp_path):
+    example = Path(__file__).parents[2] / "examples" / "bid-euchre-game.txt"
+    marked = tmp_path / "game.txt"
+    marked.write_bytes(b"\xef\xbb\xbf" + example.read_bytes())
+    for command in ("verify", "replay"):
+        result = CliRunner().invoke(main, [command, str(marked)])
+        assert result.exit_code == 0, result.output
