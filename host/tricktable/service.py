@@ -379,8 +379,6 @@ class Service:
         failed ``POISON_AFTER`` times (a poison message: journaled, acknowledged, shown)."""
         try:
             key = _message_key(payload)
-            log.error("fault handling %s (%s): %s: %s", topic, key, type(error).__name__, error,
-                      exc_info=error)
             self.health.fault(f"{topic} ({key})", error)
             board = name if scope == "board" else None
             table = self._table_of(scope, name)
@@ -390,6 +388,9 @@ class Service:
             except StorageError:
                 mark = digest(topic, payload)
                 attempts = self._fault_attempts[mark] = self._fault_attempts.get(mark, 0) + 1
+            log.error("fault handling a message for table %s on %s (%s), attempt %d: %s",
+                      table or "-", topic, key, attempts, why,
+                      exc_info=error if attempts == 1 else None)  # the traceback once
             if attempts < POISON_AFTER:
                 self._announce_invalid(table, "fault", f"handling failed (attempt {attempts} of "
                                        f"{POISON_AFTER}): {why}", board)
