@@ -109,3 +109,28 @@ def test_a_mistaken_club_file_stops_the_start_and_names_the_line(tmp_path):
     line = one_error_line(ran)
     assert "club.toml, line 5: tables.t1.variant: unknown variant 'bid-uchre'" in line
     assert "did you mean 'bid-euchre'?" in line
+
+
+def test_a_host_that_dies_is_reported_offline_on_its_status_topic(mqtt_broker, topic_prefix,
+                                                                  tmp_path):
+    club = tmp_path / "club.toml"
+    club.write_text(f'[club]\nname = "x"\nprefix = "{topic_prefix}"\n[tables.t1]\n'
+                    f'variant = "bid-euchre"\n')
+    observer = Observer(mqtt_broker.port, topic_prefix)
+    command = [sys.executable, "-c", "from tricktable.cli import main; main()", "serve",
+               "--club", str(club), "--journal", str(tmp_path / "j.sqlite"),
+               "--broker", f"mqtt://127.0.0.1:{mqtt_broker.port}", "--client-id", topic_prefix]
+    host = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    status = observer.topics.host_status()
+    try:
+        observer.wait_for(lambda t, p: t == status and b'"online":true' in p)
+        mark = observer.mark()
+        host.send_signal(signal.SIGKILL)
+        host.wait(15)
+        observer.wait_for(lambda t, p: t == status and b'"online":false' in p, mark)
+    finally:
+        if host.poll() is None:
+            host.kill()
+        host.communicate()
+        observer.client.publish(status, b"", retain=True)
+        observer.close()
