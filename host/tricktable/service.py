@@ -109,7 +109,8 @@ class Service:
         self._ever_connected = False
         self._stopping = False
         self.health = Health()
-        self._unrecorded: list[tuple[str, int, int, Result]] = []  # to write once storage works
+        # what replays could not write again while storage failed: (table, entry) -> (game, result)
+        self._unrecorded: dict[tuple[str, int], tuple[int, Result]] = {}
         self._fault_attempts: dict[str, int] = {}  # when the journal cannot count them
         self._stop_watch = threading.Event()
         self.tables: dict[str, TableSession] = {}
@@ -236,7 +237,7 @@ class Service:
         try:
             self._record(session, entry_id, result)
         except StorageError:
-            self._unrecorded.append((session.config.id, session.game, entry_id, result))
+            self._unrecorded[(session.config.id, entry_id)] = (session.game, result)
 
     @staticmethod
     def _replay(session: TableSession, entry: Entry) -> Result:
@@ -424,10 +425,9 @@ class Service:
         """A write succeeded: leave the failing state, and write what waited for storage."""
         if self.health.failing is None:
             return
-        while self._unrecorded:
-            table, game, entry_id, result = self._unrecorded[0]
+        for (table, entry_id), (game, result) in list(self._unrecorded.items()):
             self._record(self.tables[table], entry_id, result, game)
-            self._unrecorded.pop(0)
+            del self._unrecorded[(table, entry_id)]
         self.health.storage_back()
         log.warning("storage works again: %s is stored and acknowledged as before",
                     self.journal.path)
