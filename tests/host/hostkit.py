@@ -38,7 +38,7 @@ CARD_DECK = 1
 OTHER_DECK = 2
 TOKEN_DECK = 100
 SEATS = ("n", "e", "s", "w")
-WAIT = 10.0
+WAIT = 30.0  # a liveness bound: a loaded 2-core CI machine can be slow, never this slow
 BID_EUCHRE_CARDS = [slot.name for slot in deck_slots("24")]  # 9 to ace, one copy
 
 

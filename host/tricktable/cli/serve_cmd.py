@@ -2,7 +2,8 @@
 
 Thin: reads the options, opens the club file, journal and deck registry, starts an embedded
 broker when no ``--broker`` is given, runs :class:`tricktable.service.Service` until Ctrl-C
-or SIGTERM. Imports ``broker``, ``clubfile``, ``decks``, ``journal`` and ``service``.
+or SIGTERM; with ``--night``, a club night kept by the tables (``club.live``). Imports
+``broker``, ``club``, ``clubfile``, ``decks``, ``journal`` and ``service``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import click
 from tricktable.broker import BrokerError, start_broker
 from tricktable.cli.brokeropts import broker_url as complete_url
 from tricktable.cli.brokeropts import credential_options
+from tricktable.club.errors import ClubError
+from tricktable.club.live import LiveNight
 from tricktable.clubfile import Club, ClubFileError, load_club, parse_club
 from tricktable.decks import Registry, RegistryError
 from tricktable.decks import default_path as default_registry_path
@@ -49,6 +52,9 @@ DEFAULT_CLUB = {
               help="MQTT client id (the persistent session's name).")
 @click.option("--sync", type=click.Choice(["normal", "full"]), default="normal", show_default=True,
               help="SQLite synchronous mode: full also survives a power cut, slower.")
+@click.option("--night", "night_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="A club night file (tricktable club new): the tables keep its tallies, ring "
+                   "its bell and seat its players (docs/club.md).")
 @click.option("--connect-timeout", default=10.0, show_default=True, type=click.FloatRange(0.1),
               help="Seconds to wait for the broker at start; exit if it does not answer.")
 @credential_options
@@ -56,8 +62,8 @@ DEFAULT_CLUB = {
               help="-v: log the host's connection changes; -vv: the embedded broker's too.")
 def serve(club_file: Path | None, broker_url: str | None, ca_file: str | None,
           journal_path: Path | None, registry_path: Path | None, port: int, client_id: str,
-          sync: str, connect_timeout: float, username: str | None, password_file: Path | None,
-          verbose: int) -> None:
+          sync: str, night_path: Path | None, connect_timeout: float, username: str | None,
+          password_file: Path | None, verbose: int) -> None:
     """Run the tables: MQTT in, journal, rules, MQTT out."""
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -84,7 +90,8 @@ def serve(club_file: Path | None, broker_url: str | None, ca_file: str | None,
         journal = Journal(journal_file, sync=sync, degraded_ok=True)  # type: ignore[arg-type]
         registry = Registry(registry_file, readonly=True) if registry_file else None
         service = Service(club, journal, registry, url, client_id=client_id, ca_file=ca_file)
-    except (BrokerError, ServiceError, JournalError, RegistryError) as exc:
+        night = LiveNight(night_path, club, journal) if night_path is not None else None
+    except (BrokerError, ServiceError, JournalError, RegistryError, ClubError) as exc:
         if broker is not None:
             broker.stop()
         raise click.ClickException(str(exc)) from None
@@ -94,14 +101,18 @@ def serve(club_file: Path | None, broker_url: str | None, ca_file: str | None,
     service.start()
     try:
         service.wait_connected(connect_timeout)
+        if night is not None:
+            night.start(service)
         click.echo(f"tricktable serving {len(club.tables)} table(s) of {club.name} on "
                    f"{url.host}:{url.port}, journal {journal_file}")
         done.wait()
-    except ServiceError as exc:
+    except (ServiceError, ClubError) as exc:
         raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:
         pass
     finally:
+        if night is not None:
+            night.stop()
         service.stop()
         journal.close()
         if registry is not None:

@@ -19,7 +19,8 @@ from tricktable.club.errors import ClubError
 from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
 from tricktable.textfiles import TextFileError, read_text
 
-__all__ = ["FORMAT", "night_to_json", "night_from_json", "save_night", "load_night"]
+__all__ = ["FORMAT", "night_to_json", "night_from_json", "save_night", "load_night",
+           "write_atomically"]
 
 FORMAT = "tricktable-club-night/1"
 
@@ -87,12 +88,17 @@ def night_from_json(data: Any) -> ProgressiveTournament:
     return night
 
 
-def save_night(night: ProgressiveTournament, path: str | Path) -> None:
-    """Write the night to ``path`` atomically (temporary file, then rename)."""
+def write_atomically(path: str | Path, text: str) -> None:
+    """Replace the file at ``path`` with ``text`` whole or not at all (temporary, rename)."""
     target = Path(path)
     temporary = target.with_name(target.name + ".tmp")
-    temporary.write_text(json.dumps(night_to_json(night), indent=1) + "\n", encoding="utf-8")
+    temporary.write_text(text, encoding="utf-8")
     os.replace(temporary, target)
+
+
+def save_night(night: ProgressiveTournament, path: str | Path) -> None:
+    """Write the night to ``path`` atomically (temporary file, then rename)."""
+    write_atomically(path, json.dumps(night_to_json(night), indent=1) + "\n")
 
 
 def load_night(path: str | Path) -> ProgressiveTournament:
