@@ -134,3 +134,16 @@ def test_a_host_that_dies_is_reported_offline_on_its_status_topic(mqtt_broker, t
         host.communicate()
         observer.client.publish(status, b"", retain=True)
         observer.close()
+
+
+def test_a_night_that_does_not_fit_the_club_stops_the_start(tmp_path):
+    players = tmp_path / "players.txt"
+    players.write_text("\n".join("ABCDEFGH") + "\n")
+    night = tmp_path / "night.json"
+    made = subprocess.run([sys.executable, "-c", "from tricktable.cli import main; main()",
+                           "club", "--night", str(night), "new", "--players", str(players),
+                           "--tables", "2"], capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    ran = serve(tmp_path, "--night", str(night), "--broker", "mqtt://127.0.0.1:1")
+    assert "has 2 tables and the club file 1" in one_error_line(ran)
+    assert "live" not in night.read_text()  # nothing was written
