@@ -18,6 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 from click.testing import CliRunner
+from signals import ctrl_c_default
 from tricktable.cli import main
 from tricktable.demo import Demo, DemoConfig, DemoError
 from tricktable.journal import Journal
@@ -139,7 +140,8 @@ def test_ctrl_c_stops_the_demo_cleanly(tmp_path: Path, stop_signal: int) -> None
     proc = subprocess.Popen(
         [str(TRICKTABLE), "demo", "--tables", "1", "--port", "0", "--no-view", "--speed", "4",
          "--workdir", str(tmp_path)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+        preexec_fn=ctrl_c_default)
     try:
         first = proc.stdout.readline()
         url = re.search(r"web (http://\S+)", first.replace("\n", " "))

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 from click.testing import CliRunner
+from signals import ctrl_c_default
 from tricktable.broker import free_port
 from tricktable.cli import main
 
@@ -45,7 +46,8 @@ def test_watch_names_a_table_that_never_appears(mqtt_broker, topic_prefix) -> No
 def test_web_stops_quietly_on_ctrl_c(mqtt_broker, tmp_path) -> None:
     web = subprocess.Popen([sys.executable, "-c", "from tricktable.cli import main; main()", "web",
                             "--broker", f"mqtt://127.0.0.1:{mqtt_broker.port}", "--port", "0"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           preexec_fn=ctrl_c_default)
     try:
         first = web.stdout.readline()
         assert "scoreboard on" in first, first + web.stderr.read()
