@@ -103,7 +103,8 @@ class Service:
         self._listeners: list[Listener] = []
         self._online: dict[str, bool] = {}
         self._displays: dict[str, bytes] = {}  # last display payload per table
-        self.connected = threading.Event()
+        self.connected = threading.Event()  # connected and subscribed (the broker's SUBACK)
+        self._subscribe_mid: int | None = None
         self.refusal = ""  # why the broker last refused us ("Not authorized" ...)
         self._answered = threading.Event()  # the broker accepted or refused us
         self._ever_connected = False
@@ -140,6 +141,7 @@ class Service:
         client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
+        client.on_subscribe = self._on_subscribe
         return client
 
     def start(self) -> None:
@@ -185,15 +187,22 @@ class Service:
             return
         self.refusal = ""
         self._ever_connected = True
-        client.subscribe([(topic, 1) for topic in self.topics.host_subscriptions()])
+        _, self._subscribe_mid = client.subscribe(
+            [(topic, 1) for topic in self.topics.host_subscriptions()])
         with self._lock:
             self._publish(self.topics.host_status(), encode(self.status), retain=True)
             for table in self.tables.values():
                 self._publish_config(table)
                 self._publish_table(table, force=True)
-        self.connected.set()
-        self._answered.set()
         log.info("connected to %s:%s", self.broker.host, self.broker.port)
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reasons: Any,
+                      properties: Any) -> None:
+        """Connected means subscribed: a message published after ``connected`` is set
+        reaches the service (before the SUBACK, the broker may drop it)."""
+        if mid == self._subscribe_mid:
+            self.connected.set()
+            self._answered.set()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                        properties: Any) -> None:
