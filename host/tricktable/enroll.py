@@ -204,9 +204,11 @@ class TagSource(Protocol):
 class TapDetector:
     """Turns reader polls into taps: each placement of a card is reported once."""
 
-    def __init__(self, reader: TagSource, misses_to_remove: int = 3) -> None:
+    def __init__(self, reader: TagSource, misses_to_remove: int = 3,
+                 silent_polls: int = 8) -> None:
         self.reader = reader
         self.misses_to_remove = misses_to_remove
+        self.silent_polls = silent_polls  # unanswered polls in a row before the reader is lost
         self.present: bytes | None = None
         self._misses = 0
 
@@ -221,8 +223,16 @@ class TapDetector:
         lifted (several empty polls) and put back is.
         """
         deadline = time.monotonic() + timeout
+        silent = 0
         while time.monotonic() < deadline:
-            uid = self.reader.poll()
+            try:
+                uid = self.reader.poll()
+            except ReaderError:  # one poll unanswered (a busy USB link) is not a lost reader
+                silent += 1
+                if silent >= self.silent_polls:
+                    raise
+                continue
+            silent = 0
             if uid is None:
                 self._misses += 1
                 if self._misses >= self.misses_to_remove:

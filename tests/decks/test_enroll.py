@@ -140,6 +140,31 @@ def test_a_card_left_on_the_reader_is_one_tap_and_a_7_byte_tag_that_flickers_too
     assert taps.next_tap(2) == flicker.uid  # put back after removal: a new tap
 
 
+class AnswersLate:
+    """The USB reader, but its first ``late`` polls go unanswered (a busy USB link)."""
+
+    def __init__(self, reader: UsbReader, late: int) -> None:
+        self.reader, self.late = reader, late
+
+    def poll(self) -> bytes | None:
+        if self.late:
+            self.late -= 1
+            raise ReaderError("PN532 did not answer command 0x4A")
+        return self.reader.poll()
+
+
+def test_a_poll_left_unanswered_now_and_then_is_not_a_lost_reader(emulator, usb_reader):
+    tag = make_tags(1)[0]
+    emulator.place(tag)
+    assert TapDetector(AnswersLate(usb_reader, 3), silent_polls=8).next_tap(5) == tag.uid
+
+
+def test_a_reader_that_stays_silent_is_lost(emulator, usb_reader):
+    emulator.hang()
+    with pytest.raises(ReaderError, match="did not answer"):
+        TapDetector(usb_reader, silent_polls=2).next_tap(30)
+
+
 def test_deck_check_lists_missing_extra_and_foreign_cards(emulator, usb_reader, registry):
     hand = make_tags(24)
     enroll_deck(registry, usb_reader, 1, "24", ScriptedUI(emulator, hand), tap_timeout=5)

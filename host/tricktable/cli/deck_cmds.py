@@ -98,6 +98,12 @@ def _reader(port: str, baud: int) -> enroll.UsbReader:
         raise click.ClickException(str(exc)) from None
 
 
+def _reader_lost(port: str, exc: enroll.ReaderError) -> click.ClickException:
+    """A reader that stopped answering mid-session: one line; what was stored is kept."""
+    return click.ClickException(f"the reader on {port} stopped answering ({exc}); what was "
+                                f"stored is kept: run the same command again")
+
+
 @click.command("enroll")
 @click.option("--deck", "deck_id", type=click.IntRange(1, 65535), required=True, help="Deck id.")
 @click.option(
@@ -150,6 +156,8 @@ def enroll_command(
                 )
     except (enroll.EnrollError, decks.RegistryError) as exc:
         raise click.ClickException(str(exc)) from None
+    except enroll.ReaderError as exc:
+        raise _reader_lost(port, exc) from None
     finally:
         reader.close()
     if not result.complete:
@@ -206,6 +214,8 @@ def check_command(
                 )
     except enroll.EnrollError as exc:
         raise click.ClickException(str(exc)) from None
+    except enroll.ReaderError as exc:
+        raise _reader_lost(port, exc) from None
     finally:
         reader.close()
     console.print(f"seen {len(report.seen)}/{total}")

@@ -47,6 +47,11 @@ class SerialPN532:
         with self._lock:
             self.chip.remove()
 
+    def hang(self) -> None:
+        """The chip stops answering (until a reset pulse, which a USB reader has not)."""
+        with self._lock:
+            self.chip.hang()
+
     def _run(self) -> None:
         while not self._stop.is_set():
             readable, _, _ = select.select([self._master], [], [], 0.005)
