@@ -40,6 +40,7 @@ from tricktable.protocol import (
     BoardConfig,
     BoardStatus,
     Control,
+    Display,
     Feedback,
     HostStatus,
     MessageTooLarge,
@@ -103,6 +104,7 @@ class Service:
         self._listeners: list[Listener] = []
         self._online: dict[str, bool] = {}
         self._displays: dict[str, bytes] = {}  # last display payload per table
+        self._signs: dict[str, Display] = {}  # what a table shows instead of its game (show())
         self.connected = threading.Event()
         self.refusal = ""  # why the broker last refused us ("Not authorized" ...)
         self._answered = threading.Event()  # the broker accepted or refused us
@@ -518,7 +520,8 @@ class Service:
         state = session.state()
         state["boards_online"] = [b for b in session.config.boards if self._online.get(b)]
         self._publish(self.topics.state(table), encode(state), retain=True)
-        display = encode(STORAGE_DISPLAY if self.health.failing else session.display())
+        display = encode(STORAGE_DISPLAY if self.health.failing
+                         else self._signs.get(table) or session.display())
         if force or self._displays.get(table) != display:
             self._displays[table] = display
             self._publish(self.topics.display(table), display, retain=True)
@@ -546,6 +549,20 @@ class Service:
             state = session.state()
             state["boards_online"] = [b for b in session.config.boards if self._online.get(b)]
             return state
+
+    def show(self, table: str, sign: Display | None) -> None:
+        """Show ``sign`` on the table's display instead of its game (None: the game again)."""
+        with self._lock:
+            if sign is None:
+                self._signs.pop(table, None)
+            else:
+                self._signs[table] = sign
+            self._publish_table(self.tables[table])
+
+    def light(self, board: str, feedback: Feedback) -> None:
+        """Send a board's seat light (e.g. a seat that waits for its player)."""
+        with self._lock:
+            self._publish(self.topics.feedback(board), encode(feedback))
 
     def control(self, table: str, control: Control) -> Result | None:
         """Apply a control command as if it arrived over MQTT (journaled the same way).

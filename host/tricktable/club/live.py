@@ -18,11 +18,22 @@ order (t1, t2 ... t10). From then on:
   round (so a restart sends it again harmlessly). A tied table waits for the director:
   ``bell_blocked`` says which (the night's options do not allow guessing a winner).
 
+- **The signs** (``club.signs``, on the table's retained display instead of its game, through
+  ``Service.show``): BELL / FINISH HAND from the bell until the table's hand is scored, then
+  HAND DONE / WAIT FOR MOVES; after the movement, each player's next table and seat
+  (``ANN -> T3 N``) until the table's new players are all there; NIGHT OVER at the end.
+- **The next game starts when the seats are filled.** The new game is opened at once, but
+  a seat counts as filled only when its player's first action of the new game is accepted
+  (the first card scanned, or the first bid): until then the seat's pad blinks blue and the
+  table shows the moves; once all its seats are filled the table shows its game again. The
+  filled seats are read from the journal, so a restart shows the same signs.
+
 The night file keeps, beside the night, a ``live`` section: the journal game each table
 plays in this round, whether the bell has rung, and how many hands each closed table kept.
 Work runs on its own thread, after the message that caused it has been handled, so the
-service's own publications keep their order. Imports ``club`` (store, tournament,
-journal_hands, errors), ``clubfile``, ``journal``, ``protocol`` and ``engine.actions``.
+service's own publications keep their order; the same thread turns the signs' pages every
+``PAGE_S`` seconds. Imports ``club`` (store, tournament, journal_hands, errors, signs,
+movement), ``clubfile``, ``journal``, ``protocol`` and ``engine.actions``.
 """
 
 from __future__ import annotations
@@ -37,17 +48,20 @@ from typing import Any, Protocol
 
 from tricktable.club.errors import ClubError
 from tricktable.club.journal_hands import hands_from_game
+from tricktable.club.signs import bell_sign, closed_sign, moves, moves_sign, over_sign
 from tricktable.club.store import night_from_json, night_to_json, write_atomically
 from tricktable.club.tournament import ProgressiveTournament
 from tricktable.clubfile import Club
 from tricktable.engine.actions import action_from_json
 from tricktable.journal import Journal
-from tricktable.protocol import Control, Topics, natural_key
+from tricktable.protocol import Control, Display, Feedback, Topics, natural_key
 from tricktable.textfiles import TextFileError, read_text
 
 log = logging.getLogger("tricktable.night")
 
 BETWEEN_HANDS = ("deal", "game_over")  # a table in these phases has no hand in play
+PAGE_S = 2.0  # how long a sign's page stays before the next (text8 of the moves)
+WAITING = Feedback(pad=0, led="blue", pattern="blink", ms=0)  # a seat that waits for its player
 
 
 class Tables(Protocol):
@@ -56,6 +70,8 @@ class Tables(Protocol):
     def control(self, table: str, control: Control) -> Any: ...
     def state(self, table: str) -> dict[str, Any]: ...
     def listen(self, listener: Callable[[str, bytes], None]) -> Callable[[], None]: ...
+    def show(self, table: str, sign: Display | None) -> None: ...
+    def light(self, board: str, feedback: Feedback) -> None: ...
 
 
 class LiveNight:
@@ -65,6 +81,7 @@ class LiveNight:
         self.path = Path(path)
         self.journal = journal
         self.tables = sorted(club.tables, key=natural_key)
+        self.club = club
         self.topics = Topics(club.prefix)
         try:
             data = json.loads(read_text(self.path, "club night file"))
@@ -79,8 +96,11 @@ class LiveNight:
         self.bell_rung: bool = bool(live.get("bell", False))
         self.closed: dict[str, int] = dict(live.get("closed", {}))
         self.bell_blocked = ""
+        self.seated: set[str] = set()  # tables whose seats are all filled in this round
+        self.signs: dict[str, tuple[str, list[Display]]] = {}  # a table's sign: kind, pages
+        self._page = 0
         self._service: Tables | None = None
-        self._work: queue.Queue[str | None] = queue.Queue()
+        self._work: queue.Queue[tuple[str, str] | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._unlisten: Callable[[], None] | None = None
 
@@ -96,6 +116,7 @@ class LiveNight:
         for table in self.tables:
             self._refresh(table, scored=False)
         self._settle()
+        self._show()
         self._unlisten = service.listen(self._heard)
         self._thread = threading.Thread(target=self._run, name="tricktable-night", daemon=True)
         self._thread.start()
@@ -108,19 +129,35 @@ class LiveNight:
             self._thread.join(10)
 
     def _heard(self, topic: str, payload: bytes) -> None:
-        """From the service's thread: note a scored hand, to be read after this message."""
-        if topic.endswith("/events") and b'"hand_scored"' in payload:
-            table = topic.split("/")[-2]
-            if table in self.games:
-                self._work.put(table)
+        """From the service's thread: note a scored hand, or a first action at a table whose
+        seats are not all filled yet, to be read after this message."""
+        if not topic.endswith("/events"):
+            return
+        table = topic.split("/")[-2]
+        if table not in self.games:
+            return
+        if b'"hand_scored"' in payload:
+            self._work.put(("scored", table))
+        elif table not in self.seated and b'"accepted"' in payload:
+            self._work.put(("acted", table))
 
     def _run(self) -> None:
-        while (table := self._work.get()) is not None:
+        while True:
             try:
-                self._refresh(table, scored=True)
-                self._settle()
+                work = self._work.get(timeout=PAGE_S)
+            except queue.Empty:
+                self._turn_pages()
+                continue
+            if work is None:
+                return
+            kind, table = work
+            try:
+                if kind == "scored":
+                    self._refresh(table, scored=True)
+                    self._settle()
+                self._show(None if kind == "scored" else table)
             except Exception:  # the night must not stop the tables
-                log.exception("the night could not take table %s's hand", table)
+                log.exception("the night could not take table %s's %s", table, kind)
 
     # --- the night -----------------------------------------------------------------------
 
@@ -169,7 +206,7 @@ class LiveNight:
             self.bell_blocked = ""
             log.warning("game %d of the night is over; the players move", game.number)
             self.games = {t: self._current_game(t) + 1 for t in self.tables}
-            self.bell_rung, self.closed = False, {}
+            self.bell_rung, self.closed, self.seated = False, {}, set()
             self._save()
             self._start_new_games()
 
@@ -189,3 +226,61 @@ class LiveNight:
         data = night_to_json(self.night)
         data["live"] = {"games": self.games, "bell": self.bell_rung, "closed": self.closed}
         write_atomically(self.path, json.dumps(data, indent=1) + "\n")
+
+    # --- the signs -----------------------------------------------------------------------
+
+    def _filled(self, table: str) -> set[int]:
+        """The seats whose player has acted in the table's game of this round (journal)."""
+        record = next((g for g in self.journal.games(table) if g.game == self.games[table]),
+                      None)
+        return set() if record is None else {int(a["seat"]) for a in record.actions}
+
+    def _sign(self, number: int, table: str) -> tuple[str, list[Display]] | None:
+        """What ``table`` (night table ``number``) shows instead of its game, if anything:
+        the sign's kind and its pages."""
+        if self.night.finished:
+            return "over", over_sign()
+        if self.bell_rung:
+            return ("closed", closed_sign(number)) if table in self.closed \
+                else ("bell", bell_sign(number))
+        if table in self.seated:
+            return None
+        if len(self._filled(table)) >= len(self.night.seating[number - 1]):
+            self.seated.add(table)
+            return None
+        before = self.night.games[-1].seating if self.night.games else self.night.seating
+        return "moves", moves_sign(moves(before[number - 1], self.night.seating))
+
+    def _wait_lights(self, table: str) -> None:
+        """Blink every pad of a seat that waits for its player."""
+        assert self._service is not None
+        filled = self._filled(table)
+        for (board, pad), seat in sorted(self.club.tables[table].pads.items()):
+            if seat not in filled:
+                self._service.light(board, Feedback(pad=pad, led=WAITING.led,
+                                                     pattern=WAITING.pattern, ms=WAITING.ms))
+
+    def _show(self, only: str | None = None) -> None:
+        """Put each table's sign up (or take it down) where it changed; ``only``: just that
+        table (a first action there changes no other)."""
+        assert self._service is not None
+        for number, table in enumerate(self.tables, 1):
+            if only is not None and table != only:
+                continue
+            sign = self._sign(number, table)
+            if sign != self.signs.get(table):
+                was = self.signs.pop(table, None)
+                if sign is not None:
+                    self.signs[table] = sign
+                    if sign[0] == "moves" and (was is None or was[0] != "moves"):
+                        self._wait_lights(table)
+                pages = sign[1] if sign else None
+                self._service.show(table, pages[self._page % len(pages)] if pages else None)
+
+    def _turn_pages(self) -> None:
+        """The next page of every sign that has more than one."""
+        assert self._service is not None
+        self._page += 1
+        for table, (_kind, pages) in list(self.signs.items()):
+            if len(pages) > 1:
+                self._service.show(table, pages[self._page % len(pages)])
