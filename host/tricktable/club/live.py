@@ -10,8 +10,9 @@ order (t1, t2 ... t10). From then on:
   second look changes nothing twice.
 - **The bell** rings itself when the head table has scored ``hands_per_round`` hands ("The
   lead table plays eight hands [...] then rings the bell"). Every table finishes the hand in
-  play ("players at each table finish their current hand"): a table between hands closes at
-  once, one in a hand closes when that hand is scored; hands after that do not count.
+  play ("players at each table finish their current hand"): a table between hands (no
+  action since its last scored hand) closes at once, one in a hand closes when that hand is
+  scored; hands after that do not count.
 - **The movement.** Once every table has closed, the game is tallied and the players move
   (``ProgressiveTournament.bell``), and each table starts its next game with its new
   players in seat order N, E, S, W, by a journaled ``new_game`` control whose id names the
@@ -47,19 +48,18 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tricktable.club.errors import ClubError
-from tricktable.club.journal_hands import hands_from_game
+from tricktable.club.journal_hands import hands_and_rest, hands_from_game
 from tricktable.club.signs import bell_sign, closed_sign, moves, moves_sign, over_sign
 from tricktable.club.store import night_from_json, night_to_json, write_atomically
 from tricktable.club.tournament import ProgressiveTournament
 from tricktable.clubfile import Club
 from tricktable.engine.actions import action_from_json
-from tricktable.journal import Journal
+from tricktable.journal import GameRecord, Journal
 from tricktable.protocol import Control, Display, Feedback, Topics, natural_key
 from tricktable.textfiles import TextFileError, read_text
 
 log = logging.getLogger("tricktable.night")
 
-BETWEEN_HANDS = ("deal", "game_over")  # a table in these phases has no hand in play
 PAGE_S = 2.0  # how long a sign's page stays before the next (text8 of the moves)
 WAITING = Feedback(pad=0, led="blue", pattern="blink", ms=0)  # a seat that waits for its player
 
@@ -165,14 +165,24 @@ class LiveNight:
         assert self._service is not None
         return int(self._service.state(table).get("game") or 0)
 
+    def _record(self, table: str) -> GameRecord | None:
+        """The journal's record of the table's game of this round, if it started."""
+        return next((g for g in self.journal.games(table) if g.game == self.games[table]),
+                    None)
+
+    def _in_hand(self, table: str) -> bool:
+        """Has the table acted since its last scored hand (a hand in play)?"""
+        record = self._record(table)
+        return record is not None and hands_and_rest(
+            record.setup, [action_from_json(a) for a in record.actions])[1] > 0
+
     def _refresh(self, table: str, scored: bool) -> None:
         """This round's hands at ``table``, read again from the journal, on the night;
         ``scored``: a hand was just scored there (after the bell, the table's last)."""
         if self.night.finished:
             return
         number = self.tables.index(table) + 1
-        record = next((g for g in self.journal.games(table) if g.game == self.games[table]),
-                      None)
+        record = self._record(table)
         hands = [] if record is None else hands_from_game(
             record.setup, [action_from_json(a) for a in record.actions])
         limit = self.closed.get(table, self.night.options.hands_per_round if number == 1
@@ -192,8 +202,7 @@ class LiveNight:
             log.warning("the head table rang the bell: every table finishes its hand")
         if self.bell_rung:
             for number, table in enumerate(self.tables, 1):
-                if table not in self.closed and \
-                        self._service.state(table).get("phase") in BETWEEN_HANDS:
+                if table not in self.closed and not self._in_hand(table):
                     self.closed[table] = len(self.night.hands[number - 1])
             self._save()
         if self.bell_rung and len(self.closed) == len(self.tables):
@@ -231,8 +240,7 @@ class LiveNight:
 
     def _filled(self, table: str) -> set[int]:
         """The seats whose player has acted in the table's game of this round (journal)."""
-        record = next((g for g in self.journal.games(table) if g.game == self.games[table]),
-                      None)
+        record = self._record(table)
         return set() if record is None else {int(a["seat"]) for a in record.actions}
 
     def _sign(self, number: int, table: str) -> tuple[str, list[Display]] | None:
