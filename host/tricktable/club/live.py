@@ -95,6 +95,7 @@ class LiveNight:
         self.games: dict[str, int] = dict(live.get("games", {}))
         self.bell_rung: bool = bool(live.get("bell", False))
         self.closed: dict[str, int] = dict(live.get("closed", {}))
+        self.decided: dict[int, str] = {int(k): v for k, v in live.get("decided", {}).items()}
         self.bell_blocked = ""
         self.seated: set[str] = set()  # tables whose seats are all filled in this round
         self.signs: dict[str, tuple[str, list[Display]]] = {}  # a table's sign: kind, pages
@@ -128,6 +129,18 @@ class LiveNight:
             self._work.put(None)
             self._thread.join(10)
 
+    def ties(self) -> list[int]:
+        """The tables (numbers) tied in this game, once every table has closed."""
+        if not self.bell_rung or len(self.closed) < len(self.tables):
+            return []
+        return [n for n in range(1, self.night.tables + 1)
+                if len(set(self.night.table_score(n))) == 1]
+
+    def settle(self, decided: dict[int, str]) -> None:
+        """The director names the winning team ("A" or "B") of each tied table; the players
+        then move (a wrong name is logged and the bell keeps waiting)."""
+        self._work.put(("decided", json.dumps(decided)))
+
     def _heard(self, topic: str, payload: bytes) -> None:
         """From the service's thread: note a scored hand, or a first action at a table whose
         seats are not all filled yet, to be read after this message."""
@@ -152,10 +165,13 @@ class LiveNight:
                 return
             kind, table = work
             try:
-                if kind == "scored":
+                if kind == "decided":
+                    self.decided = {int(k): v for k, v in json.loads(table).items()}
+                    self._settle()
+                elif kind == "scored":
                     self._refresh(table, scored=True)
                     self._settle()
-                self._show(None if kind == "scored" else table)
+                self._show(table if kind == "acted" else None)
             except Exception:  # the night must not stop the tables
                 log.exception("the night could not take table %s's %s", table, kind)
 
@@ -207,7 +223,7 @@ class LiveNight:
             self._save()
         if self.bell_rung and len(self.closed) == len(self.tables):
             try:
-                game = self.night.bell()
+                game = self.night.bell(self.decided)
             except ClubError as exc:
                 self.bell_blocked = str(exc)
                 log.error("the bell waits for the director: %s", exc)
@@ -215,7 +231,7 @@ class LiveNight:
             self.bell_blocked = ""
             log.warning("game %d of the night is over; the players move", game.number)
             self.games = {t: self._current_game(t) + 1 for t in self.tables}
-            self.bell_rung, self.closed, self.seated = False, {}, set()
+            self.bell_rung, self.closed, self.seated, self.decided = False, {}, set(), {}
             self._save()
             self._start_new_games()
 
@@ -233,7 +249,8 @@ class LiveNight:
 
     def _save(self) -> None:
         data = night_to_json(self.night)
-        data["live"] = {"games": self.games, "bell": self.bell_rung, "closed": self.closed}
+        data["live"] = {"games": self.games, "bell": self.bell_rung, "closed": self.closed,
+                        "decided": {str(k): v for k, v in self.decided.items()}}
         write_atomically(self.path, json.dumps(data, indent=1) + "\n")
 
     # --- the signs -----------------------------------------------------------------------

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,13 +93,20 @@ class SimTable:
             self._verdicts[(event["board"], event.get("pad") or 0)].put_nowait(event)
 
     # -- a game ----------------------------------------------------------------------------
-    async def play_game(self) -> GameSummary:
-        """Play from the start of a game on the host to its end."""
+    async def play_game(self, setup: dict[str, Any] | None = None,
+                        stop: Callable[[int], bool] | None = None) -> GameSummary:
+        """Play from the start of a game on the host to its end, or until ``stop(hands
+        played)`` says so before a hand starts (a club night's bell). ``setup``: the game the
+        host started, when it is not the table's own (a night's new players)."""
         self.games += 1
+        self.setup = setup or self.setup
         self.mirror = Engine.replay(self.setup, [])
         self.revokes = 0
         refused: list[str] = []
         while self.mirror.phase != "game_over":
+            hand = self.mirror.public_state()["hand_number"]
+            if stop is not None and self._shuffled_for != (self.games, hand) and stop(hand - 1):
+                break
             if self.mirror.phase == "deal" and await self._deal_step():
                 continue
             legal = [a for a in self.mirror.legal_actions() if self.kit.has_tag(a)]
