@@ -254,7 +254,16 @@ class Demo:
             record = journal.games(table)[-1]  # the game the night started there
             return record.game, record.setup
 
-        room = Room(bots, list(self._sims.values()), displays, cfg.rounds, cfg.hands, game_of)
+        service = self._started.service
+
+        async def take_back(table: str) -> None:
+            assert service is not None
+            log.warning("table %s: a play went into the next game; the director undoes it",
+                        table)
+            await asyncio.to_thread(service.control, table, protocol.Control(cmd="undo"))
+
+        room = Room(bots, list(self._sims.values()), displays, cfg.rounds, cfg.hands, game_of,
+                    take_back)
         room.summaries = self.summaries
         return room
 

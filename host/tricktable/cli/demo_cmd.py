@@ -118,6 +118,7 @@ def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mod
     except (DemoError, OptionError, ServiceError, OSError, ConnectionError, LookupError,
             ClubError) as exc:
         raise click.ClickException(str(exc)) from None
+    web = runner.web_url  # gone once the demo stops
     console.print(f"[bold]tricktable demo[/]: {tables} table(s) of {variant} · "
                   f"web [link]{runner.web_url}[/link] · run {runner.run_dir} · Ctrl-C stops")
     failure: DemoError | None = None
@@ -134,7 +135,7 @@ def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mod
         runner.stop()
     _summary(runner, console)
     if night:
-        _standings(runner, console)
+        _standings(runner, console, web)
     if failure is not None:
         raise click.ClickException(str(failure))
 
@@ -155,7 +156,7 @@ def _live(runner: Demo, console: Console) -> None:
     runner.wait()
 
 
-def _standings(runner: Demo, console: Console) -> None:
+def _standings(runner: Demo, console: Console, web: str | None) -> None:
     """The night's standings, and where the results page is."""
     try:
         night = load_night(runner.night_path)
@@ -169,8 +170,9 @@ def _standings(runner: Demo, console: Console) -> None:
         table.add_row(str(s.rank), s.name, str(s.total), str(s.won), str(s.played))
     console.print(table)
     console.print(f"night: {runner.night_path}")
-    if runner.web_url:
-        console.print(f"results: {runner.web_url}/standings")
+    if web:  # the demo's scoreboard stopped with it; the web command shows the night again
+        console.print(f"results: tricktable web --night {runner.night_path}, then open "
+                      f"/standings (this run showed them at {web}/standings)")
 
 
 def _summary(runner: Demo, console: Console) -> None:

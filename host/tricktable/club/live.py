@@ -60,6 +60,7 @@ from tricktable.textfiles import TextFileError, read_text
 
 log = logging.getLogger("tricktable.night")
 
+NEW_GAME_ID = "night-game-"  # + the round: the id of the new_game control that starts it
 PAGE_S = 2.0  # how long a sign's page stays before the next (text8 of the moves)
 WAITING = Feedback(pad=0, led="blue", pattern="blink", ms=0)  # a seat that waits for its player
 
@@ -245,7 +246,7 @@ class LiveNight:
                 players = list(self.night.seating[number - 1])
                 self._service.control(table, Control(
                     cmd="new_game", args={"players": players},
-                    id=f"night-game-{self.night.round}"))
+                    id=f"{NEW_GAME_ID}{self.night.round}"))
 
     def _save(self) -> None:
         data = night_to_json(self.night)

@@ -12,6 +12,8 @@ firmware with a ``Screen``). ``play()`` plays the whole night the way people wou
   started, read from the host) until, before a hand starts, its display says the bell has
   rung or, at the head table, it has played its hands (it rings the bell).
 - Then the players look at their displays again for the moves, until the night is over.
+  A table whose players began a hand just as the bell closed it stops there; if the night
+  already started the table's next game, the director takes that play back (``undo``).
 
 Runs on the boards' asyncio loop. Imports ``club.signs``, ``sim.boards``, ``sim.bots`` and
 ``sim.table_sim``.
@@ -20,13 +22,13 @@ Runs on the boards' asyncio loop. Imports ``club.signs``, ``sim.boards``, ``sim.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from tricktable.club.signs import NAME_CHARS, parse_move_line
 from tricktable.sim.boards import SeatBoard
 from tricktable.sim.bots import Bot
-from tricktable.sim.table_sim import GameSummary, SimError, SimTable
+from tricktable.sim.table_sim import GameSummary, Replaced, SimError, SimTable
 
 SEAT_LETTERS = "NESW"
 SIGN_TIMEOUT_S = 120.0  # the slowest table may play a whole hand after the bell
@@ -37,17 +39,21 @@ class Room:
 
     def __init__(self, bots: dict[str, Bot], tables: Sequence[SimTable],
                  displays: Sequence[SeatBoard], rounds: int, hands_per_round: int,
-                 game_of: Callable[[str], tuple[int, dict[str, Any]]]) -> None:
+                 game_of: Callable[[str], tuple[int, dict[str, Any]]],
+                 take_back: Callable[[str], Awaitable[None]]) -> None:
         self.bots = bots
         self.tables = list(tables)
         self.displays = list(displays)
         self.rounds = rounds
         self.hands_per_round = hands_per_round
         self.game_of = game_of  # the host's current game at a table: number, setup
+        self.take_back = take_back  # the director undoes a table's last action
+        self.round = 0  # the game of the night being played
         self.at: dict[str, int] = {}  # player -> the table number they last sat at
         self.signs: dict[str, list[str]] = {}  # table -> lines the host last showed there
         self.summaries: list[GameSummary] = []
         self.done = asyncio.Event()  # the night is over
+        self.seen: list[tuple[int, str, str, list[str]]] = []  # (game, player, board, lines)
 
     def on_display(self, table: str, msg: dict[str, Any]) -> None:
         """The host's display message for ``table`` (call on the loop thread)."""
@@ -55,7 +61,8 @@ class Room:
 
     async def play(self) -> None:
         """Every game of the night, then wait for the end sign."""
-        for _ in range(self.rounds):
+        for number in range(1, self.rounds + 1):
+            self.round = number
             await asyncio.gather(*(self._find_seat(name) for name in self.bots))
             await asyncio.gather(*(self._play(number, sim)
                                    for number, sim in enumerate(self.tables, 1)))
@@ -77,6 +84,7 @@ class Room:
                     move = parse_move_line(line)
                     if move is not None and move[0] == shown:
                         found.append(move[1:])
+                        self.seen.append((self.round, name, board.id, list(board.screen.lines)))
                         return True
             return False
 
@@ -99,7 +107,12 @@ class Room:
             lines = self.signs.get(sim.table, [])
             return lines[:1] == ["BELL"] or (number == 1 and hands >= self.hands_per_round)
 
-        summary = await sim.play_game(setup, stop)
+        try:
+            summary = await sim.play_game(setup, stop)
+        except Replaced as exc:  # the bell closed the table as its next hand began
+            if exc.stale:  # that play went into the next game: the director takes it back
+                await self.take_back(sim.table)
+            return
         summary.game = game  # the host's number, for the journal
         self.summaries.append(summary)
 
