@@ -143,3 +143,50 @@ def test_a_restart_counts_nothing_twice(room, tmp_path):
     room.start()
     assert (tmp_path / "night.json").read_text() == before
     assert room.service.state("t2")["game"] == 2  # no second new game either
+
+
+def test_the_tables_show_the_seating_until_every_seat_is_filled(room, tmp_path):
+    """Each table's display lists who sits where ("ANN -> T1 N") and every seat's pad blinks
+    blue until that seat's player acts; then the table shows its game again."""
+    first = [list(t) for t in load_night(tmp_path / "night.json").seating]
+    topics = room.observer.topics
+
+    def display(table, payload_test):
+        return room.observer.wait_for(lambda t, p: t == topics.display(table)
+                                      and payload_test(json.loads(p)))
+
+    for number, (table, players) in enumerate(zip(TABLES, first, strict=True), 1):
+        display(table, lambda d, number=number, players=players: d["lines"] == [
+            f"{p.upper()} -> T{number} {s}" for p, s in zip(players, "NESW", strict=True)])
+        for seat in SEATS:
+            room.observer.wait_for(lambda t, p, seat=seat, table=table: t == topics.feedback(
+                f"{table}-{seat}") and json.loads(p)["led"] == "blue"
+                and json.loads(p)["pattern"] == "blink")
+    room.seated("t1", 2, first[0])
+    room.play_until("t1", lambda s: len({a.seat for a in s.actions}) == 4)
+    display("t1", lambda d: d["lines"][0].startswith("t1 g2"))
+    assert room.service._displays["t2"] != room.service._displays["t1"]  # t2 still waits
+    assert b"-> T2" in room.service._displays["t2"]
+
+
+def test_the_bell_and_the_moves_reach_the_displays(room, tmp_path):
+    first = [list(t) for t in load_night(tmp_path / "night.json").seating]
+    for table, players in zip(TABLES, first, strict=True):
+        room.seated(table, 2, players)
+    room.play_until("t2", lambda s: s.phase == "play")  # in a hand when the bell rings
+    room.play_until("t1", lambda s: s.public_state()["hand_number"] == 2)
+    topics = room.observer.topics
+    room.observer.wait_for(lambda t, p: t == topics.display("t2")
+                           and json.loads(p)["lines"][:2] == ["BELL", "FINISH HAND"])
+    room.observer.wait_for(lambda t, p: t == topics.display("t1")
+                           and json.loads(p)["lines"][:2] == ["BELL", "HAND DONE"])
+    room.play_until("t2", lambda s: s.public_state()["hand_number"] == 2)
+    eventually(lambda: load_night(tmp_path / "night.json").games, "the players moving")
+    night = load_night(tmp_path / "night.json")
+    for number, table in enumerate(TABLES, 1):
+        expected = []
+        for name in first[number - 1]:
+            to, seats = next((n, t) for n, t in enumerate(night.seating, 1) if name in t)
+            expected.append(f"{name.upper()} -> T{to} {'NESW'[seats.index(name)]}")
+        room.observer.wait_for(lambda t, p, table=table, expected=expected: t == topics.display(
+            table) and json.loads(p)["lines"] == expected)
