@@ -10,7 +10,9 @@ replaying its journal, so a restarted host carries on mid-hand.
 paho-mqtt 2.x, QoS 1, a persistent session (fixed client id, clean session off) and
 reconnect with backoff. In-process API for the web page, the demo and tests:
 ``listen(callback)`` for every message the service publishes, ``state(table)`` and
-``control(table, Control)`` (docs/operations.md).
+``control(table, Control)`` (docs/operations.md); ``show(table, Display)`` puts a sign on a
+table's display instead of its game and ``light(board, Feedback)`` sets a seat light (a club
+night's bell and moves, ``club.live``).
 
 Imports journal, table, protocol, clubfile, decks and mqtturl (broker URL and TLS setup;
 ``BrokerURL`` and ``ServiceError`` are re-exported from here for callers).

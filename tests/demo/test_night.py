@@ -12,6 +12,7 @@ the seating the host pushed is what each display board showed and where each pla
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 import httpx
@@ -82,7 +83,7 @@ def test_a_whole_night_plays_itself_on_the_live_tables(tmp_path: Path) -> None:
         for number, hands in enumerate(game.hands, 1):
             replay.set_hands(number, hands)
         replay.bell(game.decided)
-    for before, after in zip(night.games, night.games[1:]):
+    for before, after in pairwise(night.games):
         winners = dict(enumerate(before.winners, 1))
         head = before.seating[0]
         losers = set(pair(head, "B" if winners[1] == "A" else "A"))
