@@ -92,6 +92,15 @@ def hands_scored(shadow: Engine) -> list[tuple[int, int]]:
     return hands_from_game(setup, shadow.actions)
 
 
+def moved(first: list[list[str]], shadows: dict[str, Engine]) -> list[tuple[str, ...]]:
+    """The seating the rules give after the first game, from the hands the shadows scored."""
+    expected = ProgressiveTournament(first, ProgressiveOptions(hands_per_round=1, rounds=2))
+    for number, table in enumerate(TABLES, 1):
+        expected.set_hands(number, hands_scored(shadows[table]))
+    expected.bell()
+    return expected.seating
+
+
 def live(tmp_path) -> dict:
     """The live section of the night file: the round's games, the bell, the closed tables."""
     return json.loads((tmp_path / "night.json").read_text())["live"]
@@ -121,14 +130,9 @@ def test_the_tables_keep_the_tally_ring_the_bell_and_seat_the_next_game(room, tm
     night = load_night(tmp_path / "night.json")
     [game] = night.games
     assert [list(h) for h in game.hands] == [hands_scored(room.shadows[t]) for t in TABLES]
-    # the same movement the rules give, from the same hands
-    expected = ProgressiveTournament([list(t) for t in first],
-                                     ProgressiveOptions(hands_per_round=1, rounds=2))
-    for number, table in enumerate(TABLES, 1):
-        expected.set_hands(number, hands_scored(room.shadows[table]))
-    expected.bell()
-    assert night.seating == expected.seating
-    for table, players in zip(TABLES, expected.seating, strict=True):
+    expected = moved(first, room.shadows)
+    assert night.seating == expected
+    for table, players in zip(TABLES, expected, strict=True):
         room.seated(table, 3, list(players))
 
 

@@ -14,16 +14,14 @@ import subprocess
 import sys
 
 from hostkit import SEATS, Board, Observer, bot_choice, club_toml, make_registry, tap_for
-from tricktable.club.journal_hands import hands_from_game
+from test_live_night import ROSTER, TABLES, hands_scored, moved
 from tricktable.club.store import load_night, save_night
 from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
 from tricktable.engine import Engine
 from tricktable.protocol import TableEvent, decode
 from waiting import eventually
 
-ROSTER = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
-TABLES = ("t1", "t2")
-OPTIONS = ProgressiveOptions(hands_per_round=1, rounds=2)
+OPTIONS = ProgressiveOptions(hands_per_round=1, rounds=2)  # as in test_live_night
 
 
 class Night:
@@ -100,11 +98,6 @@ class Night:
             self.tap(table)
 
 
-def scored(shadow: Engine) -> list[tuple[int, int]]:
-    setup = {"variant": "bid-euchre", "seed": 1, "dealer": 0, "players": shadow.state.players}
-    return hands_from_game(setup, shadow.actions)
-
-
 def test_the_night_survives_sigkill_during_a_hand_and_during_the_bell(mqtt_broker,
                                                                      topic_prefix, tmp_path):
     save_night(ProgressiveTournament.new(ROSTER, 2, OPTIONS), tmp_path / "night.json")
@@ -129,13 +122,10 @@ def test_the_night_survives_sigkill_during_a_hand_and_during_the_bell(mqtt_broke
         eventually(lambda: load_night(tmp_path / "night.json").games, "the players moving")
         night = load_night(tmp_path / "night.json")
         [game] = night.games
-        assert [list(h) for h in game.hands] == [scored(room.shadows[t]) for t in TABLES]
-        expected = ProgressiveTournament(first, OPTIONS)
-        for number, table in enumerate(TABLES, 1):
-            expected.set_hands(number, scored(room.shadows[table]))
-        expected.bell()
-        assert night.seating == expected.seating
-        for table, players in zip(TABLES, expected.seating, strict=True):
+        assert [list(h) for h in game.hands] == [hands_scored(room.shadows[t]) for t in TABLES]
+        expected = moved(first, room.shadows)  # the movement the rules give
+        assert night.seating == expected
+        for table, players in zip(TABLES, expected, strict=True):
             room.seated(table, 3, list(players))
     finally:
         room.stop()
