@@ -6,13 +6,17 @@ installed, else amqtt; or the one given by URL), a fresh run directory with a de
 service (``tricktable.service``) for a club of N tables, the web scoreboard, and one asyncio
 thread in which every seat's virtual board runs the real firmware (``sim.boards``) and the
 bots of each table play (``sim.table_sim``). Games follow one another until ``games`` are
-done (0: until stopped). ``stop()`` ends everything it started, in reverse order, and is
+done (0: until stopped). With ``night``, the demo plays a whole club night instead: a roster
+of bots, a progressive night (``night.json`` in the run directory) kept by the tables as
+``tricktable serve --night`` keeps it (``club.live``), one display board per table, and the
+bots finding their seats on those displays (``sim.room``) game after game; the web scoreboard
+shows the night's standings. ``stop()`` ends everything it started, in reverse order, and is
 safe to call at any point (Ctrl-C). ``summaries`` says how each game went;
 ``export_histories()`` writes each game from the journal as a hand history that
 ``tricktable verify`` checks.
 
-Imports broker, clubfile, decks, history, journal, protocol, rules (a variant's options),
-service, sim and web (the engine only through sim); the CLI (``tricktable demo``) and the tests drive it.
+Imports broker, club (the night and its live keeper), clubfile, decks, history, journal,
+protocol, rules (a variant's options), service, sim and web (the engine only through sim); the CLI (``tricktable demo``) and the tests drive it.
 """
 
 from __future__ import annotations
@@ -33,6 +37,9 @@ import paho.mqtt.client as mqtt
 
 from tricktable import protocol
 from tricktable.broker import BrokerHandle, start_broker
+from tricktable.club.live import LiveNight
+from tricktable.club.store import save_night
+from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
 from tricktable.clubfile import parse_club
 from tricktable.decks import Registry
 from tricktable.history import write_text
@@ -41,9 +48,10 @@ from tricktable.mqtturl import configure_client
 from tricktable.rules import get_variant
 from tricktable.rules.base import build_options
 from tricktable.service import BrokerURL, Service
-from tricktable.sim.boards import SeatBoard
+from tricktable.sim.boards import Screen, SeatBoard
 from tricktable.sim.bots import Bot
 from tricktable.sim.kit import Kit
+from tricktable.sim.room import Room
 from tricktable.sim.table_sim import GameSummary, Seat, SimTable, deck_cards
 from tricktable.web.server import Scoreboard
 
@@ -77,7 +85,9 @@ class DemoConfig:
     seed: int | None = None
     workdir: Path | None = None
     prefix: str = protocol.DEFAULT_PREFIX
-    night: Path | None = None  # a club night file: its standings on the scoreboard
+    night: bool = False  # play a whole club night (rounds, hands) instead of games
+    rounds: int = ProgressiveOptions.rounds  # games of the night
+    hands: int = ProgressiveOptions.hands_per_round  # hands of the head table per game
 
     def check(self) -> None:
         """Refuse what cannot work, naming the option."""
@@ -94,6 +104,10 @@ class DemoConfig:
             raise DemoError(f"--revoke-mode must be strict or record, got {self.revoke_mode!r}")
         if self.games < 0:
             raise DemoError(f"--games must be 0 (until stopped) or more, got {self.games}")
+        if self.night:
+            ProgressiveOptions(hands_per_round=self.hands, rounds=self.rounds)  # ClubError
+            if 4 not in variant.seat_counts:
+                raise DemoError(f"a club night seats four at a table; {self.variant} does not")
 
     @property
     def pace_s(self) -> float:
@@ -111,6 +125,7 @@ class _Started:
     scoreboard: Scoreboard | None = None
     world: threading.Thread | None = None
     unlisten: Any = None
+    night: LiveNight | None = None
 
 
 @dataclass
@@ -127,6 +142,7 @@ class Demo:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._halt: asyncio.Event | None = None
         self._sims: dict[str, SimTable] = {}
+        self._room: Room | None = None
         self._ready = threading.Event()
         self._broker: BrokerURL | None = None
 
@@ -144,6 +160,16 @@ class Demo:
     @property
     def scoreboard(self) -> Scoreboard | None:
         return self._started.scoreboard
+
+    @property
+    def night_path(self) -> Path:
+        assert self.run_dir is not None
+        return self.run_dir / "night.json"
+
+    @property
+    def room(self) -> Room | None:
+        """The night's bots and display boards (with ``night``)."""
+        return self._room
 
     @property
     def broker(self) -> BrokerURL | None:
@@ -179,12 +205,19 @@ class Demo:
         if not s.service.connected.wait(CONNECT_TIMEOUT_S):
             raise DemoError(f"the host service could not reach the broker at "
                             f"{broker.host}:{broker.port}")
+        if cfg.night:
+            save_night(ProgressiveTournament.new(
+                roster(4 * cfg.tables), cfg.tables,
+                ProgressiveOptions(hands_per_round=cfg.hands, rounds=cfg.rounds),
+                shuffle_seed=rng.randrange(2**32)), self.night_path)
+            s.night = LiveNight(self.night_path, club, s.journal)
+            s.night.start(s.service)
         if cfg.web_port is not None:
             s.scoreboard = Scoreboard(broker.host, broker.port, host=cfg.web_host,
                                       port=cfg.web_port, prefix=cfg.prefix,
                                       username=broker.username,
                                       password=broker.password, journal=self.journal_path,
-                                      night=cfg.night)
+                                      night=self.night_path if cfg.night else None)
             s.scoreboard.start()
         for table_id, table in club.tables.items():
             seats = []
@@ -196,6 +229,8 @@ class Demo:
                 seats.append(Seat(board, 0, bot))
             self._sims[table_id] = SimTable(table_id, table.setup(), seats, kits[table_id],
                                             random.Random(rng.random()), cfg.pace_s)
+        if cfg.night:
+            self._room = self._night_room(club.tables, broker, rng)
         s.unlisten = s.service.listen(self._heard)
         s.world = threading.Thread(target=self._world, name="demo-boards", daemon=True)
         s.world.start()
@@ -203,20 +238,55 @@ class Demo:
         if self.error is not None:
             raise DemoError(f"the simulated tables did not start: {self.error}")
 
+    def _night_room(self, tables: Any, broker: BrokerURL, rng: random.Random) -> Room:
+        """A bot per player of the night, and a display board per table."""
+        cfg = self.config
+        assert self.run_dir is not None
+        bots = {name: Bot(0, cfg.variant, random.Random(rng.random()), cfg.revoke_rate)
+                for name in roster(4 * cfg.tables)}
+        displays = [SeatBoard(f"{t}-display", t, broker.host, broker.port, prefix=cfg.prefix,
+                              storage=self.run_dir / "boards" / f"{t}-display", pads=0,
+                              screen=Screen()) for t in tables]
+        journal = self._started.journal
+        assert journal is not None
+
+        def game_of(table: str) -> tuple[int, dict[str, Any]]:
+            record = journal.games(table)[-1]  # the game the night started there
+            return record.game, record.setup
+
+        service = self._started.service
+
+        async def take_back(table: str) -> None:
+            assert service is not None
+            log.warning("table %s: a play went into the next game; the director undoes it",
+                        table)
+            await asyncio.to_thread(service.control, table, protocol.Control(cmd="undo"))
+
+        room = Room(bots, list(self._sims.values()), displays, cfg.rounds, cfg.hands, game_of,
+                    take_back)
+        room.summaries = self.summaries
+        return room
+
     # -- the boards' world (one asyncio loop) ------------------------------------------------
     def _heard(self, topic: str, payload: bytes) -> None:
-        """Every message the host publishes: pass table events to the simulated table."""
+        """Every message the host publishes: pass table events to the simulated table (and
+        tables' displays to the night's room, as the players see them)."""
         loop = self._loop
-        if loop is None or not topic.endswith("/events"):
+        leaf = topic.rsplit("/", 1)[-1]
+        if loop is None or leaf not in ("events", "display"):
             return
         try:
             scope, table, _leaf = protocol.Topics(self.config.prefix).parse(topic)
-            event = json.loads(payload)
+            message = json.loads(payload)
         except (protocol.ProtocolError, ValueError):
             return
         sim = self._sims.get(table) if scope == "table" else None
-        if sim is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(sim.on_event, event)
+        if sim is None or loop.is_closed():
+            return
+        if leaf == "events":
+            loop.call_soon_threadsafe(sim.on_event, message)
+        elif self._room is not None:
+            loop.call_soon_threadsafe(self._room.on_display, table, message)
 
     def _world(self) -> None:
         try:
@@ -232,11 +302,14 @@ class Demo:
         self._loop = asyncio.get_running_loop()
         self._halt = asyncio.Event()
         boards = [seat.board for sim in self._sims.values() for seat in sim.seats]
+        boards += self._room.displays if self._room is not None else []
         running = [asyncio.create_task(board.run()) for board in boards]
         try:
             await asyncio.gather(*(board.ready(CONNECT_TIMEOUT_S) for board in boards))
             self._ready.set()
-            games = asyncio.gather(*(self._play_table(sim) for sim in self._sims.values()))
+            games = asyncio.gather(self._room.play(), self._direct()) \
+                if self._room is not None else \
+                asyncio.gather(*(self._play_table(sim) for sim in self._sims.values()))
             halt = asyncio.create_task(self._halt.wait())
             await asyncio.wait([games, halt], return_when=asyncio.FIRST_COMPLETED)
             halt.cancel()
@@ -254,6 +327,18 @@ class Demo:
             for task in running:
                 task.cancel()
             await asyncio.gather(*running, return_exceptions=True)
+
+    async def _direct(self) -> None:
+        """The night's director: settle a tied table by a coin toss (the rules are silent)."""
+        night, room = self._started.night, self._room
+        assert night is not None and room is not None
+        toss = random.Random(self.config.seed)
+        while not room.done.is_set():
+            ties = night.ties() if night.bell_blocked else []
+            if ties:
+                log.warning("the director settles the tie at table(s) %s by a coin toss", ties)
+                night.settle({n: toss.choice("AB") for n in ties})
+            await asyncio.sleep(0.05)
 
     async def _play_table(self, sim: SimTable) -> None:
         service = self._started.service
@@ -324,6 +409,9 @@ class Demo:
         if s.unlisten is not None:
             s.unlisten()
             s.unlisten = None
+        if s.night is not None:
+            s.night.stop()
+            s.night = None
         for name in ("scoreboard", "service"):
             part = getattr(s, name)
             if part is not None:
@@ -374,6 +462,7 @@ def _club_doc(cfg: DemoConfig) -> dict[str, Any]:
         table_id = f"t{t + 1}"
         players = [NAMES[(seats * t + i) % len(NAMES)] for i in range(seats)]
         tables[table_id] = {
+            **({"displays": [f"{table_id}-display"]} if cfg.night else {}),
             "variant": cfg.variant,
             "players": players,
             "dealer": t % 4,
@@ -383,6 +472,12 @@ def _club_doc(cfg: DemoConfig) -> dict[str, Any]:
             "pads": {f"{table_id}-{name.lower()}:0": seat for seat, name in enumerate(players)},
         }
     return {"club": {"name": "tricktable demo", "prefix": cfg.prefix}, "tables": tables}
+
+
+def roster(count: int) -> list[str]:
+    """``count`` bot names, different in their first seven letters (the displays' width)."""
+    return [NAMES[i % len(NAMES)] + (str(i // len(NAMES) + 1) if i >= len(NAMES) else "")
+            for i in range(count)]
 
 
 def _run_dir(workdir: Path | None) -> Path:

@@ -10,7 +10,9 @@ replaying its journal, so a restarted host carries on mid-hand.
 paho-mqtt 2.x, QoS 1, a persistent session (fixed client id, clean session off) and
 reconnect with backoff. In-process API for the web page, the demo and tests:
 ``listen(callback)`` for every message the service publishes, ``state(table)`` and
-``control(table, Control)`` (docs/operations.md).
+``control(table, Control)`` (docs/operations.md); ``show(table, Display)`` puts a sign on a
+table's display instead of its game and ``light(board, Feedback)`` sets a seat light (a club
+night's bell and moves, ``club.live``).
 
 Imports journal, table, protocol, clubfile, decks and mqtturl (broker URL and TLS setup;
 ``BrokerURL`` and ``ServiceError`` are re-exported from here for callers).
@@ -40,6 +42,7 @@ from tricktable.protocol import (
     BoardConfig,
     BoardStatus,
     Control,
+    Display,
     Feedback,
     HostStatus,
     MessageTooLarge,
@@ -103,6 +106,7 @@ class Service:
         self._listeners: list[Listener] = []
         self._online: dict[str, bool] = {}
         self._displays: dict[str, bytes] = {}  # last display payload per table
+        self._signs: dict[str, Display] = {}  # what a table shows instead of its game (show())
         self.connected = threading.Event()  # connected and subscribed (the broker's SUBACK)
         self._subscribe_mid: int | None = None
         self.refusal = ""  # why the broker last refused us ("Not authorized" ...)
@@ -527,7 +531,8 @@ class Service:
         state = session.state()
         state["boards_online"] = [b for b in session.config.boards if self._online.get(b)]
         self._publish(self.topics.state(table), encode(state), retain=True)
-        display = encode(STORAGE_DISPLAY if self.health.failing else session.display())
+        display = encode(STORAGE_DISPLAY if self.health.failing
+                         else self._signs.get(table) or session.display())
         if force or self._displays.get(table) != display:
             self._displays[table] = display
             self._publish(self.topics.display(table), display, retain=True)
@@ -555,6 +560,20 @@ class Service:
             state = session.state()
             state["boards_online"] = [b for b in session.config.boards if self._online.get(b)]
             return state
+
+    def show(self, table: str, sign: Display | None) -> None:
+        """Show ``sign`` on the table's display instead of its game (None: the game again)."""
+        with self._lock:
+            if sign is None:
+                self._signs.pop(table, None)
+            else:
+                self._signs[table] = sign
+            self._publish_table(self.tables[table])
+
+    def light(self, board: str, feedback: Feedback) -> None:
+        """Send a board's seat light (e.g. a seat that waits for its player)."""
+        with self._lock:
+            self._publish(self.topics.feedback(board), encode(feedback))
 
     def control(self, table: str, control: Control) -> Result | None:
         """Apply a control command as if it arrived over MQTT (journaled the same way).

@@ -92,6 +92,15 @@ def hands_scored(shadow: Engine) -> list[tuple[int, int]]:
     return hands_from_game(setup, shadow.actions)
 
 
+def moved(first: list[list[str]], shadows: dict[str, Engine]) -> list[tuple[str, ...]]:
+    """The seating the rules give after the first game, from the hands the shadows scored."""
+    expected = ProgressiveTournament(first, ProgressiveOptions(hands_per_round=1, rounds=2))
+    for number, table in enumerate(TABLES, 1):
+        expected.set_hands(number, hands_scored(shadows[table]))
+    expected.bell()
+    return expected.seating
+
+
 def live(tmp_path) -> dict:
     """The live section of the night file: the round's games, the bell, the closed tables."""
     return json.loads((tmp_path / "night.json").read_text())["live"]
@@ -121,14 +130,9 @@ def test_the_tables_keep_the_tally_ring_the_bell_and_seat_the_next_game(room, tm
     night = load_night(tmp_path / "night.json")
     [game] = night.games
     assert [list(h) for h in game.hands] == [hands_scored(room.shadows[t]) for t in TABLES]
-    # the same movement the rules give, from the same hands
-    expected = ProgressiveTournament([list(t) for t in first],
-                                     ProgressiveOptions(hands_per_round=1, rounds=2))
-    for number, table in enumerate(TABLES, 1):
-        expected.set_hands(number, hands_scored(room.shadows[table]))
-    expected.bell()
-    assert night.seating == expected.seating
-    for table, players in zip(TABLES, expected.seating, strict=True):
+    expected = moved(first, room.shadows)
+    assert night.seating == expected
+    for table, players in zip(TABLES, expected, strict=True):
         room.seated(table, 3, list(players))
 
 
@@ -143,3 +147,50 @@ def test_a_restart_counts_nothing_twice(room, tmp_path):
     room.start()
     assert (tmp_path / "night.json").read_text() == before
     assert room.service.state("t2")["game"] == 2  # no second new game either
+
+
+def test_the_tables_show_the_seating_until_every_seat_is_filled(room, tmp_path):
+    """Each table's display lists who sits where ("ANN -> T1 N") and every seat's pad blinks
+    blue until that seat's player acts; then the table shows its game again."""
+    first = [list(t) for t in load_night(tmp_path / "night.json").seating]
+    topics = room.observer.topics
+
+    def display(table, payload_test):
+        return room.observer.wait_for(lambda t, p: t == topics.display(table)
+                                      and payload_test(json.loads(p)))
+
+    for number, (table, players) in enumerate(zip(TABLES, first, strict=True), 1):
+        display(table, lambda d, number=number, players=players: d["lines"] == [
+            f"{p.upper()} -> T{number} {s}" for p, s in zip(players, "NESW", strict=True)])
+        for seat in SEATS:
+            room.observer.wait_for(lambda t, p, seat=seat, table=table: t == topics.feedback(
+                f"{table}-{seat}") and json.loads(p)["led"] == "blue"
+                and json.loads(p)["pattern"] == "blink")
+    room.seated("t1", 2, first[0])
+    room.play_until("t1", lambda s: len({a.seat for a in s.actions}) == 4)
+    display("t1", lambda d: d["lines"][0].startswith("t1 g2"))
+    assert room.service._displays["t2"] != room.service._displays["t1"]  # t2 still waits
+    assert b"-> T2" in room.service._displays["t2"]
+
+
+def test_the_bell_and_the_moves_reach_the_displays(room, tmp_path):
+    first = [list(t) for t in load_night(tmp_path / "night.json").seating]
+    for table, players in zip(TABLES, first, strict=True):
+        room.seated(table, 2, players)
+    room.play_until("t2", lambda s: s.phase == "play")  # in a hand when the bell rings
+    room.play_until("t1", lambda s: s.public_state()["hand_number"] == 2)
+    topics = room.observer.topics
+    room.observer.wait_for(lambda t, p: t == topics.display("t2")
+                           and json.loads(p)["lines"][:2] == ["BELL", "FINISH HAND"])
+    room.observer.wait_for(lambda t, p: t == topics.display("t1")
+                           and json.loads(p)["lines"][:2] == ["BELL", "HAND DONE"])
+    room.play_until("t2", lambda s: s.public_state()["hand_number"] == 2)
+    eventually(lambda: load_night(tmp_path / "night.json").games, "the players moving")
+    night = load_night(tmp_path / "night.json")
+    for number, table in enumerate(TABLES, 1):
+        expected = []
+        for name in first[number - 1]:
+            to, seats = next((n, t) for n, t in enumerate(night.seating, 1) if name in t)
+            expected.append(f"{name.upper()} -> T{to} {'NESW'[seats.index(name)]}")
+        room.observer.wait_for(lambda t, p, table=table, expected=expected: t == topics.display(
+            table) and json.loads(p)["lines"] == expected)

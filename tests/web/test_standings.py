@@ -175,18 +175,18 @@ def test_web_refuses_a_night_file_that_is_not_there(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "none.json' does not exist" in result.output
 
 
-def test_the_demo_serves_the_standings_of_a_new_night(tmp_path: Path) -> None:
-    path = tmp_path / "night.json"
-    save_night(ProgressiveTournament.new(PLAYERS[:4]), path)
-    demo = Demo(DemoConfig(tables=1, speed=0, web_port=0, workdir=tmp_path, night=path))
+def test_the_demo_night_serves_its_standings_and_the_bell(tmp_path: Path) -> None:
+    demo = Demo(DemoConfig(tables=1, speed=1, web_port=0, workdir=tmp_path, night=True, seed=2))
     demo.start()
     try:
         view = httpx.get(f"{demo.web_url}/api/standings").json()
+        seating = load_night(demo.night_path).seating[0]
     finally:
         demo.stop()
-    assert [r["name"] for r in view["standings"]] == ["Ada", "Bea", "Cal", "Dot"]
+    assert sorted(r["name"] for r in view["standings"]) == sorted(seating)
     assert not any(r["high"] or r["low"] for r in view["standings"])  # no bell rung yet
-    assert view["seating"][0]["seats"] == {"N": "Ada", "E": "Bea", "S": "Cal", "W": "Dot"}
+    assert view["seating"][0]["seats"] == dict(zip("NESW", seating, strict=True))
+    assert view["bell"] is False
 
 
 # ---- the browser ---------------------------------------------------------------------------

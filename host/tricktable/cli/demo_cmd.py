@@ -6,7 +6,8 @@ stops everything and prints a summary of each game, the journal's path and each 
 hand history (written from the journal; ``tricktable verify`` checks it). Log messages
 go to ``demo.log`` in the run directory's parent, not over the live view. SIGTERM and SIGHUP
 (a closed terminal) stop it as cleanly as Ctrl-C.
-Imports ``demo``, ``rules``, ``service`` (its error) and ``termview``.
+With ``--night``, the bots play a whole club night and the standings are printed at the end.
+Imports ``club``, ``demo``, ``rules``, ``service`` (its error) and ``termview``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from tricktable.club import ClubError, ProgressiveOptions, load_night, standings
 from tricktable.demo import Demo, DemoConfig, DemoError
 from tricktable.protocol import DEFAULT_PREFIX, natural_key
 from tricktable.rules import list_variants
@@ -81,15 +83,21 @@ def _options(pairs: tuple[str, ...]) -> dict[str, Any]:
 @click.option("--seed", default=None, type=int, help="shuffle and bot seed (default: random)")
 @click.option("--workdir", default=None, type=click.Path(file_okay=False, path_type=Path),
               help="where run directories (journal, decks) go [default: a temp dir]")
-@click.option("--night", default=None, type=click.Path(exists=True, dir_okay=False,
-                                                       path_type=Path),
-              help="a club night file (tricktable club): its standings on the web scoreboard")
+@click.option("--night", is_flag=True,
+              help="play a whole club night: a roster of bots, a progressive tournament kept "
+                   "by the tables, the bell, the moves read from the tables' displays, and the "
+                   "standings at the end (docs/club.md)")
+@click.option("--rounds", default=ProgressiveOptions.rounds, show_default=True,
+              type=click.IntRange(min=1), help="with --night: games of the night")
+@click.option("--hands", default=ProgressiveOptions.hands_per_round, show_default=True,
+              type=click.IntRange(min=1),
+              help="with --night: hands the head table plays before it rings the bell")
 @click.option("--view/--no-view", default=None,
               help="live terminal view (default: when the output is a terminal)")
 def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mode: str,
          options: tuple[str, ...], games: int, broker: str | None, prefix: str | None,
          host: str, port: int,
-         seed: int | None, workdir: Path | None, night: Path | None,
+         seed: int | None, workdir: Path | None, night: bool, rounds: int, hands: int,
          view: bool | None) -> None:
     """Play simulated tables on the real stack: broker, host, web scoreboard, virtual boards
     running the firmware, and bots. Open the printed address in a browser."""
@@ -97,7 +105,7 @@ def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mod
     config = DemoConfig(variant=variant, tables=tables, speed=speed, revoke_rate=revoke_rate,
                         revoke_mode=revoke_mode, options=_options(options), games=games,
                         broker=broker, web_host=host, web_port=port, seed=seed, workdir=workdir,
-                        night=night, prefix=prefix or (DEMO_PREFIX if broker else DEFAULT_PREFIX))
+                        night=night, rounds=rounds, hands=hands, prefix=prefix or (DEMO_PREFIX if broker else DEFAULT_PREFIX))
     for sig in (signal.SIGTERM, signal.SIGHUP):  # stop as cleanly as on Ctrl-C
         signal.signal(sig, _interrupt)
     base = workdir or Path(tempfile.gettempdir()) / "tricktable-demo"
@@ -107,8 +115,10 @@ def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mod
     try:
         runner = Demo(config)
         runner.start()
-    except (DemoError, OptionError, ServiceError, OSError, ConnectionError, LookupError) as exc:
+    except (DemoError, OptionError, ServiceError, OSError, ConnectionError, LookupError,
+            ClubError) as exc:
         raise click.ClickException(str(exc)) from None
+    web = runner.web_url  # gone once the demo stops
     console.print(f"[bold]tricktable demo[/]: {tables} table(s) of {variant} · "
                   f"web [link]{runner.web_url}[/link] · run {runner.run_dir} · Ctrl-C stops")
     failure: DemoError | None = None
@@ -124,6 +134,8 @@ def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mod
     finally:
         runner.stop()
     _summary(runner, console)
+    if night:
+        _standings(runner, console, web)
     if failure is not None:
         raise click.ClickException(str(failure))
 
@@ -142,6 +154,25 @@ def _live(runner: Demo, console: Console) -> None:
 
     watch(board.feed, None, done, console=console, footer=footer)
     runner.wait()
+
+
+def _standings(runner: Demo, console: Console, web: str | None) -> None:
+    """The night's standings, and where the results page is."""
+    try:
+        night = load_night(runner.night_path)
+    except ClubError as exc:
+        console.print(f"no standings: {exc}")
+        return
+    table = Table(title=f"standings after {len(night.games)} of {night.options.rounds} games")
+    for heading in ("rank", "player", "total", "won", "played"):
+        table.add_column(heading)
+    for s in standings(night.tallies()):
+        table.add_row(str(s.rank), s.name, str(s.total), str(s.won), str(s.played))
+    console.print(table)
+    console.print(f"night: {runner.night_path}")
+    if web:  # the demo's scoreboard stopped with it; the web command shows the night again
+        console.print(f"results: tricktable web --night {runner.night_path}, then open "
+                      f"/standings (this run showed them at {web}/standings)")
 
 
 def _summary(runner: Demo, console: Console) -> None:

@@ -17,11 +17,18 @@ from tricktable.engine import Engine
 from tricktable.engine.actions import Action
 from tricktable.engine.events import HandScored
 
-__all__ = ["hands_from_game"]
+__all__ = ["hands_from_game", "hands_and_rest"]
 
 
 def hands_from_game(setup: Mapping[str, Any], actions: Iterable[Action]) -> list[Hand]:
     """(team A, team B) for each scored hand of a game given its setup and action list."""
+    return hands_and_rest(setup, actions)[0]
+
+
+def hands_and_rest(setup: Mapping[str, Any],
+                   actions: Iterable[Action]) -> tuple[list[Hand], int]:
+    """The scored hands (as ``hands_from_game``) and how many actions came after the last
+    of them: 0 when no hand is in play."""
     engine = Engine.new(setup["variant"], setup.get("options"), setup.get("seed", 0),
                         setup.get("dealer", 0), setup.get("players"))
     sides = [tuple(side["seats"]) for side in engine.public_state()["sides"]]
@@ -30,6 +37,7 @@ def hands_from_game(setup: Mapping[str, Any], actions: Iterable[Action]) -> list
                         "(N/S against E/W), so it cannot go on a progressive tally")
     a_index = sides.index((0, 2))
     hands: list[Hand] = []
+    n = scored_at = 0
     for n, action in enumerate(actions, 1):
         outcome = engine.apply(action)
         if not outcome.ok:
@@ -37,4 +45,5 @@ def hands_from_game(setup: Mapping[str, Any], actions: Iterable[Action]) -> list
         for event in outcome.events:
             if isinstance(event, HandScored):
                 hands.append((event.deltas[a_index], event.deltas[1 - a_index]))
-    return hands
+                scored_at = n
+    return hands, n - scored_at

@@ -10,19 +10,31 @@ order (t1, t2 ... t10). From then on:
   second look changes nothing twice.
 - **The bell** rings itself when the head table has scored ``hands_per_round`` hands ("The
   lead table plays eight hands [...] then rings the bell"). Every table finishes the hand in
-  play ("players at each table finish their current hand"): a table between hands closes at
-  once, one in a hand closes when that hand is scored; hands after that do not count.
+  play ("players at each table finish their current hand"): a table between hands (no
+  action since its last scored hand) closes at once, one in a hand closes when that hand is
+  scored; hands after that do not count.
 - **The movement.** Once every table has closed, the game is tallied and the players move
   (``ProgressiveTournament.bell``), and each table starts its next game with its new
   players in seat order N, E, S, W, by a journaled ``new_game`` control whose id names the
   round (so a restart sends it again harmlessly). A tied table waits for the director:
   ``bell_blocked`` says which (the night's options do not allow guessing a winner).
 
+- **The signs** (``club.signs``, on the table's retained display instead of its game, through
+  ``Service.show``): BELL / FINISH HAND from the bell until the table's hand is scored, then
+  HAND DONE / WAIT FOR MOVES; after the movement, each player's next table and seat
+  (``ANN -> T3 N``) until the table's new players are all there; NIGHT OVER at the end.
+- **The next game starts when the seats are filled.** The new game is opened at once, but
+  a seat counts as filled only when its player's first action of the new game is accepted
+  (the first card scanned, or the first bid): until then the seat's pad blinks blue and the
+  table shows the moves; once all its seats are filled the table shows its game again. The
+  filled seats are read from the journal, so a restart shows the same signs.
+
 The night file keeps, beside the night, a ``live`` section: the journal game each table
 plays in this round, whether the bell has rung, and how many hands each closed table kept.
 Work runs on its own thread, after the message that caused it has been handled, so the
-service's own publications keep their order. Imports ``club`` (store, tournament,
-journal_hands, errors), ``clubfile``, ``journal``, ``protocol`` and ``engine.actions``.
+service's own publications keep their order; the same thread turns the signs' pages every
+``PAGE_S`` seconds. Imports ``club`` (store, tournament, journal_hands, errors, signs,
+movement), ``clubfile``, ``journal``, ``protocol`` and ``engine.actions``.
 """
 
 from __future__ import annotations
@@ -36,18 +48,21 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tricktable.club.errors import ClubError
-from tricktable.club.journal_hands import hands_from_game
+from tricktable.club.journal_hands import hands_and_rest, hands_from_game
+from tricktable.club.signs import bell_sign, closed_sign, moves, moves_sign, over_sign
 from tricktable.club.store import night_from_json, night_to_json, write_atomically
 from tricktable.club.tournament import ProgressiveTournament
 from tricktable.clubfile import Club
 from tricktable.engine.actions import action_from_json
-from tricktable.journal import Journal
-from tricktable.protocol import Control, Topics, natural_key
+from tricktable.journal import GameRecord, Journal
+from tricktable.protocol import Control, Display, Feedback, Topics, natural_key
 from tricktable.textfiles import TextFileError, read_text
 
 log = logging.getLogger("tricktable.night")
 
-BETWEEN_HANDS = ("deal", "game_over")  # a table in these phases has no hand in play
+NEW_GAME_ID = "night-game-"  # + the round: the id of the new_game control that starts it
+PAGE_S = 2.0  # how long a sign's page stays before the next (text8 of the moves)
+WAITING = Feedback(pad=0, led="blue", pattern="blink", ms=0)  # a seat that waits for its player
 
 
 class Tables(Protocol):
@@ -56,6 +71,8 @@ class Tables(Protocol):
     def control(self, table: str, control: Control) -> Any: ...
     def state(self, table: str) -> dict[str, Any]: ...
     def listen(self, listener: Callable[[str, bytes], None]) -> Callable[[], None]: ...
+    def show(self, table: str, sign: Display | None) -> None: ...
+    def light(self, board: str, feedback: Feedback) -> None: ...
 
 
 class LiveNight:
@@ -65,6 +82,7 @@ class LiveNight:
         self.path = Path(path)
         self.journal = journal
         self.tables = sorted(club.tables, key=natural_key)
+        self.club = club
         self.topics = Topics(club.prefix)
         try:
             data = json.loads(read_text(self.path, "club night file"))
@@ -78,9 +96,13 @@ class LiveNight:
         self.games: dict[str, int] = dict(live.get("games", {}))
         self.bell_rung: bool = bool(live.get("bell", False))
         self.closed: dict[str, int] = dict(live.get("closed", {}))
+        self.decided: dict[int, str] = {int(k): v for k, v in live.get("decided", {}).items()}
         self.bell_blocked = ""
+        self.seated: set[str] = set()  # tables whose seats are all filled in this round
+        self.signs: dict[str, tuple[str, list[Display]]] = {}  # a table's sign: kind, pages
+        self._page = 0
         self._service: Tables | None = None
-        self._work: queue.Queue[str | None] = queue.Queue()
+        self._work: queue.Queue[tuple[str, str] | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._unlisten: Callable[[], None] | None = None
 
@@ -96,6 +118,7 @@ class LiveNight:
         for table in self.tables:
             self._refresh(table, scored=False)
         self._settle()
+        self._show()
         self._unlisten = service.listen(self._heard)
         self._thread = threading.Thread(target=self._run, name="tricktable-night", daemon=True)
         self._thread.start()
@@ -107,20 +130,51 @@ class LiveNight:
             self._work.put(None)
             self._thread.join(10)
 
+    def ties(self) -> list[int]:
+        """The tables (numbers) tied in this game, once every table has closed."""
+        if not self.bell_rung or len(self.closed) < len(self.tables):
+            return []
+        return [n for n in range(1, self.night.tables + 1)
+                if len(set(self.night.table_score(n))) == 1]
+
+    def settle(self, decided: dict[int, str]) -> None:
+        """The director names the winning team ("A" or "B") of each tied table; the players
+        then move (a wrong name is logged and the bell keeps waiting)."""
+        self._work.put(("decided", json.dumps(decided)))
+
     def _heard(self, topic: str, payload: bytes) -> None:
-        """From the service's thread: note a scored hand, to be read after this message."""
-        if topic.endswith("/events") and b'"hand_scored"' in payload:
-            table = topic.split("/")[-2]
-            if table in self.games:
-                self._work.put(table)
+        """From the service's thread: note a scored hand, or a first action at a table whose
+        seats are not all filled yet, to be read after this message."""
+        if not topic.endswith("/events"):
+            return
+        table = topic.split("/")[-2]
+        if table not in self.games:
+            return
+        if b'"hand_scored"' in payload:
+            self._work.put(("scored", table))
+        elif table not in self.seated and b'"accepted"' in payload:
+            self._work.put(("acted", table))
 
     def _run(self) -> None:
-        while (table := self._work.get()) is not None:
+        while True:
             try:
-                self._refresh(table, scored=True)
-                self._settle()
+                work = self._work.get(timeout=PAGE_S)
+            except queue.Empty:
+                self._turn_pages()
+                continue
+            if work is None:
+                return
+            kind, table = work
+            try:
+                if kind == "decided":
+                    self.decided = {int(k): v for k, v in json.loads(table).items()}
+                    self._settle()
+                elif kind == "scored":
+                    self._refresh(table, scored=True)
+                    self._settle()
+                self._show(table if kind == "acted" else None)
             except Exception:  # the night must not stop the tables
-                log.exception("the night could not take table %s's hand", table)
+                log.exception("the night could not take table %s's %s", table, kind)
 
     # --- the night -----------------------------------------------------------------------
 
@@ -128,14 +182,24 @@ class LiveNight:
         assert self._service is not None
         return int(self._service.state(table).get("game") or 0)
 
+    def _record(self, table: str) -> GameRecord | None:
+        """The journal's record of the table's game of this round, if it started."""
+        return next((g for g in self.journal.games(table) if g.game == self.games[table]),
+                    None)
+
+    def _in_hand(self, table: str) -> bool:
+        """Has the table acted since its last scored hand (a hand in play)?"""
+        record = self._record(table)
+        return record is not None and hands_and_rest(
+            record.setup, [action_from_json(a) for a in record.actions])[1] > 0
+
     def _refresh(self, table: str, scored: bool) -> None:
         """This round's hands at ``table``, read again from the journal, on the night;
         ``scored``: a hand was just scored there (after the bell, the table's last)."""
         if self.night.finished:
             return
         number = self.tables.index(table) + 1
-        record = next((g for g in self.journal.games(table) if g.game == self.games[table]),
-                      None)
+        record = self._record(table)
         hands = [] if record is None else hands_from_game(
             record.setup, [action_from_json(a) for a in record.actions])
         limit = self.closed.get(table, self.night.options.hands_per_round if number == 1
@@ -155,13 +219,12 @@ class LiveNight:
             log.warning("the head table rang the bell: every table finishes its hand")
         if self.bell_rung:
             for number, table in enumerate(self.tables, 1):
-                if table not in self.closed and \
-                        self._service.state(table).get("phase") in BETWEEN_HANDS:
+                if table not in self.closed and not self._in_hand(table):
                     self.closed[table] = len(self.night.hands[number - 1])
             self._save()
         if self.bell_rung and len(self.closed) == len(self.tables):
             try:
-                game = self.night.bell()
+                game = self.night.bell(self.decided)
             except ClubError as exc:
                 self.bell_blocked = str(exc)
                 log.error("the bell waits for the director: %s", exc)
@@ -169,7 +232,7 @@ class LiveNight:
             self.bell_blocked = ""
             log.warning("game %d of the night is over; the players move", game.number)
             self.games = {t: self._current_game(t) + 1 for t in self.tables}
-            self.bell_rung, self.closed = False, {}
+            self.bell_rung, self.closed, self.seated, self.decided = False, {}, set(), {}
             self._save()
             self._start_new_games()
 
@@ -183,9 +246,67 @@ class LiveNight:
                 players = list(self.night.seating[number - 1])
                 self._service.control(table, Control(
                     cmd="new_game", args={"players": players},
-                    id=f"night-game-{self.night.round}"))
+                    id=f"{NEW_GAME_ID}{self.night.round}"))
 
     def _save(self) -> None:
         data = night_to_json(self.night)
-        data["live"] = {"games": self.games, "bell": self.bell_rung, "closed": self.closed}
+        data["live"] = {"games": self.games, "bell": self.bell_rung, "closed": self.closed,
+                        "decided": {str(k): v for k, v in self.decided.items()}}
         write_atomically(self.path, json.dumps(data, indent=1) + "\n")
+
+    # --- the signs -----------------------------------------------------------------------
+
+    def _filled(self, table: str) -> set[int]:
+        """The seats whose player has acted in the table's game of this round (journal)."""
+        record = self._record(table)
+        return set() if record is None else {int(a["seat"]) for a in record.actions}
+
+    def _sign(self, number: int, table: str) -> tuple[str, list[Display]] | None:
+        """What ``table`` (night table ``number``) shows instead of its game, if anything:
+        the sign's kind and its pages."""
+        if self.night.finished:
+            return "over", over_sign()
+        if self.bell_rung:
+            return ("closed", closed_sign(number)) if table in self.closed \
+                else ("bell", bell_sign(number))
+        if table in self.seated:
+            return None
+        if len(self._filled(table)) >= len(self.night.seating[number - 1]):
+            self.seated.add(table)
+            return None
+        before = self.night.games[-1].seating if self.night.games else self.night.seating
+        return "moves", moves_sign(moves(before[number - 1], self.night.seating))
+
+    def _wait_lights(self, table: str) -> None:
+        """Blink every pad of a seat that waits for its player."""
+        assert self._service is not None
+        filled = self._filled(table)
+        for (board, pad), seat in sorted(self.club.tables[table].pads.items()):
+            if seat not in filled:
+                self._service.light(board, Feedback(pad=pad, led=WAITING.led,
+                                                     pattern=WAITING.pattern, ms=WAITING.ms))
+
+    def _show(self, only: str | None = None) -> None:
+        """Put each table's sign up (or take it down) where it changed; ``only``: just that
+        table (a first action there changes no other)."""
+        assert self._service is not None
+        for number, table in enumerate(self.tables, 1):
+            if only is not None and table != only:
+                continue
+            sign = self._sign(number, table)
+            if sign != self.signs.get(table):
+                was = self.signs.pop(table, None)
+                if sign is not None:
+                    self.signs[table] = sign
+                    if sign[0] == "moves" and (was is None or was[0] != "moves"):
+                        self._wait_lights(table)
+                pages = sign[1] if sign else None
+                self._service.show(table, pages[self._page % len(pages)] if pages else None)
+
+    def _turn_pages(self) -> None:
+        """The next page of every sign that has more than one."""
+        assert self._service is not None
+        self._page += 1
+        for table, (_kind, pages) in list(self.signs.items()):
+            if len(pages) > 1:
+                self._service.show(table, pages[self._page % len(pages)])

@@ -20,7 +20,7 @@ from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
 from tricktable.textfiles import TextFileError, read_text
 
 __all__ = ["FORMAT", "night_to_json", "night_from_json", "save_night", "load_night",
-           "write_atomically"]
+           "load_live", "write_atomically"]
 
 FORMAT = "tricktable-club-night/1"
 
@@ -99,6 +99,16 @@ def write_atomically(path: str | Path, text: str) -> None:
 def save_night(night: ProgressiveTournament, path: str | Path) -> None:
     """Write the night to ``path`` atomically (temporary file, then rename)."""
     write_atomically(path, json.dumps(night_to_json(night), indent=1) + "\n")
+
+
+def load_live(path: str | Path) -> dict[str, Any]:
+    """The ``live`` section a night kept by the tables has beside it (``club.live``: the
+    round's games, whether the bell has rung, the closed tables); empty when there is none."""
+    try:
+        live = json.loads(read_text(path, "club night file")).get("live")
+    except (TextFileError, ValueError, AttributeError):
+        return {}
+    return live if isinstance(live, dict) else {}
 
 
 def load_night(path: str | Path) -> ProgressiveTournament:

@@ -54,12 +54,28 @@ def firmware() -> SimpleNamespace:
     return _firmware
 
 
-class _Hardware:
-    """What ``App`` asks of a board, without LEDs, buzzer or display."""
+class Screen:
+    """A virtual score display: keeps what the firmware last showed on it."""
 
-    def __init__(self, readers: list[Any]) -> None:
+    def __init__(self) -> None:
+        self.text8 = ""
+        self.lines: list[str] = []
+        self.level: int | None = None
+
+    def show(self, msg: dict[str, Any]) -> None:
+        self.text8, self.lines = msg.get("text8", ""), list(msg.get("lines") or [])
+
+    def brightness(self, level: int) -> None:
+        self.level = level
+
+
+class _Hardware:
+    """What ``App`` asks of a board, without LEDs or buzzer; a ``Screen`` if it has a display."""
+
+    def __init__(self, readers: list[Any], display: Screen | None = None) -> None:
         self.readers = readers
-        self.pixels = self.leds = self.buzzer = self.display = None
+        self.pixels = self.leds = self.buzzer = None
+        self.display = display
 
     def network_up(self) -> bool:
         return True
@@ -75,7 +91,9 @@ class SeatBoard:
     """One virtual pad board (``pads`` readers) connected to the broker like a real one."""
 
     def __init__(self, board_id: str, table: str, broker_host: str, broker_port: int, *,
-                 prefix: str, storage: Path, pads: int = 1, scan_ms: int = 20) -> None:
+                 prefix: str, storage: Path, pads: int = 1, scan_ms: int = 20,
+                 screen: Screen | None = None) -> None:
+        """``pads=0`` with a ``screen``: a display board (it shows the table's display)."""
         fw = firmware()
         self.id = board_id
         self.chips = [emulator.PN532() for _ in range(pads)]
@@ -89,7 +107,8 @@ class SeatBoard:
             "feedback": "none", "scan_ms": scan_ms, "status_s": 10, "resend_ms": 1000,
             "backoff_ms": [100, 2000],
         })
-        self._hardware = _Hardware(readers)
+        self.screen = screen
+        self._hardware = _Hardware(readers, screen)
         self.app = fw.App(self._hardware, self._config, self._storage)
         self.reboots = 0
         self._power_cut = asyncio.Event()

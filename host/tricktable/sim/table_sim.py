@@ -9,8 +9,10 @@ waits for the host's verdict on the table's event stream and lifts it. A refused
 
 The bots follow the game on a private copy of the engine, fed only with the actions the
 host reports as accepted (``on_event``), so they see what the host decided, not what they
-meant. Runs on the boards' asyncio loop. Imports ``engine``, ``sim.boards``, ``sim.bots``,
-``sim.kit`` and ``cards``.
+meant. In a club night the bell ends a game early: ``play_game(stop=...)``, and ``Replaced``
+when the night started the next game under a play. Runs on the boards' asyncio loop.
+Imports ``engine``, ``sim.boards``, ``sim.bots``, ``sim.kit``, ``cards`` and ``club.live``
+(the id of a night's new game).
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from tricktable.cards import parse_card_copy
+from tricktable.club.live import NEW_GAME_ID
 from tricktable.engine import Engine
 from tricktable.engine.actions import Action, ScanCard, TurnUp, action_from_json
 from tricktable.sim.boards import SeatBoard
@@ -33,6 +37,15 @@ VERDICT_TIMEOUT_S = 15.0
 
 class SimError(RuntimeError):
     """The simulated table and the host disagree, or the host did not answer."""
+
+
+class Replaced(SimError):
+    """A club night started the table's next game under a play (``stale``: the host applied
+    it to the new game)."""
+
+    def __init__(self, table: str, stale: bool) -> None:
+        super().__init__(f"table {table}: the night started the next game")
+        self.stale = stale
 
 
 @dataclass
@@ -84,21 +97,34 @@ class SimTable:
         self._shuffled_for: tuple[int, int] | None = None  # (game, hand) of the shuffle
         self._verdicts: dict[tuple[str, int], asyncio.Queue[dict[str, Any]]] = defaultdict(
             asyncio.Queue)
+        self.replaced = False
 
     # -- the host's event stream -----------------------------------------------------------
     def on_event(self, event: dict[str, Any]) -> None:
-        """One ``TableEvent`` of this table (call on the loop thread)."""
+        """One ``TableEvent`` of this table (call on the loop thread); a night's new game
+        there ends the game being played (``Replaced``)."""
+        if event.get("kind") == "control" and str(event.get("id")).startswith(NEW_GAME_ID):
+            self.replaced = True
         if event.get("kind") in ("accepted", "refused") and event.get("board") is not None:
             self._verdicts[(event["board"], event.get("pad") or 0)].put_nowait(event)
 
     # -- a game ----------------------------------------------------------------------------
-    async def play_game(self) -> GameSummary:
-        """Play from the start of a game on the host to its end."""
+    async def play_game(self, setup: dict[str, Any] | None = None,
+                        stop: Callable[[int], bool] | None = None) -> GameSummary:
+        """Play from the start of a game on the host to its end, or until ``stop(hands
+        played)`` says so before a hand starts (a club night's bell). ``setup``: the game the
+        host started, when it is not the table's own (a night's new players)."""
         self.games += 1
+        self.setup = setup or self.setup
+        self.replaced = False
         self.mirror = Engine.replay(self.setup, [])
         self.revokes = 0
         refused: list[str] = []
         while self.mirror.phase != "game_over":
+            hand = self.mirror.public_state()["hand_number"]
+            if stop is not None and (self.replaced or self._shuffled_for != (self.games, hand)
+                                     and stop(hand - 1)):
+                break
             if self.mirror.phase == "deal" and await self._deal_step():
                 continue
             legal = [a for a in self.mirror.legal_actions() if self.kit.has_tag(a)]
@@ -179,6 +205,8 @@ class SimTable:
                            f"within {VERDICT_TIMEOUT_S:.0f} s") from None
         finally:
             where.board.lift(where.pad)
+        if self.replaced:
+            raise Replaced(self.table, stale=verdict["kind"] == "accepted")
         if verdict["kind"] == "accepted":
             out = self.mirror.apply(action_from_json(verdict["action"]))
             if not out.ok:

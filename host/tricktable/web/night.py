@@ -6,7 +6,8 @@ with each table's score so far. ``refresh()`` looks at the file's modification t
 inode (``save_night`` renames a new file over the old) and reloads only when one changed; it
 says whether the view changed. A file that cannot be read or is refused by the club package
 keeps the last good standings and carries the error, so a half-typed hand edit never blanks
-the TV. Imports ``tricktable.club`` only.
+the TV. ``bell`` is true from the bell until the players move, for a night kept by the live
+tables (``tricktable serve --night``). Imports ``tricktable.club`` only.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tricktable.club import SEATS, ClubError, ProgressiveTournament, load_night, standings
+from tricktable.club.store import load_live
 
 __all__ = ["NightFile", "night_view"]
 
@@ -61,6 +63,7 @@ class NightFile:
         self._stamp = stamp
         try:
             view, error = night_view(load_night(self.path)), None
+            view["bell"] = bool(load_live(self.path).get("bell")) and not view["finished"]
         except ClubError as exc:
             view, error = self._view, str(exc)
         changed = (view, error) != (self._view, self._error)
@@ -71,5 +74,5 @@ class NightFile:
         """The JSON for ``/api/standings`` and the ``standings`` event."""
         base = self._view or {"round": 0, "rounds": 0, "games_played": 0, "finished": False,
                               "hands_per_round": 0, "hands_left": 0, "standings": [],
-                              "seating": []}
+                              "seating": [], "bell": False}
         return dict(base, night=self.path.name, error=self._error)

@@ -65,6 +65,18 @@ function sideTricks(state, side) {
   return (side.seats || []).reduce((sum, s) => sum + (won[s] || 0), 0);
 }
 
+// The club night's bell (the standings' "bell"): a banner at the top of the page until the
+// players move.
+function bellBanner(view) {
+  let banner = document.getElementById("bell-banner");
+  if (!banner) {
+    banner = el("p", { id: "bell-banner", class: "alert bell", role: "alert",
+      text: "The bell has rung: finish the hand in play, then wait for your next seat" });
+    document.body.prepend(banner);
+  }
+  banner.hidden = !(view && view.bell);
+}
+
 function live(source, badgeId = "live") {
   const badge = document.getElementById(badgeId);
   if (!badge) return;
@@ -259,6 +271,11 @@ function tablePage() {
     if (!view) return;
     render(view);
     document.getElementById("admin").hidden = !view.admin;
+  });
+  fetch("/api/standings").then((r) => (r.ok ? r.json() : null)).then((night) => {
+    if (!night) return;  // no club night: no bell
+    bellBanner(night);
+    new EventSource("/api/stream?only=standings").addEventListener("standings", (e) => bellBanner(JSON.parse(e.data)));
   });
   const source = new EventSource(`/api/stream?table=${encodeURIComponent(table)}`);
   live(source);

@@ -37,6 +37,7 @@
   function render(v) {
     const section = document.getElementById("night");
     section.hidden = false;
+    bellBanner(v);
     section.dataset.games = String(v.games_played);
     document.getElementById("night-status").textContent = status(v);
     const error = document.getElementById("night-error");

@@ -1,0 +1,64 @@
+"""What the live night shows on a table's score display (club.signs): the bell, the moves,
+the end, each fitting an 8-digit 7-segment board (text8) and a 4 x 16 OLED board (lines)."""
+
+from __future__ import annotations
+
+import importlib
+
+from tricktable.club.movement import move
+from tricktable.club.signs import (
+    bell_sign,
+    closed_sign,
+    move_line,
+    moves,
+    moves_sign,
+    over_sign,
+    parse_move_line,
+)
+from tricktable.protocol import Display, decode, encode
+from tricktable.sim.boards import firmware
+
+SEATING = [("Ann", "Bob", "Cy", "Di"), ("Eve", "Fay", "Gus", "Hal"), ("Ida", "Jo", "Kit", "Lou")]
+
+
+def fits(sign: list[Display]) -> None:
+    """Every page passes the protocol's limits and the firmware's own display checks."""
+    firmware()  # the firmware's modules on the path
+    segments = importlib.import_module("display").segments
+    for page in sign:
+        assert decode(Display, encode(page)) == page
+        assert len(page.text8) <= 8 and len(page.lines) <= 4
+        assert all(len(line) <= 16 for line in page.lines)
+        segments(page.text8)  # the 7-segment board can draw every character
+
+
+def test_the_bell_says_finish_the_hand_then_wait() -> None:
+    """“Bid Euchre”, section “Progressive”: "When the bell rings, players at each table
+    finish their current hand"."""
+    assert [p.text8 for p in bell_sign(3)] == ["BELL", "FIN HAND"]
+    assert bell_sign(3)[0].lines[:2] == ["BELL", "FINISH HAND"]
+    assert closed_sign(3)[0].lines[:2] == ["BELL", "HAND DONE"]
+    fits(bell_sign(30) + closed_sign(30) + over_sign())
+
+
+def test_each_player_of_a_table_sees_where_they_sit_next() -> None:
+    after = move(SEATING, ["A", "B", "A"])
+    sign = moves_sign(moves(SEATING[1], after))
+    lines = sign[0].lines
+    assert len(sign) == 4 and all(p.lines == lines for p in sign)  # one steady OLED sign
+    for name, line in zip(SEATING[1], lines, strict=True):
+        number, table = next((n, t) for n, t in enumerate(after, 1) if name in t)
+        assert parse_move_line(line) == (name.upper(), number, "NESW"[table.index(name)])
+    assert [p.text8 for p in sign][0].startswith("EVE T")
+    fits(sign)
+
+
+def test_long_names_and_two_digit_tables_fit() -> None:
+    line = move_line(("Maximilian", 30, "W"))
+    assert line == "MAXIMIL -> T30 W" and len(line) == 16
+    assert parse_move_line(line) == ("MAXIMIL", 30, "W")
+    [page] = moves_sign([("Maximilian", 30, "W")])
+    assert page.text8 == "MAX T30W"
+    [odd] = moves_sign([("Zoë", 4, "N")])  # a letter the 7-segment cannot draw is a space
+    fits([page, odd])
+    assert parse_move_line("t1 g2 h3") is None

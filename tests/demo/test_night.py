@@ -1,0 +1,119 @@
+"""A whole progressive night through the real stack ("Bid Euchre", section "Bid euchre
+variations", "Progressive"): mosquitto (or the embedded broker), the host service keeping the
+night (``tricktable serve --night``'s ``club.live``), virtual seat and display boards running
+the firmware, and bots who find their seats on the tables' displays. No score is typed.
+
+Checked afterwards from the journal: every tally is the hands the tables scored, the
+movement is the rules' ("The losing team at the head table moves to the tail table;
+otherwise, the winning team at each table advances to the next table, and one member of the
+losing team changes seat so that partners in one game are opponents in the next game"), and
+the seating the host pushed is what each display board showed and where each player sat.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from pathlib import Path
+
+import httpx
+from click.testing import CliRunner
+from tricktable.cli import main
+from tricktable.club import SEATS, load_night, standings
+from tricktable.club.journal_hands import hands_from_game
+from tricktable.club.movement import pair
+from tricktable.club.signs import parse_move_line
+from tricktable.club.tournament import ProgressiveTournament
+from tricktable.demo import Demo, DemoConfig
+from tricktable.engine.actions import action_from_json
+from tricktable.journal import Journal
+from waiting import eventually
+
+TABLES, ROUNDS, HANDS = 3, 3, 2
+
+
+def journal_hands(journal: Journal, table: str, game: int) -> list[tuple[int, int]]:
+    record = next(g for g in journal.games(table) if g.game == game)
+    return hands_from_game(record.setup, [action_from_json(a) for a in record.actions])
+
+
+def test_a_whole_night_plays_itself_on_the_live_tables(tmp_path: Path) -> None:
+    demo = Demo(DemoConfig(tables=TABLES, night=True, rounds=ROUNDS, hands=HANDS, speed=0,
+                           web_port=0, seed=4, workdir=tmp_path))
+    demo.start()
+    try:
+        assert demo.wait(timeout=240), "the night did not finish"
+        eventually(lambda: httpx.get(f"{demo.web_url}/api/standings").json()["finished"],
+                   "the scoreboard showing the finished night")
+        view = httpx.get(f"{demo.web_url}/api/standings").json()
+        room = demo.room
+        assert room is not None
+        screens = {board.id: board.screen for board in room.displays}
+    finally:
+        demo.stop()
+    night = load_night(demo.night_path)
+    assert night.finished and len(night.games) == ROUNDS
+    # every display board shows the end of the night
+    assert all(s is not None and s.lines[:1] == ["NIGHT OVER"] for s in screens.values())
+
+    # every tally is the hands the tables scored, read again from the journal: game 1 at
+    # each table was the club file's; game n of the night is the tables' game n + 1
+    with Journal(demo.journal_path, readonly=True) as journal:
+        scored = [[journal_hands(journal, f"t{t}", g + 1) for t in range(1, TABLES + 1)]
+                  for g in range(1, ROUNDS + 1)]
+    for game, tables in zip(night.games, scored, strict=True):
+        assert len(game.hands[0]) == HANDS  # "The lead table plays eight hands" (here 2)
+        for kept, hands in zip(game.hands, tables, strict=True):
+            assert list(kept) == hands[:len(kept)]  # a hand after the bell does not count
+            assert len(hands) - len(kept) <= 1
+    sheets = night.tallies()
+    for game, tables in zip(night.games, scored, strict=True):
+        for number, (seating, hands) in enumerate(zip(game.seating, tables, strict=True), 1):
+            kept = hands[:len(game.hands[number - 1])]
+            a, b = sum(h[0] for h in kept), sum(h[1] for h in kept)
+            for team, mine, theirs in (("A", a, b), ("B", b, a)):
+                for name in pair(seating, team):
+                    entry = sheets[name][game.number - 1]
+                    assert (entry.table, entry.score, entry.against) == (number, mine, theirs)
+    assert [r["name"] for r in view["standings"]] == [s.name for s in standings(sheets)]
+
+    # the movement, replayed by the rules from the same hands and the director's tie calls
+    replay = ProgressiveTournament([list(t) for t in night.games[0].seating], night.options)
+    for game in night.games:
+        assert replay.seating == list(game.seating)
+        for number, hands in enumerate(game.hands, 1):
+            replay.set_hands(number, hands)
+        replay.bell(game.decided)
+    for before, after in pairwise(night.games):
+        winners = dict(enumerate(before.winners, 1))
+        head = before.seating[0]
+        losers = set(pair(head, "B" if winners[1] == "A" else "A"))
+        assert losers <= set(after.seating[-1])  # the head table's losers go to the tail
+        for number in range(2, TABLES + 1):
+            moved = set(pair(before.seating[number - 1], winners[number]))
+            assert moved <= set(after.seating[number - 2])  # the winners advance one table
+        partners = {frozenset(pair(t, team)) for t in before.seating for team in "AB"}
+        assert not partners & {frozenset(pair(t, team)) for t in after.seating for team in "AB"}
+
+    # the pushed seating: each player read their seat on a display board and sat there; the
+    # first game's from any table's display, later games' from the table they had just left
+    assert {(game, name) for game, name, _b, _l in room.seen} == \
+        {(g, name) for g in range(1, ROUNDS + 1) for name in night.players}
+    for game, name, board, lines in room.seen:
+        seating = night.games[game - 1].seating
+        moves = [parse_move_line(line) for line in lines]
+        assert None not in moves and len(moves) == 4
+        number, seat = next((n, SEATS[table.index(name)]) for n, table in
+                            enumerate(seating, 1) if name in table)
+        assert (name.upper(), number, seat) in moves
+        if game > 1:  # the board of the table the player left lists that table's players
+            left = next(t for t in night.games[game - 2].seating if name in t)
+            assert board == f"t{night.games[game - 2].seating.index(left) + 1}-display"
+            assert [m[0] for m in moves if m] == [p.upper() for p in left]
+
+
+def test_demo_night_is_one_flag_with_its_rounds_and_hands() -> None:
+    out = CliRunner().invoke(main, ["demo", "--help"])
+    assert out.exit_code == 0
+    assert "--night" in out.output and "--rounds" in out.output and "--hands" in out.output
+    bad = CliRunner().invoke(main, ["demo", "--night", "--hands", "0", "--no-view"])
+    assert bad.exit_code == 2 and "--hands" in bad.output
