@@ -58,6 +58,7 @@ from tricktable.broker import mosquitto_available, start_broker  # noqa: E402
 from tricktable.history import verify  # noqa: E402
 from tricktable.journal import Journal  # noqa: E402
 from tricktable.protocol import PadEvent, encode  # noqa: E402
+from waiting import eventually  # noqa: E402
 
 POISON = b'{"v":1,"board":"t1-n","boot":1,"seq":1,"t":5,"pad":0,"uid":"\xed\xa0\x80"}'
 FIELD_MUTATIONS = {
@@ -231,6 +232,9 @@ class Chaos:
 
     def fuzz_round(self, n: int) -> None:
         messages = self.fuzz_messages(n)
+        # after a broker restart the fuzzer reconnects on its own; paho refuses a publish
+        # made before it has (the service may be back first)
+        eventually(self.fuzzer.is_connected, "the fuzzer reconnecting to the broker", 60)
         mark = self.observer.mark()
         infos = [self.fuzzer.publish(topic, payload, qos=1) for topic, payload in messages]
         for info in infos:
