@@ -19,7 +19,8 @@ order (t1, t2 ... t10). From then on:
   ``bell_blocked`` says which (the night's options do not allow guessing a winner).
 
 The night file keeps, beside the night, a ``live`` section: the journal game each table
-plays in this round, whether the bell has rung, and how many hands each closed table kept.
+plays in this round, whether the bell has rung, how many hands each closed table kept, and
+when the round began (``round_started``, seconds since the epoch, for the TV's round clock).
 Work runs on its own thread, after the message that caused it has been handled, so the
 service's own publications keep their order. Imports ``club`` (store, tournament,
 journal_hands, errors), ``clubfile``, ``journal``, ``protocol`` and ``engine.actions``.
@@ -31,6 +32,7 @@ import json
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
@@ -78,6 +80,7 @@ class LiveNight:
         self.games: dict[str, int] = dict(live.get("games", {}))
         self.bell_rung: bool = bool(live.get("bell", False))
         self.closed: dict[str, int] = dict(live.get("closed", {}))
+        self.round_started: float = live.get("round_started") or time.time()
         self.bell_blocked = ""
         self._service: Tables | None = None
         self._work: queue.Queue[str | None] = queue.Queue()
@@ -170,6 +173,7 @@ class LiveNight:
             log.warning("game %d of the night is over; the players move", game.number)
             self.games = {t: self._current_game(t) + 1 for t in self.tables}
             self.bell_rung, self.closed = False, {}
+            self.round_started = time.time()
             self._save()
             self._start_new_games()
 
@@ -187,5 +191,6 @@ class LiveNight:
 
     def _save(self) -> None:
         data = night_to_json(self.night)
-        data["live"] = {"games": self.games, "bell": self.bell_rung, "closed": self.closed}
+        data["live"] = {"games": self.games, "bell": self.bell_rung, "closed": self.closed,
+                        "round_started": self.round_started}
         write_atomically(self.path, json.dumps(data, indent=1) + "\n")

@@ -20,7 +20,7 @@ from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
 from tricktable.textfiles import TextFileError, read_text
 
 __all__ = ["FORMAT", "night_to_json", "night_from_json", "save_night", "load_night",
-           "write_atomically"]
+           "load_night_data", "write_atomically"]
 
 FORMAT = "tricktable-club-night/1"
 
@@ -103,6 +103,12 @@ def save_night(night: ProgressiveTournament, path: str | Path) -> None:
 
 def load_night(path: str | Path) -> ProgressiveTournament:
     """Read a night saved by ``save_night``."""
+    return load_night_data(path)[0]
+
+
+def load_night_data(path: str | Path) -> tuple[ProgressiveTournament, dict[str, Any]]:
+    """Read a night saved by ``save_night``, with the file's whole JSON (sections kept beside
+    the night, such as the live tables' ``live``)."""
     if not Path(path).exists():
         raise ClubError(f"no club night at {path}: start one with `tricktable club new`")
     try:
@@ -114,6 +120,6 @@ def load_night(path: str | Path) -> ProgressiveTournament:
     except json.JSONDecodeError as exc:
         raise ClubError(f"{path} is not valid JSON: {exc}") from None
     try:
-        return night_from_json(data)
+        return night_from_json(data), data
     except ClubError as exc:
         raise ClubError(f"{path}: {exc}") from None
