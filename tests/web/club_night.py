@@ -19,20 +19,22 @@ LAST = ["Abernathy", "Brown", "Castellanos", "Duval", "Eriksen", "Fontaine", "Ga
 PLAYERS = [f"{f} {s}" for s in LAST for f in FIRST]  # 120 names, some of them long
 
 
-def club_night(tables: int = 30, games: int = 1, hands: int = 8) -> ProgressiveTournament:
-    """``tables`` tables, ``games`` games played (every table's score different each game),
-    and the head table two hands into the next game."""
+def club_night(tables: int = 30, games: int = 1, hands: int = 8,
+               rounds: int | None = None) -> ProgressiveTournament:
+    """``tables`` tables, ``games`` games played of ``rounds`` (every table's score different
+    each game), and, unless that was the last, the head table two hands into the next game."""
     night = ProgressiveTournament.new(PLAYERS[:tables * 4],
                                       options=ProgressiveOptions(hands_per_round=hands,
-                                                                 rounds=games + 2))
+                                                                 rounds=rounds or games + 2))
     for game in range(games):
         for number in range(1, tables + 1):
             for hand in range(hands if number == 1 else 1):
                 a = (number + hand + game) % 7 - 2  # A wins at odd tables, B at even
                 night.record_hand(number, a, a - 1 - number % 3 if number % 2 else a + 2)
         night.bell()
-    night.record_hand(1, 4, 1)
-    night.record_hand(1, -2, 3)
+    if not night.finished:
+        night.record_hand(1, 4, 1)
+        night.record_hand(1, -2, 3)
     return night
 
 
