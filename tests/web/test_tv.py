@@ -216,8 +216,8 @@ def test_the_end_of_a_hand_and_of_a_game_light_up_the_table_with_the_result(
     publisher.state(scored)
     sides = [side["name"] for side in scored["sides"]]
     expect(tile).to_have_class(re.compile(r"\bflash-hand\b"), timeout=WAIT_MS)
-    expect(tile.locator(".result")).to_have_text(f"Hand 1: {sides[0]} +4 · {sides[1]} −2")
+    expect(tile.locator(".result")).to_have_text("Hand 1 scored: +4 / −2")
     expect(tile).not_to_have_class(re.compile(r"\bflash\b"), timeout=WAIT_MS)  # a few seconds
     publisher.state(states[-1])
     expect(tile).to_have_class(re.compile(r"\bflash-game\b"), timeout=WAIT_MS)
-    expect(tile.locator(".result")).to_have_text(f"Game over · {sides[0]} win 0–1")
+    expect(tile.locator(".result")).to_have_text(f"Game over · 0–1 · {sides[0]} win")

@@ -31,14 +31,15 @@
     const sides = after.sides || [];
     if (after.game_over && !before.game_over) {
       const side = sides[after.winner];
-      const text = `Game over · ${side ? `${side.name} win` : "finished"} ${(after.scores || []).join("–")}`;
+      const text = `Game over · ${(after.scores || []).join("–")}${side ? ` · ${side.name} win` : ""}`;
       flashes.set(after.table, { kind: "game", text, until: Date.now() + 2 * FLASH * 1000 });
       return;
     }
     const was = before.last_hand, now = after.last_hand;
     if (now && (!was || was.hand_number !== now.hand_number)) {
-      const points = (now.points || []).map((p, i) => `${(sides[i] || {}).name || `side ${i + 1}`} ${signed(p)}`);
-      flashes.set(after.table, { kind: "hand", text: `Hand ${now.hand_number}: ${points.join(" · ")}`, until: Date.now() + FLASH * 1000 });
+      // the sides' names are on the tile right above, in the same order as the points
+      const points = (now.points || []).map(signed).join(" / ");
+      flashes.set(after.table, { kind: "hand", text: `Hand ${now.hand_number} scored: ${points}`, until: Date.now() + FLASH * 1000 });
     }
   }
 
