@@ -43,15 +43,6 @@ def night_path(tmp_path: Path, night: ProgressiveTournament) -> Path:
     return path
 
 
-@pytest.fixture
-def board(mqtt_broker: BrokerHandle, topic_prefix: str, night_path: Path) -> Iterator[Scoreboard]:
-    b = Scoreboard(mqtt_broker.host, mqtt_broker.port, port=0, prefix=topic_prefix,
-                   night=night_path)
-    b.start()
-    yield b
-    b.stop()
-
-
 # ---- the API and the downloads --------------------------------------------------------------
 
 def test_the_results_are_the_standings_and_every_game_table_by_table(

@@ -21,7 +21,6 @@ import pytest
 from browsing import needs_chromium
 from club_night import club_night, publish_tables, table_id, write_night
 from playwright.sync_api import Browser, Page, expect
-from tricktable.broker import BrokerHandle
 from tricktable.club import SEATS, ProgressiveTournament
 from tricktable.web.server import Scoreboard
 from web_fixtures import Publisher
@@ -43,15 +42,6 @@ def night_path(tmp_path: Path, night: ProgressiveTournament) -> Path:
     path = tmp_path / "thursday.json"
     write_night(night, path, bell=False, round_started=time.time() - 125)
     return path
-
-
-@pytest.fixture
-def board(mqtt_broker: BrokerHandle, topic_prefix: str, night_path: Path) -> Iterator[Scoreboard]:
-    b = Scoreboard(mqtt_broker.host, mqtt_broker.port, port=0, prefix=topic_prefix,
-                   night=night_path)
-    b.start()
-    yield b
-    b.stop()
 
 
 @pytest.fixture
