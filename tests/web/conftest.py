@@ -1,5 +1,6 @@
-"""Fixtures for the scoreboard tests: a scoreboard on a free port, a state publisher, a
-chromium per test module and the folder screenshots go to."""
+"""Fixtures for the scoreboard tests: a scoreboard on a free port (``board``: one following a
+club night, given the module's ``night_path``), a state publisher, a chromium per test module
+and the folder screenshots go to."""
 
 from __future__ import annotations
 
@@ -29,6 +30,16 @@ def scoreboard(mqtt_broker: BrokerHandle, topic_prefix: str) -> Iterator[Scorebo
     board.start()
     yield board
     board.stop()
+
+
+@pytest.fixture
+def board(mqtt_broker: BrokerHandle, topic_prefix: str, night_path: Path) -> Iterator[Scoreboard]:
+    """A scoreboard following the night file of the test module's ``night_path`` fixture."""
+    b = Scoreboard(mqtt_broker.host, mqtt_broker.port, port=0, prefix=topic_prefix,
+                   night=night_path)
+    b.start()
+    yield b
+    b.stop()
 
 
 @pytest.fixture(scope="module")

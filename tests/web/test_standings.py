@@ -14,7 +14,6 @@ from __future__ import annotations
 import itertools
 import queue
 import threading
-from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
 
@@ -60,15 +59,6 @@ def night_path(tmp_path: Path) -> Path:
     path = tmp_path / "night.json"
     save_night(night, path)
     return path
-
-
-@pytest.fixture
-def board(mqtt_broker: BrokerHandle, topic_prefix: str, night_path: Path) -> Iterator[Scoreboard]:
-    b = Scoreboard(mqtt_broker.host, mqtt_broker.port, port=0, prefix=topic_prefix,
-                   night=night_path)
-    b.start()
-    yield b
-    b.stop()
 
 
 def advance(path: Path) -> ProgressiveTournament:

@@ -30,7 +30,8 @@ order (t1, t2 ... t10). From then on:
   filled seats are read from the journal, so a restart shows the same signs.
 
 The night file keeps, beside the night, a ``live`` section: the journal game each table
-plays in this round, whether the bell has rung, and how many hands each closed table kept.
+plays in this round, whether the bell has rung, how many hands each closed table kept, and
+when the round began (``round_started``, seconds since the epoch, for the TV's round clock).
 Work runs on its own thread, after the message that caused it has been handled, so the
 service's own publications keep their order; the same thread turns the signs' pages every
 ``PAGE_S`` seconds. Imports ``club`` (store, tournament, journal_hands, errors, signs,
@@ -43,6 +44,7 @@ import json
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
@@ -97,6 +99,7 @@ class LiveNight:
         self.bell_rung: bool = bool(live.get("bell", False))
         self.closed: dict[str, int] = dict(live.get("closed", {}))
         self.decided: dict[int, str] = {int(k): v for k, v in live.get("decided", {}).items()}
+        self.round_started: float = live.get("round_started") or time.time()
         self.bell_blocked = ""
         self.seated: set[str] = set()  # tables whose seats are all filled in this round
         self.signs: dict[str, tuple[str, list[Display]]] = {}  # a table's sign: kind, pages
@@ -233,6 +236,7 @@ class LiveNight:
             log.warning("game %d of the night is over; the players move", game.number)
             self.games = {t: self._current_game(t) + 1 for t in self.tables}
             self.bell_rung, self.closed, self.seated, self.decided = False, {}, set(), {}
+            self.round_started = time.time()
             self._save()
             self._start_new_games()
 
@@ -251,7 +255,8 @@ class LiveNight:
     def _save(self) -> None:
         data = night_to_json(self.night)
         data["live"] = {"games": self.games, "bell": self.bell_rung, "closed": self.closed,
-                        "decided": {str(k): v for k, v in self.decided.items()}}
+                        "decided": {str(k): v for k, v in self.decided.items()},
+                        "round_started": self.round_started}
         write_atomically(self.path, json.dumps(data, indent=1) + "\n")
 
     # --- the signs -----------------------------------------------------------------------

@@ -20,7 +20,7 @@ from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
 from tricktable.textfiles import TextFileError, read_text
 
 __all__ = ["FORMAT", "night_to_json", "night_from_json", "save_night", "load_night",
-           "load_live", "write_atomically"]
+           "load_night_data", "write_atomically"]
 
 FORMAT = "tricktable-club-night/1"
 
@@ -101,18 +101,14 @@ def save_night(night: ProgressiveTournament, path: str | Path) -> None:
     write_atomically(path, json.dumps(night_to_json(night), indent=1) + "\n")
 
 
-def load_live(path: str | Path) -> dict[str, Any]:
-    """The ``live`` section a night kept by the tables has beside it (``club.live``: the
-    round's games, whether the bell has rung, the closed tables); empty when there is none."""
-    try:
-        live = json.loads(read_text(path, "club night file")).get("live")
-    except (TextFileError, ValueError, AttributeError):
-        return {}
-    return live if isinstance(live, dict) else {}
-
-
 def load_night(path: str | Path) -> ProgressiveTournament:
     """Read a night saved by ``save_night``."""
+    return load_night_data(path)[0]
+
+
+def load_night_data(path: str | Path) -> tuple[ProgressiveTournament, dict[str, Any]]:
+    """Read a night saved by ``save_night``, with the file's whole JSON (sections kept beside
+    the night, such as the live tables' ``live``)."""
     if not Path(path).exists():
         raise ClubError(f"no club night at {path}: start one with `tricktable club new`")
     try:
@@ -124,6 +120,6 @@ def load_night(path: str | Path) -> ProgressiveTournament:
     except json.JSONDecodeError as exc:
         raise ClubError(f"{path} is not valid JSON: {exc}") from None
     try:
-        return night_from_json(data)
+        return night_from_json(data), data
     except ClubError as exc:
         raise ClubError(f"{path}: {exc}") from None

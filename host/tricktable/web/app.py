@@ -9,12 +9,14 @@ table view). Each stream coalesces: a slow client gets the newest view, never a 
 With a club night file (``tricktable.web.night``): ``/standings`` (the night's standings,
 large type, printable), ``/api/standings``, event ``standings`` on ``/api/stream`` and
 ``/api/stream?only=standings`` (standings alone); the file is re-read when it changes.
+``/tv`` is the TV mode (tables, standings and find-your-seat, rotating; round clock; bell and
+revoke banners). The end of the night (``/results``, scorecards, CSV) is ``web.results``.
 Admin: ``POST /api/table/{table}/control`` with ``Authorization: Bearer TOKEN`` and JSON
 ``{"cmd": "new_game" | "undo" | "void_hand"}``; off (404) unless a token is configured.
 
 Imports ``tricktable.web.feed`` (the MQTT-fed model) and ``tricktable.web.journal_hands``
 (recorded hands for the replay page, when the scoreboard is given the host's journal) and
-``tricktable.web.night`` (the club night's standings).
+``tricktable.web.night`` (the club night's standings) and ``tricktable.web.results``.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from starlette.staticfiles import StaticFiles
 from tricktable.web.feed import Feed
 from tricktable.web.journal_hands import JournalHands
 from tricktable.web.night import NightFile
+from tricktable.web.results import results_routes
 
 STATIC = Path(__file__).parent / "static"
 ADMIN_COMMANDS = ("new_game", "undo", "void_hand")
@@ -254,6 +257,8 @@ def create_app(feed: Feed, admin_token: str | None = None,
         Route("/table/{table}", page("table.html")),
         Route("/replay/{table}", page("replay.html")),
         Route("/standings", page("standings.html")),
+        Route("/tv", page("tv.html")),
+        *results_routes(night, page),
         Route("/api/club", api_club),
         Route("/api/standings", api_standings),
         Route("/api/stream", api_stream),

@@ -159,6 +159,7 @@ class TableView:
             "trump": state.get("trump"),
             "game_over": bool(state.get("game_over")),
             "winner": state.get("winner"),
+            "last_hand": state.get("last_hand"),
             "alerts": self.alerts(boards, host),
         }
 

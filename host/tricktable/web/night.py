@@ -6,29 +6,39 @@ with each table's score so far. ``refresh()`` looks at the file's modification t
 inode (``save_night`` renames a new file over the old) and reloads only when one changed; it
 says whether the view changed. A file that cannot be read or is refused by the club package
 keeps the last good standings and carries the error, so a half-typed hand edit never blanks
-the TV. ``bell`` is true from the bell until the players move, for a night kept by the live
-tables (``tricktable serve --night``). Imports ``tricktable.club`` only.
+the TV. Beside the night, the view carries what the live tables keep in the file's ``live``
+section (``tricktable.club.live``): ``bell`` (the head table rang: every table finishes its
+hand) and ``round_started`` (when this game of the night began, seconds since the epoch; for a
+night kept by hand, when this scoreboard saw the game change, else null), and ``now`` (the
+scoreboard's clock, so a TV with a wrong clock still counts right). ``tournament()`` is the
+last good night itself, for the results pages. Imports ``tricktable.club`` only.
 """
 
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
 
-from tricktable.club import SEATS, ClubError, ProgressiveTournament, load_night, standings
-from tricktable.club.store import load_live
+from tricktable.club import SEATS, ClubError, ProgressiveTournament, standings
+from tricktable.club.store import load_night_data
 
-__all__ = ["NightFile", "night_view"]
+__all__ = ["NightFile", "night_view", "standing_rows"]
+
+
+def standing_rows(night: ProgressiveTournament) -> list[dict[str, Any]]:
+    """The standings of ``night`` as JSON-able rows. Before the first bell nobody has a
+    tally, so nobody is marked high or low."""
+    tallied = bool(night.games)
+    return [{"rank": s.rank, "name": s.name, "total": s.total, "won": s.won,
+             "played": s.played, "high": s.high and tallied, "low": s.low and tallied}
+            for s in standings(night.tallies())]
 
 
 def night_view(night: ProgressiveTournament) -> dict[str, Any]:
-    """The standings and the current seating of ``night`` as JSON-able data. Before the
-    first bell nobody has a tally, so nobody is marked high or low."""
-    tallied = bool(night.games)
-    rows = [{"rank": s.rank, "name": s.name, "total": s.total, "won": s.won,
-             "played": s.played, "high": s.high and tallied, "low": s.low and tallied}
-            for s in standings(night.tallies())]
+    """The standings and the current seating of ``night`` as JSON-able data."""
+    rows = standing_rows(night)
     seating = []
     if not night.finished:
         for number, table in enumerate(night.seating, 1):
@@ -49,6 +59,8 @@ class NightFile:
         self._stamp: tuple[int, int, int] | None = None
         self._view: dict[str, Any] | None = None
         self._error: str | None = None
+        self._night: ProgressiveTournament | None = None
+        self._seen: tuple[int, float | None] | None = None  # (round, when this board saw it begin)
         self.refresh()
 
     def refresh(self) -> bool:
@@ -62,17 +74,33 @@ class NightFile:
             return False
         self._stamp = stamp
         try:
-            view, error = night_view(load_night(self.path)), None
-            view["bell"] = bool(load_live(self.path).get("bell")) and not view["finished"]
+            night, data = load_night_data(self.path)
+            view, error = dict(night_view(night), **self._live(night, data)), None
+            self._night = night
         except ClubError as exc:
             view, error = self._view, str(exc)
         changed = (view, error) != (self._view, self._error)
         self._view, self._error = view, error
         return changed
 
+    def _live(self, night: ProgressiveTournament, data: dict[str, Any]) -> dict[str, Any]:
+        """The bell and the round's start from the file's ``live`` section (or as seen)."""
+        live = data.get("live") if isinstance(data.get("live"), dict) else {}
+        started = live.get("round_started")
+        if not isinstance(started, int | float) or isinstance(started, bool):
+            if self._seen is None or self._seen[0] != night.round:
+                self._seen = (night.round, None if self._seen is None else time.time())
+            started = self._seen[1]
+        return {"bell": live.get("bell") is True and not night.finished,
+                "round_started": started}
+
+    def tournament(self) -> ProgressiveTournament | None:
+        """The last good night read from the file (None if it never could be read)."""
+        return self._night
+
     def view(self) -> dict[str, Any]:
         """The JSON for ``/api/standings`` and the ``standings`` event."""
         base = self._view or {"round": 0, "rounds": 0, "games_played": 0, "finished": False,
                               "hands_per_round": 0, "hands_left": 0, "standings": [],
-                              "seating": [], "bell": False}
-        return dict(base, night=self.path.name, error=self._error)
+                              "seating": [], "bell": False, "round_started": None}
+        return dict(base, night=self.path.name, error=self._error, now=time.time())

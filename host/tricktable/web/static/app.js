@@ -37,6 +37,16 @@ function cardFace(text, extra = "") {
   return face;
 }
 
+// One name per table everywhere: the host's id "t3" (or "3") and the night's table 3 are
+// "Table 3"; any other id is shown as it is ("Table patio").
+function tableName(id) {
+  const m = /^t?0*(\d+)$/i.exec(String(id));
+  return `Table ${m ? m[1] : id}`;
+}
+
+// Tables as people count them: t2 before t10 (like protocol.natural_key).
+const byTable = new Intl.Collator("en", { numeric: true }).compare;
+
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
@@ -96,7 +106,7 @@ function phaseText(summary) {
 
 function clubCard(t) {
   const card = el("a", { class: "table-card", href: `/table/${encodeURIComponent(t.table)}`, "data-table": t.table });
-  card.append(el("h2", { text: `Table ${t.table}` }));
+  card.append(el("h2", { text: tableName(t.table) }));
   card.append(el("p", { class: "variant", text: t.variant || "–" }));
   const rows = el("table", { class: "sides" });
   (t.sides || []).forEach((side, i) => {
@@ -114,7 +124,8 @@ function clubPage() {
   const tables = new Map();
   const grid = document.getElementById("tables");
   const render = () => {
-    grid.replaceChildren(...[...tables.values()].map(clubCard));
+    const sorted = [...tables.values()].sort((a, b) => byTable(a.table, b.table));
+    grid.replaceChildren(...sorted.map(clubCard));
     document.getElementById("empty").hidden = tables.size > 0;
   };
   fetch("/api/club").then((r) => r.json()).then((club) => {
@@ -230,8 +241,8 @@ function eventLine(ev, state) {
 
 function tablePage() {
   const table = decodeURIComponent(location.pathname.split("/").pop());
-  document.getElementById("title").textContent = `Table ${table}`;
-  document.title = `tricktable · table ${table}`;
+  document.getElementById("title").textContent = tableName(table);
+  document.title = `tricktable · ${tableName(table)}`;
   const render = (view) => {
     if (view.missing || !view.state) return;
     const state = view.state, summary = view.summary;
@@ -298,7 +309,7 @@ function tablePage() {
 async function replayPage() {
   const table = decodeURIComponent(location.pathname.split("/").pop());
   const params = new URLSearchParams(location.search);
-  document.getElementById("title").textContent = `Replay · table ${table}`;
+  document.getElementById("title").textContent = `Replay · ${tableName(table)}`;
   const pick = document.getElementById("hand-pick");
   const list = (await (await fetch(`/api/table/${encodeURIComponent(table)}/hands`)).json()).hands;
   for (const h of list) {
@@ -348,7 +359,8 @@ async function replayPage() {
   await load();
 }
 
-// Pages drawn here; /standings is drawn by standings.js, which uses el() and live() above.
+// Pages drawn here; /standings is drawn by standings.js, /tv by tv.js and /results by
+// results.js, which use el(), live(), tableName() and byTable() above.
 const PAGES = { club: clubPage, table: tablePage, replay: replayPage };
 const page = PAGES[document.body.dataset.page];
 if (page) page();

@@ -1,6 +1,6 @@
 // tricktable scoreboard: the club night's standings and seating (club page section and
 // /standings), kept live by the "standings" server-sent event. Loaded after app.js, whose
-// el() and live() it uses. No framework, no build step.
+// el(), live() and tableName() it uses. No framework, no build step.
 "use strict";
 
 (() => {
@@ -25,7 +25,7 @@
 
   function seatCard(t) {
     const card = el("div", { class: "seat-card", "data-table": String(t.table) });
-    card.append(el("h3", { text: t.table === 1 ? "Table 1 · head" : `Table ${t.table}` }));
+    card.append(el("h3", { text: t.table === 1 ? `${tableName(1)} · head` : tableName(t.table) }));
     const list = el("dl");
     for (const seat of ["N", "E", "S", "W"]) {
       list.append(el("dt", { text: SEAT_NAMES[seat] }), el("dd", { text: t.seats[seat] }));
