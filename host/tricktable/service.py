@@ -114,6 +114,7 @@ class Service:
         self._fault_attempts: dict[str, int] = {}  # when the journal cannot count them
         self._stop_watch = threading.Event()
         self.tables: dict[str, TableSession] = {}
+        self._handlers: dict[str, Listener] = {}  # topics served beside the tables (handle())
         if journal.unwritable:
             self.health.storage_failed(journal.unwritable)
         self._rebuild()
@@ -185,7 +186,8 @@ class Service:
             return
         self.refusal = ""
         self._ever_connected = True
-        client.subscribe([(topic, 1) for topic in self.topics.host_subscriptions()])
+        client.subscribe([(topic, 1) for topic in
+                          [*self.topics.host_subscriptions(), *self._handlers]])
         with self._lock:
             self._publish(self.topics.host_status(), encode(self.status), retain=True)
             for table in self.tables.values():
@@ -538,6 +540,18 @@ class Service:
         the service's thread; returns a function that stops listening."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
+
+    def handle(self, topic: str, handler: Listener) -> None:
+        """Also serve ``topic`` (subscribed at every connection): ``handler(topic, payload)``
+        runs on the MQTT thread, outside the tables' lock (e.g. the night's corrections)."""
+        self._handlers[topic] = handler
+        self.client.message_callback_add(topic, lambda c, u, msg: handler(msg.topic, msg.payload))
+        if self.connected.is_set():
+            self.client.subscribe(topic, 1)
+
+    def publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
+        """Publish as the service does (QoS 1; the listeners hear it too)."""
+        self._publish(topic, payload, retain)
 
     def state(self, table: str) -> dict[str, Any]:
         """The table's current state, as published (KeyError for an unknown table)."""

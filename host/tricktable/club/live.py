@@ -19,10 +19,14 @@ order (t1, t2 ... t10). From then on:
   ``bell_blocked`` says which (the night's options do not allow guessing a winner).
 
 The night file keeps, beside the night, a ``live`` section: the journal game each table
-plays in this round, whether the bell has rung, and how many hands each closed table kept.
+plays in this round, whether the bell has rung, and how many hands each closed table kept;
+and a ``director`` section: the console's corrections and their audit log
+(``club.night_commands``), taken from ``{p}/v1/night/control`` and answered on
+``{p}/v1/night/events``.
 Work runs on its own thread, after the message that caused it has been handled, so the
 service's own publications keep their order. Imports ``club`` (store, tournament,
-journal_hands, errors), ``clubfile``, ``journal``, ``protocol`` and ``engine.actions``.
+journal_hands, errors, night_commands), ``clubfile``, ``journal``, ``protocol`` and
+``engine.actions``.
 """
 
 from __future__ import annotations
@@ -37,12 +41,22 @@ from typing import Any, Protocol
 
 from tricktable.club.errors import ClubError
 from tricktable.club.journal_hands import hands_from_game
+from tricktable.club.night_commands import Director
 from tricktable.club.store import night_from_json, night_to_json, write_atomically
 from tricktable.club.tournament import ProgressiveTournament
 from tricktable.clubfile import Club
 from tricktable.engine.actions import action_from_json
 from tricktable.journal import Journal
-from tricktable.protocol import Control, Topics, natural_key
+from tricktable.protocol import (
+    Control,
+    NightAnswer,
+    NightCommand,
+    ProtocolError,
+    Topics,
+    decode,
+    encode,
+    natural_key,
+)
 from tricktable.textfiles import TextFileError, read_text
 
 log = logging.getLogger("tricktable.night")
@@ -56,6 +70,8 @@ class Tables(Protocol):
     def control(self, table: str, control: Control) -> Any: ...
     def state(self, table: str) -> dict[str, Any]: ...
     def listen(self, listener: Callable[[str, bytes], None]) -> Callable[[], None]: ...
+    def handle(self, topic: str, handler: Callable[[str, bytes], None]) -> None: ...
+    def publish(self, topic: str, payload: bytes, retain: bool = False) -> None: ...
 
 
 class LiveNight:
@@ -78,7 +94,9 @@ class LiveNight:
         self.games: dict[str, int] = dict(live.get("games", {}))
         self.bell_rung: bool = bool(live.get("bell", False))
         self.closed: dict[str, int] = dict(live.get("closed", {}))
+        self.director = Director(data.get("director"))
         self.bell_blocked = ""
+        self._lock = threading.Lock()  # the night's thread and the director's commands
         self._service: Tables | None = None
         self._work: queue.Queue[str | None] = queue.Queue()
         self._thread: threading.Thread | None = None
@@ -97,6 +115,7 @@ class LiveNight:
             self._refresh(table, scored=False)
         self._settle()
         self._unlisten = service.listen(self._heard)
+        service.handle(self.topics.night_control(), self._command)
         self._thread = threading.Thread(target=self._run, name="tricktable-night", daemon=True)
         self._thread.start()
 
@@ -117,10 +136,68 @@ class LiveNight:
     def _run(self) -> None:
         while (table := self._work.get()) is not None:
             try:
-                self._refresh(table, scored=True)
-                self._settle()
+                with self._lock:
+                    self._refresh(table, scored=True)
+                    self._settle()
             except Exception:  # the night must not stop the tables
                 log.exception("the night could not take table %s's hand", table)
+
+    # --- the director's corrections (club.night_commands) --------------------------------
+
+    @property
+    def service(self) -> Tables | None:
+        return self._service
+
+    def _command(self, topic: str, payload: bytes) -> None:
+        """From the MQTT thread: do a director's command, save the night, answer."""
+        try:
+            command = decode(NightCommand, payload, 8192)
+        except ProtocolError as exc:
+            self._answer(NightAnswer(id="-", ok=False, code="malformed", reason=str(exc)[:300]))
+            return
+        try:
+            with self._lock:
+                entry = self.director.done(command.id)
+                if entry is None:
+                    entry = self.director.run(self, command)
+                    for table in self.tables:
+                        self._refresh(table, scored=False)
+                    self._save()
+                    self._settle()
+                    log.warning("the director (%s): %s: %s -> %s", command.by, entry["what"],
+                                entry["before"], entry["after"])
+        except ClubError as exc:
+            self._answer(NightAnswer(id=command.id, ok=False, code="refused",
+                                     reason=str(exc)[:300]))
+            return
+        except Exception as exc:  # the night must not stop the tables
+            log.exception("the director's command %s failed", command.id)
+            self._answer(NightAnswer(id=command.id, ok=False, code="fault",
+                                     reason=f"{type(exc).__name__}: {exc}"[:300]))
+            return
+        self._answer(NightAnswer(id=command.id, ok=True, entry=entry))
+
+    def _answer(self, answer: NightAnswer) -> None:
+        assert self._service is not None
+        self._service.publish(self.topics.night_events(), encode(answer))
+
+    def reseat(self, tables: list[str], command_id: str) -> None:
+        """A table whose game of this round has not begun starts it again with the night's
+        seating (the others show the new names from their next game)."""
+        assert self._service is not None
+        for table in tables:
+            state = self._service.state(table)
+            if state.get("game") == self.games[table] and not state.get("actions"):
+                players = list(self.night.seating[self.tables.index(table)])
+                self._service.control(table, Control(cmd="new_game", args={"players": players},
+                                                     id=f"console-{command_id}-{table}"))
+                self.games[table] = self._current_game(table)
+
+    def restart_games(self) -> None:
+        """A reopened game: every table starts a new journal game with its players."""
+        self.bell_rung, self.closed = False, {}
+        self.games = {t: self._current_game(t) + 1 for t in self.tables}
+        self._start_new_games()
 
     # --- the night -----------------------------------------------------------------------
 
@@ -136,11 +213,11 @@ class LiveNight:
         number = self.tables.index(table) + 1
         record = next((g for g in self.journal.games(table) if g.game == self.games[table]),
                       None)
-        hands = [] if record is None else hands_from_game(
-            record.setup, [action_from_json(a) for a in record.actions])
+        hands = self.director.hands(table, [] if record is None else hands_from_game(
+            record.setup, [action_from_json(a) for a in record.actions]))
         limit = self.closed.get(table, self.night.options.hands_per_round if number == 1
                                 else len(hands))
-        self.night.set_hands(number, hands[:limit])
+        self.night.set_hands(number, self.director.fixed(table, hands[:limit]))
         if scored and self.bell_rung and table not in self.closed:
             self.closed[table] = len(hands)  # the hand in play when the bell rang is scored
         self._save()
@@ -161,7 +238,8 @@ class LiveNight:
             self._save()
         if self.bell_rung and len(self.closed) == len(self.tables):
             try:
-                game = self.night.bell()
+                game = self.night.bell(self.director.winners(self),
+                                       early=self.director.early)
             except ClubError as exc:
                 self.bell_blocked = str(exc)
                 log.error("the bell waits for the director: %s", exc)
@@ -170,6 +248,7 @@ class LiveNight:
             log.warning("game %d of the night is over; the players move", game.number)
             self.games = {t: self._current_game(t) + 1 for t in self.tables}
             self.bell_rung, self.closed = False, {}
+            self.director.next_game()
             self._save()
             self._start_new_games()
 
@@ -183,9 +262,12 @@ class LiveNight:
                 players = list(self.night.seating[number - 1])
                 self._service.control(table, Control(
                     cmd="new_game", args={"players": players},
-                    id=f"night-game-{self.night.round}"))
+                    id=f"night-game-{self.night.round}" + (
+                        f"-again-{self.director.again}" if self.director.again else "")))
 
     def _save(self) -> None:
         data = night_to_json(self.night)
-        data["live"] = {"games": self.games, "bell": self.bell_rung, "closed": self.closed}
+        data["live"] = {"games": self.games, "bell": self.bell_rung, "closed": self.closed,
+                        "tables": self.tables}
+        data["director"] = self.director.to_json()
         write_atomically(self.path, json.dumps(data, indent=1) + "\n")
