@@ -48,6 +48,7 @@ from tricktable.clubfile import Club
 from tricktable.engine.actions import action_from_json
 from tricktable.journal import Journal
 from tricktable.protocol import (
+    MAX_CONTROL_MESSAGE,
     Control,
     NightAnswer,
     NightCommand,
@@ -151,7 +152,7 @@ class LiveNight:
     def _command(self, topic: str, payload: bytes) -> None:
         """From the MQTT thread: do a director's command, save the night, answer."""
         try:
-            command = decode(NightCommand, payload, 8192)
+            command = decode(NightCommand, payload, MAX_CONTROL_MESSAGE)
         except ProtocolError as exc:
             self._answer(NightAnswer(id="-", ok=False, code="malformed", reason=str(exc)[:300]))
             return
