@@ -1,0 +1,96 @@
+"""The director console in Debian's chromium, on a live night through the real service on
+mosquitto: behind the admin token, a correction asks for confirmation (cancel sends nothing),
+is done by ``serve --night``'s night, and its audit entry appears; the public pages show no
+admin buttons.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import httpx
+import pytest
+from browsing import chromium, needs_chromium
+from playwright.sync_api import expect
+from test_console_night import audit, open_room
+from test_live_night import TABLES
+from tricktable.club.store import load_night
+from tricktable.service import BrokerURL
+from tricktable.web.console import create_console
+from tricktable.web.console_link import NightLink
+from tricktable.web.server import Scoreboard
+from waiting import eventually
+
+TOKEN = "director-secret"
+WAIT_MS = 30_000
+
+
+@pytest.fixture
+def night_room(mqtt_broker, topic_prefix, tmp_path):
+    room = open_room(mqtt_broker, topic_prefix, tmp_path, hands_per_round=2)
+    yield room
+    room.stop()
+    room.close()
+
+
+def serve(mqtt_broker, topic_prefix, **options) -> Scoreboard:
+    board = Scoreboard(mqtt_broker.host, mqtt_broker.port, port=0, prefix=topic_prefix, **options)
+    board.start()
+    return board
+
+
+@needs_chromium
+def test_the_console_voids_a_hand_after_confirmation_and_logs_it(
+        night_room, mqtt_broker, topic_prefix, tmp_path):
+    first = [list(t) for t in load_night(tmp_path / "night.json").seating]
+    for table, players in zip(TABLES, first, strict=True):
+        night_room.seated(table, 2, players)
+    night_room.play_until("t1", lambda s: s.public_state()["hand_number"] == 2)
+    hand = eventually(lambda: load_night(tmp_path / "night.json").hands[0],
+                      "the head table's hand on the tally")[0]
+    link = NightLink(BrokerURL("127.0.0.1", mqtt_broker.port), topic_prefix)
+    console = serve(mqtt_broker, topic_prefix, make_app=lambda feed: create_console(
+        feed, TOKEN, tmp_path / "night.json", tmp_path / "journal.sqlite", link))
+    public = serve(mqtt_broker, topic_prefix, admin_token=TOKEN, night=tmp_path / "night.json")
+    try:
+        assert httpx.get(f"{console.url}/api/console").status_code == 403
+        refused = httpx.post(f"{console.url}/api/console/command",
+                             headers={"Authorization": f"Bearer {TOKEN}"},
+                             json={"cmd": "void_hand", "args": {"table": "t9", "hand": 1},
+                                   "by": "Dana"})
+        assert refused.status_code == 400 and "t1, t2" in refused.json()["error"]
+        with chromium() as browser:
+            page = browser.new_page()
+            for path in ("/", "/table/t1", "/standings"):  # public: nothing to press
+                page.goto(public.url + path)
+                expect(page.locator(".live")).to_have_class(re.compile(r"\bon\b"), timeout=WAIT_MS)
+                assert page.locator("button, input").count() == 0, path
+            page.goto(console.url)
+            expect(page.locator("#desk")).to_be_hidden()
+            page.fill("#by", "Dana")
+            page.fill("#token", "wrong")
+            page.click("#signin button")
+            expect(page.locator("#signin-error")).to_contain_text("token", timeout=WAIT_MS)
+            page.fill("#token", TOKEN)
+            page.click("#signin button")
+            void = page.locator('[data-void="t1/1/1"]')
+            void.click(timeout=WAIT_MS)
+            expect(page.locator("#confirm-text")).to_contain_text("Void table t1, game 1, hand 1")
+            page.click("#cancel")  # nothing is sent without the confirmation
+            expect(page.locator("#confirm-dialog")).to_be_hidden()
+            assert audit(tmp_path) == []
+            void.click()
+            page.click("#confirm")
+            expect(page.locator("#result")).to_contain_text("done", timeout=WAIT_MS)
+            row = page.locator("#audit tr").first
+            expect(row).to_contain_text("Dana", timeout=WAIT_MS)
+            expect(row).to_contain_text("void_hand: table t1, game 1, hand 1")
+            expect(row).to_contain_text(f"A {hand[0]}, B {hand[1]}")
+            expect(row).to_contain_text("void (A 0, B 0)")
+        assert load_night(tmp_path / "night.json").hands[0] == [(0, 0)]
+        [entry] = json.loads((tmp_path / "night.json").read_text())["director"]["audit"]
+        assert entry["by"] == "Dana" and entry["cmd"] == "void_hand"
+    finally:
+        console.stop()
+        public.stop()
