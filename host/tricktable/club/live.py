@@ -116,7 +116,7 @@ class LiveNight:
             self._refresh(table, scored=False)
         self._settle()
         self._unlisten = service.listen(self._heard)
-        service.handle(self.topics.night_control(), self._command)
+        service.handle(self.topics.night_control(), self.command)
         self._thread = threading.Thread(target=self._run, name="tricktable-night", daemon=True)
         self._thread.start()
 
@@ -149,7 +149,7 @@ class LiveNight:
     def service(self) -> Tables | None:
         return self._service
 
-    def _command(self, topic: str, payload: bytes) -> None:
+    def command(self, topic: str, payload: bytes) -> None:
         """From the MQTT thread: do a director's command, save the night, answer."""
         try:
             command = decode(NightCommand, payload, MAX_CONTROL_MESSAGE)
