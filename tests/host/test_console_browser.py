@@ -10,28 +10,17 @@ import json
 import re
 
 import httpx
-import pytest
 from browsing import chromium, needs_chromium
 from playwright.sync_api import expect
-from test_console_night import audit, open_room
-from test_live_night import TABLES
+from test_console_night import audit, first_hand, open_room  # noqa: F401 (a fixture)
 from tricktable.club.store import load_night
 from tricktable.service import BrokerURL
 from tricktable.web.console import create_console
 from tricktable.web.console_link import NightLink
 from tricktable.web.server import Scoreboard
-from waiting import eventually
 
 TOKEN = "director-secret"
 WAIT_MS = 30_000
-
-
-@pytest.fixture
-def night_room(mqtt_broker, topic_prefix, tmp_path):
-    room = open_room(mqtt_broker, topic_prefix, tmp_path, hands_per_round=2)
-    yield room
-    room.stop()
-    room.close()
 
 
 def serve(mqtt_broker, topic_prefix, **options) -> Scoreboard:
@@ -42,13 +31,9 @@ def serve(mqtt_broker, topic_prefix, **options) -> Scoreboard:
 
 @needs_chromium
 def test_the_console_voids_a_hand_after_confirmation_and_logs_it(
-        night_room, mqtt_broker, topic_prefix, tmp_path):
-    first = [list(t) for t in load_night(tmp_path / "night.json").seating]
-    for table, players in zip(TABLES, first, strict=True):
-        night_room.seated(table, 2, players)
-    night_room.play_until("t1", lambda s: s.public_state()["hand_number"] == 2)
-    hand = eventually(lambda: load_night(tmp_path / "night.json").hands[0],
-                      "the head table's hand on the tally")[0]
+        open_room, mqtt_broker, topic_prefix, tmp_path):  # noqa: F811 (the fixture)
+    first_hand(open_room(hands_per_round=2), tmp_path)
+    [hand] = load_night(tmp_path / "night.json").hands[0]
     link = NightLink(BrokerURL("127.0.0.1", mqtt_broker.port), topic_prefix)
     console = serve(mqtt_broker, topic_prefix, make_app=lambda feed: create_console(
         feed, TOKEN, tmp_path / "night.json", tmp_path / "journal.sqlite", link))

@@ -1,5 +1,6 @@
 // tricktable director console: the night's corrections, each confirmed before it is sent,
-// and the audit log. Every API call carries the admin token. No framework, no build step.
+// and the audit log. Every API call carries the admin token. No framework, no build step;
+// el() comes from app.js, loaded first (it draws nothing on this page).
 "use strict";
 
 const SEATS = ["N", "E", "S", "W"];
@@ -7,17 +8,6 @@ const $ = (id) => document.getElementById(id);
 let token = sessionStorage.getItem("token") || "";
 let by = sessionStorage.getItem("by") || "";
 let pending = null; // the command the dialog asks to confirm: {cmd, args, fill}
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "text") node.textContent = value;
-    else if (key === "class") node.className = value;
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) if (child != null) node.append(child);
-  return node;
-}
 
 function button(text, onclick, attrs = {}) {
   const b = el("button", { type: "button", ...attrs, text });
