@@ -11,6 +11,7 @@ import random
 
 import pytest
 from hostkit import bot_choice, make_club
+from tricktable.club.errors import ClubError
 from tricktable.club.live import LiveNight
 from tricktable.club.store import load_night, save_night
 from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
@@ -205,3 +206,11 @@ def test_a_command_seen_twice_is_done_once_and_a_malformed_one_is_refused(night)
     night.live.command("night/control", b'{"v": 1, "cmd": "explode", "id": "x", "by": "D"}')
     assert not night.answers[-1].ok and night.answers[-1].code == "malformed"
     assert "cmd" in night.answers[-1].reason
+
+
+def test_a_hand_edited_director_section_that_cannot_be_read_is_refused(night):
+    data = json.loads(night.path.read_text())
+    data["director"]["fixes"] = {"t1": {"1": [1, "x"]}}
+    night.path.write_text(json.dumps(data))
+    with pytest.raises(ClubError, match="director section cannot be read: the fix of t1 hand 1"):
+        LiveNight(night.path, night.club, night.journal)

@@ -63,16 +63,23 @@ class Director:
     log; ``run`` does a command on a ``LiveNight`` (see the module docstring)."""
 
     def __init__(self, data: dict[str, Any] | None = None) -> None:
+        """From the night file's ``director`` section; ``ClubError`` if it cannot be read."""
         data = data or {}
-        self.fixes: dict[str, dict[int, Hand]] = {
-            t: {int(n): (h[0], h[1]) for n, h in hands.items()}
-            for t, hands in data.get("fixes", {}).items()}
-        self.decided: dict[str, str] = dict(data.get("decided", {}))
-        self.carried: dict[str, list[Hand]] = {
-            t: [(h[0], h[1]) for h in hands] for t, hands in data.get("carried", {}).items()}
-        self.early: bool = bool(data.get("early", False))
-        self.again: int = int(data.get("again", 0))
-        self.audit: list[dict[str, Any]] = list(data.get("audit", []))
+        try:
+            self.fixes: dict[str, dict[int, Hand]] = {
+                t: {int(n): _score(h, f"the fix of {t} hand {n}") for n, h in hands.items()}
+                for t, hands in data.get("fixes", {}).items()}
+            self.decided: dict[str, str] = dict(data.get("decided", {}))
+            self.carried: dict[str, list[Hand]] = {
+                t: [_score(h, f"a hand carried at {t}") for h in hands]
+                for t, hands in data.get("carried", {}).items()}
+            self.early: bool = bool(data.get("early", False))
+            self.again: int = int(data.get("again", 0))
+            self.audit: list[dict[str, Any]] = [dict(e) for e in data.get("audit", [])]
+            if any(not isinstance(e.get("id"), str) for e in self.audit):
+                raise ClubError("every audit entry needs its command's id")
+        except (AttributeError, TypeError, ValueError) as exc:
+            raise ClubError(f"the night's director section cannot be read: {exc}") from None
 
     def to_json(self) -> dict[str, Any]:
         return {"fixes": {t: {str(n): list(h) for n, h in hands.items()}
