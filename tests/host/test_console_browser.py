@@ -14,6 +14,7 @@ from browsing import chromium, needs_chromium
 from playwright.sync_api import expect
 from test_console_night import audit, first_hand, open_room  # noqa: F401 (a fixture)
 from tricktable.club.store import load_night
+from tricktable.journal import Journal
 from tricktable.service import BrokerURL
 from tricktable.web.console import create_console
 from tricktable.web.console_link import NightLink
@@ -73,6 +74,18 @@ def test_the_console_voids_a_hand_after_confirmation_and_logs_it(
             expect(row).to_contain_text("void_hand: table t1, game 1, hand 1")
             expect(row).to_contain_text(f"A {hand[0]}, B {hand[1]}")
             expect(row).to_contain_text("void (A 0, B 0)")
+            # a mis-scan corrected to a card another seat holds: refused, nothing logged
+            journal = Journal(tmp_path / "journal.sqlite", readonly=True)
+            actions = journal.games("t1")[-1].actions
+            journal.close()
+            at = next(n for n, a in enumerate(actions, 1) if a["type"] == "play")
+            other = actions[at]["card"]  # the next seat's card in that trick
+            page.locator(f'[data-replace="t1/{at}"]').click()
+            page.fill("#new-card", other)
+            page.click("#confirm")
+            expect(page.locator("#result")).to_contain_text("refused: table t1: replace",
+                                                            timeout=WAIT_MS)
+            expect(page.locator("#audit tr")).to_have_count(1)
         assert load_night(tmp_path / "night.json").hands[0] == [(0, 0)]
         [entry] = json.loads((tmp_path / "night.json").read_text())["director"]["audit"]
         assert entry["by"] == "Dana" and entry["cmd"] == "void_hand"

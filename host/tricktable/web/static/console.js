@@ -76,11 +76,15 @@ function tableCard(view, t) {
   const seats = SEATS.map((s) => `${s} ${t.seats[s]}`).join(" · ");
   const state = [t.phase ? `phase ${t.phase}` : null, t.closed ? "closed" : null, t.tied && t.closed ? "tied" : null]
     .filter(Boolean).join(" · ");
+  // a card: type the right card; a bid or token: edit the action itself
+  const rightOne = (a) => (a.card !== undefined
+    ? [[el("label", { text: "Right card " }, el("input", { id: "new-card", size: "6", value: a.card }))],
+      (args) => ({ ...args, action: { ...a, card: $("new-card").value.trim().toUpperCase() } })]
+    : [[el("label", { text: "Right action " }, el("input", { id: "new-action", size: "40", value: JSON.stringify(a) }))],
+      (args) => ({ ...args, action: JSON.parse($("new-action").value) })]);
   const actions = el("ol", { class: "actions" }, ...t.actions.map((a, i) => el("li", {}, `${actionText(a)} `,
     button("Correct", () => ask(`Correct action ${i + 1} at table ${t.table} (${actionText(a)}): the later actions are played again after it`,
-      "replace_action", { table: t.table, at: i + 1 },
-      [el("label", { text: "Right action " }, el("input", { id: "new-action", size: "40", value: JSON.stringify(a) }))],
-      (args) => ({ ...args, action: JSON.parse($("new-action").value) })), { "data-replace": `${t.table}/${i + 1}` }))));
+      "replace_action", { table: t.table, at: i + 1 }, ...rightOne(a)), { "data-replace": `${t.table}/${i + 1}` }))));
   return el("article", { class: "panel", "data-table": t.table },
     el("h2", { text: `Table ${t.number} (${t.table}) · A ${t.score[0]} – B ${t.score[1]}` }),
     el("p", { text: seats }), el("p", { text: state }),
