@@ -337,7 +337,10 @@ class Demo:
             ties = night.ties() if night.bell_blocked else []
             if ties:
                 log.warning("the director settles the tie at table(s) %s by a coin toss", ties)
-                night.settle({n: toss.choice("AB") for n in ties})
+                winners = {night.tables[n - 1]: toss.choice("AB") for n in ties}
+                night.command(night.topics.night_control(), protocol.encode(protocol.NightCommand(
+                    cmd="settle", args={"winners": winners}, by="demo director",
+                    id=f"demo-ties-{night.night.round}")))
             await asyncio.sleep(0.05)
 
     async def _play_table(self, sim: SimTable) -> None:

@@ -40,7 +40,8 @@ Reason = Annotated[str, Meta(max_length=300)]
 Led = Literal["off", "green", "red", "amber", "blue", "white"]
 Pattern = Literal["solid", "blink", "pulse"]
 Buzz = Literal["none", "ok", "error", "revoke"]
-ControlCmd = Literal["new_game", "set_variant", "seat", "undo", "void_hand", "action"]
+ControlCmd = Literal["new_game", "set_variant", "seat", "undo", "void_hand", "action", "replace"]
+NightCmd = Literal["replace_action", "fix_hand", "void_hand", "swap", "settle", "ring", "undo_bell"]
 EventKind = Literal["accepted", "refused", "engine", "control", "invalid"]
 
 
@@ -175,6 +176,27 @@ class Control(_Message, kw_only=True):
     id: Annotated[str, Meta(max_length=64)] | None = None
 
 
+class NightCommand(_Message, kw_only=True):
+    """director -> host: a correction to the club night (``{p}/v1/night/control``); answered
+    by a ``NightAnswer``. ``id`` makes it idempotent; ``by`` names the director."""
+
+    cmd: NightCmd
+    args: dict[str, Any] = {}
+    id: Annotated[str, Meta(pattern=_ID, max_length=32)]
+    by: Annotated[str, Meta(min_length=1, max_length=32)]
+
+
+class NightAnswer(_Message, kw_only=True):
+    """host -> director (``{p}/v1/night/events``): a night command done (``ok``, with its
+    audit ``entry``) or refused (``code``, ``reason``; nothing changed)."""
+
+    id: str
+    ok: bool
+    code: str = ""
+    reason: Reason = ""
+    entry: dict[str, Any] | None = None
+
+
 class MessageTooLarge(ProtocolError):
     """A message over its size limit (refused before parsing)."""
 
@@ -277,6 +299,14 @@ class Topics:
     def host_status(self) -> str:
         """The service's own retained status (``HostStatus``); its last will goes here too."""
         return f"{self.base}/host/status"
+
+    def night_control(self) -> str:
+        """Director's corrections to the club night (``NightCommand``), for ``serve --night``."""
+        return f"{self.base}/night/control"
+
+    def night_events(self) -> str:
+        """The night's answers to them (``NightAnswer``)."""
+        return f"{self.base}/night/events"
 
     def host_subscriptions(self) -> list[str]:
         """What the host service subscribes to."""

@@ -119,6 +119,7 @@ class Service:
         self._fault_attempts: dict[str, int] = {}  # when the journal cannot count them
         self._stop_watch = threading.Event()
         self.tables: dict[str, TableSession] = {}
+        self._handlers: dict[str, Listener] = {}  # topics served beside the tables (handle())
         if journal.unwritable:
             self.health.storage_failed(journal.unwritable)
         self._rebuild()
@@ -192,7 +193,7 @@ class Service:
         self.refusal = ""
         self._ever_connected = True
         _, self._subscribe_mid = client.subscribe(
-            [(topic, 1) for topic in self.topics.host_subscriptions()])
+            [(topic, 1) for topic in [*self.topics.host_subscriptions(), *self._handlers]])
         with self._lock:
             self._publish(self.topics.host_status(), encode(self.status), retain=True)
             for table in self.tables.values():
@@ -552,6 +553,25 @@ class Service:
         the service's thread; returns a function that stops listening."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
+
+    def handle(self, topic: str, handler: Listener) -> None:
+        """Also serve ``topic`` (subscribed at every connection): ``handler(topic, payload)``
+        runs on the MQTT thread, outside the tables' lock (e.g. the night's corrections)."""
+        self._handlers[topic] = handler
+
+        def guarded(client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+            try:
+                handler(msg.topic, msg.payload)
+            except Exception:  # no message may stop the service (its MQTT thread)
+                log.exception("handling a message on %s failed", msg.topic)
+
+        self.client.message_callback_add(topic, guarded)
+        if self.connected.is_set():
+            self.client.subscribe(topic, 1)
+
+    def publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
+        """Publish as the service does (QoS 1; the listeners hear it too)."""
+        self._publish(topic, payload, retain)
 
     def state(self, table: str) -> dict[str, Any]:
         """The table's current state, as published (KeyError for an unknown table)."""

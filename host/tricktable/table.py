@@ -301,6 +301,33 @@ class TableSession:
         return Result(ok=True, changed=True, steps=[(start, None)],
                       reason=f"hand voided: back to action {start} of game {self.game}")
 
+    def replace(self, at: object, action: object) -> Result:
+        """Put ``action`` (JSON) in place of the game's ``at``-th action (1-based; a mis-scan)
+        and apply every later action again after it; refused, changing nothing, when a later
+        action no longer fits."""
+        if self.engine is None:
+            return self._refuse(None, "no_game", f"no game on table {self.config.id}")
+        if isinstance(at, bool) or not isinstance(at, int) or not 1 <= at <= len(self.actions):
+            return self._refuse(None, "bad_args", f"replace: args.at must be the number of an "
+                                f"action of this game, 1 to {len(self.actions)}; not {at!r}")
+        try:
+            new = action_from_json(action)
+        except ActionError as exc:
+            return self._refuse(None, "bad_action", f"replace: {exc}")
+        old, starts, rest = list(self.actions), list(self.hand_starts), self.actions[at:]
+        self._rebuild(old[:at - 1])
+        for n, step in enumerate([new, *rest], at):
+            applied = self._apply(step)
+            if not applied.ok:
+                self._rebuild(old)
+                self.hand_starts = starts
+                return self._refuse(None, "replace_refused", f"replace: action {n} "
+                                    f"{step.to_json()} does not fit after it: {applied.reason}")
+        return Result(ok=True, seat=new.seat, action=new.to_json(), changed=True,
+                      steps=[(at - 1, None)] + [(n, a.to_json()) for n, a in
+                                                enumerate(self.actions[at - 1:], at)],
+                      reason=f"action {at} is now {new.to_json()} (was {old[at - 1].to_json()})")
+
     def on_control(self, control: Control) -> Result:
         """An admin command (docs/protocol.md, Control)."""
         args = control.args
@@ -326,6 +353,8 @@ class TableSession:
             return self.undo()
         if control.cmd == "void_hand":
             return self.void_hand()
+        if control.cmd == "replace":
+            return self.replace(args.get("at"), args.get("action"))
         # "action": enter an action as if tapped (web page, CLI)
         if self.engine is None:
             return self._refuse(None, "no_game", f"no game on table {self.config.id}")

@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("tricktable.cli.demo_cmd:demo", "Play simulated tables on the real stack, live in a browser."),
     "watch": ("tricktable.cli.watch_cmd:watch", "Watch tables live in the terminal, against any broker."),
     "web": ("tricktable.cli.web_cmd:web", "Serve the live web scoreboard for any broker."),
+    "console": ("tricktable.cli.console_cmd:console", "Serve the director console: a night's corrections, audited."),
     "deck": ("tricktable.cli.deck_cmds:deck_group", "List and check enrolled decks; share the club key."),
     "enroll": ("tricktable.cli.deck_cmds:enroll_command", "Tag a deck or a token set at a USB PN532 reader."),
     "serve": ("tricktable.cli.serve_cmd:serve", "Run the host service: MQTT, journal, rules."),

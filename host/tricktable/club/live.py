@@ -31,11 +31,14 @@ order (t1, t2 ... t10). From then on:
 
 The night file keeps, beside the night, a ``live`` section: the journal game each table
 plays in this round, whether the bell has rung, how many hands each closed table kept, and
-when the round began (``round_started``, seconds since the epoch, for the TV's round clock).
+when the round began (``round_started``, seconds since the epoch, for the TV's round clock);
+and a ``director`` section: the console's corrections and their audit log
+(``club.night_commands``), taken from ``{p}/v1/night/control`` and answered on
+``{p}/v1/night/events``.
 Work runs on its own thread, after the message that caused it has been handled, so the
 service's own publications keep their order; the same thread turns the signs' pages every
 ``PAGE_S`` seconds. Imports ``club`` (store, tournament, journal_hands, errors, signs,
-movement), ``clubfile``, ``journal``, ``protocol`` and ``engine.actions``.
+movement, night_commands), ``clubfile``, ``journal``, ``protocol`` and ``engine.actions``.
 """
 
 from __future__ import annotations
@@ -51,13 +54,26 @@ from typing import Any, Protocol
 
 from tricktable.club.errors import ClubError
 from tricktable.club.journal_hands import hands_and_rest, hands_from_game
+from tricktable.club.night_commands import Director
 from tricktable.club.signs import bell_sign, closed_sign, moves, moves_sign, over_sign
 from tricktable.club.store import night_from_json, night_to_json, write_atomically
 from tricktable.club.tournament import ProgressiveTournament
 from tricktable.clubfile import Club
 from tricktable.engine.actions import action_from_json
 from tricktable.journal import GameRecord, Journal
-from tricktable.protocol import Control, Display, Feedback, Topics, natural_key
+from tricktable.protocol import (
+    MAX_CONTROL_MESSAGE,
+    Control,
+    Display,
+    Feedback,
+    NightAnswer,
+    NightCommand,
+    ProtocolError,
+    Topics,
+    decode,
+    encode,
+    natural_key,
+)
 from tricktable.textfiles import TextFileError, read_text
 
 log = logging.getLogger("tricktable.night")
@@ -75,6 +91,8 @@ class Tables(Protocol):
     def listen(self, listener: Callable[[str, bytes], None]) -> Callable[[], None]: ...
     def show(self, table: str, sign: Display | None) -> None: ...
     def light(self, board: str, feedback: Feedback) -> None: ...
+    def handle(self, topic: str, handler: Callable[[str, bytes], None]) -> None: ...
+    def publish(self, topic: str, payload: bytes, retain: bool = False) -> None: ...
 
 
 class LiveNight:
@@ -98,12 +116,13 @@ class LiveNight:
         self.games: dict[str, int] = dict(live.get("games", {}))
         self.bell_rung: bool = bool(live.get("bell", False))
         self.closed: dict[str, int] = dict(live.get("closed", {}))
-        self.decided: dict[int, str] = {int(k): v for k, v in live.get("decided", {}).items()}
         self.round_started: float = live.get("round_started") or time.time()
+        self.director = Director(data.get("director"))
         self.bell_blocked = ""
         self.seated: set[str] = set()  # tables whose seats are all filled in this round
         self.signs: dict[str, tuple[str, list[Display]]] = {}  # a table's sign: kind, pages
         self._page = 0
+        self._lock = threading.Lock()  # the night's thread and the director's commands
         self._service: Tables | None = None
         self._work: queue.Queue[tuple[str, str] | None] = queue.Queue()
         self._thread: threading.Thread | None = None
@@ -123,6 +142,7 @@ class LiveNight:
         self._settle()
         self._show()
         self._unlisten = service.listen(self._heard)
+        service.handle(self.topics.night_control(), self.command)
         self._thread = threading.Thread(target=self._run, name="tricktable-night", daemon=True)
         self._thread.start()
 
@@ -139,11 +159,6 @@ class LiveNight:
             return []
         return [n for n in range(1, self.night.tables + 1)
                 if len(set(self.night.table_score(n))) == 1]
-
-    def settle(self, decided: dict[int, str]) -> None:
-        """The director names the winning team ("A" or "B") of each tied table; the players
-        then move (a wrong name is logged and the bell keeps waiting)."""
-        self._work.put(("decided", json.dumps(decided)))
 
     def _heard(self, topic: str, payload: bytes) -> None:
         """From the service's thread: note a scored hand, or a first action at a table whose
@@ -163,21 +178,78 @@ class LiveNight:
             try:
                 work = self._work.get(timeout=PAGE_S)
             except queue.Empty:
-                self._turn_pages()
+                with self._lock:
+                    self._turn_pages()
                 continue
             if work is None:
                 return
             kind, table = work
             try:
-                if kind == "decided":
-                    self.decided = {int(k): v for k, v in json.loads(table).items()}
-                    self._settle()
-                elif kind == "scored":
-                    self._refresh(table, scored=True)
-                    self._settle()
-                self._show(table if kind == "acted" else None)
+                with self._lock:
+                    if kind == "scored":
+                        self._refresh(table, scored=True)
+                        self._settle()
+                    self._show(table if kind == "acted" else None)
             except Exception:  # the night must not stop the tables
                 log.exception("the night could not take table %s's %s", table, kind)
+
+    # --- the director's corrections (club.night_commands) --------------------------------
+
+    @property
+    def service(self) -> Tables | None:
+        return self._service
+
+    def command(self, topic: str, payload: bytes) -> None:
+        """From the MQTT thread: do a director's command, save the night, answer."""
+        try:
+            command = decode(NightCommand, payload, MAX_CONTROL_MESSAGE)
+        except ProtocolError as exc:
+            self._answer(NightAnswer(id="-", ok=False, code="malformed", reason=str(exc)[:300]))
+            return
+        try:
+            with self._lock:
+                entry = self.director.done(command.id)
+                if entry is None:
+                    entry = self.director.run(self, command)
+                    for table in self.tables:
+                        self._refresh(table, scored=False)
+                    self._save()
+                    self._settle()
+                    self._show()
+                    log.warning("the director (%s): %s: %s -> %s", command.by, entry["what"],
+                                entry["before"], entry["after"])
+        except ClubError as exc:
+            self._answer(NightAnswer(id=command.id, ok=False, code="refused",
+                                     reason=str(exc)[:300]))
+            return
+        except Exception as exc:  # the night must not stop the tables
+            log.exception("the director's command %s failed", command.id)
+            self._answer(NightAnswer(id=command.id, ok=False, code="fault",
+                                     reason=f"{type(exc).__name__}: {exc}"[:300]))
+            return
+        self._answer(NightAnswer(id=command.id, ok=True, entry=entry))
+
+    def _answer(self, answer: NightAnswer) -> None:
+        assert self._service is not None
+        self._service.publish(self.topics.night_events(), encode(answer))
+
+    def reseat(self, tables: list[str], command_id: str) -> None:
+        """A table whose game of this round has not begun starts it again with the night's
+        seating (the others show the new names from their next game)."""
+        assert self._service is not None
+        for table in tables:
+            state = self._service.state(table)
+            if state.get("game") == self.games[table] and not state.get("actions"):
+                players = list(self.night.seating[self.tables.index(table)])
+                self._service.control(table, Control(cmd="new_game", args={"players": players},
+                                                     id=f"console-{command_id}-{table}"))
+                self.games[table] = self._current_game(table)
+
+    def restart_games(self) -> None:
+        """A reopened game: every table starts a new journal game with its players."""
+        self.bell_rung, self.closed, self.seated = False, {}, set()
+        self.games = {t: self._current_game(t) + 1 for t in self.tables}
+        self._start_new_games()
 
     # --- the night -----------------------------------------------------------------------
 
@@ -203,11 +275,11 @@ class LiveNight:
             return
         number = self.tables.index(table) + 1
         record = self._record(table)
-        hands = [] if record is None else hands_from_game(
-            record.setup, [action_from_json(a) for a in record.actions])
+        hands = self.director.hands(table, [] if record is None else hands_from_game(
+            record.setup, [action_from_json(a) for a in record.actions]))
         limit = self.closed.get(table, self.night.options.hands_per_round if number == 1
                                 else len(hands))
-        self.night.set_hands(number, hands[:limit])
+        self.night.set_hands(number, self.director.fixed(table, hands[:limit]))
         if scored and self.bell_rung and table not in self.closed:
             self.closed[table] = len(hands)  # the hand in play when the bell rang is scored
         self._save()
@@ -227,7 +299,8 @@ class LiveNight:
             self._save()
         if self.bell_rung and len(self.closed) == len(self.tables):
             try:
-                game = self.night.bell(self.decided)
+                game = self.night.bell(self.director.winners(self),
+                                       early=self.director.early)
             except ClubError as exc:
                 self.bell_blocked = str(exc)
                 log.error("the bell waits for the director: %s", exc)
@@ -235,8 +308,9 @@ class LiveNight:
             self.bell_blocked = ""
             log.warning("game %d of the night is over; the players move", game.number)
             self.games = {t: self._current_game(t) + 1 for t in self.tables}
-            self.bell_rung, self.closed, self.seated, self.decided = False, {}, set(), {}
+            self.bell_rung, self.closed, self.seated = False, {}, set()
             self.round_started = time.time()
+            self.director.next_game()
             self._save()
             self._start_new_games()
 
@@ -250,13 +324,14 @@ class LiveNight:
                 players = list(self.night.seating[number - 1])
                 self._service.control(table, Control(
                     cmd="new_game", args={"players": players},
-                    id=f"{NEW_GAME_ID}{self.night.round}"))
+                    id=f"{NEW_GAME_ID}{self.night.round}" + (
+                        f"-again-{self.director.again}" if self.director.again else "")))
 
     def _save(self) -> None:
         data = night_to_json(self.night)
         data["live"] = {"games": self.games, "bell": self.bell_rung, "closed": self.closed,
-                        "decided": {str(k): v for k, v in self.decided.items()},
-                        "round_started": self.round_started}
+                        "tables": self.tables, "round_started": self.round_started}
+        data["director"] = self.director.to_json()
         write_atomically(self.path, json.dumps(data, indent=1) + "\n")
 
     # --- the signs -----------------------------------------------------------------------

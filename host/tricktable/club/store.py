@@ -1,8 +1,9 @@
 """A club night as JSON, so it survives a restart (``tricktable club --night PATH``).
 
 The file keeps what the organiser entered and nothing derived: the options, the first
-seating, every finished game's hands and the ties the organiser settled, and the current
-game's hands. Loading replays these through ``ProgressiveTournament`` (the same checks as
+seating, the seating of each game (the movement's, unless the director swapped players),
+every finished game's hands, the ties the organiser settled and whether the director rang
+its bell early, and the current game's hands. Loading replays these through ``ProgressiveTournament`` (the same checks as
 when they were entered), so a hand-edited file that breaks a rule is refused with the game
 and table named. Saving writes a temporary file and renames it over the old one, so a crash
 never leaves half a night. Imports ``errors``, ``tournament``.
@@ -33,9 +34,12 @@ def night_to_json(night: ProgressiveTournament) -> dict[str, Any]:
         "options": {"hands_per_round": night.options.hands_per_round,
                     "rounds": night.options.rounds},
         "first_seating": [list(table) for table in first],
-        "games": [{"hands": [[list(h) for h in table] for table in game.hands],
-                   "decided": {str(k): v for k, v in game.decided.items()}}
+        "games": [{"seating": [list(table) for table in game.seating],
+                   "hands": [[list(h) for h in table] for table in game.hands],
+                   "decided": {str(k): v for k, v in game.decided.items()},
+                   **({"early": True} if game.early else {})}
                   for game in night.games],
+        "seating": [list(table) for table in night.seating],
         "hands": [[list(h) for h in table] for table in night.hands],
     }
 
@@ -45,6 +49,20 @@ def _field(data: dict[str, Any], key: str, kind: type) -> Any:
     if not isinstance(value, kind):
         raise ClubError(f"the night's {key!r} must be a {kind.__name__}, not {value!r}")
     return value
+
+
+def _seat(night: ProgressiveTournament, seating: Any, where: str) -> None:
+    """The seating a game was played in (the movement's, or as the director swapped it)."""
+    if seating is None:  # a file from before seatings were kept: the movement's
+        return
+    try:
+        played = ProgressiveTournament(seating)  # four names a table, nobody twice
+    except ClubError as exc:
+        raise ClubError(f"{where}: {exc}") from None
+    if played.tables != night.tables or sorted(played.players) != sorted(night.players):
+        raise ClubError(f"{where}: the seating must seat the night's {len(night.players)} "
+                        f"players at its {night.tables} tables, each once")
+    night.seating = list(played.seating)
 
 
 def _set_all(night: ProgressiveTournament, hands: Any, where: str) -> None:
@@ -75,15 +93,18 @@ def night_from_json(data: Any) -> ProgressiveTournament:
         where = f"game {number}"
         if not isinstance(game, dict) or not isinstance(game.get("decided", {}), dict):
             raise ClubError(f"{where}: expected {{\"hands\": [...], \"decided\": {{...}}}}")
+        _seat(night, game.get("seating"), where)
         _set_all(night, game.get("hands"), where)
         try:
             decided = {int(k): v for k, v in game.get("decided", {}).items()}
         except ValueError:
             raise ClubError(f"{where}: decided ties are keyed by table number") from None
         try:
-            night.bell(decided)
+            night.bell(decided, early=game.get("early") is True)
         except ClubError as exc:
             raise ClubError(f"{where}: {exc}") from None
+    if not night.finished:
+        _seat(night, data.get("seating"), "the current game")
     _set_all(night, data.get("hands"), "the current game")
     return night
 

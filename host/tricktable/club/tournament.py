@@ -68,13 +68,15 @@ class TallyEntry:
 @dataclass(frozen=True)
 class Game:
     """A finished game (round): where everyone sat, the hands each table recorded, who won.
-    ``decided`` holds the ties the organiser settled (table number -> team)."""
+    ``decided`` holds the ties the organiser settled (table number -> team); ``early``: the
+    director rang the bell by hand before the head table was through."""
 
     number: int
     seating: tuple[Table, ...]
     hands: tuple[tuple[Hand, ...], ...]
     winners: tuple[str, ...]
     decided: dict[int, str] = field(default_factory=dict)
+    early: bool = False
 
 
 def _score(hands: Sequence[Hand]) -> Hand:
@@ -178,13 +180,14 @@ class ProgressiveTournament:
         self.hands[index] = checked
 
     # -- the bell ----------------------------------------------------------------------
-    def bell(self, decided: Mapping[int, str] | None = None) -> Game:
+    def bell(self, decided: Mapping[int, str] | None = None, *, early: bool = False) -> Game:
         """Close this game: tally it and move the players. ``decided`` names the winning team
-        of each tied table (table number -> "A" or "B") and of no other."""
+        of each tied table (table number -> "A" or "B") and of no other; ``early``: the
+        director rings it before the head table has played all its hands."""
         self._check_open()
         decided = dict(decided or {})
         left = self.hands_left()
-        if left:
+        if left and not early:
             raise ClubError(f"the head table has played {len(self.hands[0])} of its "
                             f"{self.options.hands_per_round} hands; it rings the bell after "
                             f"the last ({left} to go)")
@@ -206,7 +209,7 @@ class ProgressiveTournament:
                 raise ClubError(f"table {number} is tied {a}-{a}: name its winning team "
                                 f"(A or B) before ringing the bell")
         game = Game(self.round, tuple(self.seating), tuple(tuple(h) for h in self.hands),
-                    tuple(winners), decided)
+                    tuple(winners), decided, early)
         self.games.append(game)
         if not self.finished:
             self.seating = move(self.seating, winners)

@@ -4,7 +4,8 @@
 (port 0 picks a free one; ``.url`` says where it is) and serves either in a background
 thread (``start()``/``stop()``, for the demo and tests) or in the foreground until Ctrl-C
 (``run()``, for ``tricktable web``). Stopping ends the open event streams first, so
-nothing waits on a browser. Imports ``tricktable.web.app``, ``tricktable.web.feed`` and
+nothing waits on a browser. It serves the director console the same way (``make_app``).
+Imports ``tricktable.web.app``, ``tricktable.web.feed`` and
 ``tricktable.web.night`` (a club night file's standings, when given ``night``).
 """
 
@@ -12,10 +13,12 @@ from __future__ import annotations
 
 import socket
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 
 import uvicorn
+from starlette.applications import Starlette
 
 from tricktable import protocol
 from tricktable.web.app import create_app
@@ -43,12 +46,17 @@ class Scoreboard:
                  port: int = 8080, prefix: str = protocol.DEFAULT_PREFIX,
                  admin_token: str | None = None, username: str | None = None,
                  password: str | None = None, tls: bool = False, ca_file: str | None = None,
-                 journal: Path | None = None, night: Path | None = None) -> None:
+                 journal: Path | None = None, night: Path | None = None,
+                 make_app: Callable[[Feed], Starlette] | None = None) -> None:
+        """``make_app``: serve this app of the feed instead of the scoreboard (the console)."""
         self.feed = Feed(broker_host, broker_port, prefix, username=username, password=password,
                          tls=tls, ca_file=ca_file)
-        hands = JournalHands(journal) if journal is not None else None
-        standings = NightFile(night) if night is not None else None
-        self.app = create_app(self.feed, admin_token, hands, standings)
+        if make_app is not None:
+            self.app = make_app(self.feed)
+        else:
+            hands = JournalHands(journal) if journal is not None else None
+            standings = NightFile(night) if night is not None else None
+            self.app = create_app(self.feed, admin_token, hands, standings)
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
@@ -108,7 +116,9 @@ class Scoreboard:
 
     def _close_streams_on_exit(self) -> None:
         self._exiting.wait()
-        hub = self.app.state.hub
+        hub = getattr(self.app.state, "hub", None)
+        if hub is None:  # an app without event streams
+            return
         loop = hub.loop
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(hub.close_streams)

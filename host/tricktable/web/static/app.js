@@ -279,9 +279,7 @@ function tablePage() {
     document.getElementById("events").replaceChildren(...view.events.slice().reverse().map((ev) => eventLine(ev, state)));
   };
   fetch(`/api/table/${encodeURIComponent(table)}`).then((r) => (r.ok ? r.json() : null)).then((view) => {
-    if (!view) return;
-    render(view);
-    document.getElementById("admin").hidden = !view.admin;
+    if (view) render(view);
   });
   fetch("/api/standings").then((r) => (r.ok ? r.json() : null)).then((night) => {
     if (!night) return;  // no club night: no bell
@@ -291,17 +289,6 @@ function tablePage() {
   const source = new EventSource(`/api/stream?table=${encodeURIComponent(table)}`);
   live(source);
   source.addEventListener("view", (e) => render(JSON.parse(e.data)));
-  document.querySelectorAll("#admin button").forEach((button) => {
-    button.addEventListener("click", async () => {
-      const token = document.getElementById("token").value;
-      const r = await fetch(`/api/table/${encodeURIComponent(table)}/control`, {
-        method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-        body: JSON.stringify({ cmd: button.dataset.cmd }),
-      });
-      const body = await r.json();
-      document.getElementById("admin-result").textContent = r.ok ? `sent ${body.cmd}` : body.error;
-    });
-  });
 }
 
 // ---- replay page -----------------------------------------------------------------------

@@ -1,0 +1,63 @@
+"""``tricktable console``: the director console for a night run by ``serve --night``.
+
+Its own address (default 127.0.0.1:8081), apart from the public scoreboard, and always behind
+the admin token. Imports ``tricktable.web`` (server, console, console_link), ``journal`` and
+``mqtturl`` (the broker URL, as for serve and web).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from tricktable import protocol
+from tricktable.cli.brokeropts import broker_url, credential_options
+from tricktable.journal import Journal, JournalError
+from tricktable.mqtturl import BrokerConfigError
+from tricktable.web.console import create_console
+from tricktable.web.console_link import NightLink
+from tricktable.web.server import Scoreboard
+
+
+@click.command("console")
+@click.option("--night", required=True, type=click.Path(exists=True, dir_okay=False,
+                                                        path_type=Path),
+              help="the club night file that `tricktable serve --night` keeps")
+@click.option("--journal", default=None, type=click.Path(exists=True, dir_okay=False,
+                                                         path_type=Path),
+              help="the host's journal (read-only): each table's actions, to correct a mis-scan")
+@click.option("--broker", default="mqtt://127.0.0.1:1883", show_default=True,
+              help="MQTT broker URL: mqtt://[user:pass@]host[:port] or mqtts://... (TLS)")
+@click.option("--ca-file", type=click.Path(exists=True, dir_okay=False),
+              help="CA certificate that signed the broker's (mqtts://); default: system CAs")
+@click.option("--prefix", default=protocol.DEFAULT_PREFIX, show_default=True,
+              help="topic prefix")
+@click.option("--host", default="127.0.0.1", show_default=True, help="address to serve on")
+@click.option("--port", default=8081, show_default=True, type=click.IntRange(0, 65535))
+@credential_options
+@click.option("--admin-token", envvar="TRICKTABLE_ADMIN_TOKEN", required=True,
+              help="the bearer token the console asks for [env TRICKTABLE_ADMIN_TOKEN]")
+def console(night: Path, journal: Path | None, broker: str, ca_file: str | None, prefix: str,
+            host: str, port: int, username: str | None, password_file: Path | None,
+            admin_token: str) -> None:
+    """Serve the director console: corrections to the night, with an audit log."""
+    try:
+        if journal is not None:
+            Journal(journal, readonly=True).close()  # a journal, not any file
+        url = broker_url(broker, username, password_file)
+        link = NightLink(url, prefix, ca_file)
+        server = Scoreboard(url.host, url.port, host=host, port=port, prefix=prefix,
+                            username=url.username, password=url.password, tls=url.tls,
+                            ca_file=ca_file, make_app=lambda feed: create_console(
+                                feed, admin_token, night, journal, link))
+    except (BrokerConfigError, JournalError, OSError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
+    try:
+        click.echo(f"director console on {server.url} (broker {url.host}:{url.port}); "
+                   "Ctrl-C stops it")
+        server.run()
+    except ConnectionError as exc:
+        raise click.ClickException(str(exc)) from None
+    except KeyboardInterrupt:  # Ctrl-C is how it is stopped: not an error
+        pass

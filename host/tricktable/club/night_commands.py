@@ -1,0 +1,315 @@
+"""The director's corrections to a live club night, and their audit log (the console's commands).
+
+``serve --night`` (``club.live``) takes each ``NightCommand`` from ``{p}/v1/night/control``
+and hands it to ``Director.run``: the command is checked whole first (a ``ClubError`` saying
+what is wrong; nothing changes), then done, and an audit entry (id, when, by whom, what,
+before, after) is kept. The night file keeps this module's section (``to_json``) beside the
+night, so a restarted service rebuilds the same night; a command whose id is in the audit log
+is answered again and not done twice. The corrections:
+
+- ``replace_action`` {table, at, action}: a mis-scan; the table's ``replace`` control (journaled)
+  puts the right action in place of the ``at``-th of the round's game and plays the rest again.
+- ``fix_hand`` {table, hand, score: [A, B], game?} and ``void_hand`` {table, hand, game?}: a
+  hand's score on the tally (a voided hand stays in its place and counts 0-0). In the game being
+  played the fix is kept here and laid over the hands read from the journal; in a finished game
+  it is written into the game, and only if the table's winner stays the same (the players have
+  moved by it).
+- ``swap`` {a: {table, seat}, b: {table, seat}}: two players change seats in this game's seating
+  (tallies follow it); a table that has not begun its game starts it again with the new names.
+- ``settle`` {winners: {table: "A" | "B", ...}}: the winners of tied tables, several at once,
+  once they have closed after the bell.
+- ``ring``: the bell by hand (the head table may have hands left: the game ends short).
+- ``undo_bell``: a bell rung by hand is taken back; before the players moved the game goes on,
+  after they moved (and before any table's next game has begun) the game is reopened: each table
+  starts a new journal game with that game's players, its hands so far carried over.
+
+Tables are named by the club's table ids (``t3``); the night numbers them in natural order.
+Imports ``club`` (errors, tournament, movement), ``protocol`` and ``engine.actions``; ``club.live``
+only for typing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from tricktable.club.errors import ClubError
+from tricktable.club.movement import SEATS, TEAMS
+from tricktable.club.tournament import Hand
+from tricktable.engine.actions import action_from_json
+from tricktable.protocol import Control, NightCommand
+
+if TYPE_CHECKING:
+    from tricktable.club.live import LiveNight
+
+__all__ = ["Director"]
+
+
+def _score(value: object, what: str) -> Hand:
+    if not isinstance(value, list) or len(value) != 2 or \
+            any(isinstance(x, bool) or not isinstance(x, int) for x in value):
+        raise ClubError(f"{what}: a hand's score is two whole numbers [team A, team B], "
+                        f"not {value!r}")
+    return value[0], value[1]
+
+
+def _text(hand: Hand) -> str:
+    return f"A {hand[0]}, B {hand[1]}"
+
+
+class Director:
+    """What the director changed in the night (the file's ``director`` section) and the audit
+    log; ``run`` does a command on a ``LiveNight`` (see the module docstring)."""
+
+    def __init__(self, data: dict[str, Any] | None = None) -> None:
+        """From the night file's ``director`` section; ``ClubError`` if it cannot be read."""
+        data = data or {}
+        try:
+            self.fixes: dict[str, dict[int, Hand]] = {
+                t: {int(n): _score(h, f"the fix of {t} hand {n}") for n, h in hands.items()}
+                for t, hands in data.get("fixes", {}).items()}
+            self.decided: dict[str, str] = dict(data.get("decided", {}))
+            self.carried: dict[str, list[Hand]] = {
+                t: [_score(h, f"a hand carried at {t}") for h in hands]
+                for t, hands in data.get("carried", {}).items()}
+            self.early: bool = bool(data.get("early", False))
+            self.again: int = int(data.get("again", 0))
+            self.audit: list[dict[str, Any]] = [dict(e) for e in data.get("audit", [])]
+            if any(not isinstance(e.get("id"), str) for e in self.audit):
+                raise ClubError("every audit entry needs its command's id")
+        except (AttributeError, TypeError, ValueError) as exc:
+            raise ClubError(f"the night's director section cannot be read: {exc}") from None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"fixes": {t: {str(n): list(h) for n, h in hands.items()}
+                          for t, hands in self.fixes.items() if hands},
+                "decided": self.decided,
+                "carried": {t: [list(h) for h in hands] for t, hands in self.carried.items()},
+                "early": self.early, "again": self.again, "audit": self.audit}
+
+    # --- what the night reads --------------------------------------------------------
+
+    def hands(self, table: str, journal: list[Hand]) -> list[Hand]:
+        """This game's hands at ``table``: carried over an undone bell, then the journal's."""
+        return [*self.carried.get(table, []), *journal]
+
+    def fixed(self, table: str, hands: list[Hand]) -> list[Hand]:
+        """``hands`` with the director's fixes of this game laid over them."""
+        fixes = self.fixes.get(table, {})
+        return [fixes.get(n, hand) for n, hand in enumerate(hands, 1)]
+
+    def winners(self, live: LiveNight) -> dict[int, str]:
+        """The settled ties, by table number, of the tables still tied."""
+        numbers = {t: n for n, t in enumerate(live.tables, 1)}
+        return {numbers[t]: team for t, team in self.decided.items()
+                if len(set(live.night.table_score(numbers[t]))) == 1}
+
+    def next_game(self) -> None:
+        """The bell moved the players: this game's corrections are in it now."""
+        self.fixes, self.decided, self.carried, self.early = {}, {}, {}, False
+
+    # --- commands ------------------------------------------------------------------------
+
+    def done(self, command_id: str) -> dict[str, Any] | None:
+        """The audit entry of a command already done (a second copy of it), else None."""
+        return next((e for e in self.audit if e["id"] == command_id), None)
+
+    def run(self, live: LiveNight, command: NightCommand) -> dict[str, Any]:
+        """Do ``command`` on ``live`` and return its audit entry; ``ClubError`` if refused."""
+        if live.night.finished and command.cmd not in ("fix_hand", "void_hand", "undo_bell"):
+            raise ClubError(f"the night is over: all {live.night.options.rounds} games are played")
+        handler = getattr(self, f"_{command.cmd}")
+        what, before, after = handler(live, command.args, command.id)
+        entry = {"id": command.id, "at": datetime.now(UTC).isoformat(timespec="seconds"),
+                 "by": command.by, "cmd": command.cmd, "round": live.night.round,
+                 "what": what, "before": before, "after": after}
+        self.audit.append(entry)
+        return entry
+
+    @staticmethod
+    def _table(live: LiveNight, args: dict[str, Any], key: str = "table") -> tuple[str, int]:
+        table = args.get(key)
+        if table not in live.tables:
+            raise ClubError(f"{key} must be one of the night's tables "
+                            f"({', '.join(live.tables)}), not {table!r}")
+        return table, live.tables.index(table) + 1
+
+    def _replace_action(self, live: LiveNight, args: dict[str, Any],
+                        command_id: str) -> tuple[str, str, str]:
+        table, _ = self._table(live, args)
+        assert live.service is not None
+        state = live.service.state(table)
+        if state.get("game") != live.games[table]:
+            raise ClubError(f"table {table} is not playing this round's game "
+                            f"(game {live.games[table]}); nothing to correct there")
+        record = next((g for g in live.journal.games(table) if g.game == live.games[table]), None)
+        actions = record.actions if record is not None else []
+        at = args.get("at")
+        if isinstance(at, bool) or not isinstance(at, int) or not 1 <= at <= len(actions):
+            raise ClubError(f"at must be the number of an action of table {table}'s game, "
+                            f"1 to {len(actions)}; not {at!r}")
+        try:
+            new = action_from_json(args.get("action")).to_json()
+        except ValueError as exc:
+            raise ClubError(f"action: {exc}") from None
+        result = live.service.control(table, Control(
+            cmd="replace", args={"at": at, "action": new}, id=f"console-{command_id}"))
+        if result is not None and not result.ok:
+            raise ClubError(f"table {table}: {result.reason}")
+        return f"table {table}, action {at}", _action_text(actions[at - 1]), _action_text(new)
+
+    def _fix(self, live: LiveNight, args: dict[str, Any], score: Hand) -> tuple[str, str, str]:
+        table, number = self._table(live, args)
+        night = live.night
+        game = args.get("game", night.round)
+        if isinstance(game, bool) or not isinstance(game, int) or not 1 <= game <= night.round \
+                or (game == night.round and night.finished):
+            raise ClubError(f"game must be a game of the night played so far, 1 to "
+                            f"{min(night.round, night.options.rounds)}; not {game!r}")
+        hands = list(night.hands[number - 1]) if game == night.round \
+            else list(night.games[game - 1].hands[number - 1])
+        hand = args.get("hand")
+        if isinstance(hand, bool) or not isinstance(hand, int) or not 1 <= hand <= len(hands):
+            raise ClubError(f"table {table} has {len(hands)} hands in game {game}; hand must "
+                            f"be 1 to {len(hands)}, not {hand!r}")
+        before = hands[hand - 1]
+        if game == night.round:
+            self.fixes.setdefault(table, {})[hand] = score
+        else:
+            hands[hand - 1] = score
+            self._rewrite(live, game, number, hands)
+        return f"table {table}, game {game}, hand {hand}", _text(before), _text(score)
+
+    @staticmethod
+    def _rewrite(live: LiveNight, game: int, number: int, hands: list[Hand]) -> None:
+        """A finished game's hands at table ``number`` replaced, its winner unchanged."""
+        night = live.night
+        old = night.games[game - 1]
+        won = old.winners[number - 1]
+        a, b = sum(h[0] for h in hands), sum(h[1] for h in hands)
+        decided = dict(old.decided)
+        if a == b and decided.get(number) != won:
+            raise ClubError(f"table {live.tables[number - 1]} would be tied {a}-{b} in game "
+                            f"{game}; its winners (team {won}) have moved on: not changed")
+        if a != b and ("A" if a > b else "B") != won:
+            raise ClubError(f"team {won} won table {live.tables[number - 1]} in game {game} and "
+                            f"has moved on; this fix ({a}-{b}) would change the winner: "
+                            f"not changed")
+        if a != b:
+            decided.pop(number, None)
+        table_hands = list(old.hands)
+        table_hands[number - 1] = tuple(hands)
+        night.games[game - 1] = dataclasses.replace(old, hands=tuple(table_hands),
+                                                    decided=decided)
+
+    def _fix_hand(self, live: LiveNight, args: dict[str, Any],
+                  command_id: str) -> tuple[str, str, str]:
+        return self._fix(live, args, _score(args.get("score"), "score"))
+
+    def _void_hand(self, live: LiveNight, args: dict[str, Any],
+                   command_id: str) -> tuple[str, str, str]:
+        what, before, _ = self._fix(live, args, (0, 0))
+        return what, before, "void (A 0, B 0)"
+
+    def _swap(self, live: LiveNight, args: dict[str, Any],
+              command_id: str) -> tuple[str, str, str]:
+        places = []
+        for key in ("a", "b"):
+            place = args.get(key)
+            if not isinstance(place, dict):
+                raise ClubError(f"{key} must be a seat: {{\"table\": \"t1\", \"seat\": \"N\"}}")
+            table, number = self._table(live, place)
+            seat = place.get("seat")
+            if seat not in SEATS:
+                raise ClubError(f"{key}.seat must be one of {', '.join(SEATS)}, not {seat!r}")
+            places.append((table, number, SEATS.index(seat)))
+        if places[0] == places[1]:
+            raise ClubError("a and b are the same seat; a swap takes two")
+        seating = [list(t) for t in live.night.seating]
+        names = [seating[n - 1][s] for _, n, s in places]
+        (_, n1, s1), (_, n2, s2) = places
+        seating[n1 - 1][s1], seating[n2 - 1][s2] = names[1], names[0]
+        live.night.seating = [(t[0], t[1], t[2], t[3]) for t in seating]
+        live.reseat(sorted({places[0][0], places[1][0]}), command_id)
+        where = [f"{t} {SEATS[s]}" for t, _, s in places]
+        return (f"swap {where[0]} and {where[1]}", f"{where[0]} {names[0]}, {where[1]} {names[1]}",
+                f"{where[0]} {names[1]}, {where[1]} {names[0]}")
+
+    def _settle(self, live: LiveNight, args: dict[str, Any],
+                command_id: str) -> tuple[str, str, str]:
+        winners = args.get("winners")
+        if not isinstance(winners, dict) or not winners:
+            raise ClubError("winners must name each tied table's winning team: "
+                            "{\"t2\": \"A\", \"t5\": \"B\"}")
+        if not live.bell_rung:
+            raise ClubError("the bell has not rung: a table's tie is settled once it has "
+                            "finished its game")
+        scores = {}
+        for table, team in winners.items():
+            _, number = self._table(live, {"table": table})
+            if team not in TEAMS:
+                raise ClubError(f"table {table}: the winner is team A or B, not {team!r}")
+            if table not in live.closed:
+                raise ClubError(f"table {table} is still finishing its hand; settle its tie "
+                                "once that hand is scored")
+            a, b = live.night.table_score(number)
+            if a != b:
+                raise ClubError(f"table {table} is not tied (A {a}, B {b}); only a tied table "
+                                "needs a winner named")
+            scores[table] = a
+        self.decided.update(winners)
+        tables = sorted(winners, key=live.tables.index)
+        return (f"ties at {', '.join(tables)}",
+                "; ".join(f"{t} tied {scores[t]}-{scores[t]}" for t in tables),
+                "; ".join(f"{t} team {winners[t]} wins" for t in tables))
+
+    def _ring(self, live: LiveNight, args: dict[str, Any],
+              command_id: str) -> tuple[str, str, str]:
+        if live.bell_rung:
+            raise ClubError("the bell has already rung in this game")
+        left = live.night.hands_left()
+        played = live.night.options.hands_per_round - left
+        live.bell_rung, self.early = True, left > 0
+        return (f"the bell of game {live.night.round}", f"not rung; the head table has played "
+                f"{played} of {live.night.options.hands_per_round} hands", "rung by hand")
+
+    def _undo_bell(self, live: LiveNight, args: dict[str, Any],
+                   command_id: str) -> tuple[str, str, str]:
+        night = live.night
+        if live.bell_rung:
+            if not self.early:
+                raise ClubError("the head table has played all its hands: by the rules the "
+                                "bell rings now, and it would ring again at once")
+            live.bell_rung, self.early, self.decided = False, False, {}
+            live.closed = {}
+            return (f"the bell of game {night.round}", "rung by hand; the tables were closing",
+                    "not rung: the game goes on")
+        if not night.games:
+            raise ClubError("no bell has rung tonight: nothing to undo")
+        last = night.games[-1]
+        if not last.early:
+            raise ClubError(f"game {last.number}'s bell rang itself after the head table's "
+                            f"{night.options.hands_per_round} hands; by the rules it stands")
+        assert live.service is not None
+        for number, table in enumerate(live.tables, 1):
+            state = live.service.state(table)
+            if night.hands[number - 1] or (state.get("game") == live.games[table]
+                                           and state.get("actions")):
+                raise ClubError(f"table {table} has begun game {night.round}; the bell of game "
+                                f"{last.number} can no longer be taken back")
+        night.games.pop()
+        night.seating = list(last.seating)
+        night.hands = [list(h) for h in last.hands]
+        self.fixes, self.decided = {}, {}
+        self.carried = {t: list(last.hands[n]) for n, t in enumerate(live.tables)}
+        self.early, self.again = False, self.again + 1
+        live.restart_games()
+        return (f"the bell of game {last.number}", f"rung by hand; the players had moved to "
+                f"game {last.number + 1}", f"taken back: game {last.number} goes on")
+
+
+def _action_text(action: dict[str, Any]) -> str:
+    """An action as the console shows it: ``seat 2 play KH``."""
+    rest = " ".join(str(v) for k, v in action.items() if k not in ("type", "seat"))
+    return f"seat {action.get('seat')} {action.get('type')} {rest}".strip()

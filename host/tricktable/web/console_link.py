@@ -1,0 +1,92 @@
+"""The director console's line to ``serve --night``: send a night command, wait for its answer.
+
+``NightLink`` is a paho client that publishes ``NightCommand`` messages on
+``{p}/v1/night/control`` (QoS 1; with ``hardware/mosquitto/acl.template`` only the web/admin
+user may) and hears the night's ``NightAnswer`` on ``{p}/v1/night/events``. ``send()`` gives a
+command a fresh id and returns its answer, or raises ``TimeoutError`` when ``serve --night``
+does not answer (not running, or running without a night). Imports ``protocol`` and
+``mqtturl``.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from tricktable.mqtturl import BrokerURL, configure_client
+from tricktable.protocol import (
+    MAX_CONTROL_MESSAGE,
+    NightAnswer,
+    NightCommand,
+    ProtocolError,
+    Topics,
+    decode,
+    encode,
+)
+
+log = logging.getLogger(__name__)
+
+
+class NightLink:
+    """Send the director's commands to the night and wait for the answers."""
+
+    def __init__(self, broker: BrokerURL, prefix: str, ca_file: str | None = None) -> None:
+        self.broker = broker
+        self.topics = Topics(prefix)
+        self._answers: dict[str, NightAnswer] = {}
+        self._arrived = threading.Condition()
+        self._subscribed = threading.Event()
+        self._client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+        configure_client(self._client, broker, ca_file)
+        self._client.on_connect = self._on_connect
+        self._client.on_subscribe = lambda *_: self._subscribed.set()
+        self._client.on_message = self._on_message
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Connect and subscribe; ``ConnectionError`` when the broker does not take us."""
+        where = f"{self.broker.host}:{self.broker.port}"
+        try:
+            self._client.connect(self.broker.host, self.broker.port, keepalive=30)
+        except OSError as exc:
+            raise ConnectionError(f"no MQTT broker answered at {where}: {exc}") from None
+        self._client.loop_start()
+        if not self._subscribed.wait(timeout):
+            self.stop()
+            raise ConnectionError(f"the MQTT broker at {where} did not take the console")
+
+    def stop(self) -> None:
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    def _on_connect(self, client: mqtt.Client, _u: Any, _f: Any, reason: Any,
+                    _p: Any = None) -> None:
+        if reason.is_failure:
+            log.error("the broker refused the console: %s", reason)
+            return
+        client.subscribe(self.topics.night_events(), qos=1)
+
+    def _on_message(self, _c: mqtt.Client, _u: Any, msg: mqtt.MQTTMessage) -> None:
+        try:
+            answer = decode(NightAnswer, msg.payload, 1 << 16)
+        except ProtocolError as exc:
+            log.warning("ignored a night answer: %s", exc)
+            return
+        with self._arrived:
+            self._answers[answer.id] = answer
+            self._arrived.notify_all()
+
+    def send(self, cmd: str, args: dict[str, Any], by: str, timeout: float = 15.0) -> NightAnswer:
+        """Send one command (``ProtocolError`` if it is malformed) and return its answer."""
+        command = NightCommand(cmd=cmd, args=args, by=by, id=secrets.token_hex(8))  # type: ignore[arg-type]
+        payload = encode(command)
+        decode(NightCommand, payload, MAX_CONTROL_MESSAGE)  # checked here as the night will check it
+        self._client.publish(self.topics.night_control(), payload, qos=1)
+        with self._arrived:
+            if not self._arrived.wait_for(lambda: command.id in self._answers, timeout):
+                raise TimeoutError(f"the night did not answer within {timeout:g} s: is "
+                                   "`tricktable serve --night` running on this broker?")
+            return self._answers.pop(command.id)

@@ -1,0 +1,94 @@
+"""The director console in Debian's chromium, on a live night through the real service on
+mosquitto: behind the admin token, a correction asks for confirmation (cancel sends nothing),
+is done by ``serve --night``'s night, and its audit entry appears; the public pages show no
+admin buttons.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import httpx
+from browsing import chromium, needs_chromium
+from playwright.sync_api import expect
+from test_console_night import audit, first_hand, open_room  # noqa: F401 (a fixture)
+from tricktable.club.store import load_night
+from tricktable.journal import Journal
+from tricktable.service import BrokerURL
+from tricktable.web.console import create_console
+from tricktable.web.console_link import NightLink
+from tricktable.web.server import Scoreboard
+
+TOKEN = "director-secret"
+WAIT_MS = 30_000
+
+
+def serve(mqtt_broker, topic_prefix, **options) -> Scoreboard:
+    board = Scoreboard(mqtt_broker.host, mqtt_broker.port, port=0, prefix=topic_prefix, **options)
+    board.start()
+    return board
+
+
+@needs_chromium
+def test_the_console_voids_a_hand_after_confirmation_and_logs_it(
+        open_room, mqtt_broker, topic_prefix, tmp_path):  # noqa: F811 (the fixture)
+    first_hand(open_room(hands_per_round=2), tmp_path)
+    [hand] = load_night(tmp_path / "night.json").hands[0]
+    link = NightLink(BrokerURL("127.0.0.1", mqtt_broker.port), topic_prefix)
+    console = serve(mqtt_broker, topic_prefix, make_app=lambda feed: create_console(
+        feed, TOKEN, tmp_path / "night.json", tmp_path / "journal.sqlite", link))
+    public = serve(mqtt_broker, topic_prefix, admin_token=TOKEN, night=tmp_path / "night.json")
+    try:
+        assert httpx.get(f"{console.url}/api/console").status_code == 403
+        refused = httpx.post(f"{console.url}/api/console/command",
+                             headers={"Authorization": f"Bearer {TOKEN}"},
+                             json={"cmd": "void_hand", "args": {"table": "t9", "hand": 1},
+                                   "by": "Dana"})
+        assert refused.status_code == 400 and "t1, t2" in refused.json()["error"]
+        with chromium() as browser:
+            page = browser.new_page()
+            for path in ("/", "/table/t1", "/standings"):  # public: nothing to press
+                page.goto(public.url + path)
+                expect(page.locator(".live")).to_have_class(re.compile(r"\bon\b"), timeout=WAIT_MS)
+                assert page.locator("button, input").count() == 0, path
+            page.goto(console.url)
+            expect(page.locator("#desk")).to_be_hidden()
+            page.fill("#by", "Dana")
+            page.fill("#token", "wrong")
+            page.click("#signin button")
+            expect(page.locator("#signin-error")).to_contain_text("token", timeout=WAIT_MS)
+            page.fill("#token", TOKEN)
+            page.click("#signin button")
+            void = page.locator('[data-void="t1/1/1"]')
+            void.click(timeout=WAIT_MS)
+            expect(page.locator("#confirm-text")).to_contain_text("Void table t1, game 1, hand 1")
+            page.click("#cancel")  # nothing is sent without the confirmation
+            expect(page.locator("#confirm-dialog")).to_be_hidden()
+            assert audit(tmp_path) == []
+            void.click()
+            page.click("#confirm")
+            expect(page.locator("#result")).to_contain_text("done", timeout=WAIT_MS)
+            row = page.locator("#audit tr").first
+            expect(row).to_contain_text("Dana", timeout=WAIT_MS)
+            expect(row).to_contain_text("void_hand: table t1, game 1, hand 1")
+            expect(row).to_contain_text(f"A {hand[0]}, B {hand[1]}")
+            expect(row).to_contain_text("void (A 0, B 0)")
+            # a mis-scan corrected to a card another seat holds: refused, nothing logged
+            journal = Journal(tmp_path / "journal.sqlite", readonly=True)
+            actions = journal.games("t1")[-1].actions
+            journal.close()
+            at = next(n for n, a in enumerate(actions, 1) if a["type"] == "play")
+            other = actions[at]["card"]  # the next seat's card in that trick
+            page.locator(f'[data-replace="t1/{at}"]').click()
+            page.fill("#new-card", other)
+            page.click("#confirm")
+            expect(page.locator("#result")).to_contain_text("refused: table t1: replace",
+                                                            timeout=WAIT_MS)
+            expect(page.locator("#audit tr")).to_have_count(1)
+        assert load_night(tmp_path / "night.json").hands[0] == [(0, 0)]
+        [entry] = json.loads((tmp_path / "night.json").read_text())["director"]["audit"]
+        assert entry["by"] == "Dana" and entry["cmd"] == "void_hand"
+    finally:
+        console.stop()
+        public.stop()
