@@ -1,8 +1,10 @@
 """A club night as JSON, so it survives a restart (``tricktable club --night PATH``).
 
 The file keeps what the organiser entered and nothing derived: the options, the first
-seating, every finished game's hands and the ties the organiser settled, and the current
-game's hands. Loading replays these through ``ProgressiveTournament`` (the same checks as
+seating (and ``first_bench``, who sat out the first game), every finished game's hands, the
+ties the organiser settled and the arrivals and substitutions made during it (``changes``),
+the current game's hands and changes, and ``ended`` (the night's length after ``club end``).
+Those keys came later: a file without them (older) loads as a night with none. Loading replays these through ``ProgressiveTournament`` (the same checks as
 when they were entered), so a hand-edited file that breaks a rule is refused with the game
 and table named. Saving writes a temporary file and renames it over the old one, so a crash
 never leaves half a night. Imports ``errors``, ``tournament``.
@@ -27,16 +29,19 @@ FORMAT = "tricktable-club-night/1"
 
 def night_to_json(night: ProgressiveTournament) -> dict[str, Any]:
     """The night as JSON-able data (see the module docstring)."""
-    first = night.games[0].seating if night.games else night.seating
     return {
         "format": FORMAT,
         "options": {"hands_per_round": night.options.hands_per_round,
-                    "rounds": night.options.rounds},
-        "first_seating": [list(table) for table in first],
+                    "rounds": night.options.rounds, "bye_score": night.options.bye_score},
+        "first_seating": [list(table) for table in night.first_seating],
+        "first_bench": list(night.first_bench),
         "games": [{"hands": [[list(h) for h in table] for table in game.hands],
-                   "decided": {str(k): v for k, v in game.decided.items()}}
+                   "decided": {str(k): v for k, v in game.decided.items()},
+                   "changes": [list(change) for change in game.changes]}
                   for game in night.games],
         "hands": [[list(h) for h in table] for table in night.hands],
+        "changes": [list(change) for change in night.changes],
+        "ended": night.ended,
     }
 
 
@@ -61,20 +66,43 @@ def _set_all(night: ProgressiveTournament, hands: Any, where: str) -> None:
                 raise ClubError(f"{where}: {exc}") from None
 
 
+def _apply_changes(night: ProgressiveTournament, changes: Any, where: str) -> None:
+    if not isinstance(changes, list):
+        raise ClubError(f"{where}: the changes must be a list")
+    for change in changes:
+        try:
+            if isinstance(change, list) and change[:1] == ["arrive"] and len(change) == 2:
+                night.arrive(change[1])
+            elif isinstance(change, list) and change[:1] == ["substitute"] and len(change) == 3:
+                night.substitute(change[1], change[2])
+            else:
+                raise ClubError(f"a change is [\"arrive\", NAME] or "
+                                f"[\"substitute\", OUT, IN], not {change!r}")
+        except ClubError as exc:
+            raise ClubError(f"{where}: {exc}") from None
+
+
 def night_from_json(data: Any) -> ProgressiveTournament:
     """Rebuild a night from ``night_to_json`` data; ``ClubError`` says what is wrong."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ClubError(f"not a club night file (expected \"format\": \"{FORMAT}\")")
     options = _field(data, "options", dict)
-    unknown = set(options) - {"hands_per_round", "rounds"}
+    unknown = set(options) - {"hands_per_round", "rounds", "bye_score"}
     if unknown:
         raise ClubError(f"unknown night options: {', '.join(sorted(unknown))}")
     night = ProgressiveTournament(_field(data, "first_seating", list),
-                                  ProgressiveOptions(**options))
+                                  ProgressiveOptions(**options), data.get("first_bench", []))
+    ended = data.get("ended")
+    if ended is not None:
+        if isinstance(ended, bool) or not isinstance(ended, int) or not 1 <= ended <= night.last_round:
+            raise ClubError(f"the night's \"ended\" is the number of games played (1 to "
+                            f"{night.last_round}) or null, not {ended!r}")
+        night.ended = ended
     for number, game in enumerate(_field(data, "games", list), 1):
         where = f"game {number}"
         if not isinstance(game, dict) or not isinstance(game.get("decided", {}), dict):
             raise ClubError(f"{where}: expected {{\"hands\": [...], \"decided\": {{...}}}}")
+        _apply_changes(night, game.get("changes", []), where)
         _set_all(night, game.get("hands"), where)
         try:
             decided = {int(k): v for k, v in game.get("decided", {}).items()}
@@ -84,6 +112,7 @@ def night_from_json(data: Any) -> ProgressiveTournament:
             night.bell(decided)
         except ClubError as exc:
             raise ClubError(f"{where}: {exc}") from None
+    _apply_changes(night, data.get("changes", []), "the current game")
     _set_all(night, data.get("hands"), "the current game")
     return night
 
