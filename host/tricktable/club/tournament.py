@@ -271,7 +271,7 @@ class ProgressiveTournament:
             self.seating, self.bench = rotate(move(self.seating, winners),
                                               [*self.bench, *self.arriving], self._played(),
                                               self.players)
-            self.arriving = []
+        self.arriving = []
         self.hands = [[] for _ in self.seating]
         self.changes = []
         return game
@@ -299,11 +299,18 @@ class ProgressiveTournament:
 
     def end(self) -> int:
         """End the night early: the game in play is the last (or, if no table has recorded a
-        hand of it yet, the last bell was). Returns the night's number of games."""
+        hand of it yet, the last bell was, and its movement is taken back: there is no next
+        game). Returns the night's number of games."""
         self._check_open()
         last = self.round if any(self.hands) else len(self.games)
         if last == 0:
             raise ClubError("no hand has been played tonight; there is no night to end")
+        if last == len(self.games):
+            if self.changes:
+                raise ClubError(f"players arrived or were substituted after the bell of game "
+                                f"{last}; a night that ends with that bell has no game for them")
+            self.seating = list(self.games[-1].seating)
+            self.bench = list(self.games[-1].bench)
         self.ended = last
         return last
 
