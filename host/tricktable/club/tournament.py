@@ -332,8 +332,9 @@ class ProgressiveTournament:
     def _newcomer(self, name: str) -> str:
         """``name`` as it goes on the roster: a player who left, or a new name."""
         key = str(name).strip().casefold()
-        if key in {n.casefold() for n in self.present()}:
-            raise ClubError(f"{str(name).strip()!r} is already at the night")
+        here = next((n for n in self.present() if n.casefold() == key), None)
+        if here is not None:
+            raise ClubError(f"{str(name).strip()!r} is already at the night (as {here!r})")
         returning = next((n for n in self.left if n.casefold() == key), None)
         return returning or validate_roster([*self.players, name])[-1]
 
