@@ -322,6 +322,9 @@ def enroll_deck(
     if members and kind != "members":
         raise EnrollError(f"deck {deck_id} is a {kind} deck: only a members deck has members")
     deck = registry.deck(deck_id)
+    if kind == "members" and not members and not registry.members(deck_id):
+        raise EnrollError(f"members deck {deck_id} has no members yet: give their names "
+                          "(--members FILE, one a line)")
     try:
         if deck is None:
             deck = registry.create_deck(deck_id, kind, name)
