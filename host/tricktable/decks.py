@@ -134,6 +134,29 @@ def deck_slots(kind: str) -> list[Slot]:
     return [Slot(tags.card_code(face), copy) for copy in range(pack.copies) for face in pack.faces]
 
 
+def new_members(have: dict[int, str], names: list[str]) -> dict[int, str]:
+    """The members ``names`` adds to a deck that has ``have`` (number -> name): the names it
+    lacks (case-insensitively), numbered on from its last. RegistryError for an empty name, a
+    name twice in ``names`` or more than ``MAX_MEMBERS`` in all."""
+    known = {name.casefold() for name in have.values()}
+    new: dict[int, str] = {}
+    number = max(have, default=0)
+    for raw in names:
+        name = str(raw).strip()
+        if not name:
+            raise RegistryError("a member's name is empty")
+        if name.casefold() in {n.casefold() for n in new.values()}:
+            raise RegistryError(f"{name!r} is on the members list twice")
+        if name.casefold() in known:
+            continue
+        number += 1
+        if number > MAX_MEMBERS:
+            raise RegistryError(f"a members deck holds {MAX_MEMBERS} members; start another "
+                                f"deck for {name!r} and the rest")
+        new[number] = name
+    return new
+
+
 _HOLDER = "SELECT uid FROM tags WHERE deck_id = ? AND code = ? AND copy = ?"
 # came with member tags: a registry from before has no such table until opened for writing
 _MEMBERS_TABLE = """
@@ -303,29 +326,12 @@ class Registry:
 
     def add_members(self, deck_id: int, names: list[str]) -> dict[int, str]:
         """Give the names not yet in members deck ``deck_id`` the next member numbers; returns
-        the new ones. Refused (nothing added) for another kind of deck, an empty name, a name
-        twice (case-insensitively) or more than 255 members."""
+        the new ones. Refused (nothing added) for another kind of deck or a list that
+        ``new_members`` refuses."""
         deck = self.deck(deck_id)
         if deck is None or deck.kind != "members":
             raise RegistryError(f"deck {deck_id} is not a members deck")
-        have = self.members(deck_id)
-        known = {name.casefold() for name in have.values()}
-        new: dict[int, str] = {}
-        number = max(have, default=0)
-        for raw in names:
-            name = str(raw).strip()
-            if not name:
-                raise RegistryError("a member's name is empty")
-            if name.casefold() in known:
-                if name.casefold() in {n.casefold() for n in new.values()}:
-                    raise RegistryError(f"{name!r} is on the members list twice")
-                continue
-            number += 1
-            if number > MAX_MEMBERS:
-                raise RegistryError(f"a members deck holds {MAX_MEMBERS} members; start another "
-                                    f"deck for {name!r} and the rest")
-            known.add(name.casefold())
-            new[number] = name
+        new = new_members(self.members(deck_id), names)
         with self._tx() as db:
             db.executemany("INSERT INTO members VALUES (?, ?, ?)",
                            [(deck_id, n, name) for n, name in new.items()])

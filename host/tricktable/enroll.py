@@ -326,6 +326,7 @@ def enroll_deck(
         raise EnrollError(f"members deck {deck_id} has no members yet: give their names "
                           "(--members FILE, one a line)")
     try:
+        decks.new_members(registry.members(deck_id), list(members))  # checked before a change
         if deck is None:
             deck = registry.create_deck(deck_id, kind, name)
         elif deck.kind != kind:

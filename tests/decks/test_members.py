@@ -61,6 +61,7 @@ def test_bad_member_lists_are_refused(usb_reader, registry, emulator, kind, name
         enroll_deck(registry, usb_reader, 90, kind, ScriptedUI(emulator, []), tap_timeout=0.1,
                     members=names)
     assert registry.members(90) == {}
+    assert registry.deck(90) is None
 
 
 def test_enroll_members_from_the_command_line(emulator, tmp_path):
