@@ -26,6 +26,8 @@ def test_a_night_of_nine_with_a_late_arrival_a_substitute_an_unbell_and_an_early
     assert "Jo joins at the bell of game 1" in club(tmp_path, "arrive", "Jo")
     assert "'jo' is already at the night (as 'Jo')" in club(tmp_path, "arrive", "jo", ok=False)
     assert "Sue plays for Bob from now" in club(tmp_path, "substitute", "Bob", "Sue")
+    assert "Cy and Di have changed places" in club(tmp_path, "swap", "Cy", "Di")
+    assert "'Jo' is not seated or sitting out" in club(tmp_path, "swap", "Cy", "Jo", ok=False)
     club(tmp_path, "record", "1", "--scores", "3", "1")
     club(tmp_path, "record", "2", "--scores", "0", "2")
     club(tmp_path, "bell")
@@ -43,7 +45,8 @@ def test_a_night_of_nine_with_a_late_arrival_a_substitute_an_unbell_and_an_early
     assert "Standings (final)" in club(tmp_path, "standings", "--format", "text")
     saved = json.loads((tmp_path / "night.json").read_text())
     assert saved["ended"] == 1 and saved["games"][0]["changes"] == [["arrive", "Jo"],
-                                                                    ["substitute", "Bob", "Sue"]]
+                                                                    ["substitute", "Bob", "Sue"],
+                                                                    ["swap", "Cy", "Di"]]
 
 
 def test_unbell_and_end_with_nothing_to_take_back_say_so(tmp_path):

@@ -304,3 +304,42 @@ def test_a_night_cannot_end_at_a_bell_after_which_someone_arrived():
     with pytest.raises(ClubError, match="arrived or were substituted after the bell of game 1"):
         night.end()
     assert night_to_json(night) == before
+
+
+# --- the director's seat and swap -------------------------------------------------------------
+
+def test_the_director_swaps_two_players_and_the_tallies_follow_the_seats_at_the_bell():
+    night = night_of(9)
+    assert night.swap("P00", "p05") == ("P00", "P05")
+    assert night.seating[0][0] == "P05" and night.seating[1][1] == "P00"
+    assert night.seat("P08", 1, "E") == ("P08", "P01")    # from the bye to table 1 East
+    assert night.bench == ["P01"] and night.seating[0][1] == "P08"
+    head_plays(night, (2, 0), (2, 0))
+    night.bell()
+    sheets = night.tallies()
+    assert (sheets["P05"][0].table, sheets["P05"][0].seat) == (1, "N")
+    assert sheets["P01"][0].bye and sheets["P08"][0].seat == "E"
+    reloaded(night)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda n: n.swap("P00", "P00"), "P00 cannot change places with themselves"),
+    (lambda n: n.swap("P00", "Nobody"), "'Nobody' is not seated or sitting out"),
+    (lambda n: n.seat("P00", 3, "N"), "there is no table 3"),
+    (lambda n: n.seat("P00", 1, "X"), "a seat is N, E, S, W, not 'X'"),
+])
+def test_bad_swaps_are_refused_and_change_nothing(call, message):
+    night = night_of(9)
+    before = night_to_json(night)
+    with pytest.raises(ClubError, match=message):
+        call(night)
+    assert night_to_json(night) == before
+
+
+def test_a_bell_is_not_undone_after_a_swap_in_the_next_game():
+    night = night_of(8)
+    head_plays(night, (1, 0), (1, 0))
+    night.bell()
+    night.swap("P00", "P01")
+    with pytest.raises(ClubError, match="substituted or moved in game 2, after the bell"):
+        night.unbell()

@@ -6,7 +6,7 @@ E/W) on the table's sheet, or ``record TABLE --journal FILE`` takes them from th
 host journal, and ``undo TABLE`` takes the last one back; ``bell`` closes the game and moves
 everyone; ``tally [NAME...]`` prints the players' tally sheets and ``standings`` the totals
 (rich, or ``--format text|csv`` for printing). ``arrive NAME`` (a late arrival, from the next
-game), ``substitute OUT IN``, ``end`` (the game in play is the last) and ``unbell`` (take the
+game), ``substitute OUT IN``, ``swap A B`` (two players change places), ``end`` (the game in play is the last) and ``unbell`` (take the
 last bell back) are what real nights need; byes are automatic when the players do not fill
 the tables. The night is a JSON file, saved after every
 command that changes it, so a restart loses nothing. Bad input changes nothing and exits non-zero
@@ -316,6 +316,22 @@ def substitute(night: _Night, out: str, name: str) -> None:
         raise _fail(exc) from None
     night.save(tournament)
     click.echo(f"{name} plays for {out} from now; this game goes on {name}'s tally")
+
+
+@club.command()
+@click.argument("first")
+@click.argument("second")
+@pass_night
+def swap(night: _Night, first: str, second: str) -> None:
+    """FIRST and SECOND change places now (two seats, or a seat and a bye)."""
+    tournament = night.load()
+    try:
+        first, second = tournament.swap(first, second)
+    except ClubError as exc:
+        raise _fail(exc) from None
+    night.save(tournament)
+    click.echo(f"{first} and {second} have changed places")
+    _print_seating(tournament, "rich")
 
 
 @club.command()

@@ -2,7 +2,8 @@
 
 The file keeps what the organiser entered and nothing derived: the options, the first
 seating (and ``first_bench``, who sat out the first game), every finished game's hands, the
-ties the organiser settled and the arrivals and substitutions made during it (``changes``),
+ties the organiser settled and the arrivals, substitutions and swaps made during it
+(``changes``),
 the current game's hands and changes, and ``ended`` (the night's length after ``club end``).
 Those keys came later: a file without them (older) loads as a night with none. Loading replays these through ``ProgressiveTournament`` (the same checks as
 when they were entered), so a hand-edited file that breaks a rule is refused with the game
@@ -75,9 +76,11 @@ def _apply_changes(night: ProgressiveTournament, changes: Any, where: str) -> No
                 night.arrive(change[1])
             elif isinstance(change, list) and change[:1] == ["substitute"] and len(change) == 3:
                 night.substitute(change[1], change[2])
+            elif isinstance(change, list) and change[:1] == ["swap"] and len(change) == 3:
+                night.swap(change[1], change[2])
             else:
-                raise ClubError(f"a change is [\"arrive\", NAME] or "
-                                f"[\"substitute\", OUT, IN], not {change!r}")
+                raise ClubError(f"a change is [\"arrive\", NAME], [\"substitute\", OUT, IN] "
+                                f"or [\"swap\", A, B], not {change!r}")
         except ClubError as exc:
             raise ClubError(f"{where}: {exc}") from None
 

@@ -24,14 +24,16 @@ docs/club.md), as methods a console may call:
 * ``substitute(out, name)``: ``name`` (a newcomer, a player who left, or one sitting out)
   takes ``out``'s place at once; ``out`` leaves the night (``left``; ``arrive`` brings them
   back). The game in play goes whole on the tally of whoever sits in the seat at the bell.
+* ``swap(a, b)``: two players change places (seats, or a seat and a bye) in the game in play,
+  a director's correction; ``seat(name, table, seat)`` swaps ``name`` with whoever sits there.
 * ``end()``: the game in play is the last one (or, with no hand played in it yet, the last
   bell was); ``last_round`` is then the night's length.
 * ``unbell()``: take back the last bell (its movement and its tallies); the game comes back
   with its hands, so a score can be fixed and the bell rung again.
 
 ``players`` is everyone who has been on the roster tonight, in the order they came;
-``changes`` lists this game's arrivals and substitutions (``("arrive", name)``,
-``("substitute", out, name)``), kept on the ``Game`` at the bell so a night file can replay them.
+``changes`` lists this game's arrivals, substitutions and swaps (``("arrive", name)``,
+``("substitute", out, name)``, ``("swap", a, b)``), kept on the ``Game`` at the bell so a night file can replay them.
 
 Imports ``errors``, ``movement``, ``roster``, ``byes``.
 """
@@ -279,16 +281,16 @@ class ProgressiveTournament:
     def unbell(self) -> Game:
         """Take back the last bell: its game comes back with its hands and its seating, its
         tallies and its movement are undone (a score to fix, a tie settled wrongly). Refused
-        once a hand of the next game is recorded or a player was substituted since."""
+        once a hand of the next game is recorded or a player was substituted or moved since."""
         if not self.games:
             raise ClubError("no bell has rung tonight; there is none to take back")
         busy = [str(n) for n, hands in enumerate(self.hands, 1) if hands]
         if busy:
             raise ClubError(f"table {', '.join(busy)} already recorded hands of game "
                             f"{self.round}; take them back first (undo), then the bell")
-        if any(change[0] == "substitute" for change in self.changes):
-            raise ClubError(f"a player was substituted in game {self.round}, after the bell; "
-                            "the bell can no longer be taken back")
+        if any(change[0] != "arrive" for change in self.changes):
+            raise ClubError(f"players were substituted or moved in game {self.round}, after "
+                            "the bell; the bell can no longer be taken back")
         game = self.games.pop()
         self.seating = list(game.seating)
         self.hands = [list(hands) for hands in game.hands]
@@ -378,6 +380,31 @@ class ProgressiveTournament:
         self.left.append(leaving)
         self.changes.append(("substitute", leaving, coming))
         return leaving, coming
+
+    def swap(self, first: str, second: str) -> tuple[str, str]:
+        """``first`` and ``second`` change places now (two seats, or a seat and a bye); the
+        game in play goes on the tally of whoever sits in a seat at the bell. Returns both
+        names as on the roster."""
+        self._check_open()
+        places = [*(n for t in self.seating for n in t), *self.bench]
+        a = self._find(first, places, "seated or sitting out")
+        b = self._find(second, places, "seated or sitting out")
+        if a == b:
+            raise ClubError(f"{a} cannot change places with themselves")
+        other = {a: b, b: a}
+        self.seating = [tuple(other.get(n, n) for n in table)  # type: ignore[misc]
+                        for table in self.seating]
+        self.bench = [other.get(n, n) for n in self.bench]
+        self.changes.append(("swap", a, b))
+        return a, b
+
+    def seat(self, name: str, table: int, seat: str) -> tuple[str, str]:
+        """Put ``name`` at ``table`` (1 = head), ``seat`` (N, E, S or W), swapping with the
+        player there. Returns both names."""
+        index = self._index(table)
+        if seat not in SEATS:
+            raise ClubError(f"a seat is {', '.join(SEATS)}, not {seat!r}")
+        return self.swap(name, self.seating[index][SEATS.index(seat)])
 
     # -- the tallies -------------------------------------------------------------------
     def tallies(self) -> dict[str, list[TallyEntry]]:
