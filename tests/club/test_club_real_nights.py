@@ -301,7 +301,7 @@ def test_a_night_cannot_end_at_a_bell_after_which_someone_arrived():
     night.bell()
     night.arrive("Zoe")
     before = night_to_json(night)
-    with pytest.raises(ClubError, match="arrived or were substituted after the bell of game 1"):
+    with pytest.raises(ClubError, match="arrived, were substituted or moved after the bell of game 1"):
         night.end()
     assert night_to_json(night) == before
 

@@ -33,7 +33,8 @@ docs/club.md), as methods a console may call:
 
 ``players`` is everyone who has been on the roster tonight, in the order they came;
 ``changes`` lists this game's arrivals, substitutions and swaps (``("arrive", name)``,
-``("substitute", out, name)``, ``("swap", a, b)``), kept on the ``Game`` at the bell so a night file can replay them.
+``("substitute", out, name)``, ``("swap", a, b)``), kept on the ``Game`` at the bell so a
+night file can replay them.
 
 Imports ``errors``, ``movement``, ``roster``, ``byes``.
 """
@@ -99,7 +100,7 @@ class TallyEntry:
 class Game:
     """A finished game (round): where everyone sat at the bell, the hands each table recorded,
     who won. ``decided`` holds the ties the organiser settled (table number -> team);
-    ``bench`` who sat out; ``changes`` the arrivals and substitutions made during the game;
+    ``bench`` who sat out; ``changes`` the arrivals, substitutions and swaps made during it;
     ``joined`` the arrivals that came in at its bell."""
 
     number: int
@@ -309,8 +310,9 @@ class ProgressiveTournament:
             raise ClubError("no hand has been played tonight; there is no night to end")
         if last == len(self.games):
             if self.changes:
-                raise ClubError(f"players arrived or were substituted after the bell of game "
-                                f"{last}; a night that ends with that bell has no game for them")
+                raise ClubError(f"players arrived, were substituted or moved after the bell "
+                                f"of game {last}; a night that ends with that bell has no game "
+                                "for them")
             self.seating = list(self.games[-1].seating)
             self.bench = list(self.games[-1].bench)
         self.ended = last
