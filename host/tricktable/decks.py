@@ -1,7 +1,9 @@
 """The deck registry: which tag UID is which card (or token) of which enrolled deck.
 
-One SQLite file holds the club keys, the enrolled decks (id, kind, name) and one row per
-enrolled tag (UID -> deck, code, copy). ``Registry.resolve(uid, record)`` is what the table
+One SQLite file holds the club keys, the enrolled decks (id, kind, name), one row per
+enrolled tag (UID -> deck, code, copy) and the names of the members of each ``members`` deck
+(member number -> name): a member tag is a player's own tag, slot ``MEMBER:n`` of a members
+deck, that the table resolves to the player's name (``Resolved.player``). ``Registry.resolve(uid, record)`` is what the table
 calls for every pad event (docs/architecture.md, "Tags and tokens"): a UID enrolled here is
 answered from the registry; an unknown UID is accepted only with a record whose MAC checks
 against a club key (so a table can read a deck enrolled on another host that shares the key).
@@ -17,13 +19,14 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tricktable import cards, tags
 
 CARD_DECKS = ("24", "25", "28", "32", "36", "40", "48", "52", "56")  # names of cards.deck()
-DECK_KINDS = (*CARD_DECKS, "tokens")
+DECK_KINDS = (*CARD_DECKS, "tokens", "members")
+MAX_MEMBERS = 255  # a member number is the record's copy byte
 
 
 def default_path() -> Path:
@@ -50,10 +53,12 @@ class BadRecord(ValueError):
 
 @dataclass(frozen=True)
 class Slot:
-    """One place in a deck: a card face with its copy number, or a token (copy 0)."""
+    """One place in a deck: a card face with its copy number, a token (copy 0), or a member
+    (``tags.MEMBER_CODE``, copy = member number; ``label`` their name, for the enroller)."""
 
     code: int
     copy: int = 0
+    label: str = field(default="", compare=False)
 
     @property
     def value(self) -> cards.Card | str:
@@ -62,7 +67,10 @@ class Slot:
 
     @property
     def name(self) -> str:
-        """The card as printed (``AS``, ``AS'`` for copy 1) or the token string."""
+        """The card as printed (``AS``, ``AS'`` for copy 1), the token string, or
+        ``MEMBER:n (name)``."""
+        if self.code == tags.MEMBER_CODE:
+            return f"MEMBER:{self.copy}" + (f" ({self.label})" if self.label else "")
         value = self.value
         return value if isinstance(value, str) else cards.format_card(value, self.copy)
 
@@ -79,7 +87,8 @@ class Deck:
 
 @dataclass(frozen=True)
 class Resolved:
-    """What a tag is: a card (``card`` set, ``token`` None) or a token (``token`` set).
+    """What a tag is: a card (``card`` set, ``token`` None), a token (``token`` set) or a
+    member tag (``member`` the number, ``player`` the name).
 
     ``source`` is ``"registry"`` (UID enrolled here) or ``"record"`` (MAC-checked record).
     """
@@ -89,6 +98,8 @@ class Resolved:
     copy: int
     token: str | None
     source: str
+    member: int | None = None
+    player: str | None = None
 
     @property
     def is_token(self) -> bool:
@@ -100,6 +111,8 @@ class Resolved:
         """The deck slot this tag fills."""
         if self.token is not None:
             return Slot(tags.token_code(self.token))
+        if self.member is not None:
+            return Slot(tags.MEMBER_CODE, self.member, self.player or "")
         assert self.card is not None
         return Slot(tags.card_code(self.card), self.copy)
 
@@ -109,8 +122,10 @@ def deck_slots(kind: str) -> list[Slot]:
 
     Cards in ``cards.deck(kind)`` order (suit by suit, low to high, the joker last; a 48-card
     deck is the 24 as copy 0 and then again as copy 1, a 56 the 28 twice); tokens in
-    ``tags.TOKENS`` order.
+    ``tags.TOKENS`` order. A members deck has the slots of its members (``Registry.slots``).
     """
+    if kind == "members":
+        raise RegistryError("a members deck has one slot per member: see Registry.slots")
     if kind == "tokens":
         return [Slot(tags.token_code(token)) for token in tags.TOKENS]
     if kind not in CARD_DECKS:
@@ -119,7 +134,38 @@ def deck_slots(kind: str) -> list[Slot]:
     return [Slot(tags.card_code(face), copy) for copy in range(pack.copies) for face in pack.faces]
 
 
+def new_members(have: dict[int, str], names: list[str]) -> dict[int, str]:
+    """The members ``names`` adds to a deck that has ``have`` (number -> name): the names it
+    lacks (case-insensitively), numbered on from its last. RegistryError for an empty name, a
+    name twice in ``names`` or more than ``MAX_MEMBERS`` in all."""
+    known = {name.casefold() for name in have.values()}
+    new: dict[int, str] = {}
+    number = max(have, default=0)
+    for raw in names:
+        name = str(raw).strip()
+        if not name:
+            raise RegistryError("a member's name is empty")
+        if name.casefold() in {n.casefold() for n in new.values()}:
+            raise RegistryError(f"{name!r} is on the members list twice")
+        if name.casefold() in known:
+            continue
+        number += 1
+        if number > MAX_MEMBERS:
+            raise RegistryError(f"a members deck holds {MAX_MEMBERS} members; start another "
+                                f"deck for {name!r} and the rest")
+        new[number] = name
+    return new
+
+
 _HOLDER = "SELECT uid FROM tags WHERE deck_id = ? AND code = ? AND copy = ?"
+# came with member tags: a registry from before has no such table until opened for writing
+_MEMBERS_TABLE = """
+            CREATE TABLE IF NOT EXISTS members (
+                deck_id INTEGER NOT NULL REFERENCES decks,
+                number INTEGER NOT NULL CHECK (number BETWEEN 1 AND 255),
+                name TEXT NOT NULL,
+                PRIMARY KEY (deck_id, number));
+"""
 
 
 class Registry:
@@ -167,6 +213,7 @@ class Registry:
                 signature BLOB,
                 UNIQUE (deck_id, code, copy));
             """
+            + _MEMBERS_TABLE
         )
 
     def _open_existing(self) -> sqlite3.Connection:
@@ -266,6 +313,39 @@ class Registry:
             for row in self._query("SELECT deck_id, kind, name, key_id FROM decks ORDER BY deck_id")
         ]
 
+    # members
+
+    def members(self, deck_id: int) -> dict[int, str]:
+        """The members of a members deck: number -> name (empty for any other deck)."""
+        try:
+            rows = self._query("SELECT number, name FROM members WHERE deck_id = ? "
+                               "ORDER BY number", (deck_id,))
+        except sqlite3.OperationalError:  # a read-only registry from before member tags
+            return {}
+        return dict(rows)
+
+    def add_members(self, deck_id: int, names: list[str]) -> dict[int, str]:
+        """Give the names not yet in members deck ``deck_id`` the next member numbers; returns
+        the new ones. Refused (nothing added) for another kind of deck or a list that
+        ``new_members`` refuses."""
+        deck = self.deck(deck_id)
+        if deck is None or deck.kind != "members":
+            raise RegistryError(f"deck {deck_id} is not a members deck")
+        new = new_members(self.members(deck_id), names)
+        with self._tx() as db:
+            db.executemany("INSERT INTO members VALUES (?, ?, ?)",
+                           [(deck_id, n, name) for n, name in new.items()])
+        return new
+
+    def slots(self, deck_id: int) -> list[Slot]:
+        """The slots of an existing deck: ``deck_slots(kind)``, or a members deck's members."""
+        deck = self.deck(deck_id)
+        if deck is None:
+            raise RegistryError(f"deck {deck_id} does not exist")
+        if deck.kind == "members":
+            return [Slot(tags.MEMBER_CODE, n, name) for n, name in self.members(deck_id).items()]
+        return deck_slots(deck.kind)
+
     # tags
 
     def enrolled(self, deck_id: int) -> dict[bytes, Slot]:
@@ -290,7 +370,7 @@ class Registry:
         deck = self.deck(deck_id)
         if deck is None:
             raise RegistryError(f"deck {deck_id} does not exist")
-        if slot not in deck_slots(deck.kind):
+        if slot not in self.slots(deck_id):
             raise RegistryError(f"{slot.name} is not part of a {deck.kind} deck")
         self.check_free(uid, deck_id)
         with self._tx() as db:
@@ -345,7 +425,7 @@ class Registry:
         uid = bytes(uid)
         known = self.lookup(uid)
         if known is not None:
-            return _resolved(known[0], known[1], "registry")
+            return self._named(_resolved(known[0], known[1], "registry"))
         if not record or not tags.is_ours(record):
             raise UnknownTag(f"tag {uid.hex()} is not enrolled and carries no tricktable record")
         try:
@@ -354,7 +434,7 @@ class Registry:
             raise BadRecord(f"tag {uid.hex()}: {exc}") from None
         slot = Slot(fields.code, fields.copy)
         deck = self.deck(fields.deck_id)
-        if deck is not None and slot not in deck_slots(deck.kind):
+        if deck is not None and slot not in self.slots(deck.deck_id):
             raise BadRecord(
                 f"tag {uid.hex()}: {slot.name} is not part of deck {deck.deck_id} ({deck.kind})"
             )
@@ -364,10 +444,22 @@ class Registry:
                 f"tag {uid.hex()}: {slot.name} of deck {fields.deck_id} is enrolled here as "
                 f"tag {bytes(holder[0][0]).hex()}; this is a second tag claiming it"
             )
-        return _resolved(fields.deck_id, slot, "record")
+        return self._named(_resolved(fields.deck_id, slot, "record"))
+
+    def _named(self, found: Resolved) -> Resolved:
+        """A member tag with its player's name; UnknownTag for a member nobody named here."""
+        if found.member is None:
+            return found
+        name = self.members(found.deck_id).get(found.member)
+        if name is None:
+            raise UnknownTag(f"member {found.member} of deck {found.deck_id} has no name in "
+                             "this registry (enroll --members)")
+        return replace(found, player=name)
 
 
 def _resolved(deck_id: int, slot: Slot, source: str) -> Resolved:
+    if slot.code == tags.MEMBER_CODE:
+        return Resolved(deck_id, None, 0, None, source, member=slot.copy)
     value = slot.value
     if isinstance(value, str):
         return Resolved(deck_id, None, 0, value, source)

@@ -312,10 +312,14 @@ def enroll_deck(
     genuine_only: bool = False,
     protect: bool = False,
     taps: TapDetector | None = None,
+    members: tuple[str, ...] = (),
 ) -> EnrollResult:
-    """Enroll the missing cards (or tokens) of a deck, one tap each, in ``deck_slots`` order.
+    """Enroll the missing cards (or tokens, or member tags) of a deck, one tap each, in
+    ``Registry.slots`` order.
 
-    Creates the deck if new; resumes one left incomplete. ``redo`` names slots (``AS``,
+    Creates the deck if new; resumes one left incomplete. For a ``members`` deck, ``members``
+    adds the names not yet in it (``Registry.add_members``); each member taps their own tag.
+    ``redo`` names slots (``AS``,
     ``AS'``, ``PASS``) to forget and enroll again. Each tag is checked (not enrolled anywhere,
     no foreign or out-of-order record unless the person chooses to overwrite it), written,
     read back and only then recorded, with its originality signature; ``genuine_only`` refuses
@@ -325,15 +329,23 @@ def enroll_deck(
     every tag (writes from page 4 on need it, reads stay open). Stops early (``remaining`` not empty) if no card is
     tapped for ``tap_timeout`` seconds or the person quits.
     """
+    if members and kind != "members":
+        raise EnrollError(f"deck {deck_id} is a {kind} deck: only a members deck has members")
     deck = registry.deck(deck_id)
-    if deck is None:
-        try:
+    if kind == "members" and not members and not registry.members(deck_id):
+        raise EnrollError(f"members deck {deck_id} has no members yet: give their names "
+                          "(--members FILE, one a line)")
+    try:
+        decks.new_members(registry.members(deck_id), list(members))  # checked before a change
+        if deck is None:
             deck = registry.create_deck(deck_id, kind, name)
-        except decks.RegistryError as exc:
-            raise EnrollError(str(exc)) from None
-    elif deck.kind != kind:
-        raise EnrollError(f"deck {deck_id} is a {deck.kind} deck, not {kind}")
-    slots = decks.deck_slots(kind)
+        elif deck.kind != kind:
+            raise EnrollError(f"deck {deck_id} is a {deck.kind} deck, not {kind}")
+        if members:
+            registry.add_members(deck_id, list(members))
+    except decks.RegistryError as exc:
+        raise EnrollError(str(exc)) from None
+    slots = registry.slots(deck_id)
     by_name = {slot.name: slot for slot in slots}
     unknown = [n for n in redo if n not in by_name]
     if unknown:
@@ -498,7 +510,7 @@ def check_deck(
     deck = registry.deck(deck_id)
     if deck is None:
         raise EnrollError(f"deck {deck_id} is not enrolled here")
-    slots = decks.deck_slots(deck.kind)
+    slots = registry.slots(deck_id)
     report = CheckReport(deck)
     taps = taps if taps is not None else TapDetector(reader)
     while len(report.seen) < len(slots):

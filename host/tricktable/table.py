@@ -19,6 +19,12 @@ action the table expects, followed by what the seat may tap (docs/rules/tokens.m
 ``NEW_GAME`` and ``UNDO`` are table controls. Undo and void are done by rebuilding the
 engine from the game's setup and its action list (the engine is deterministic).
 
+A member tag (a player's own tag, ``decks.Resolved.player``) tapped on a seat's pad seats that
+player there: during the deal (the game in play then shows the name, and so does the next game)
+or between games (the next game). A player already seated at another seat of the table swaps
+seats with whoever sat here. The answer carries a ``seated`` event (seat, player); the journal
+keeps the tap itself, so a replay seats them again. During the play of a hand it is refused.
+
 The session is pure: no MQTT, no journal, no clock; the service feeds it and publishes.
 Imports engine, rules (through the engine), decks, tags, protocol and clubfile.
 """
@@ -157,6 +163,8 @@ class TableSession:
         resolved = self._resolve(seat, uid, record, board, pad)
         if isinstance(resolved, Result):
             return resolved
+        if resolved.player is not None:
+            return self._seat_member(seat, resolved.player, board, pad)
         if resolved.token is not None:
             return self._token(seat, resolved.token, board, pad)
         if self.engine is None:
@@ -180,6 +188,8 @@ class TableSession:
         except BadRecord as exc:
             return self._refuse(seat, "bad_record", str(exc), board, pad)
         cfg = self.config
+        if resolved.player is not None:
+            return resolved  # a member tag: the player's own, from no table's deck
         if resolved.is_token:
             if cfg.token_decks and resolved.deck_id not in cfg.token_decks:
                 return self._refuse(seat, "other_deck", f"token {resolved.token} is from deck "
@@ -188,6 +198,26 @@ class TableSession:
             return self._refuse(seat, "other_deck", f"{resolved.card} is from deck {resolved.deck_id};"
                                 f" table {cfg.id} plays deck {cfg.deck}", board, pad)
         return resolved
+
+    def _seat_member(self, seat: int, player: str, board: str, pad: int) -> Result:
+        """Seat ``player`` (tapped their member tag) at ``seat``; see the module docstring."""
+        dealing = self.engine is not None and self.engine.phase == "deal"
+        if self.engine is not None and not dealing and not self.engine.public_state().get(
+                "game_over"):
+            return self._refuse(seat, "hand_in_play", f"{player}'s member tag seats a player "
+                                "during the deal or between games; this hand is in play",
+                                board, pad)
+        self.defaults = {**self.defaults,
+                         "players": _seat_player(list(self.defaults["players"]), seat, player)}
+        if dealing and self.setup is not None:
+            self.setup = {**self.setup,
+                          "players": _seat_player(list(self.setup["players"]), seat, player)}
+            self._rebuild(self.actions)
+        event = {"type": "seated", "seat": seat, "player": player,
+                 "game": self.game if dealing else self.game + 1}
+        return self._with_feedback(Result(ok=True, events=[event], changed=True,
+                                          reason=f"{player} sits at seat {seat}"),
+                                   seat, board, pad)
 
     def _token(self, seat: int, token: str, board: str | None, pad: int | None) -> Result:
         if token == "NEW_GAME":
@@ -421,6 +451,14 @@ def token_actions(token: str, seat: int) -> list[Action]:
                 if action_token(action) == token:
                     out.append(action)
     return out
+
+
+def _seat_player(players: list[str], seat: int, player: str) -> list[str]:
+    """``players`` with ``player`` at ``seat``; if they sat elsewhere, the two swap seats."""
+    if player in players:
+        players[players.index(player)] = players[seat]
+    players[seat] = player
+    return players
 
 
 def _says_more(action: Action, refused: Result) -> bool:

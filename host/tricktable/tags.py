@@ -8,14 +8,19 @@ proprietary TLV so the tag stays well formed (see hardware/tag-format.md)::
     2      format version (1)
     3      club key id (0..255)
     4..5   deck id, big endian (1..65535)
-    6      code: a card (high nibble suit, low nibble rank) or a token (0x80 + index)
-    7      copy number (0 or 1 in double decks; 0 otherwise)
+    6      code: a card (high nibble suit, low nibble rank), a token (0x80 + index) or a
+           member tag (0x60)
+    7      copy number (0 or 1 in double decks; 0 otherwise); a member tag's member number
+           (1..255) in its members deck
     8..15  MAC: HMAC-SHA256(club key, DOMAIN || UID || bytes 0..7), first 8 bytes
 
 The MAC covers the tag's factory UID, so a record copied onto another tag is refused.
 ``password`` derives the optional NTAG21x write password (PWD, PACK) from the club key and
 the UID, so the enroll tool can protect a tag and unlock it again later.
 Card codes and token codes are fixed here for ever: new tokens are appended, never reordered.
+A member tag (a player's own tag, tapped at a seat to sit there) is code ``MEMBER_CODE`` with
+the member number in the copy byte; its deck's registry knows the member's name. A host from
+before member tags refuses one as an unassigned code.
 
 Imports ``tricktable.cards`` only. Tokens are the strings of docs/architecture.md
 (``PASS``, ``BID:3HC``, ``TRUMP:S`` ...).
@@ -40,6 +45,8 @@ _TLV_PROPRIETARY = 0xFD
 _TLV_LENGTH = RECORD_LEN - 2
 
 JOKER_CODE = 0x50
+MEMBER_CODE = 0x60
+MEMBER = "MEMBER"  # the value of MEMBER_CODE (not a token: the table seats, never plays, it)
 TOKEN_BASE = 0x80
 
 TOKENS: tuple[str, ...] = (
@@ -101,9 +108,12 @@ def token_code(token: str) -> int:
 
 
 def code_value(code: int) -> Card | str:
-    """The card face (a ``Card``) or the token (a ``str``) of a code; RecordError if unassigned."""
+    """The card face (a ``Card``), the token (a ``str``) or ``MEMBER`` of a code;
+    RecordError if unassigned."""
     if TOKEN_BASE <= code < TOKEN_BASE + len(TOKENS):
         return TOKENS[code - TOKEN_BASE]
+    if code == MEMBER_CODE:
+        return MEMBER
     if code == JOKER_CODE:
         return JOKER
     suit, rank = code >> 4, code & 0x0F

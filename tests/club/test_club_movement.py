@@ -172,11 +172,12 @@ def test_bad_scores_are_refused_and_change_nothing(call, message):
 
 
 @pytest.mark.parametrize(("players", "tables", "message"), [
-    (10, None, "10 players cannot fill tables of four"),
+    (3, None, "3 players cannot fill a table of four"),
     (0, None, "0 players"),
     (12, 2, "12 players fill 3 tables, not 2"),
+    (10, 3, "10 players fill 2 tables with 2 sitting out each game, not 3"),
 ])
-def test_a_night_needs_full_tables(players, tables, message):
+def test_a_night_needs_a_full_table(players, tables, message):
     with pytest.raises(ClubError, match=message):
         ProgressiveTournament.new([f"P{i}" for i in range(players)], tables)
 

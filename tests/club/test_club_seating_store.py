@@ -1,7 +1,7 @@
-"""A night file keeps the seating each game was played in (the director may swap players) and
-the bells the director rang early ("Bid Euchre", section "Bid euchre variations",
+"""A night file keeps the director's swaps (with the game's changes) and the bells the
+director rang early ("Bid Euchre", section "Bid euchre variations",
 "Progressive": "The lead table plays eight hands [...] then rings the bell"); a hand-edited
-seating that does not seat the night's players is refused, naming the game.
+swap of a stranger is refused, naming the game.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def test_a_swapped_seating_and_an_early_bell_survive_a_reload(tmp_path):
     night.bell(early=True)  # the head table had 2 hands left
     swapped = [list(t) for t in night.seating]
     swapped[0][0], swapped[1][1] = swapped[1][1], swapped[0][0]
-    night.seating = [tuple(t) for t in swapped]
+    night.swap(night.seating[0][0], night.seating[1][1])
     save_night(night, tmp_path / "night.json")
     again = load_night(tmp_path / "night.json")
     assert again.games[0].early and [list(t) for t in again.seating] == swapped
@@ -35,9 +35,9 @@ def test_a_bell_before_the_head_table_is_through_needs_the_director():
         night.bell()
 
 
-def test_a_seating_with_a_stranger_is_refused_naming_the_game():
+def test_a_swap_with_a_stranger_is_refused_naming_the_game():
     night = ProgressiveTournament.new(ROSTER, 2, ProgressiveOptions(hands_per_round=1, rounds=3))
     data = night_to_json(night)
-    data["seating"] = [["Ann", "Bob", "Cy", "Di"], ["Eve", "Fay", "Gus", "Zed"]]
-    with pytest.raises(ClubError, match="the current game: the seating must seat the night's 8"):
+    data["changes"] = [["swap", "Ann", "Zed"]]
+    with pytest.raises(ClubError, match="the current game: 'Zed' is not seated"):
         night_from_json(json.loads(json.dumps(data)))

@@ -74,6 +74,20 @@ def make_registry(path: Path) -> Registry:
     return registry
 
 
+MEMBER_DECK = 90
+
+
+def enroll_members(registry: Registry, names: list[str]) -> dict[str, bytes]:
+    """A members deck (``MEMBER_DECK``) with these members, each with their own tag: name -> UID."""
+    registry.create_deck(MEMBER_DECK, "members", "club members")
+    registry.add_members(MEMBER_DECK, names)
+    uids = {}
+    for slot in registry.slots(MEMBER_DECK):
+        uids[slot.label] = bytes([0x04, 0x4D, 0x45, 0x4D, 0x00, slot.copy, 0x80])
+        registry.enroll(uids[slot.label], MEMBER_DECK, slot)
+    return uids
+
+
 PLAYERS = ["North", "East", "South", "West"]
 
 

@@ -5,7 +5,10 @@ where this game; ``record TABLE --scores A B`` puts one hand's scores (team A = 
 E/W) on the table's sheet, or ``record TABLE --journal FILE`` takes them from that table's
 host journal, and ``undo TABLE`` takes the last one back; ``bell`` closes the game and moves
 everyone; ``tally [NAME...]`` prints the players' tally sheets and ``standings`` the totals
-(rich, or ``--format text|csv`` for printing). The night is a JSON file, saved after every
+(rich, or ``--format text|csv`` for printing). ``arrive NAME`` (a late arrival, from the next
+game), ``substitute OUT IN``, ``swap A B`` (two players change places), ``end`` (the game in play is the last) and ``unbell`` (take the
+last bell back) are what real nights need; byes are automatic when the players do not fill
+the tables. The night is a JSON file, saved after every
 command that changes it, so a restart loses nothing. Bad input changes nothing and exits non-zero
 with the reason. docs/club.md is the organiser's guide. Imports ``club``, ``journal``,
 ``engine.actions``, ``click``, ``rich``.
@@ -22,6 +25,7 @@ from rich.console import Console
 from rich.table import Table
 
 from tricktable.club import (
+    BYE_SCORES,
     SEATS,
     ClubError,
     ProgressiveOptions,
@@ -81,23 +85,28 @@ def club(ctx: click.Context, night_path: Path) -> None:
 @click.option("--players", "players_file", required=True,
               type=click.Path(dir_okay=False, path_type=Path),
               help="One player's name a line (# comments allowed).")
-@click.option("--tables", type=click.IntRange(min=1), required=True,
-              help="Tables of four (the players must fill them exactly).")
+@click.option("--tables", type=click.IntRange(min=1), default=None,
+              help="Tables of four: the players divided by four (checked); the rest sit "
+                   "out a game in turn.")
 @click.option("--hands", type=click.IntRange(min=1), default=ProgressiveOptions.hands_per_round,
               show_default=True, help="Hands the head table plays before the bell.")
 @click.option("--rounds", type=click.IntRange(min=1), default=ProgressiveOptions.rounds,
               show_default=True, help="Games in the night.")
 @click.option("--shuffle", "shuffle_seed", type=int, default=None,
               help="Seat the players by this seed instead of in roster order.")
+@click.option("--bye-score", type=click.Choice(BYE_SCORES), default=ProgressiveOptions.bye_score,
+              show_default=True, help="What a player sitting out a game scores: the game's "
+                                      "average team score, or zero.")
 @pass_night
-def new(night: _Night, players_file: Path, tables: int, hands: int, rounds: int,
-        shuffle_seed: int | None) -> None:
+def new(night: _Night, players_file: Path, tables: int | None, hands: int, rounds: int,
+        shuffle_seed: int | None, bye_score: str) -> None:
     """Start a night: seat the roster four to a table, head table first."""
     if night.path.exists():
         raise click.ClickException(f"{night.path} already holds a night; choose another file")
     try:
         tournament = ProgressiveTournament.new(read_roster(players_file), tables,
-                                               ProgressiveOptions(hands, rounds), shuffle_seed)
+                                               ProgressiveOptions(hands, rounds, bye_score),
+                                               shuffle_seed)
     except ClubError as exc:
         raise _fail(exc) from None
     night.save(tournament)
@@ -110,8 +119,12 @@ def _print_seating(t: ProgressiveTournament, fmt: str) -> None:
     header = ["table", *SEATS, "A (N/S)", "B (E/W)", "hands"]
     rows = [[str(i), *table, *map(str, t.table_score(i)), str(len(t.hands[i - 1]))]
             for i, table in enumerate(t.seating, 1)]
-    title = f"Game {t.round} of {t.options.rounds}: {t.hands_left()} hands to the bell"
+    title = f"Game {t.round} of {t.last_round}: {t.hands_left()} hands to the bell"
     _print(title, header, rows, fmt)
+    if fmt != "csv":
+        for label, names in (("sitting out", t.bench), ("joining next game", t.arriving)):
+            if names:
+                click.echo(f"{label}: {', '.join(names)}")
 
 
 def _print(title: str, header: list[str], rows: list[list[str]], fmt: str) -> None:
@@ -254,8 +267,8 @@ def tally(night: _Night, names: tuple[str, ...], fmt: str) -> None:
     unknown = [name for name in names if name not in sheets]
     if unknown:
         raise click.ClickException(f"not on the roster: {', '.join(unknown)}")
-    rows = [[name, str(e.round), str(e.table), e.seat, e.partner, str(e.score), str(e.against),
-             "won" if e.won else "lost"]
+    rows = [[name, str(e.round), "-" if e.bye else str(e.table), e.seat, e.partner,
+             str(e.score), str(e.against), "bye" if e.bye else "won" if e.won else "lost"]
             for name in (names or tournament.players) for e in sheets[name]]
     _print("Tally sheets", ["player", "game", "table", "seat", "partner", "score", "against",
                             "result"], rows, fmt)
@@ -271,6 +284,82 @@ def standings_command(night: _Night, fmt: str) -> None:
              "high" if s.high else "low" if s.low else ""]
             for s in standings(tournament.tallies())]
     state = ("final" if tournament.finished
-             else f"after {len(tournament.games)} of {tournament.options.rounds} games")
+             else f"after {len(tournament.games)} of {tournament.last_round} games")
     _print(f"Standings ({state})", ["rank", "player", "total", "won", "played", "note"],
            rows, fmt)
+
+
+@club.command()
+@click.argument("name")
+@pass_night
+def arrive(night: _Night, name: str) -> None:
+    """A late arrival: NAME joins the night from the next game."""
+    tournament = night.load()
+    try:
+        name = tournament.arrive(name)
+    except ClubError as exc:
+        raise _fail(exc) from None
+    night.save(tournament)
+    click.echo(f"{name} joins at the bell of game {tournament.round}")
+
+
+@club.command()
+@click.argument("out")
+@click.argument("name", metavar="IN")
+@pass_night
+def substitute(night: _Night, out: str, name: str) -> None:
+    """IN takes OUT's seat now; OUT leaves the night (`club arrive OUT` to come back)."""
+    tournament = night.load()
+    try:
+        out, name = tournament.substitute(out, name)
+    except ClubError as exc:
+        raise _fail(exc) from None
+    night.save(tournament)
+    click.echo(f"{name} plays for {out} from now; this game goes on {name}'s tally")
+
+
+@club.command()
+@click.argument("first")
+@click.argument("second")
+@pass_night
+def swap(night: _Night, first: str, second: str) -> None:
+    """FIRST and SECOND change places now (two seats, or a seat and a bye)."""
+    tournament = night.load()
+    try:
+        first, second = tournament.swap(first, second)
+    except ClubError as exc:
+        raise _fail(exc) from None
+    night.save(tournament)
+    click.echo(f"{first} and {second} have changed places")
+    _print_seating(tournament, "rich")
+
+
+@club.command()
+@pass_night
+def end(night: _Night) -> None:
+    """End the night early: the game in play is the last (or the last bell was)."""
+    tournament = night.load()
+    try:
+        last = tournament.end()
+    except ClubError as exc:
+        raise _fail(exc) from None
+    night.save(tournament)
+    if tournament.finished:
+        click.echo(f"the night ended after game {last}: `tricktable club standings` for the "
+                   "results")
+    else:
+        click.echo(f"game {last} is the last: its bell ends the night")
+
+
+@club.command()
+@pass_night
+def unbell(night: _Night) -> None:
+    """Take back the last bell: its game, hands and seating come back; nobody has moved."""
+    tournament = night.load()
+    try:
+        game = tournament.unbell()
+    except ClubError as exc:
+        raise _fail(exc) from None
+    night.save(tournament)
+    click.echo(f"the bell of game {game.number} is taken back")
+    _print_seating(tournament, "rich")

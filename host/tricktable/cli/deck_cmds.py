@@ -3,7 +3,8 @@
 Thin: the sessions live in ``tricktable.enroll``, the registry in ``tricktable.decks``; this
 module parses options and shows the session to the person at the reader with rich (a
 progress bar, the card to tap next, problems in red, questions read from stdin).
-Imports ``decks`` and ``enroll``.
+``enroll --kind members --members FILE`` tags the members' own tags (their names from FILE,
+read like a club night's players file). Imports ``decks``, ``enroll`` and ``club.roster``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from rich.prompt import Prompt
 from rich.table import Table
 
 from tricktable import decks, enroll
+from tricktable.club.errors import ClubError
+from tricktable.club.roster import read_roster
 
 registry_option = click.option(
     "--registry",
@@ -63,7 +66,8 @@ class RichUI:
         what = f"tap [bold cyan]{slot.name}[/]" if slot else "tap any card"
         if slot is not None and slot.copy:
             what += " (from the second deck)"
-        self.progress.update(self.task, completed=done, description=f"{self.title}: {what}")
+        self.progress.update(self.task, completed=done, total=total,
+                             description=f"{self.title}: {what}")
 
     def done_card(self, slot: decks.Slot, uid: bytes) -> None:
         self.progress.advance(self.task)
@@ -111,6 +115,9 @@ def _reader_lost(port: str, exc: enroll.ReaderError) -> click.ClickException:
 )
 @click.option("--name", default="", help="A name for a new deck (e.g. 'blue backs').")
 @click.option("--redo", multiple=True, help="Enroll this card again (AS, AS', PASS); repeatable.")
+@click.option("--members", "members_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="With --kind members: the members' names, one a line (# "
+                                 "comments allowed); names new to the deck are added.")
 @click.option(
     "--timeout", default=120.0, show_default=True, help="Stop after this many idle seconds."
 )
@@ -128,6 +135,7 @@ def enroll_command(
     kind: str,
     name: str,
     redo: tuple[str, ...],
+    members_file: Path | None,
     timeout: float,
     genuine_only: bool,
     protect: bool,
@@ -135,13 +143,19 @@ def enroll_command(
     baud: int,
     registry: Path | None,
 ) -> None:
-    """Tag a deck card by card (or a token set) at a PN532 on a serial port."""
+    """Tag a deck card by card (a token set, or members' own tags) at a PN532 on a serial
+    port."""
     console = Console()
+    members: tuple[str, ...] = ()
+    if members_file is not None:
+        try:
+            members = read_roster(members_file)
+        except ClubError as exc:
+            raise click.ClickException(str(exc)) from None
     reader = _reader(port, baud)
     try:
         with _open(registry) as reg:
-            total = len(decks.deck_slots(kind))
-            with RichUI(console, f"deck {deck_id}", total) as ui:
+            with RichUI(console, f"deck {deck_id}", 0) as ui:
                 result = enroll.enroll_deck(
                     reg,
                     reader,
@@ -153,6 +167,7 @@ def enroll_command(
                     tap_timeout=timeout,
                     genuine_only=genuine_only,
                     protect=protect,
+                    members=members,
                 )
     except (enroll.EnrollError, decks.RegistryError) as exc:
         raise click.ClickException(str(exc)) from None
@@ -181,7 +196,7 @@ def list_command(registry: Path | None) -> None:
     table = Table("deck", "kind", "name", "enrolled", "key")
     with _open(registry, readonly=True) as reg:
         for deck in reg.decks():
-            size = len(decks.deck_slots(deck.kind))
+            size = len(reg.slots(deck.deck_id))
             have = len(reg.enrolled(deck.deck_id))
             table.add_row(
                 str(deck.deck_id), deck.kind, deck.name, f"{have}/{size}", str(deck.key_id)
@@ -207,7 +222,7 @@ def check_command(
     try:
         with _open(registry, readonly=True) as reg:
             deck = reg.deck(deck_id)
-            total = len(decks.deck_slots(deck.kind)) if deck else 0
+            total = len(reg.slots(deck_id)) if deck else 0
             with RichUI(console, f"check deck {deck_id}", total) as ui:
                 report = enroll.check_deck(
                     reg, reader, deck_id, ui, idle_timeout=idle, genuine_only=genuine_only

@@ -226,11 +226,8 @@ class Director:
             places.append((table, number, SEATS.index(seat)))
         if places[0] == places[1]:
             raise ClubError("a and b are the same seat; a swap takes two")
-        seating = [list(t) for t in live.night.seating]
-        names = [seating[n - 1][s] for _, n, s in places]
-        (_, n1, s1), (_, n2, s2) = places
-        seating[n1 - 1][s1], seating[n2 - 1][s2] = names[1], names[0]
-        live.night.seating = [(t[0], t[1], t[2], t[3]) for t in seating]
+        names = [live.night.seating[n - 1][s] for _, n, s in places]
+        live.night.swap(names[0], names[1])  # kept with the game's changes
         live.reseat(sorted({places[0][0], places[1][0]}), command_id)
         where = [f"{t} {SEATS[s]}" for t, _, s in places]
         return (f"swap {where[0]} and {where[1]}", f"{where[0]} {names[0]}, {where[1]} {names[1]}",
@@ -298,9 +295,7 @@ class Director:
                                            and state.get("actions")):
                 raise ClubError(f"table {table} has begun game {night.round}; the bell of game "
                                 f"{last.number} can no longer be taken back")
-        night.games.pop()
-        night.seating = list(last.seating)
-        night.hands = [list(h) for h in last.hands]
+        night.unbell()
         self.fixes, self.decided = {}, {}
         self.carried = {t: list(last.hands[n]) for n, t in enumerate(live.tables)}
         self.early, self.again = False, self.again + 1

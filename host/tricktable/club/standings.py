@@ -3,7 +3,8 @@ determine the high score and low score for the tournament").
 
 Players are ranked by total score; equal totals share a rank (games won then name only order
 the rows). ``high`` marks every player with the best total, ``low`` every player with the
-worst (none when everyone is level). Imports ``tournament`` (for ``TallyEntry``).
+worst (none when everyone is level). A bye's score counts in the total; it is not a game
+played or won. Imports ``tournament`` (for ``TallyEntry``).
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ class Standing:
 
 def standings(tallies: Mapping[str, Sequence[TallyEntry]]) -> list[Standing]:
     """The standings from every player's tally sheet, best total first."""
-    rows = sorted(((sum(e.score for e in sheet), sum(e.won for e in sheet), len(sheet), name)
+    rows = sorted(((sum(e.score for e in sheet), sum(e.won for e in sheet),
+                   sum(not e.bye for e in sheet), name)
                    for name, sheet in tallies.items()),
                   key=lambda r: (-r[0], -r[1], r[3].casefold()))
     if not rows:

@@ -1,9 +1,11 @@
 """A club night as JSON, so it survives a restart (``tricktable club --night PATH``).
 
 The file keeps what the organiser entered and nothing derived: the options, the first
-seating, the seating of each game (the movement's, unless the director swapped players),
-every finished game's hands, the ties the organiser settled and whether the director rang
-its bell early, and the current game's hands. Loading replays these through ``ProgressiveTournament`` (the same checks as
+seating (and ``first_bench``, who sat out the first game), every finished game's hands, the
+ties the organiser settled, whether the director rang its bell early, and the arrivals,
+substitutions and swaps made during it (``changes``; the director's swaps too),
+the current game's hands and changes, and ``ended`` (the night's length after ``club end``).
+Those keys came later: a file without them (older) loads as a night with none. Loading replays these through ``ProgressiveTournament`` (the same checks as
 when they were entered), so a hand-edited file that breaks a rule is refused with the game
 and table named. Saving writes a temporary file and renames it over the old one, so a crash
 never leaves half a night. Imports ``errors``, ``tournament``.
@@ -28,19 +30,20 @@ FORMAT = "tricktable-club-night/1"
 
 def night_to_json(night: ProgressiveTournament) -> dict[str, Any]:
     """The night as JSON-able data (see the module docstring)."""
-    first = night.games[0].seating if night.games else night.seating
     return {
         "format": FORMAT,
         "options": {"hands_per_round": night.options.hands_per_round,
-                    "rounds": night.options.rounds},
-        "first_seating": [list(table) for table in first],
-        "games": [{"seating": [list(table) for table in game.seating],
-                   "hands": [[list(h) for h in table] for table in game.hands],
+                    "rounds": night.options.rounds, "bye_score": night.options.bye_score},
+        "first_seating": [list(table) for table in night.first_seating],
+        "first_bench": list(night.first_bench),
+        "games": [{"hands": [[list(h) for h in table] for table in game.hands],
                    "decided": {str(k): v for k, v in game.decided.items()},
+                   "changes": [list(change) for change in game.changes],
                    **({"early": True} if game.early else {})}
                   for game in night.games],
-        "seating": [list(table) for table in night.seating],
         "hands": [[list(h) for h in table] for table in night.hands],
+        "changes": [list(change) for change in night.changes],
+        "ended": night.ended,
     }
 
 
@@ -49,20 +52,6 @@ def _field(data: dict[str, Any], key: str, kind: type) -> Any:
     if not isinstance(value, kind):
         raise ClubError(f"the night's {key!r} must be a {kind.__name__}, not {value!r}")
     return value
-
-
-def _seat(night: ProgressiveTournament, seating: Any, where: str) -> None:
-    """The seating a game was played in (the movement's, or as the director swapped it)."""
-    if seating is None:  # a file from before seatings were kept: the movement's
-        return
-    try:
-        played = ProgressiveTournament(seating)  # four names a table, nobody twice
-    except ClubError as exc:
-        raise ClubError(f"{where}: {exc}") from None
-    if played.tables != night.tables or sorted(played.players) != sorted(night.players):
-        raise ClubError(f"{where}: the seating must seat the night's {len(night.players)} "
-                        f"players at its {night.tables} tables, each once")
-    night.seating = list(played.seating)
 
 
 def _set_all(night: ProgressiveTournament, hands: Any, where: str) -> None:
@@ -79,21 +68,45 @@ def _set_all(night: ProgressiveTournament, hands: Any, where: str) -> None:
                 raise ClubError(f"{where}: {exc}") from None
 
 
+def _apply_changes(night: ProgressiveTournament, changes: Any, where: str) -> None:
+    if not isinstance(changes, list):
+        raise ClubError(f"{where}: the changes must be a list")
+    for change in changes:
+        try:
+            if isinstance(change, list) and change[:1] == ["arrive"] and len(change) == 2:
+                night.arrive(change[1])
+            elif isinstance(change, list) and change[:1] == ["substitute"] and len(change) == 3:
+                night.substitute(change[1], change[2])
+            elif isinstance(change, list) and change[:1] == ["swap"] and len(change) == 3:
+                night.swap(change[1], change[2])
+            else:
+                raise ClubError(f"a change is [\"arrive\", NAME], [\"substitute\", OUT, IN] "
+                                f"or [\"swap\", A, B], not {change!r}")
+        except ClubError as exc:
+            raise ClubError(f"{where}: {exc}") from None
+
+
 def night_from_json(data: Any) -> ProgressiveTournament:
     """Rebuild a night from ``night_to_json`` data; ``ClubError`` says what is wrong."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ClubError(f"not a club night file (expected \"format\": \"{FORMAT}\")")
     options = _field(data, "options", dict)
-    unknown = set(options) - {"hands_per_round", "rounds"}
+    unknown = set(options) - {"hands_per_round", "rounds", "bye_score"}
     if unknown:
         raise ClubError(f"unknown night options: {', '.join(sorted(unknown))}")
     night = ProgressiveTournament(_field(data, "first_seating", list),
-                                  ProgressiveOptions(**options))
+                                  ProgressiveOptions(**options), data.get("first_bench", []))
+    ended = data.get("ended")
+    if ended is not None:
+        if isinstance(ended, bool) or not isinstance(ended, int) or not 1 <= ended <= night.last_round:
+            raise ClubError(f"the night's \"ended\" is the number of games played (1 to "
+                            f"{night.last_round}) or null, not {ended!r}")
+        night.ended = ended
     for number, game in enumerate(_field(data, "games", list), 1):
         where = f"game {number}"
         if not isinstance(game, dict) or not isinstance(game.get("decided", {}), dict):
             raise ClubError(f"{where}: expected {{\"hands\": [...], \"decided\": {{...}}}}")
-        _seat(night, game.get("seating"), where)
+        _apply_changes(night, game.get("changes", []), where)
         _set_all(night, game.get("hands"), where)
         try:
             decided = {int(k): v for k, v in game.get("decided", {}).items()}
@@ -103,8 +116,7 @@ def night_from_json(data: Any) -> ProgressiveTournament:
             night.bell(decided, early=game.get("early") is True)
         except ClubError as exc:
             raise ClubError(f"{where}: {exc}") from None
-    if not night.finished:
-        _seat(night, data.get("seating"), "the current game")
+    _apply_changes(night, data.get("changes", []), "the current game")
     _set_all(night, data.get("hands"), "the current game")
     return night
 

@@ -45,7 +45,7 @@ def night_view(night: ProgressiveTournament) -> dict[str, Any]:
             a, b = night.table_score(number)
             seating.append({"table": number, "seats": dict(zip(SEATS, table, strict=True)),
                             "score": [a, b], "hands": len(night.hands[number - 1])})
-    return {"round": min(night.round, night.options.rounds), "rounds": night.options.rounds,
+    return {"round": min(night.round, night.last_round), "rounds": night.last_round,
             "games_played": len(night.games), "finished": night.finished,
             "hands_per_round": night.options.hands_per_round, "hands_left": night.hands_left(),
             "standings": rows, "seating": seating}
