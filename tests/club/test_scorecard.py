@@ -98,3 +98,19 @@ def test_a_name_a_spreadsheet_would_run_as_a_formula_is_written_as_text() -> Non
     names = [r[1] for r in read(results_csv(night))[1:]]
     assert sorted(names) == ["'+Bo", "'-Cy", "'=SUM(A1)", "'@Di"]
     assert {r[0] for r in read(scorecards_csv(night))[1:]} == set(names)
+
+
+def test_a_player_who_sat_out_has_a_bye_line_on_their_scorecard() -> None:
+    # nine players at two tables: one sits out each game (a judgement call: the article is
+    # silent on byes) and scores the game's average team score
+    night = ProgressiveTournament.new([*PLAYERS, "Ivy"], options=ProgressiveOptions(1, 2))
+    out = night.bench[0]
+    night.record_hand(1, 4, 2)
+    night.record_hand(2, 6, 0)
+    night.bell()
+    line = scorecards(night)[out][0]
+    assert (line.table, line.seat, line.partner, line.opponents) == (0, "bye", "", ("", ""))
+    assert line.score == 3  # (4 + 2 + 6 + 0) / 4
+    rows = list(csv.reader(io.StringIO(scorecards_csv(night))))
+    assert [out, "1", "0", "bye", "", "", "", "3"] == rows[[r[0] for r in rows].index(out)][:8]
+    assert rows[[r[0] for r in rows].index(out)][-1] == "bye"

@@ -27,7 +27,8 @@ __all__ = ["ScorecardLine", "scorecards", "results_csv", "scorecards_csv"]
 
 @dataclass(frozen=True)
 class ScorecardLine:
-    """One finished game on a player's scorecard."""
+    """One finished game on a player's scorecard; a bye (sat out) is table 0, seat "bye",
+    no partner and no opponents, scored by the night's ``bye_score``."""
 
     game: int
     table: int
@@ -45,6 +46,10 @@ def scorecards(night: ProgressiveTournament) -> dict[str, list[ScorecardLine]]:
     for name, sheet in night.tallies().items():
         lines = []
         for entry in sheet:
+            if entry.bye:
+                lines.append(ScorecardLine(entry.round, 0, "bye", "", ("", ""), entry.score,
+                                           entry.against, entry.won))
+                continue
             table = night.games[entry.round - 1].seating[entry.table - 1]
             seat = SEATS.index(entry.seat)
             other = next(team for team, seats in TEAM_SEATS.items() if seat not in seats)
@@ -86,6 +91,7 @@ def scorecards_csv(night: ProgressiveTournament) -> str:
                                     "opponent", "score", "against", "result"]]
     for name, lines in scorecards(night).items():
         rows.extend([name, line.game, line.table, line.seat, line.partner, *line.opponents,
-                     line.score, line.against, "won" if line.won else "lost"]
+                     line.score, line.against,
+                     "bye" if line.seat == "bye" else "won" if line.won else "lost"]
                     for line in lines)
     return _csv(rows)

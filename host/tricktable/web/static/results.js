@@ -70,10 +70,12 @@
     document.getElementById("card-status").textContent =
       `${state(v)} · rank ${s.rank} · total ${s.total}${s.high ? " · high score" : s.low ? " · low score" : ""}`;
     document.querySelector("#card tbody").replaceChildren(...v.lines.map((line) => el("tr", { "data-game": String(line.game) },
-      el("td", { class: "n", text: String(line.game) }), el("td", { text: tableName(line.table) }),
+      el("td", { class: "n", text: String(line.game) }),
+      el("td", { text: line.seat === "bye" ? "sat out" : tableName(line.table) }),
       el("td", { text: SEAT_NAMES[line.seat] || line.seat }), el("td", { text: line.partner }),
-      el("td", { text: line.opponents.join(" & ") }), el("td", { class: "n", text: String(line.score) }),
-      el("td", { class: "n", text: String(line.against) }), el("td", { text: line.won ? "won" : "lost" }))));
+      el("td", { text: line.opponents.filter(Boolean).join(" & ") }),
+      el("td", { class: "n", text: String(line.score) }), el("td", { class: "n", text: String(line.against) }),
+      el("td", { text: line.seat === "bye" ? "bye" : line.won ? "won" : "lost" }))));
     document.getElementById("card-total").textContent = String(s.total);
     document.getElementById("card-won").textContent = `${s.won} won`;
     document.body.dataset.ready = "yes";
