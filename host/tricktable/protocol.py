@@ -41,7 +41,8 @@ Led = Literal["off", "green", "red", "amber", "blue", "white"]
 Pattern = Literal["solid", "blink", "pulse"]
 Buzz = Literal["none", "ok", "error", "revoke"]
 ControlCmd = Literal["new_game", "set_variant", "seat", "undo", "void_hand", "action", "replace"]
-NightCmd = Literal["replace_action", "fix_hand", "void_hand", "swap", "settle", "ring", "undo_bell"]
+NightCmd = Literal["replace_action", "fix_hand", "void_hand", "swap", "settle", "ring", "undo_bell",
+                   "arrive", "substitute", "end"]
 EventKind = Literal["accepted", "refused", "engine", "control", "invalid"]
 
 

@@ -214,3 +214,29 @@ def test_a_hand_edited_director_section_that_cannot_be_read_is_refused(night):
     night.path.write_text(json.dumps(data))
     with pytest.raises(ClubError, match="director section cannot be read: the fix of t1 hand 1"):
         LiveNight(night.path, night.club, night.journal)
+
+
+def test_a_late_arrival_a_substitute_and_an_early_end_are_done_from_the_console(night):
+    night.act("t1", lambda s: s.phase == "play")
+    night.refused("arrive", {"name": ""}, "name must be a player's name")
+    night.refused("arrive", {"name": "ann"}, "already at the night")
+    answer = night.send("arrive", {"name": "Ivy"})
+    assert answer.ok and answer.entry["after"] == "plays from game 2", answer
+    assert "Ivy" in night.tally().arriving
+    night.refused("substitute", {"out": "Zed", "in": "Jo"}, "'Zed' is not at the night")
+    seated_t2 = night.service.state("t2")["seats"]
+    game = night.service.state("t2")["game"]
+    answer = night.send("substitute", {"out": seated_t2[0], "in": "Jo"})
+    assert answer.ok, answer.reason
+    after = night.tally()
+    assert after.seating[1][0] == "Jo" and seated_t2[0] in after.left
+    # t2 had not begun its game: it starts again with the substitute's name
+    assert night.service.state("t2")["game"] == game + 1
+    assert night.service.state("t2")["seats"][0] == "Jo"
+    night.refused("end", {}, "no hand has been played tonight")
+    hand = night.shadows["t1"].public_state()["hand_number"]
+    night.act("t1", lambda s: s.public_state()["hand_number"] > hand)  # a hand is scored
+    answer = night.send("end", {})
+    assert answer.ok and answer.entry["after"] == "1 games", answer
+    assert night.tally().last_round == 1
+    assert [e["cmd"] for e in night.audit()] == ["arrive", "substitute", "end"]

@@ -210,6 +210,8 @@ class LiveNight:
             with self._lock:
                 entry = self.director.done(command.id)
                 if entry is None:
+                    for table in self.tables:  # the director sees every hand scored so far
+                        self._refresh(table, scored=False)
                     entry = self.director.run(self, command)
                     for table in self.tables:
                         self._refresh(table, scored=False)

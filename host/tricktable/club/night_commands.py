@@ -19,6 +19,13 @@ is answered again and not done twice. The corrections:
 - ``settle`` {winners: {table: "A" | "B", ...}}: the winners of tied tables, several at once,
   once they have closed after the bell.
 - ``ring``: the bell by hand (the head table may have hands left: the game ends short).
+- ``arrive`` {name}: a late arrival (or a player who left, back again) joins from the next game
+  (``ProgressiveTournament.arrive``: a bye until a seat is free).
+- ``substitute`` {out, in}: ``in`` takes ``out``'s seat now and ``out`` leaves the night; the
+  game in play goes on the tally of whoever sits there at the bell. A table that has not begun
+  its game starts it again with the new name; one in play shows it from its next game.
+- ``end``: the night ends early: the game in play is the last (the bell still ends it), or, if
+  no table has a hand of it yet, the last bell was (``ProgressiveTournament.end``).
 - ``undo_bell``: a bell rung by hand is taken back; before the players moved the game goes on,
   after they moved (and before any table's next game has begun) the game is reopened: each table
   starts a new journal game with that game's players, its hands so far carried over.
@@ -270,6 +277,33 @@ class Director:
         live.bell_rung, self.early = True, left > 0
         return (f"the bell of game {live.night.round}", f"not rung; the head table has played "
                 f"{played} of {live.night.options.hands_per_round} hands", "rung by hand")
+
+    @staticmethod
+    def _name(args: dict[str, Any], key: str) -> str:
+        name = args.get(key)
+        if not isinstance(name, str) or not name.strip():
+            raise ClubError(f"{key} must be a player's name, not {name!r}")
+        return name
+
+    def _arrive(self, live: LiveNight, args: dict[str, Any],
+                command_id: str) -> tuple[str, str, str]:
+        name = live.night.arrive(self._name(args, "name"))
+        return (f"{name} arrives", "not at the night", f"plays from game {live.night.round + 1}")
+
+    def _substitute(self, live: LiveNight, args: dict[str, Any],
+                    command_id: str) -> tuple[str, str, str]:
+        seated = {n: live.tables[i] for i, t in enumerate(live.night.seating) for n in t}
+        out, coming = live.night.substitute(self._name(args, "out"), self._name(args, "in"))
+        if out in seated:
+            live.reseat([seated[out]], command_id)
+        where = f" at {seated[out]}" if out in seated else ""
+        return (f"{coming} for {out}", f"{out}{where}", f"{coming}{where}; {out} has left")
+
+    def _end(self, live: LiveNight, args: dict[str, Any],
+             command_id: str) -> tuple[str, str, str]:
+        planned = live.night.last_round
+        last = live.night.end()
+        return ("the night ends early", f"{planned} games", f"{last} games")
 
     def _undo_bell(self, live: LiveNight, args: dict[str, Any],
                    command_id: str) -> tuple[str, str, str]:

@@ -159,6 +159,15 @@ $("swap").addEventListener("click", () => {
   const a = place("swap-a"), b = place("swap-b");
   ask(`Swap ${a.table} ${a.seat} and ${b.table} ${b.seat}`, "swap", { a, b });
 });
+$("arrive").addEventListener("click", () => {
+  const name = $("arrive-name").value.trim();
+  ask(`${name} arrives and plays from the next game`, "arrive", { name });
+});
+$("substitute").addEventListener("click", () => {
+  const out = $("sub-out").value.trim(), sub = $("sub-in").value.trim();
+  ask(`${sub} takes ${out}'s seat now; ${out} leaves the night`, "substitute", { out, in: sub });
+});
+$("end").addEventListener("click", () => ask("End the night: the game in play is the last", "end", {}));
 $("confirm").addEventListener("click", send);
 $("cancel").addEventListener("click", () => $("confirm-dialog").close());
 if (token && by) load();
