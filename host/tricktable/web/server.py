@@ -20,7 +20,7 @@ import uvicorn
 from tricktable import protocol
 from tricktable.web.app import create_app
 from tricktable.web.feed import Feed
-from tricktable.web.journal_hands import JournalHands
+from tricktable.web.journal_hands import HistoryFiles, JournalHands
 from tricktable.web.night import NightFile
 
 
@@ -43,12 +43,14 @@ class Scoreboard:
                  port: int = 8080, prefix: str = protocol.DEFAULT_PREFIX,
                  admin_token: str | None = None, username: str | None = None,
                  password: str | None = None, tls: bool = False, ca_file: str | None = None,
-                 journal: Path | None = None, night: Path | None = None) -> None:
+                 journal: Path | None = None, night: Path | None = None,
+                 histories: list[Path] | None = None) -> None:
         self.feed = Feed(broker_host, broker_port, prefix, username=username, password=password,
                          tls=tls, ca_file=ca_file)
         hands = JournalHands(journal) if journal is not None else None
         standings = NightFile(night) if night is not None else None
-        self.app = create_app(self.feed, admin_token, hands, standings)
+        files = HistoryFiles(histories) if histories else None
+        self.app = create_app(self.feed, admin_token, hands, standings, files)
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
