@@ -349,6 +349,7 @@ def _hand_line(record: HandRecord) -> dict[str, Any]:
         "maker": _seat_name(record.seats, contract.get("seat")),
         "bid": contract.get("bid"),
         "trump": record.trump or contract.get("trump"),
+        "contract_text": _contract_words(record.seats, record.contract),
         "tricks": len(record.tricks),
         "scores_before": record.scores_before,
         "scores_after": record.scores_after,
