@@ -314,6 +314,15 @@ function trickItem(hand, t, marks, href, current) {
   return item;
 }
 
+// A hand the scoreboard only saw live (no journal): no dealt hands, revokes without cards.
+function seenLive(hand) {
+  const played = (seat) => hand.tricks.flatMap((t) => t.cards.filter((c) => c.seat === seat).map((c) => c.card));
+  return { ...hand, hands: hand.seats.map((_, seat) => played(seat)), hands_from: "play",
+    tricks: hand.tricks.map((t, i) => ({ ...t, trick: i + 1 })),
+    revokes: (hand.revokes || []).map((r) => ({ seat: r.seat, trick: r.trick,
+      text: `${seatName(hand, r.seat)} revoked in trick ${r.trick} (${r.suit})` })) };
+}
+
 async function replayPage() {
   const table = decodeURIComponent(location.pathname.split("/").pop());
   const params = new URLSearchParams(location.search);
@@ -375,6 +384,7 @@ async function replayPage() {
     const [game, number] = pick.value.split("/").map(Number);
     hand = uploaded ? uploaded.find((h) => h.game === game && h.hand === number)
       : await (await fetch(`/api/table/${encodeURIComponent(table)}/hands/${game}/${number}`)).json();
+    if (!hand.hands_from) hand = seenLive(hand);
     step = to;
     show();
   };
