@@ -25,7 +25,7 @@ from typing import Any
 from tricktable.cards import CardError, parse_card
 from tricktable.engine import Engine
 from tricktable.engine.actions import Action, Bid, Exchange, Pass, Play, ScanCard, TurnUp
-from tricktable.history.record import GameRecord, capture
+from tricktable.history.record import GameRecord, capture, trimmed
 from tricktable.history.text import HistoryError
 from tricktable.rules.base import STOCK
 
@@ -97,7 +97,7 @@ def from_egn(data: Any, source: str = "<egn>") -> GameRecord:
     if final is not None and final != list(eng.state.scores):
         raise HistoryError(f"{source}: metadata.finalScore {final!r}, but the deals score "
                            f"{list(eng.state.scores)!r}")
-    return record
+    return trimmed(record)
 
 
 def _obj(value: Any, where: str) -> dict[str, Any]:
