@@ -24,19 +24,8 @@ PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 # A hand as a championship record gives it: nobody's cards, only the calls and the play.
 # Cy (seat 2) deals and turns up the KC; Di, Ann and Bob pass, Cy takes it up (clubs trump)
 # and discards the JH. Di leads; Cy ruffs, leads both top clubs, Ann takes two: a march.
-RECORDED = {
-    "fileType": "Euchre Game Notation", "version": "1.6",
-    "metadata": {"title": "Club final", "players": PLAYERS, "initialScore": [0, 0],
-                 "ruleset": {"std": True, "loner_lead": "LEFT_OF_DEALER"}},
-    "deals": [{"dealNumber": 0, "initialState": {"dealer": 2, "upCard": "Kc"},
-               "phases": [{"type": "EUCHRE_BIDDING", "calls": ["Pass", "Pass", "Pass", "Order"],
-                           "isAlone": False, "discard": "Jh"},
-                          {"type": "TRICK_PLAY", "tricks": [["Ad", "9d", "Qd", "9c"],
-                                                            ["Jc", "9s", "Js", "Tc"],
-                                                            ["Kc", "Ts", "Ac", "9h"],
-                                                            ["Ah", "Th", "As", "Qh"],
-                                                            ["Td", "Kd", "Qc", "Ks"]]}]}],
-}
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "euchre-club-final.egn"
+RECORDED = json.loads(EXAMPLE.read_text())
 
 
 def euchre_game(seed: int, deal: str = "seed", options: dict | None = None) -> Engine:
