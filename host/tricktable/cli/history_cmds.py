@@ -1,9 +1,10 @@
 """``tricktable replay FILE`` and ``tricktable verify FILE``: hand histories at the terminal.
 
-``replay`` prints a game hand by hand and trick by trick (who led, the cards, who won, the
-running score) as the rules compute it; ``verify`` recomputes every claim of the file (dealt
+``replay`` prints a game hand by hand and trick by trick as the rules compute it: the hands
+(as dealt, or as the play showed them), the up-card, the bidding and contract in words, who
+led, the cards, who won (the revoking card and the card that proved it marked), the score; ``verify`` recomputes every claim of the file (dealt
 hands, contract, trick winners, revokes, results, scores, the winner) and names each
-difference, exiting with status 1 when there is one. Both read the text or JSON form and
+difference, exiting with status 1 when there is one. Both read the text or JSON form or EGN and
 refuse a malformed file with a message naming the line (status 1, like a difference).
 Imports ``history`` and click/rich.
 """
@@ -16,7 +17,8 @@ from rich.table import Table
 
 from tricktable.engine import EngineError
 from tricktable.history import HistoryError, load, verify
-from tricktable.history.replay import HandView, replay
+from tricktable.history.replay import HandView, RevokeView, replay
+from tricktable.history.words import bid_words, contract_words, event_words, trump_words
 
 __all__ = ["replay_command", "verify_command"]
 
@@ -31,22 +33,74 @@ def _load(path: str):  # type: ignore[no-untyped-def]
 
 
 def _hand_table(view: HandView, players: list[str]) -> Table:
+    """The tricks: the revoking card in red, the card that proved it in yellow."""
+    marks: dict[tuple[int, str | None, int], list[str]] = {}
+    for r in view.revokes:
+        marks.setdefault((r.seat, r.card, r.trick), []).append("revoke")
+        if r.proof:
+            marks.setdefault((r.seat, r.proof, r.proven_in), []).append("proof")
     table = Table(show_lines=False)
     table.add_column("trick", justify="right")
     table.add_column("led by")
     table.add_column("cards")
     table.add_column("won by")
     for t in view.tricks:
-        cards = "  ".join(f"{players[s]} {c}" for s, c in t.cards)
-        table.add_row(str(t.number), players[t.leader], cards, f"[bold]{players[t.winner]}[/]")
+        cards = "  ".join(_card(players[s], c, marks.get((s, c, t.number))) for s, c in t.cards)
+        winner = "-" if t.winner is None else f"[bold]{players[t.winner]}[/]"
+        table.add_row(str(t.number), players[t.leader], cards, winner)
     return table
+
+
+def _card(who: str, card: str, marks: list[str] | None) -> str:
+    if not marks:
+        return f"{who} {card}"
+    colour = "red" if "revoke" in marks else "yellow"
+    return f"{who} [bold {colour}]{card}[/] ({', '.join(marks)})"
+
+
+def _print_hand(console: Console, view: HandView, players: list[str], sides: list[str]) -> None:
+    console.print(f"\n[bold]Hand {view.number}[/]: {players[view.dealer]} deals")
+    source, hands = view.known_hands()
+    if hands:
+        label = {"deal": "as dealt", "scan": "as scanned", "play": "as played"}[source]
+        console.print(f"  hands ({label}):")
+        for seat, cards in hands.items():
+            console.print(f"  {players[seat]:>10}: {' '.join(cards)}")
+    if view.up_card:
+        console.print(f"  up-card: {view.up_card}")
+    if view.bids:
+        console.print("  bidding: " + ", ".join(f"{players[s]} {bid_words(b)}"
+                                                for s, b in view.bids))
+    if view.contract:
+        console.print(f"  contract: {contract_words(players, view.contract)}; "
+                      f"trump {trump_words(view.trump)}")
+    for e in view.exchanges:
+        console.print(f"  {event_words(e, players)}")
+    if view.tricks:
+        console.print(_hand_table(view, players))
+    for r in view.revokes:
+        proof = f"; the proof: {r.proof}" if r.proof else ""
+        console.print(f"  [red]revoke:[/] {players[r.seat]} played {r.card} in trick {r.trick} "
+                      f"and did not follow {r.suit} ({_how(r)}){proof}")
+    if view.totals:
+        running = ", ".join(f"{name} {total} ({delta:+d})"
+                            for name, total, delta in zip(sides, view.totals, view.deltas, strict=True))
+        console.print(f"  {view.result}\n  score: {running}")
+    elif view.result:
+        console.print(f"  {view.result}")
+
+
+def _how(r: RevokeView) -> str:
+    if r.how == "hand":
+        return "the hand held the suit"
+    return f"showed out, then played {r.suit} in trick {r.proven_in}"
 
 
 @click.command("replay")
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--hand", "only", type=int, default=None, help="Print this hand only.")
 def replay_command(path: str, only: int | None) -> None:
-    """Print the game in PATH trick by trick, with the running score."""
+    """Print the game in PATH (a hand history or an EGN file) trick by trick."""
     record = _load(path)
     try:
         eng, views = replay(record)
@@ -64,27 +118,8 @@ def replay_command(path: str, only: int | None) -> None:
     if head:
         console.print(head)
     for view in views:
-        if only is not None and view.number != only:
-            continue
-        console.print(f"\n[bold]Hand {view.number}[/]: {players[view.dealer]} deals "
-                      f"({view.deal})")
-        if view.hands:
-            for seat, cards in view.hands.items():
-                console.print(f"  {players[seat]:>10}: {cards}")
-        if view.bids:
-            console.print("  auction: " + ", ".join(f"{players[s]} {b}" for s, b in view.bids))
-        if view.contract:
-            console.print(f"  contract: {view.contract}")
-        if view.tricks:
-            console.print(_hand_table(view, players))
-        for r in view.revokes:
-            console.print(f"  [red]revoke:[/] {r}")
-        if view.totals:
-            running = ", ".join(f"{name} {total} ({delta:+d})"
-                                for name, total, delta in zip(sides, view.totals, view.deltas, strict=True))
-            console.print(f"  {view.result}\n  score: {running}")
-        elif view.result:
-            console.print(f"  {view.result}")
+        if only is None or view.number == only:
+            _print_hand(console, view, players, sides)
     if st.game_over:
         winner = "nobody" if st.winner is None else sides[st.winner]
         console.print(f"\n[bold]game over[/]: {winner} wins")

@@ -11,6 +11,7 @@ import click
 
 from tricktable import protocol
 from tricktable.cli.brokeropts import broker_url, credential_options
+from tricktable.history import HistoryError
 from tricktable.journal import Journal, JournalError
 from tricktable.mqtturl import BrokerConfigError
 from tricktable.web.server import Scoreboard
@@ -32,12 +33,17 @@ from tricktable.web.server import Scoreboard
                                                        path_type=Path),
               help="a club night file (tricktable club): the standings on / and /standings, "
                    "re-read when it changes")
+@click.option("--history", "histories", multiple=True,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="a hand-history or EGN file to replay at /replay/NAME (NAME: the file name "
+                   "without its extension); repeatable")
 @credential_options
 @click.option("--admin-token", envvar="TRICKTABLE_ADMIN_TOKEN", default=None,
               help="enable admin actions (new game, undo, void hand) for this bearer token "
                    "[env TRICKTABLE_ADMIN_TOKEN]; off when not given")
 def web(broker: str, ca_file: str | None, prefix: str, host: str, port: int,
-        journal: Path | None, night: Path | None, username: str | None,
+        journal: Path | None, night: Path | None, histories: tuple[Path, ...],
+        username: str | None,
         password_file: Path | None, admin_token: str | None) -> None:
     """Serve the live scoreboard: every table, one table, and hand replays."""
     try:
@@ -47,11 +53,13 @@ def web(broker: str, ca_file: str | None, prefix: str, host: str, port: int,
         board = Scoreboard(url.host, url.port, host=host, port=port, prefix=prefix,
                            admin_token=admin_token or None, username=url.username,
                            password=url.password, tls=url.tls, ca_file=ca_file,
-                           journal=journal, night=night)
-    except (BrokerConfigError, JournalError, OSError) as exc:
+                           journal=journal, night=night, histories=list(histories))
+    except (BrokerConfigError, JournalError, HistoryError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     try:
         click.echo(f"scoreboard on {board.url} (broker {url.host}:{url.port}); Ctrl-C stops it")
+        for path in histories:
+            click.echo(f"replay of {path}: {board.url}/replay/{path.stem}")
         board.run()
     except ConnectionError as exc:
         raise click.ClickException(str(exc)) from None

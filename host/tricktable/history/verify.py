@@ -1,5 +1,6 @@
 """Verify a game record: replay its actions and compare every claim with the engine's.
 
+``load(path)``/``parse(text, source)`` read any history form (text, JSON, EGN).
 ``verify(record)`` returns the list of ``Difference``s (empty when the record is right):
 each names the line (for text files), the hand and the claim, the recorded and the
 recomputed value. A move the engine refuses is a difference too, and ends the check.
@@ -14,7 +15,7 @@ from typing import Any
 from tricktable import textfiles
 from tricktable.history.record import Claim, ClaimKey, EngineError, GameRecord, capture
 
-__all__ = ["Difference", "verify", "load"]
+__all__ = ["Difference", "verify", "load", "parse"]
 
 
 @dataclass(frozen=True)
@@ -82,14 +83,25 @@ def _compare(recorded: dict[ClaimKey, Claim], actual: dict[ClaimKey, Claim],
 
 
 def load(path: str) -> GameRecord:
-    """Read a history file: JSON when it starts with '{', else the text format."""
-    from tricktable.history.jsonfmt import read_json
-    from tricktable.history.text import HistoryError, read_text
+    """Read a history file: the text form, the JSON form, or EGN (``parse``)."""
+    from tricktable.history.text import HistoryError
 
     try:
         text = textfiles.read_text(path, "hand history")
     except textfiles.TextFileError as exc:
         raise HistoryError(str(exc)) from None
+    return parse(text, path)
+
+
+def parse(text: str, source: str) -> GameRecord:
+    """A history from its text: EGN when it is JSON whose ``fileType`` says so, the JSON
+    form when it starts with '{', else the text form."""
+    from tricktable.history.egn import FILE_TYPE, read_egn
+    from tricktable.history.jsonfmt import read_json
+    from tricktable.history.text import read_text
+
     if text.lstrip().startswith("{"):
-        return read_json(text, path)
-    return read_text(text, path)
+        if f'"{FILE_TYPE}"' in text[:4000]:
+            return read_egn(text, source)
+        return read_json(text, source)
+    return read_text(text, source)

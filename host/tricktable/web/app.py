@@ -3,7 +3,11 @@
 Pages (static HTML + one script, no build step): ``/`` the club (every table),
 ``/table/{table}`` one table live, ``/replay/{table}`` step through a recorded hand.
 JSON: ``/api/club``, ``/api/table/{table}``, ``/api/table/{table}/hands``,
-``/api/table/{table}/hands/{game}/{hand}``. Live: ``/api/stream`` (event ``table``: a
+``/api/table/{table}/hands/{game}/{hand}`` (a hand as ``history.replay`` shows it: the
+hands, bidding, contract, tricks, revokes with their cards, the score), and
+``POST /api/replay/file?name=N`` (a hand-history or EGN file's text in the body: its hands,
+nothing stored). Hand-history files given with ``--history`` are replayed as the tables
+named by their file names. Live: ``/api/stream`` (event ``table``: a
 table's summary, for the club page) and ``/api/stream?table=T`` (event ``view``: the whole
 table view). Each stream coalesces: a slow client gets the newest view, never a backlog.
 With a club night file (``tricktable.web.night``): ``/standings`` (the night's standings,
@@ -34,8 +38,9 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from tricktable.history import HistoryError
 from tricktable.web.feed import Feed
-from tricktable.web.journal_hands import JournalHands
+from tricktable.web.journal_hands import MAX_UPLOAD, HistoryFiles, JournalHands, file_hands
 from tricktable.web.night import NightFile
 from tricktable.web.results import results_routes
 
@@ -159,10 +164,11 @@ class Hub:
 
 
 def create_app(feed: Feed, admin_token: str | None = None,
-               journal: JournalHands | None = None, night: NightFile | None = None) -> Starlette:
+               journal: JournalHands | None = None, night: NightFile | None = None,
+               files: HistoryFiles | None = None) -> Starlette:
     """The scoreboard for a started ``Feed``; admin actions only when ``admin_token`` is set;
-    recorded hands from ``journal`` when given, else from what the feed has seen; the club
-    night's standings when ``night`` is given."""
+    recorded hands from ``journal`` when given, else from what the feed has seen, and from
+    the hand-history ``files``; the club night's standings when ``night`` is given."""
     hub = Hub(feed, night)
 
     def page(name: str) -> Callable[[Request], Awaitable[Response]]:
@@ -185,6 +191,8 @@ def create_app(feed: Feed, admin_token: str | None = None,
 
     async def api_hands(request: Request) -> Response:
         table = request.path_params["table"]
+        if files is not None and table in files:
+            return JSONResponse({"hands": await asyncio.to_thread(files.hands, table)})
         if journal is not None:
             return JSONResponse({"hands": await asyncio.to_thread(journal.hands, table)})
         with feed.lock:
@@ -192,7 +200,9 @@ def create_app(feed: Feed, admin_token: str | None = None,
 
     async def api_hand(request: Request) -> Response:
         p = request.path_params
-        if journal is not None:
+        if files is not None and p["table"] in files:
+            hand = await asyncio.to_thread(files.hand, p["table"], p["game"], p["hand"])
+        elif journal is not None:
             hand = await asyncio.to_thread(journal.hand, p["table"], p["game"], p["hand"])
         else:
             with feed.lock:
@@ -200,6 +210,21 @@ def create_app(feed: Feed, admin_token: str | None = None,
         if hand is None:
             return _error(404, f"table {p['table']!r} has no game {p['game']} hand {p['hand']}")
         return JSONResponse(hand)
+
+    async def api_replay_file(request: Request) -> Response:
+        name = request.query_params.get("name") or "upload"
+        body = await request.body()
+        if len(body) > MAX_UPLOAD:
+            return _error(413, f"{name}: larger than {MAX_UPLOAD} bytes")
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError:
+            return _error(400, f"{name}: not UTF-8 text")
+        try:
+            hands = await asyncio.to_thread(file_hands, text, name)
+        except HistoryError as exc:
+            return _error(400, str(exc))
+        return JSONResponse({"name": name, "hands": hands})
 
     async def api_standings(_request: Request) -> Response:
         if night is None:
@@ -266,6 +291,7 @@ def create_app(feed: Feed, admin_token: str | None = None,
         Route("/api/table/{table}/hands", api_hands),
         Route("/api/table/{table}/hands/{game:int}/{hand:int}", api_hand),
         Route("/api/table/{table}/control", api_control, methods=["POST"]),
+        Route("/api/replay/file", api_replay_file, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

@@ -1,13 +1,15 @@
-"""Recorded hands read from the host's journal, for the replay page.
+"""Recorded hands for the replay page: from the host's journal, or from hand-history files.
 
 ``JournalHands(path)`` answers the same two questions as the live model
 (``Club.hands(table)``, ``Club.hand(table, game, hand)``) from the journal instead of from
 what the scoreboard happened to see: every game of the table is replayed with
-``tricktable.history`` (``Journal.history`` then ``history.replay.replay``), so any hand
+``tricktable.history`` (``Journal.history`` then ``history.replay.game_json``), so any hand
 ever recorded can be stepped through, even one played before the scoreboard started.
 Game numbers are the host's (the table state's ``game``), so links from the live page
 land on the same hand. Opens the journal read-only per question (SQLite WAL: the host
-keeps writing). Imports ``journal`` and ``history``.
+keeps writing). ``HistoryFiles(paths)`` answers them for hand-history files (the native
+text or JSON form, or EGN), each served as the "table" named by its file name;
+``file_hands(text, name)`` reads an uploaded file. Imports ``journal`` and ``history``.
 """
 
 from __future__ import annotations
@@ -15,8 +17,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tricktable.history.replay import HandView, replay
+from tricktable.engine import EngineError
+from tricktable.history import HistoryError, load
+from tricktable.history.replay import game_json
+from tricktable.history.verify import parse
 from tricktable.journal import Journal
+
+__all__ = ["JournalHands", "HistoryFiles", "file_hands", "hand_line", "MAX_UPLOAD"]
+
+MAX_UPLOAD = 2_000_000
+"""The largest hand-history file the replay page accepts (bytes)."""
 
 
 class JournalHands:
@@ -29,7 +39,7 @@ class JournalHands:
 
     def hands(self, table: str) -> list[dict[str, Any]]:
         """One line per recorded hand that has tricks, oldest first."""
-        return [_line(h) for h in self._all(table) if h["tricks"]]
+        return [hand_line(h) for h in self._all(table) if h["tricks"]]
 
     def hand(self, table: str, game: int, hand: int) -> dict[str, Any] | None:
         for record in self._all(table, only_game=game):
@@ -38,43 +48,47 @@ class JournalHands:
         return None
 
     def _all(self, table: str, only_game: int | None = None) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
         with Journal(self.path, readonly=True) as journal:
             games = [g.game for g in journal.games(table)
                      if only_game is None or g.game == only_game]
             records = [(game, journal.history(table, game)) for game in games]
-        for game, record in records:
-            engine, views = replay(record)
-            state = engine.state
-            sides = [{"name": state.side_name(i), "seats": list(seats)}
-                     for i, seats in enumerate(state.sides)]
-            out += [_hand(game, view, record.players, sides) for view in views]
-        return out
+        return [h for game, record in records for h in game_json(record, game)]
 
 
-def _hand(game: int, view: HandView, seats: list[str], sides: list[dict]) -> dict[str, Any]:
-    after = list(view.totals)
-    before = [t - d for t, d in zip(view.totals, view.deltas, strict=True)]
-    return {
-        "game": game,
-        "hand": view.number,
-        "dealer": view.dealer,
-        "seats": seats,
-        "sides": sides,
-        "bids": [{"seat": s, "bid": b} for s, b in view.bids],
-        "contract": view.contract or None,
-        "trump": None,
-        "tricks": [{"leader": t.leader, "winner": t.winner,
-                    "cards": [{"seat": s, "card": c} for s, c in t.cards]} for t in view.tricks],
-        "scores_before": before,
-        "scores_after": after,
-        "revokes": view.revokes,
-        "complete": bool(view.result),
-        "result": view.result,
-    }
+class HistoryFiles:
+    """Hand-history files given to the scoreboard (``tricktable web --history FILE``), each
+    replayed as the table named by its file name without the extension."""
+
+    def __init__(self, paths: list[Path]) -> None:
+        self.paths: dict[str, Path] = {}
+        for path in paths:
+            load(str(path))  # refuse a file that cannot be read now, not on the page
+            self.paths[path.stem] = path
+
+    def __contains__(self, table: str) -> bool:
+        return table in self.paths
+
+    def hands(self, table: str) -> list[dict[str, Any]]:
+        return [hand_line(h) for h in self._all(table) if h["tricks"]]
+
+    def hand(self, table: str, game: int, hand: int) -> dict[str, Any] | None:
+        return next((h for h in self._all(table) if h["game"] == game and h["hand"] == hand),
+                    None)
+
+    def _all(self, table: str) -> list[dict[str, Any]]:
+        return game_json(load(str(self.paths[table])))
 
 
-def _line(hand: dict[str, Any]) -> dict[str, Any]:
+def file_hands(text: str, name: str) -> list[dict[str, Any]]:
+    """Every hand of an uploaded hand-history file; ``HistoryError`` names what is wrong."""
+    try:
+        return game_json(parse(text, name))
+    except EngineError as exc:
+        raise HistoryError(f"{name}: {exc}") from None
+
+
+def hand_line(hand: dict[str, Any]) -> dict[str, Any]:
+    """The picker's line for a hand."""
     return {"game": hand["game"], "hand": hand["hand"], "tricks": len(hand["tricks"]),
-            "contract": hand["contract"], "scores_after": hand["scores_after"],
+            "contract": hand["contract_text"], "scores_after": hand["scores_after"],
             "revokes": len(hand["revokes"]), "complete": hand["complete"]}

@@ -9,7 +9,8 @@ host's own status says: offline, storage failing, poison messages, flooding boar
 read as JSON-able dicts with ``Club.summary()``, ``Club.view(table)`` and ``Club.hand()``.
 
 No I/O, no clock, no threads: the MQTT feed (``tricktable.web.feed``), the web app and the
-terminal view (``tricktable.termview``) wrap it. Imports ``tricktable.protocol``.
+terminal view (``tricktable.termview``) wrap it. Imports ``tricktable.protocol`` and
+``tricktable.history.words`` (codes into words).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 import msgspec
 
 from tricktable import protocol
+from tricktable.history.words import bid_words, contract_words, event_words, trump_words
 
 MAX_HANDS = 200
 MAX_EVENTS = 30
@@ -60,9 +62,11 @@ class HandRecord:
             "dealer": self.dealer,
             "seats": self.seats,
             "sides": self.sides,
-            "bids": self.bids,
+            "bids": _bid_words(self.bids),
             "contract": self.contract,
+            "contract_text": _contract_words(self.seats, self.contract),
             "trump": self.trump,
+            "trump_text": trump_words(self.trump or (self.contract or {}).get("trump")),
             "tricks": self.tricks,
             "scores_before": self.scores_before,
             "scores_after": self.scores_after,
@@ -110,6 +114,8 @@ class TableView:
         inner = event.get("event") or {}
         if event.get("kind") == "accepted" or inner.get("type") in QUIET_EVENTS:
             return False
+        if inner.get("type"):
+            event = dict(event, text=event_words(inner, (self.state or {}).get("seats") or []))
         self.events.append(event)
         return True
 
@@ -156,6 +162,8 @@ class TableView:
             "to_act_name": _seat_name(seats, to_act),
             "contract": state.get("contract"),
             "contract_name": _seat_name(seats, (state.get("contract") or {}).get("seat")),
+            "contract_text": _contract_words(seats, state.get("contract")),
+            "bids": _bid_words(state.get("bids") or []),
             "trump": state.get("trump"),
             "game_over": bool(state.get("game_over")),
             "winner": state.get("winner"),
@@ -341,12 +349,26 @@ def _hand_line(record: HandRecord) -> dict[str, Any]:
         "maker": _seat_name(record.seats, contract.get("seat")),
         "bid": contract.get("bid"),
         "trump": record.trump or contract.get("trump"),
+        "contract_text": _contract_words(record.seats, record.contract),
         "tricks": len(record.tricks),
         "scores_before": record.scores_before,
         "scores_after": record.scores_after,
         "revokes": len(record.revokes),
         "complete": record.complete,
     }
+
+
+def _contract_words(seats: list[str], contract: Any) -> str | None:
+    """The contract in words (``hearts, ordered up by Bob``), None when there is none."""
+    if not isinstance(contract, dict) or _seat_name(seats, contract.get("seat")) is None:
+        return None
+    return contract_words(seats, contract)
+
+
+def _bid_words(bids: list[Any]) -> list[Any]:
+    """The state's bids with each one's words (``small pepper``) beside the code."""
+    return [dict(b, text=bid_words(str(b["bid"]))) if isinstance(b, dict) and "bid" in b
+            else b for b in bids]
 
 
 def _seat_name(seats: list[str], seat: Any) -> str | None:

@@ -23,7 +23,7 @@ from starlette.applications import Starlette
 from tricktable import protocol
 from tricktable.web.app import create_app
 from tricktable.web.feed import Feed
-from tricktable.web.journal_hands import JournalHands
+from tricktable.web.journal_hands import HistoryFiles, JournalHands
 from tricktable.web.night import NightFile
 
 
@@ -47,6 +47,7 @@ class Scoreboard:
                  admin_token: str | None = None, username: str | None = None,
                  password: str | None = None, tls: bool = False, ca_file: str | None = None,
                  journal: Path | None = None, night: Path | None = None,
+                 histories: list[Path] | None = None,
                  make_app: Callable[[Feed], Starlette] | None = None) -> None:
         """``make_app``: serve this app of the feed instead of the scoreboard (the console)."""
         self.feed = Feed(broker_host, broker_port, prefix, username=username, password=password,
@@ -56,7 +57,8 @@ class Scoreboard:
         else:
             hands = JournalHands(journal) if journal is not None else None
             standings = NightFile(night) if night is not None else None
-            self.app = create_app(self.feed, admin_token, hands, standings)
+            files = HistoryFiles(histories) if histories else None
+            self.app = create_app(self.feed, admin_token, hands, standings, files)
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:

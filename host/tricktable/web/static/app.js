@@ -51,15 +51,6 @@ function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
-function describe(value) {
-  if (value == null) return "–";
-  if (typeof value === "object") {
-    if (value.bid !== undefined) return String(value.bid);
-    return Object.values(value).join(" ");
-  }
-  return String(value);
-}
-
 function trumpName(trump) {
   if (!trump) return "–";
   if (trump === "NT") return "No trump";
@@ -114,7 +105,7 @@ function clubCard(t) {
   });
   card.append(rows);
   card.append(el("p", { class: "phase", "data-phase": t.phase || "", text: `Hand ${t.hand_number ?? "–"} · ${phaseText(t)}` }));
-  if (t.contract) card.append(el("p", { class: "contract", text: `${describe(t.contract)} by ${t.contract_name || "–"} · ${trumpName(t.trump)}` }));
+  if (t.contract_text) card.append(el("p", { class: "contract", text: t.contract_text }));
   if (t.to_act_name && !t.game_over) card.append(el("p", { class: "turn", text: `${t.to_act_name} to act` }));
   for (const alert of t.alerts || []) card.append(el("p", { class: `alert ${alert.kind}`, text: alert.text }));
   return card;
@@ -159,7 +150,7 @@ function drawSeats(felt, state, trick, winner) {
     box.classList.toggle("winner", winner === seat);
     const label = el("div", { class: "who" }, el("span", { class: "name", text: state.seats[seat] }));
     if (state.dealer === seat) label.append(el("span", { class: "chip", text: "D" }));
-    if (state.contract && state.contract.seat === seat) label.append(el("span", { class: "chip maker", text: describe(state.contract) }));
+    if (state.contract && state.contract.seat === seat) label.append(el("span", { class: "chip maker", text: "maker" }));
     box.append(label);
     box.append(el("div", { class: "meta", text: plural((state.tricks_won || [])[seat] || 0, "trick") }));
     if (!node) center.append(box);
@@ -195,43 +186,21 @@ function drawChart(svg, history, sides) {
   });
 }
 
-function contractText(h) {
-  // the live view sends the contract as data, the journal as the history's own text
-  if (!h.contract) return "–";
-  if (typeof h.contract === "string") return h.contract;
-  return `${seatName(h, h.contract.seat)} ${describe(h.contract)}${h.contract.alone ? " alone" : ""}`;
-}
-
 function handLine(h, table) {
   const scores = (h.scores_after || []).join(" – ");
-  const text = `#${h.hand} ${h.maker ? `${h.maker} ${describe(h.bid)} ${trumpName(h.trump)}` : "no contract"} → ${scores}`;
+  const text = `#${h.hand} ${h.contract_text || "no contract"} → ${scores}`;
   const link = el("a", { href: `/replay/${encodeURIComponent(table)}?game=${h.game}&hand=${h.hand}`, text });
   return el("li", { class: h.revokes ? "revoked" : "" }, link);
 }
 
+// Engine events come with their words (the host's tricktable.history.words, one place).
 function eventText(ev, state) {
   const e = ev.event || {};
   const who = seatName(state, ev.seat != null ? ev.seat : e.seat);
   if (ev.kind === "refused") return `${who}: refused, ${ev.reason || ev.code}`;
   if (ev.kind === "control") return `admin: ${ev.reason || ev.code || "done"}`;
   if (ev.kind === "invalid") return `unreadable message: ${ev.reason}`;
-  switch (e.type) {
-    case "hand_started": return `hand ${e.hand_number}, ${seatName(state, e.dealer)} deals`;
-    case "bid": return `${who} bids ${e.bid}`;
-    case "pass": return `${who} passes`;
-    case "call": return `${who} calls ${e.call}`;
-    case "auction_won": return `${who} wins the bid: ${e.bid}`;
-    case "passed_out": return `everyone passed: hand ${e.hand_number} thrown in`;
-    case "trump": return `${who} names ${trumpName(e.trump)}`;
-    case "exchange": return `${seatName(state, e.giver)} passes a card to ${seatName(state, e.receiver)}`;
-    case "sit_out": return `${who} ${e.out ? "sits out" : "plays"}`;
-    case "card_played": return `${who} plays ${cardLabel(e.card)}`;
-    case "revoke": return `${who} revoked in trick ${e.trick} (${e.suit})`;
-    case "trick_won": return `${seatName(state, e.winner)} takes trick ${e.trick}`;
-    case "hand_scored": return `hand ${e.hand_number}: ${e.detail || (e.deltas || []).join(" / ")}`;
-    case "game_over": return "game over";
-    default: return `${who} ${(e.type || ev.kind || "").replace(/_/g, " ")}`;
-  }
+  return ev.text || (e.type || ev.kind || "").replace(/_/g, " ");
 }
 
 function eventLine(ev, state) {
@@ -255,9 +224,8 @@ function tablePage() {
     const trick = current.cards.length || !last ? current : last;
     drawSeats(document.getElementById("felt"), state, trick, trick.winner);
     document.getElementById("felt").classList.toggle("previous", trick === last);
-    const bids = (state.bids || []).map((b) => `${seatName(state, b.seat)} ${describe(b.bid)}`).join(", ");
-    const contract = state.contract
-      ? `${seatName(state, state.contract.seat)} ${describe(state.contract)}${state.contract.alone ? " alone" : ""}` : "–";
+    const bids = (summary.bids || []).map((b) => `${seatName(state, b.seat)}: ${b.text}`).join(", ");
+    const contract = summary.contract_text || "–";
     factsList(document.getElementById("facts"), [
       ["Game", state.variant || "–"],
       ["Hand", `${state.hand_number ?? "–"} · ${phaseText(summary)}`],
@@ -293,57 +261,151 @@ function tablePage() {
 
 // ---- replay page -----------------------------------------------------------------------
 
+// A hand from the replay API (history.replay's HandView.to_json): the hands, the bidding and
+// contract in words, the tricks, and each revoke with its card and the card that proved it.
+function revokeMarks(hand) {
+  const marks = new Map(); // "trick:seat" -> classes
+  const add = (trick, seat, cls) => {
+    const key = `${trick}:${seat}`;
+    marks.set(key, `${marks.get(key) || ""} ${cls}`.trim());
+  };
+  for (const r of hand.revokes || []) {
+    add(r.trick, r.seat, "revoke");
+    if (r.proof && r.how !== "hand") add(r.proven_in, r.seat, "proof");
+  }
+  return marks;
+}
+
+function handCards(hand, seat, step) {
+  // the cards as dealt (or as the play showed them); those played by this step are dimmed,
+  // the revoking card and the card that proved it marked
+  const playedBy = new Map();
+  hand.tricks.forEach((t) => t.cards.forEach((c) => { if (c.seat === seat) playedBy.set(c.card, t.trick); }));
+  const revoking = new Set((hand.revokes || []).filter((r) => r.seat === seat).map((r) => r.card));
+  const proving = new Set((hand.revokes || []).filter((r) => r.seat === seat).map((r) => r.proof));
+  return (hand.hands[seat] || []).map((card) => {
+    const cls = [playedBy.has(card) && playedBy.get(card) <= step ? "played" : "",
+      revoking.has(card) ? "revoke" : "", proving.has(card) ? "proof" : ""].join(" ");
+    return cardFace(card, cls);
+  });
+}
+
+function trickItem(hand, t, marks, href, current) {
+  const cards = t.cards.map((c) => el("span", { class: "played-card" },
+    `${hand.seats[c.seat]} `, cardFace(c.card, `${marks.get(`${t.trick}:${c.seat}`) || ""} ${t.winner === c.seat ? "won" : ""}`)));
+  const label = `Trick ${t.trick}: ${hand.seats[t.leader]} leads`;
+  const won = t.winner == null ? "unfinished" : `${hand.seats[t.winner]} wins`;
+  const head = href ? el("a", { href, text: label }) : el("span", { text: label });
+  const item = el("li", { "data-trick": t.trick }, head, " ", ...cards, ` · ${won}`);
+  if (current) item.setAttribute("aria-current", "step");
+  return item;
+}
+
+// A hand the scoreboard only saw live (no journal): no dealt hands, revokes without cards.
+function seenLive(hand) {
+  const played = (seat) => hand.tricks.flatMap((t) => t.cards.filter((c) => c.seat === seat).map((c) => c.card));
+  return { ...hand, hands: hand.seats.map((_, seat) => played(seat)), hands_from: "play",
+    tricks: hand.tricks.map((t, i) => ({ ...t, trick: i + 1 })),
+    revokes: (hand.revokes || []).map((r) => ({ seat: r.seat, trick: r.trick,
+      text: `${seatName(hand, r.seat)} revoked in trick ${r.trick} (${r.suit})` })) };
+}
+
 async function replayPage() {
   const table = decodeURIComponent(location.pathname.split("/").pop());
   const params = new URLSearchParams(location.search);
   document.getElementById("title").textContent = `Replay · ${tableName(table)}`;
   const pick = document.getElementById("hand-pick");
-  const list = (await (await fetch(`/api/table/${encodeURIComponent(table)}/hands`)).json()).hands;
-  for (const h of list) {
-    pick.append(el("option", { value: `${h.game}/${h.hand}`, text: `Game ${h.game}, hand ${h.hand} (${h.tricks} tricks)` }));
-  }
-  const wanted = params.get("game") && params.get("hand") ? `${params.get("game")}/${params.get("hand")}` : null;
-  if (wanted && list.some((h) => `${h.game}/${h.hand}` === wanted)) pick.value = wanted;
+  let uploaded = null; // the hands of an opened file, when one is shown
   let hand = null, step = 0;
+  const link = (t) => (uploaded ? null
+    : `/replay/${encodeURIComponent(table)}?game=${hand.game}&hand=${hand.hand}&trick=${t}`);
   const show = () => {
-    const n = hand ? hand.tricks.length : 0;
-    step = Math.max(1, Math.min(step, n));
+    const n = hand.tricks.length;
+    step = Math.max(n ? 1 : 0, Math.min(step, n));
     const trick = n ? hand.tricks[step - 1] : null;
     const won = hand.seats.map(() => 0);
     hand.tricks.slice(0, step).forEach((t) => { if (t.winner != null) won[t.winner] += 1; });
     const state = { seats: hand.seats, dealer: hand.dealer, contract: hand.contract, tricks_won: won, to_act: null };
     drawSeats(document.getElementById("felt"), state, trick, trick && trick.winner);
+    const marks = revokeMarks(hand);
+    if (trick) {
+      for (const c of trick.cards) {
+        const cls = marks.get(`${trick.trick}:${c.seat}`);
+        const face = document.querySelector(`#felt .slot[data-seat="${c.seat}"] .card`);
+        if (cls && face) face.classList.add(...cls.split(" "));
+      }
+    }
     document.getElementById("step").textContent = n ? `Trick ${step} of ${n}` : "no tricks";
     document.body.dataset.step = String(step);
+    if (!uploaded && n) history.replaceState(null, "", link(step));
     const sides = (hand.sides || []).map((side) => `${side.name} ${side.seats.reduce((s, x) => s + won[x], 0)}`);
+    const deltas = (hand.deltas || []).map((d) => (d > 0 ? `+${d}` : String(d))).join(" / ");
     factsList(document.getElementById("facts"), [
-      ["Hand", `game ${hand.game}, hand ${hand.hand}`],
-      ["Contract", contractText(hand)],
-      ["Trump", trumpName(hand.trump || (hand.contract || {}).trump)],
+      ["Hand", `game ${hand.game}, hand ${hand.hand} · ${seatName(hand, hand.dealer)} deals`],
+      ["Up-card", hand.up_card ? cardLabel(hand.up_card) : "–"],
+      ["Bidding", (hand.bids || []).map((b) => `${seatName(hand, b.seat)}: ${b.text}`).join(", ") || "–"],
+      ["Contract", hand.contract_text || "–"],
+      ["Trump", hand.trump_text || "–"],
       ["Led by", trick ? seatName(hand, trick.leader) : "–"],
-      ["Won by", trick ? seatName(hand, trick.winner) : "–"],
+      ["Won by", trick && trick.winner != null ? seatName(hand, trick.winner) : "–"],
       ["Tricks", sides.join(" · ") || "–"],
-      ["Score", `${(hand.scores_before || []).join(" – ")} → ${(hand.scores_after || []).join(" – ")}`],
+      ["Result", hand.result || "–"],
+      ["Score", `${(hand.scores_before || []).join(" – ")} → ${(hand.scores_after || []).join(" – ")}${deltas ? ` (${deltas})` : ""}`],
     ]);
+    const from = { deal: "as dealt", scan: "as scanned", play: "as the play showed them" }[hand.hands_from] || "";
+    document.getElementById("hands-title").textContent = `The hands${from ? ` (${from})` : ""}`;
+    document.getElementById("deal-hands").replaceChildren(...hand.seats.map((name, seat) =>
+      el("tr", { "data-seat": seat }, el("th", { text: (hand.sitting_out || []).includes(seat) ? `${name} (sits out)` : name }),
+        el("td", {}, ...handCards(hand, seat, step)))));
+    document.getElementById("trick-list").replaceChildren(...hand.tricks.map((t) =>
+      trickItem(hand, t, marks, link(t.trick), t.trick === step)));
+    document.getElementById("revokes").replaceChildren(...(hand.revokes || []).map((r) =>
+      el("li", { text: `${r.text}: ${r.card ? cardLabel(r.card) : "?"} played${r.proof ? `; the proof: ${cardLabel(r.proof)}` : ""}` })));
   };
-  const load = async () => {
+  const fill = (list) => {
+    pick.replaceChildren(...list.map((h) => el("option", { value: `${h.game}/${h.hand}`,
+      text: `Game ${h.game}, hand ${h.hand} (${plural(h.tricks.length ?? h.tricks, "trick")})` })));
+  };
+  const open = async (to) => {
     if (!pick.value) return;
-    const [game, number] = pick.value.split("/");
-    hand = await (await fetch(`/api/table/${encodeURIComponent(table)}/hands/${game}/${number}`)).json();
-    step = 1;
+    const [game, number] = pick.value.split("/").map(Number);
+    hand = uploaded ? uploaded.find((h) => h.game === game && h.hand === number)
+      : await (await fetch(`/api/table/${encodeURIComponent(table)}/hands/${game}/${number}`)).json();
+    if (!hand.hands_from) hand = seenLive(hand);
+    step = to;
     show();
   };
-  pick.addEventListener("change", load);
+  const list = (await (await fetch(`/api/table/${encodeURIComponent(table)}/hands`)).json()).hands;
+  fill(list.map((h) => ({ game: h.game, hand: h.hand, tricks: { length: h.tricks } })));
+  const wanted = params.get("game") && params.get("hand") ? `${params.get("game")}/${params.get("hand")}` : null;
+  if (wanted && list.some((h) => `${h.game}/${h.hand}` === wanted)) pick.value = wanted;
+  pick.addEventListener("change", () => open(1));
+  document.getElementById("history-file").addEventListener("change", async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    const problem = document.getElementById("file-error");
+    const r = await fetch(`/api/replay/file?name=${encodeURIComponent(file.name)}`, { method: "POST", body: await file.text() });
+    const body = await r.json();
+    problem.hidden = r.ok;
+    if (!r.ok) { problem.textContent = body.error; return; }
+    uploaded = body.hands.filter((h) => h.tricks.length);
+    document.getElementById("title").textContent = `Replay · ${body.name}`;
+    fill(uploaded);
+    await open(1);
+  });
   const go = (to) => { if (hand) { step = to(step); show(); } };
   document.getElementById("first").onclick = () => go(() => 1);
   document.getElementById("prev").onclick = () => go((s) => s - 1);
   document.getElementById("next").onclick = () => go((s) => s + 1);
   document.getElementById("last").onclick = () => go(() => Infinity);
+  const keys = { ArrowLeft: (s) => s - 1, ArrowRight: (s) => s + 1, Home: () => 1, End: () => Infinity };
   document.addEventListener("keydown", (e) => {
-    if (e.key === "ArrowLeft") go((s) => s - 1);
-    if (e.key === "ArrowRight") go((s) => s + 1);
+    if (keys[e.key] && !(e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement)) {
+      e.preventDefault();
+      go(keys[e.key]);
+    }
   });
-  await load();
+  await open(Number(params.get("trick")) || 1);
 }
 
 // Pages drawn here; /standings is drawn by standings.js, /tv by tv.js and /results by

@@ -62,7 +62,7 @@
     const alerts = t.alerts || [];
     if (f) node.append(el("p", { class: `result ${f.kind}`, text: f.text }));
     else if (alerts.length) node.append(el("p", { class: `tile-alert ${alerts[0].kind}`, text: alerts[0].text }));
-    else if (t.contract) node.append(el("p", { class: "tile-line", text: `${describe(t.contract)} by ${t.contract_name || "–"} · ${trumpName(t.trump)}` }));
+    else if (t.contract_text) node.append(el("p", { class: "tile-line", text: t.contract_text }));
     else if (t.to_act_name && !t.game_over) node.append(el("p", { class: "tile-line", text: `${t.to_act_name} to act` }));
     return node;
   }
