@@ -133,3 +133,15 @@ def test_the_head_table_takes_only_its_hands_from_a_journal(run, players, tmp_pa
     run("record", "1", "--journal", str(tmp_path / "t1.sqlite"), "--journal-table", "t1")
     saved = json.loads(run.night.read_text())
     assert [tuple(h) for h in saved["hands"][0]] == scored[:8]
+
+
+def test_a_night_the_live_tables_keep_is_changed_only_from_the_console(run, players):
+    run("new", "--players", players, "--tables", "2")
+    data = json.loads(run.night.read_text())
+    data["live"] = {"games": {"t1": 2, "t2": 2}, "bell": False, "closed": {}}
+    run.night.write_text(json.dumps(data))
+    before = run.night.read_bytes()
+    refused = run("record", "1", "--scores", "3", "1", ok=False)
+    assert "kept by the live tables" in refused and "director console" in refused
+    assert run.night.read_bytes() == before
+    run("seating")  # reading it is fine

@@ -114,3 +114,18 @@ def test_a_player_who_sat_out_has_a_bye_line_on_their_scorecard() -> None:
     rows = list(csv.reader(io.StringIO(scorecards_csv(night))))
     assert [out, "1", "0", "bye", "", "", "", "3"] == rows[[r[0] for r in rows].index(out)][:8]
     assert rows[[r[0] for r in rows].index(out)][-1] == "bye"
+
+
+def test_a_late_arrivals_score_stands_under_the_game_they_played() -> None:
+    night = ProgressiveTournament.new(PLAYERS, options=ProgressiveOptions(1, 2))
+    night.arrive("Ivy")  # plays from game 2; nine players: one sits out game 2
+    night.record_hand(1, 4, 2)
+    night.record_hand(2, 6, 0)
+    night.bell()
+    night.record_hand(1, 3, 1)
+    night.record_hand(2, 2, 5)
+    night.bell()
+    rows = list(csv.DictReader(io.StringIO(results_csv(night))))
+    ivy = next(r for r in rows if r["player"] == "Ivy")
+    assert ivy["game 1"] == ""
+    assert ivy["game 2"] == str(night.tallies()["Ivy"][0].score)

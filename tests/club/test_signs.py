@@ -62,3 +62,14 @@ def test_long_names_and_two_digit_tables_fit() -> None:
     [odd] = moves_sign([("Zoë", 4, "N")])  # a letter the 7-segment cannot draw is a space
     fits([page, odd])
     assert parse_move_line("t1 g2 h3") is None
+
+
+def test_a_player_who_sits_out_next_or_has_left_is_told_so() -> None:
+    """Byes are a judgement call (the article is silent): one who sits out next reads BYE."""
+    after = [("Eve", "Fay", "Gus", "Ida"), ("Ann", "Bob", "Cy", "Di")]
+    sign = moves_sign(moves(SEATING[1], after, bench=["Hal"]))
+    assert sign[0].lines == ["EVE -> T1 N", "FAY -> T1 E", "GUS -> T1 S", "HAL -> BYE"]
+    assert [p.text8 for p in sign][3] == "HAL BYE"
+    assert moves(["Lou"], after, bench=[]) == [("Lou", 0, "OUT")]
+    assert parse_move_line("HAL -> BYE") is None  # no seat to take
+    fits(sign + moves_sign(moves(["Maximilian"], after)))

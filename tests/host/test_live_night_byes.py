@@ -44,5 +44,8 @@ def test_the_bye_comes_in_at_the_bell_and_the_tables_seat_the_rotated_players(ro
     assert night.seating == expected.seating and night.bench == expected.bench == ["Ann"]
     assert "Ida" in {name for table in night.seating for name in table}
     assert night.tallies()["Ida"][0].bye
+    # Ann, who sat at the head table, reads on its display that she sits out next
+    display = room.observer.topics.display("t1")
+    room.observer.wait_for(lambda t, p: t == display and b'"ANN -> BYE"' in p)
     for table, players in zip(TABLES, night.seating, strict=True):
         room.seated(table, 3, list(players))

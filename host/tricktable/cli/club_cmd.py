@@ -31,6 +31,7 @@ from tricktable.club import (
     ProgressiveOptions,
     ProgressiveTournament,
     load_night,
+    load_night_data,
     read_roster,
     save_night,
     standings,
@@ -61,6 +62,17 @@ class _Night:
             raise _fail(exc) from None
 
     def save(self, night: ProgressiveTournament) -> None:
+        """Save ``night``; refused (nothing written) for a night the live tables keep, whose
+        file holds their ``live`` and ``director`` sections beside the night."""
+        if self.path.exists():
+            try:
+                kept_live = "live" in load_night_data(self.path)[1]
+            except ClubError:
+                kept_live = False
+            if kept_live:
+                raise click.ClickException(
+                    f"{self.path} is kept by the live tables (tricktable serve --night): "
+                    f"change it from the director console (tricktable console), not here")
         try:
             save_night(night, self.path)
         except OSError as exc:

@@ -15,11 +15,17 @@ from tricktable.club.errors import ClubError
 from tricktable.club.movement import SEATS, TEAMS, move
 from tricktable.club.roster import read_roster, validate_roster
 from tricktable.club.standings import Standing, standings
-from tricktable.club.store import load_night, night_from_json, night_to_json, save_night
+from tricktable.club.store import (
+    load_night,
+    load_night_data,
+    night_from_json,
+    night_to_json,
+    save_night,
+)
 from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament, TallyEntry
 
 __all__ = [
     "BYE_SCORES", "ClubError", "SEATS", "TEAMS", "move", "read_roster", "validate_roster", "Standing",
-    "standings", "load_night", "save_night", "night_to_json", "night_from_json",
+    "standings", "load_night", "load_night_data", "save_night", "night_to_json", "night_from_json",
     "ProgressiveOptions", "ProgressiveTournament", "TallyEntry",
 ]

@@ -357,7 +357,8 @@ class LiveNight:
             self.seated.add(table)
             return None
         before = self.night.games[-1].seating if self.night.games else self.night.seating
-        return "moves", moves_sign(moves(before[number - 1], self.night.seating))
+        return "moves", moves_sign(moves(before[number - 1], self.night.seating,
+                                        self.night.bench))
 
     def _wait_lights(self, table: str) -> None:
         """Blink every pad of a seat that waits for its player."""

@@ -74,14 +74,15 @@ def _csv(rows: list[list[str | int]]) -> str:
 
 def results_csv(night: ProgressiveTournament) -> str:
     """The standings as CSV: rank, player, total, games won and played, high/low, and each
-    finished game's score."""
+    finished game's score under that game (empty for a game a player was not at the night)."""
     sheets = night.tallies()
     games = [f"game {game.number}" for game in night.games]
     rows: list[list[str | int]] = [["rank", "player", "total", "won", "played", "mark", *games]]
     for s in standings(sheets):
         mark = "high" if s.high and night.games else "low" if s.low and night.games else ""
+        scores = {e.round: e.score for e in sheets[s.name]}  # a late arrival has no game 1
         rows.append([s.rank, s.name, s.total, s.won, s.played, mark,
-                     *(e.score for e in sheets[s.name])])
+                     *(scores.get(game.number, "") for game in night.games)])
     return _csv(rows)
 
 

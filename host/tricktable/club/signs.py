@@ -8,7 +8,8 @@ between pages, the lines stay put, so an OLED board shows one steady sign.
 - ``bell_sign``: the bell has rung and this table still plays its hand: BELL / FINISH HAND.
 - ``closed_sign``: this table's last hand is scored; it waits for the other tables.
 - ``moves_sign``: where this table's players sit next, one ``ANN -> T3 N`` line each (the
-  seat letters of docs/club.md), in seat order; text8 cycles ``ANN T3 N`` per player. Before
+  seat letters of docs/club.md), in seat order, ``ANN -> BYE`` for one who sits out next
+  (``ANN -> OUT``: left the night); text8 cycles ``ANN T3 N`` per player. Before
   the first game nobody sat anywhere: the table lists who sits down at it.
 - ``over_sign``: the night is over.
 
@@ -32,20 +33,23 @@ NAME_CHARS = 7  # a move line is NAME -> T30 N: 7 + 4 + 5 = 16 characters at mos
 SEVEN_SEGMENT = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-_ ")
 _LINE = re.compile(r"^(.{1,7}) -> T(\d+) ([NESW])$")
 
-Move = tuple[str, int, str]  # (name, table number from 1 = head, seat letter)
+Move = tuple[str, int, str]  # (name, table number from 1 = head, seat letter); 0, BYE or OUT
 
 
-def moves(table: Sequence[str], seating: Sequence[Sequence[str]]) -> list[Move]:
-    """Where each player of ``table`` (seat order) sits in ``seating`` (tables head first)."""
+def moves(table: Sequence[str], seating: Sequence[Sequence[str]],
+          bench: Sequence[str] = ()) -> list[Move]:
+    """Where each player of ``table`` (seat order) sits in ``seating`` (tables head first):
+    ``(name, 0, "BYE")`` for one who sits out next (``bench``), ``(name, 0, "OUT")`` for one
+    who has left the night."""
     where = {name: (number, SEATS[seat]) for number, players in enumerate(seating, 1)
              for seat, name in enumerate(players)}
-    return [(name, *where[name]) for name in table]
+    return [(name, *where.get(name, (0, "BYE" if name in bench else "OUT"))) for name in table]
 
 
 def move_line(move: Move) -> str:
     """``ANN -> T3 N``: at most 16 characters."""
     name, number, seat = move
-    return f"{name.upper()[:NAME_CHARS]} -> T{number} {seat}"
+    return f"{name.upper()[:NAME_CHARS]} -> " + (f"T{number} {seat}" if number else seat)
 
 
 def parse_move_line(line: str) -> Move | None:
@@ -63,6 +67,8 @@ def _text8(text: str) -> str:
 
 def _short(move: Move) -> str:
     name, number, seat = move
+    if not number:
+        return f"{_text8(name)[:3]} {seat}"
     short = f"{_text8(name)[:3]} T{number} {seat}"
     return short if len(short) <= 8 else short.replace(f" {seat}", seat)[:8]
 
