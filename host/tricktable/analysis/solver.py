@@ -1,0 +1,207 @@
+"""The double-dummy solver: the tricks a side takes from a position with best play by all.
+
+A position is a ``CardPlay`` (``engine.intplay``): every hand known, trump (the ordering),
+the trick in progress and who plays next. ``Solver(cp).tricks(side)`` is how many of the
+tricks still to be finished ``side`` takes when it plays to take the most and every other
+seat plays to stop it. With two sides that is the exact double-dummy result; with more
+(cutthroat, five-handed) it is what the side can make against the others together.
+
+The search is a null-window test ("can the side take ``need`` more tricks?") repeated as a
+binary search on the target, with:
+
+- a transposition table at trick starts (remaining hands and leader -> bounds on the
+  tricks the side takes from there), kept across the tests of one solver;
+- equivalent cards merged: cards of one suit in one hand with no card of another hand (or
+  of the trick in progress) ranking between them play alike, so one of them is tried
+  (the two copies of a double-deck card tie: a copy elsewhere breaks the run);
+- quick tricks: the leader's top cards that win by cashing (top trumps; side-suit tops when
+  the other team has no trump left) bound the search before it starts a trick; under a
+  lead restriction only side suits count, and not at the first trick;
+- move ordering: the lowest card that wins the trick first, low cards when partner wins.
+
+The solver changes the ``CardPlay`` only between its own make and unmake, so the position
+is as it was after each call. Imports ``engine.intplay`` only.
+"""
+
+from __future__ import annotations
+
+from tricktable.engine.intplay import CardPlay
+
+__all__ = ["Solver"]
+
+
+class Solver:
+    """Double-dummy searches from one position (see the module docstring). ``nodes``,
+    ``probes`` and ``hits`` count the work of every search so far (for the benches)."""
+
+    def __init__(self, cp: CardPlay) -> None:
+        self.cp = cp
+        order = cp.order
+        self._strength = order.strength
+        self._keys = order.keys
+        self._trumps = order.suit_masks[order.trump_suit]
+        present = self._present()
+        self._suit_order = [
+            sorted((p for p in _bits(present & m)), key=order.strength.__getitem__, reverse=True)
+            for m in order.suit_masks]
+        self._twin = {p: 1 << (p + 53 if p < 53 else p - 53) for p in _bits(present)}
+        self._tables: dict[int, dict[tuple[int, ...], tuple[int, int]]] = {}
+        self.nodes = self.probes = self.hits = 0
+
+    def tricks(self, side: int) -> int:
+        """The tricks ``side`` takes of those still to be finished, with best play."""
+        cp = self.cp
+        if cp.over:
+            return 0
+        self._side = side
+        self._tt = self._tables.setdefault(side, {})
+        lo, hi = 0, cp.remaining
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self._wins(mid):
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    # -- the search ----------------------------------------------------------------------
+    def _wins(self, need: int) -> bool:
+        """Can ``self._side`` take ``need`` more of the remaining tricks?"""
+        self.nodes += 1
+        if need <= 0:
+            return True
+        cp = self.cp
+        rem = cp.hands[cp.to_play].bit_count()
+        if need > rem:
+            return False
+        side = self._side
+        key = None
+        if not cp.trick:
+            key = (cp.leader, *cp.hands)
+            self.probes += 1
+            bounds = self._tt.get(key)
+            if bounds is not None:
+                if bounds[0] >= need:
+                    self.hits += 1
+                    return True
+                if bounds[1] < need:
+                    self.hits += 1
+                    return False
+            quick = self._quick()
+            if cp.side_of[cp.leader] == side:
+                if quick >= need:
+                    self._store(key, need, True)
+                    return True
+            elif rem - quick < need:
+                self._store(key, need, False)
+                return False
+        maxing = cp.side_of[cp.to_play] == side
+        won = cp.won
+        result = not maxing
+        for p in self._moves():
+            before = won[side]
+            cp.play(p)
+            ok = self._wins(need - (won[side] - before))
+            cp.undo()
+            if ok == maxing:
+                result = ok
+                break
+        if key is not None:
+            self._store(key, need, result)
+        return result
+
+    def _store(self, key: tuple[int, ...], need: int, ok: bool) -> None:
+        lo, hi = self._tt.get(key, (0, 99))
+        self._tt[key] = (max(lo, need), hi) if ok else (lo, min(hi, need - 1))
+
+    def _present(self) -> int:
+        """Every card still in a playing hand or in the trick in progress."""
+        cp = self.cp
+        m = 0
+        for s in cp.seats:
+            m |= cp.hands[s]
+        for _, p in cp.trick:
+            m |= 1 << p
+        return m
+
+    def _moves(self) -> list[int]:
+        """One card of each group of equivalent legal cards, best guesses first."""
+        cp = self.cp
+        seat = cp.to_play
+        hand = cp.hands[seat]
+        legal = cp.legal_mask()
+        others = self._present() & ~hand
+        twin = self._twin
+        reps = []
+        for s, m in enumerate(cp.suit_masks):
+            if not legal & m:
+                continue
+            prev_mine = False
+            prev = 0
+            for p in self._suit_order[s]:
+                bit = 1 << p
+                if legal & bit:
+                    if not (prev_mine and not others & (twin[p] | twin[prev])):
+                        reps.append(p)
+                    prev_mine, prev = True, p
+                elif others & bit:
+                    prev_mine = False
+        trick = cp.trick
+        if not trick:
+            strength = self._strength
+            reps.sort(key=lambda p: -strength[p])
+            return reps
+        keys = self._keys[cp.eff[trick[0][1]]]
+        best_seat, best = trick[0]
+        for s, q in trick[1:]:
+            if keys[q] > keys[best]:
+                best_seat, best = s, q
+        top = keys[best]
+        if cp.side_of[best_seat] == cp.side_of[seat]:
+            reps.sort(key=keys.__getitem__)
+            return reps
+        return sorted(reps, key=lambda p: (keys[p] <= top, keys[p]))
+
+    def _quick(self) -> int:
+        """Tricks the leader's team surely takes by cashing its leader's top cards."""
+        cp = self.cp
+        leader = cp.leader
+        hand = cp.hands[leader]
+        team = cp.side_of[leader] == self._side
+        opp = 0
+        for s in cp.seats:
+            if (cp.side_of[s] == self._side) != team:
+                opp |= cp.hands[s]
+        restricted = cp.restricts
+        if restricted and not cp.tricks:
+            return 0
+        present = self._present()
+        trump_suit = cp.order.trump_suit
+        total = 0
+        opp_trumps = opp & self._trumps
+        for s, m in enumerate(cp.suit_masks):
+            if not hand & m or (s == trump_suit and restricted):
+                continue
+            if s != trump_suit and opp_trumps:
+                continue
+            run = 0
+            others = present & ~hand
+            for p in self._suit_order[s]:
+                bit = 1 << p
+                if hand & bit:
+                    if others & self._twin[p]:
+                        break
+                    run += 1
+                elif others & bit:
+                    break
+            total += run
+        return min(total, hand.bit_count())
+
+
+def _bits(m: int) -> list[int]:
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
