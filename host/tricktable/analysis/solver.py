@@ -9,8 +9,9 @@ seat plays to stop it. With two sides that is the exact double-dummy result; wit
 The search is a null-window test ("can the side take ``need`` more tricks?") repeated as a
 binary search on the target, with:
 
-- a transposition table at trick starts (remaining hands and leader -> bounds on the
-  tricks the side takes from there), kept across the tests of one solver;
+- a transposition table at trick starts (the leader and, suit by suit, who holds the cards
+  left in rank order -> bounds on the tricks the side takes from there: positions that
+  differ only in which low cards are gone share an entry), kept across one solver's tests;
 - equivalent cards merged: cards of one suit in one hand with no card of another hand (or
   of the trick in progress) ranking between them play alike, so one of them is tried
   (the two copies of a double-deck card tie: a copy elsewhere breaks the run);
@@ -45,7 +46,15 @@ class Solver:
             sorted((p for p in _bits(present & m)), key=order.strength.__getitem__, reverse=True)
             for m in order.suit_masks]
         self._twin = {p: 1 << (p + 53 if p < 53 else p - 53) for p in _bits(present)}
-        self._tables: dict[int, dict[tuple[int, ...], tuple[int, int]]] = {}
+        owner = {p: seat for seat in cp.seats for p in _bits(cp.hands[seat])}
+        self._key_order = [
+            [(1 << p, owner[p], 1 << seq[i - 1] if i and order.strength[p] == order.strength[
+                seq[i - 1]] else 0) for i, p in enumerate(seq) if p in owner]
+            for seq in self._suit_order]
+        """Per suit, each card held at the start (bit, holder, the bit of the card above when
+        the two tie): the transposition key of a trick start is the holders in rank order
+        (+ 8 for a card that ties the one above)."""
+        self._tables: dict[int, dict[int, tuple[int, int]]] = {}
         self.nodes = self.probes = self.hits = 0
 
     def tricks(self, side: int) -> int:
@@ -58,15 +67,16 @@ class Solver:
         lo, hi = 0, cp.remaining
         while lo < hi:
             mid = (lo + hi + 1) // 2
-            if self._wins(mid):
+            if self._wins(mid, self._present()):
                 lo = mid
             else:
                 hi = mid - 1
         return lo
 
     # -- the search ----------------------------------------------------------------------
-    def _wins(self, need: int) -> bool:
-        """Can ``self._side`` take ``need`` more of the remaining tricks?"""
+    def _wins(self, need: int, present: int) -> bool:
+        """Can ``self._side`` take ``need`` more of the remaining tricks? ``present``: the
+        cards in the playing hands and in the trick in progress."""
         self.nodes += 1
         if need <= 0:
             return True
@@ -77,7 +87,12 @@ class Solver:
         side = self._side
         key = None
         if not cp.trick:
-            key = (cp.leader, *cp.hands)
+            key = cp.leader
+            for seq in self._key_order:
+                key = key * 16 + 15
+                for bit, holder, tie in seq:
+                    if present & bit:
+                        key = key * 16 + (holder + 8 if present & tie else holder)
             self.probes += 1
             bounds = self._tt.get(key)
             if bounds is not None:
@@ -87,7 +102,7 @@ class Solver:
                 if bounds[1] < need:
                     self.hits += 1
                     return False
-            quick = self._quick()
+            quick = self._quick(present)
             if cp.side_of[cp.leader] == side:
                 if quick >= need:
                     self._store(key, need, True)
@@ -98,10 +113,16 @@ class Solver:
         maxing = cp.side_of[cp.to_play] == side
         won = cp.won
         result = not maxing
-        for p in self._moves():
+        for p in self._moves(present):
             before = won[side]
             cp.play(p)
-            ok = self._wins(need - (won[side] - before))
+            if cp.trick:
+                ok = self._wins(need, present)
+            else:
+                gone = 0
+                for _, q in cp.tricks[-1][1]:
+                    gone |= 1 << q
+                ok = self._wins(need - (won[side] - before), present & ~gone)
             cp.undo()
             if ok == maxing:
                 result = ok
@@ -110,7 +131,7 @@ class Solver:
             self._store(key, need, result)
         return result
 
-    def _store(self, key: tuple[int, ...], need: int, ok: bool) -> None:
+    def _store(self, key: int, need: int, ok: bool) -> None:
         lo, hi = self._tt.get(key, (0, 99))
         self._tt[key] = (max(lo, need), hi) if ok else (lo, min(hi, need - 1))
 
@@ -124,13 +145,13 @@ class Solver:
             m |= 1 << p
         return m
 
-    def _moves(self) -> list[int]:
+    def _moves(self, present: int) -> list[int]:
         """One card of each group of equivalent legal cards, best guesses first."""
         cp = self.cp
         seat = cp.to_play
         hand = cp.hands[seat]
         legal = cp.legal_mask()
-        others = self._present() & ~hand
+        others = present & ~hand
         twin = self._twin
         reps = []
         for s, m in enumerate(cp.suit_masks):
@@ -162,7 +183,7 @@ class Solver:
             return reps
         return sorted(reps, key=lambda p: (keys[p] <= top, keys[p]))
 
-    def _quick(self) -> int:
+    def _quick(self, present: int) -> int:
         """Tricks the leader's team surely takes by cashing its leader's top cards."""
         cp = self.cp
         leader = cp.leader
@@ -175,7 +196,6 @@ class Solver:
         restricted = cp.restricts
         if restricted and not cp.tricks:
             return 0
-        present = self._present()
         trump_suit = cp.order.trump_suit
         total = 0
         opp_trumps = opp & self._trumps
