@@ -1,0 +1,128 @@
+"""Analysis of recorded hands: every play's double-dummy cost, and what each trump would make.
+
+``analyse_game(record)`` replays a game record (``tricktable.history``) on the engine and,
+for each hand whose cards were all known when the play began (dealt by the engine, or every
+card scanned), returns a JSON-able dict (the format is in docs/analysis.md):
+
+- ``contracts``: for each trump the variant allows and each seat that could have declared
+  it, the tricks each side takes double-dummy from the hands as the play began, led as the
+  variant's rules lead that contract (``made``: the declaring side reaches the tricks the
+  actual contract needed);
+- ``plays``: for every card played, the tricks the player's side takes in all (taken so far
+  plus double-dummy from there) before and after the card; ``cost`` is the difference, so a
+  card that cost a trick has cost 1 or more. A card that failed to follow suit is played as
+  it was (``revoke``: true) and the analysis goes on from the position it made.
+
+Hands with unknown cards (a table that did not scan them) are listed with ``unknown`` and a
+reason. Caching and files live with the CLI (``cli.analyse_cmd``). Imports ``engine``,
+``history``, ``rules`` and ``analysis.solver``.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from tricktable.analysis.solver import Solver
+from tricktable.engine import Engine
+from tricktable.engine.actions import Play
+from tricktable.engine.intplay import CardPlay
+from tricktable.engine.state import State
+from tricktable.history.record import GameRecord
+
+__all__ = ["analyse_game", "FORMAT"]
+
+FORMAT = 1
+"""The version of the analysis JSON (docs/analysis.md)."""
+
+
+def analyse_game(record: GameRecord) -> dict[str, Any]:
+    """The analysis of every hand of ``record`` (see the module docstring)."""
+    cfg = record.config
+    eng = Engine.new(cfg["variant"], cfg.get("options"), cfg.get("seed", 0),
+                     cfg.get("dealer", 0), cfg.get("players"))
+    hands: list[dict[str, Any]] = []
+    current: _HandWalk | None = None
+    for action in record.actions():
+        st = eng.state
+        if st.phase == "play" and current is None:
+            current = _HandWalk(st)
+            hands.append(current.result)
+        if current is not None and type(action) is Play and st.phase == "play":
+            current.before_play(st, action)
+        out = eng.apply(action)
+        if not out.ok:
+            raise ValueError(f"hand {st.hand_number}: {action.to_json()} refused: {out.reason}")
+        if current is not None and eng.state.phase != "play":
+            current = None
+    return {"format": FORMAT, "variant": eng.state.variant.name,
+            "players": list(eng.state.players), "hands": hands}
+
+
+class _HandWalk:
+    """One hand's analysis, built as its plays are replayed."""
+
+    def __init__(self, st: State) -> None:
+        c = st.contract
+        self.result: dict[str, Any] = {
+            "hand_number": st.hand_number, "dealer": st.dealer,
+            "contract": c.to_json() if c else None,
+            "sides": [list(s) for s in st.sides]}
+        self.cp: CardPlay | None = None
+        try:
+            self.cp = CardPlay.from_state(st)
+        except ValueError as exc:
+            self.result["unknown"] = str(exc)
+            return
+        self.solver = Solver(self.cp)
+        self.result["contracts"] = _contracts(st)
+        self.result["plays"] = []
+
+    def before_play(self, st: State, action: Play) -> None:
+        cp = self.cp
+        if cp is None:
+            return
+        p = action.card.index + 53 * (action.copy or 0)
+        if not cp.hands[action.seat] >> p & 1:  # a bare double-deck card: the copy it held
+            p += 53
+        side = cp.side_of[action.seat]
+        before = cp.won[side] + self.solver.tricks(side)
+        revoke = not cp.legal_mask() >> p & 1
+        trick = len(cp.tricks) + 1
+        cp.play(p)
+        after = cp.won[side] + self.solver.tricks(side)
+        self.result["plays"].append({
+            "seat": action.seat, "card": st.card_name(p), "trick": trick, "side": side,
+            "before": before, "after": after, "cost": before - after, "revoke": revoke})
+
+
+def _contracts(st: State) -> list[dict[str, Any]]:
+    """What each trump makes from the hands as the play began, for each seat that could
+    declare it (``first_leader`` of a copy of the table decides who leads)."""
+    v = st.variant
+    actual = st.contract
+    rows: list[dict[str, Any]] = []
+    seats = [s for s in range(st.n) if s not in st.out]
+    solved: dict[tuple[str, int], list[int]] = {}
+    for trump in v.trump_names:
+        for declarer in seats:
+            view = copy.copy(st)
+            view.contract = (actual.__class__(declarer, actual.bid, actual.need, actual.alone,
+                                              actual.forced, trump) if actual else None)
+            view.order = v.ordering(trump)
+            view.tricks = []
+            leader = v.first_leader(view)
+            if leader in st.out:
+                leader = next(s for s in seats if s > leader) if leader < max(seats) else seats[0]
+            key = (trump, leader)
+            if key not in solved:
+                cp = CardPlay(v, st.options, view.order, st.known, seats, st.side_of, leader)
+                solver = Solver(cp)
+                tricks = [solver.tricks(i) for i in range(len(st.sides))]
+                solved[key] = tricks
+            tricks = solved[key]
+            side = st.side_of[declarer]
+            rows.append({"trump": trump, "declarer": declarer, "leader": leader,
+                         "tricks": tricks,
+                         "made": tricks[side] >= actual.need if actual else None})
+    return rows
