@@ -4,7 +4,8 @@
 for each hand whose cards were all known when the play began (dealt by the engine, or every
 card scanned), returns a JSON-able dict (the format is in docs/analysis.md):
 
-- ``contracts``: for each trump the variant allows and each seat that could have declared
+- ``contracts``: for each trump the variant names (and any other the contract allowed,
+  such as no trump) and each seat that could have declared
   it, the tricks each side takes double-dummy from the hands as the play began, led as the
   variant's rules lead that contract (``made``: the declaring side reaches the tricks the
   actual contract needed);
@@ -45,16 +46,17 @@ def analyse_game(record: GameRecord) -> dict[str, Any]:
     current: _HandWalk | None = None
     for action in record.actions():
         st = eng.state
-        if st.phase == "play" and current is None:
-            current = _HandWalk(st)
-            hands.append(current.result)
         if current is not None and type(action) is Play and st.phase == "play":
             current.before_play(st, action)
         out = eng.apply(action)
         if not out.ok:
             raise ValueError(f"hand {st.hand_number}: {action.to_json()} refused: {out.reason}")
-        if current is not None and eng.state.phase != "play":
+        st = eng.state
+        if st.phase != "play":
             current = None
+        elif current is None:
+            current = _HandWalk(st)
+            hands.append(current.result)
     return {"format": FORMAT, "variant": eng.state.variant.name,
             "players": list(eng.state.players), "hands": hands}
 
@@ -104,7 +106,7 @@ def _contracts(st: State) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     seats = [s for s in range(st.n) if s not in st.out]
     solved: dict[tuple[str, int], list[int]] = {}
-    for trump in v.trump_names:
+    for trump in dict.fromkeys([*v.trump_names, *v.trump_choices(st)]):
         for declarer in seats:
             view = copy.copy(st)
             view.contract = (actual.__class__(declarer, actual.bid, actual.need, actual.alone,

@@ -9,8 +9,8 @@ actions of the seat to act as ints and ``Engine.apply_id(a)`` applies one (or ra
 - ``DEAL`` (106), ``PASS`` (107), ``EXCHANGE_UNSEEN`` (108, a card passed that the engine
   does not know), ``SIT_OUT`` (109), ``PLAY_ON`` (110, the answer "I play" when asked to
   sit out), then the variant's bid ladder in order, then its trump names in order
-  (``BIDS_FROM`` onwards); a named call gets the next free number the first time it is seen
-  (``ActionIds.id_of``), so calls are stable within one engine only.
+  (``BIDS_FROM`` onwards); any other bid, trump (no trump, low) or named call gets the next
+  free number the first time it is seen (``ActionIds.id_of``): stable within one engine.
 
 Scanning cards and turning up a card (tables whose hands are read by the pads) stay with the
 dataclass actions. ``ActionIds`` translates both ways; it knows nothing of the state.
@@ -70,7 +70,7 @@ class ActionIds:
         key = (kind, getattr(action, arg) if arg else None)
         a = self._ids.get(key)
         if a is None:
-            if kind is not Call:
+            if arg is None:
                 raise IllegalAction("unknown_action", f"no int action for {action!r}")
             a = self._ids[key] = CARD_IDS + len(self.kinds)
             self.kinds.append(key)
