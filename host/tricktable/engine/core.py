@@ -678,7 +678,8 @@ class Engine:
     def apply_id(self, a: int) -> None:
         """Apply int action ``a`` for the seat to act, or raise ``IllegalAction`` (code and
         reason as ``apply`` gives them) with nothing changed. A legal play takes a short path
-        that records the same action and state as ``apply`` but builds no ``Outcome``."""
+        that records the same action and state as ``apply`` but builds no ``Outcome`` or
+        events (a hand the engine dealt: only ``cardplay.place``)."""
         st = self.state
         if st.phase == "play" and type(a) is int and 0 <= a < CARD_IDS:
             seat: int = st.to_act  # type: ignore[assignment]
@@ -686,11 +687,13 @@ class Engine:
             if key != (len(self.actions), st):
                 m = cardplay.legal_mask(st, seat)
             if m >> a & 1:
-                events: list[Event] = []
-                over = cardplay.play(st, seat, a, events)
+                if st.dealt:
+                    over = cardplay.place(st, seat, a, None)
+                else:
+                    over = cardplay.play(st, seat, a, [])
                 self.actions.append(self._plays[seat][a])
                 if over:
-                    self._score(events)
+                    self._score([])
                 return
         if st.to_act is None:
             raise IllegalAction("game_over", "the game is over")
