@@ -24,21 +24,22 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from tricktable.analysis.solver import Solver
+from tricktable.analysis.solver import Solver, Stats
 from tricktable.engine import Engine
 from tricktable.engine.actions import Play
 from tricktable.engine.intplay import CardPlay
 from tricktable.engine.state import State
 from tricktable.history.record import GameRecord
 
-__all__ = ["analyse_game", "FORMAT"]
+__all__ = ["analyse_game", "contracts_table", "FORMAT"]
 
 FORMAT = 1
 """The version of the analysis JSON (docs/analysis.md)."""
 
 
-def analyse_game(record: GameRecord) -> dict[str, Any]:
-    """The analysis of every hand of ``record`` (see the module docstring)."""
+def analyse_game(record: GameRecord, stats: Stats | None = None) -> dict[str, Any]:
+    """The analysis of every hand of ``record`` (see the module docstring); ``stats``
+    counts the searches' work."""
     cfg = record.config
     eng = Engine.new(cfg["variant"], cfg.get("options"), cfg.get("seed", 0),
                      cfg.get("dealer", 0), cfg.get("players"))
@@ -55,7 +56,7 @@ def analyse_game(record: GameRecord) -> dict[str, Any]:
         if st.phase != "play":
             current = None
         elif current is None:
-            current = _HandWalk(st)
+            current = _HandWalk(st, stats)
             hands.append(current.result)
     return {"format": FORMAT, "variant": eng.state.variant.name,
             "players": list(eng.state.players), "hands": hands}
@@ -64,7 +65,7 @@ def analyse_game(record: GameRecord) -> dict[str, Any]:
 class _HandWalk:
     """One hand's analysis, built as its plays are replayed."""
 
-    def __init__(self, st: State) -> None:
+    def __init__(self, st: State, stats: Stats | None) -> None:
         c = st.contract
         self.result: dict[str, Any] = {
             "hand_number": st.hand_number, "dealer": st.dealer,
@@ -76,8 +77,8 @@ class _HandWalk:
         except ValueError as exc:
             self.result["unknown"] = str(exc)
             return
-        self.solver = Solver(self.cp)
-        self.result["contracts"] = _contracts(st)
+        self.solver = Solver(self.cp, stats)
+        self.result["contracts"] = contracts_table(st, stats)
         self.result["plays"] = []
 
     def before_play(self, st: State, action: Play) -> None:
@@ -98,9 +99,10 @@ class _HandWalk:
             "before": before, "after": after, "cost": before - after, "revoke": revoke})
 
 
-def _contracts(st: State) -> list[dict[str, Any]]:
-    """What each trump makes from the hands as the play began, for each seat that could
-    declare it (``first_leader`` of a copy of the table decides who leads)."""
+def contracts_table(st: State, stats: Stats | None = None) -> list[dict[str, Any]]:
+    """What each trump makes from the hands of a table whose play is beginning, for each
+    seat that could declare it (``first_leader`` of a copy of the table decides who leads):
+    the ``contracts`` of a hand's analysis."""
     v = st.variant
     actual = st.contract
     rows: list[dict[str, Any]] = []
@@ -119,7 +121,7 @@ def _contracts(st: State) -> list[dict[str, Any]]:
             key = (trump, leader)
             if key not in solved:
                 cp = CardPlay(v, st.options, view.order, st.known, seats, st.side_of, leader)
-                solver = Solver(cp)
+                solver = Solver(cp, stats)
                 tricks = [solver.tricks(i) for i in range(len(st.sides))]
                 solved[key] = tricks
             tricks = solved[key]

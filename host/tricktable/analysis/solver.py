@@ -26,17 +26,30 @@ is as it was after each call. Imports ``engine.intplay`` only.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from tricktable.engine.intplay import CardPlay
 
-__all__ = ["Solver"]
+__all__ = ["Solver", "Stats"]
+
+
+@dataclass
+class Stats:
+    """The work of searches (several solvers may share one): nodes visited, transposition
+    table probes and the probes answered by a stored bound."""
+
+    nodes: int = 0
+    probes: int = 0
+    hits: int = 0
 
 
 class Solver:
-    """Double-dummy searches from one position (see the module docstring). ``nodes``,
-    ``probes`` and ``hits`` count the work of every search so far (for the benches)."""
+    """Double-dummy searches from one position (see the module docstring); ``stats`` counts
+    their work (for the benches)."""
 
-    def __init__(self, cp: CardPlay) -> None:
+    def __init__(self, cp: CardPlay, stats: Stats | None = None) -> None:
         self.cp = cp
+        self.stats = stats or Stats()
         order = cp.order
         self._strength = order.strength
         self._keys = order.keys
@@ -55,7 +68,6 @@ class Solver:
         the two tie): the transposition key of a trick start is the holders in rank order
         (+ 8 for a card that ties the one above)."""
         self._tables: dict[int, dict[int, tuple[int, int]]] = {}
-        self.nodes = self.probes = self.hits = 0
 
     def tricks(self, side: int) -> int:
         """The tricks ``side`` takes of those still to be finished, with best play."""
@@ -77,7 +89,8 @@ class Solver:
     def _wins(self, need: int, present: int) -> bool:
         """Can ``self._side`` take ``need`` more of the remaining tricks? ``present``: the
         cards in the playing hands and in the trick in progress."""
-        self.nodes += 1
+        stats = self.stats
+        stats.nodes += 1
         if need <= 0:
             return True
         cp = self.cp
@@ -93,14 +106,14 @@ class Solver:
                 for bit, holder, tie in seq:
                     if present & bit:
                         key = key * 16 + (holder + 8 if present & tie else holder)
-            self.probes += 1
+            stats.probes += 1
             bounds = self._tt.get(key)
             if bounds is not None:
                 if bounds[0] >= need:
-                    self.hits += 1
+                    stats.hits += 1
                     return True
                 if bounds[1] < need:
-                    self.hits += 1
+                    stats.hits += 1
                     return False
             quick = self._quick(present)
             if cp.side_of[cp.leader] == side:
