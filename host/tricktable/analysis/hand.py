@@ -122,8 +122,7 @@ def contracts_table(st: State, stats: Stats | None = None) -> list[dict[str, Any
             if key not in solved:
                 cp = CardPlay(v, st.options, view.order, st.known, seats, st.side_of, leader)
                 solver = Solver(cp, stats)
-                tricks = [solver.tricks(i) for i in range(len(st.sides))]
-                solved[key] = tricks
+                solved[key] = [solver.tricks(i) for i in range(len(st.sides))]
             tricks = solved[key]
             side = st.side_of[declarer]
             rows.append({"trump": trump, "declarer": declarer, "leader": leader,

@@ -7,7 +7,8 @@ seat plays to stop it. With two sides that is the exact double-dummy result; wit
 (cutthroat, five-handed) it is what the side can make against the others together.
 
 The search is a null-window test ("can the side take ``need`` more tricks?") repeated as a
-binary search on the target, with:
+search on the target that starts from the solver's last answer (the positions of one hand
+follow each other) and halves the interval from there, with:
 
 - a transposition table at trick starts (the leader and, suit by suit, who holds the cards
   left in rank order -> bounds on the tricks the side takes from there: positions that
@@ -68,21 +69,33 @@ class Solver:
         the two tie): the transposition key of a trick start is the holders in rank order
         (+ 8 for a card that ties the one above)."""
         self._tables: dict[int, dict[int, tuple[int, int]]] = {}
+        self._last: dict[int, int] = {}
 
     def tricks(self, side: int) -> int:
-        """The tricks ``side`` takes of those still to be finished, with best play."""
+        """The tricks ``side`` takes of those still to be finished, with best play. With two
+        sides, side 1 takes what side 0 does not (one search, one table)."""
         cp = self.cp
         if cp.over:
             return 0
+        if side == 1 and len(cp.won) == 2:
+            return cp.remaining - self.tricks(0)
         self._side = side
         self._tt = self._tables.setdefault(side, {})
         lo, hi = 0, cp.remaining
+        total = self._last.get(side)  # the last answer, in tricks of the whole hand
+        mid = (lo + hi + 1) // 2 if total is None else min(hi, max(1, total - cp.won[side]))
+        first = True
+        present = self._present()
         while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self._wins(mid, self._present()):
+            ok = self._wins(mid, present)
+            if ok:
                 lo = mid
             else:
                 hi = mid - 1
+            # from a guess, step once to the neighbour that settles it; then halve
+            mid = (lo + 1 if ok else hi) if first else (lo + hi + 1) // 2
+            first = False
+        self._last[side] = cp.won[side] + lo
         return lo
 
     # -- the search ----------------------------------------------------------------------
