@@ -18,7 +18,8 @@ follow each other) and halves the interval from there, with:
   (the two copies of a double-deck card tie: a copy elsewhere breaks the run);
 - quick tricks: the leader's top cards that win by cashing (top trumps; side-suit tops when
   the other team has no trump left) bound the search before it starts a trick; under a
-  lead restriction only side suits count, and not at the first trick;
+  lead restriction only side suits count, and not at the first trick; and the run of best
+  trumps in the one hand that holds the best trump is that hand's, whoever leads;
 - move ordering: the lowest card that wins the trick first, low cards when partner wins.
 
 The solver changes the ``CardPlay`` only between its own make and unmake, so the position
@@ -136,6 +137,15 @@ class Solver:
             elif rem - quick < need:
                 self._store(key, need, False)
                 return False
+            holder, sure = self._top_trumps(present)
+            if sure:
+                if cp.side_of[holder] == side:
+                    if sure >= need:
+                        self._store(key, need, True)
+                        return True
+                elif rem - sure < need:
+                    self._store(key, need, False)
+                    return False
         maxing = cp.side_of[cp.to_play] == side
         won = cp.won
         result = not maxing
@@ -205,9 +215,28 @@ class Solver:
                 best_seat, best = s, q
         top = keys[best]
         if cp.side_of[best_seat] == cp.side_of[seat]:
-            reps.sort(key=keys.__getitem__)
+            strength = self._strength
+            reps.sort(key=lambda p: (keys[p], strength[p]))
             return reps
-        return sorted(reps, key=lambda p: (keys[p] <= top, keys[p]))
+        strength = self._strength
+        return sorted(reps, key=lambda p: (keys[p] <= top, keys[p], strength[p]))
+
+    def _top_trumps(self, present: int) -> tuple[int, int]:
+        """(seat, n): the seat holding the best trump left also holds the next n - 1, so it
+        takes n tricks whatever happens (nothing beats them; its own never meet)."""
+        cp = self.cp
+        holder, run = -1, 0
+        for p in self._suit_order[cp.order.trump_suit]:
+            bit = 1 << p
+            if not present & bit:
+                continue
+            if holder < 0:
+                holder = next(s for s in cp.seats if cp.hands[s] & bit)
+            hand = cp.hands[holder]
+            if not hand & bit or present & ~hand & self._twin[p]:
+                break
+            run += 1
+        return holder, run
 
     def _quick(self, present: int) -> int:
         """Tricks the leader's team surely takes by cashing its leader's top cards."""
