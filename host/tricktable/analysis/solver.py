@@ -16,10 +16,10 @@ follow each other) and halves the interval from there, with:
 - equivalent cards merged: cards of one suit in one hand with no card of another hand (or
   of the trick in progress) ranking between them play alike, so one of them is tried
   (the two copies of a double-deck card tie: a copy elsewhere breaks the run);
-- quick tricks: the leader's top cards that win by cashing (top trumps; side-suit tops when
-  the other team has no trump left) bound the search before it starts a trick; under a
-  lead restriction only side suits count, and not at the first trick; and the run of best
-  trumps in the one hand that holds the best trump is that hand's, whoever leads;
+- sure tricks bound the search before it starts a trick: a hand's run of best trumps wins
+  a trick each whoever leads (each in a trick of its own), and the leader cashes its runs
+  of best cards in other suits when no opponent holds a trump; a team is sure of its
+  surest hand's count;
 - move ordering: the lowest card that wins the trick first, low cards when partner wins.
 
 The solver changes the ``CardPlay`` only between its own make and unmake, so the position
@@ -129,23 +129,13 @@ class Solver:
                 if bounds[1] < need:
                     stats.hits += 1
                     return False
-            quick = self._quick(present)
-            if cp.side_of[cp.leader] == side:
-                if quick >= need:
-                    self._store(key, need, True)
-                    return True
-            elif rem - quick < need:
+            ours, theirs = self._sure(present)
+            if ours >= need:
+                self._store(key, need, True)
+                return True
+            if rem - theirs < need:
                 self._store(key, need, False)
                 return False
-            holder, sure = self._top_trumps(present)
-            if sure:
-                if cp.side_of[holder] == side:
-                    if sure >= need:
-                        self._store(key, need, True)
-                        return True
-                elif rem - sure < need:
-                    self._store(key, need, False)
-                    return False
         maxing = cp.side_of[cp.to_play] == side
         won = cp.won
         result = not maxing
@@ -221,56 +211,49 @@ class Solver:
         strength = self._strength
         return sorted(reps, key=lambda p: (keys[p] <= top, keys[p], strength[p]))
 
-    def _top_trumps(self, present: int) -> tuple[int, int]:
-        """(seat, n): the seat holding the best trump left also holds the next n - 1, so it
-        takes n tricks whatever happens (nothing beats them; its own never meet)."""
+    def _sure(self, present: int) -> tuple[int, int]:
+        """Tricks each team (the side searched; everyone else) takes whatever happens: the
+        most that one of its hands is sure of. A hand is sure of its run of best trumps (no
+        card elsewhere ranks between them), each in a trick of its own; the leader also of
+        its runs of best cards in other suits, cashed one after another, when no opponent
+        holds a trump (and the lead is free: not a first lead under a lead restriction)."""
         cp = self.cp
-        holder, run = -1, 0
-        for p in self._suit_order[cp.order.trump_suit]:
-            bit = 1 << p
-            if not present & bit:
-                continue
-            if holder < 0:
-                holder = next(s for s in cp.seats if cp.hands[s] & bit)
-            hand = cp.hands[holder]
-            if not hand & bit or present & ~hand & self._twin[p]:
-                break
-            run += 1
-        return holder, run
-
-    def _quick(self, present: int) -> int:
-        """Tricks the leader's team surely takes by cashing its leader's top cards."""
-        cp = self.cp
-        leader = cp.leader
-        hand = cp.hands[leader]
-        team = cp.side_of[leader] == self._side
-        opp = 0
-        for s in cp.seats:
-            if (cp.side_of[s] == self._side) != team:
-                opp |= cp.hands[s]
-        restricted = cp.restricts
-        if restricted and not cp.tricks:
-            return 0
+        side = self._side
+        hands = cp.hands
+        twin = self._twin
         trump_suit = cp.order.trump_suit
-        total = 0
-        opp_trumps = opp & self._trumps
-        for s, m in enumerate(cp.suit_masks):
-            if not hand & m or (s == trump_suit and restricted):
-                continue
-            if s != trump_suit and opp_trumps:
-                continue
+        runs: dict[int, list[int]] = {}  # seat -> [trump run, side-suit runs]
+        for s, seq in enumerate(self._suit_order):
+            holder = -1
             run = 0
-            others = present & ~hand
-            for p in self._suit_order[s]:
+            for p in seq:
                 bit = 1 << p
-                if hand & bit:
-                    if others & self._twin[p]:
-                        break
-                    run += 1
-                elif others & bit:
+                if not present & bit:
+                    continue
+                if holder < 0:
+                    holder = next(x for x in cp.seats if hands[x] & bit)
+                hand = hands[holder]
+                if not hand & bit or present & ~hand & twin[p]:
                     break
-            total += run
-        return min(total, hand.bit_count())
+                run += 1
+            if run:
+                r = runs.setdefault(holder, [0, 0])
+                r[0 if s == trump_suit else 1] += run
+        if not runs:
+            return 0, 0
+        trumps = self._trumps
+        team_trumps = [0, 0]  # trumps held by the side searched, by the others
+        for x in cp.seats:
+            if hands[x] & trumps:
+                team_trumps[cp.side_of[x] != side] = 1
+        cash = not (cp.restricts and not cp.tricks)  # a first lead may have to be a trump
+        best = [0, 0]
+        for x, (t, other) in runs.items():
+            team = cp.side_of[x] != side
+            sure = t + (other if x == cp.leader and cash and not team_trumps[1 - team] else 0)
+            if sure > best[team]:
+                best[team] = sure
+        return best[0], best[1]
 
 
 def _bits(m: int) -> list[int]:
