@@ -112,6 +112,8 @@ class Solver:
         if need > rem:
             return False
         side = self._side
+        if rem == 1:  # the last trick: every card is forced
+            return cp.side_of[self._last_trick_winner()] == side
         key = None
         if not cp.trick:
             key = cp.leader
@@ -156,6 +158,16 @@ class Solver:
         if key is not None:
             self._store(key, need, result)
         return result
+
+    def _last_trick_winner(self) -> int:
+        """Who takes the last trick, each seat still to play playing its one card."""
+        cp = self.cp
+        trick = list(cp.trick)
+        seat = cp.to_play
+        while len(trick) < len(cp.seats):
+            trick.append((seat, cp.hands[seat].bit_length() - 1))
+            seat = cp.next_seat[seat]
+        return trick[cp.order.winner([p for _, p in trick])][0]
 
     def _store(self, key: int, need: int, ok: bool) -> None:
         lo, hi = self._tt.get(key, (0, 99))
