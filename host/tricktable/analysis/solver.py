@@ -23,13 +23,14 @@ follow each other) and halves the interval from there, with:
 - move ordering: the lowest card that wins the trick first, low cards when partner wins.
 
 The solver changes the ``CardPlay`` only between its own make and unmake, so the position
-is as it was after each call. Imports ``engine.intplay`` only.
+is as it was after each call. Imports ``cards`` and ``engine.intplay``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tricktable.cards import bits as _bits
 from tricktable.engine.intplay import CardPlay
 
 __all__ = ["Solver", "Stats"]
@@ -266,12 +267,3 @@ class Solver:
             if sure > best[team]:
                 best[team] = sure
         return best[0], best[1]
-
-
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out

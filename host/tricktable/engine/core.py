@@ -20,6 +20,7 @@ from functools import cache
 from typing import Any
 
 from tricktable.cards import COPY_STRIDE, from_physical
+from tricktable.cards import bits as _bits
 from tricktable.engine import cardplay
 from tricktable.engine.actions import (
     Action,
@@ -767,12 +768,3 @@ def _play_row(seat: int) -> tuple[Play, ...]:
     """``seat``'s play of each physical card, by bit index: shared by every engine (actions
     are frozen), so ``legal_actions`` in the play phase allocates nothing but its list."""
     return tuple(Play(seat, *from_physical(p)) for p in range(2 * COPY_STRIDE))
-
-
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tricktable.cards import Ordering
+from tricktable.cards import Ordering, bits
 from tricktable.engine.state import State
 from tricktable.rules.base import Variant
 
@@ -94,13 +94,7 @@ class CardPlay:
 
     def legal_actions(self) -> list[int]:
         """``legal_mask`` as ascending card ints."""
-        m = self.legal_mask()
-        out = []
-        while m:
-            low = m & -m
-            out.append(low.bit_length() - 1)
-            m ^= low
-        return out
+        return bits(self.legal_mask())
 
     def play(self, p: int) -> None:
         """The seat to play plays card ``p`` (not checked); the last card gives the trick."""
