@@ -13,8 +13,9 @@ For each variant, random hands are dealt and bid by the engine (random legal int
 
 Prints median and p99 seconds per deal, nodes searched per second and the transposition
 table's hit rate (probes answered by a stored bound). One CPython process; the machine is
-shared, so expect noise. A deal whose solve passes ``--budget`` seconds stops that variant's
-run (the figures so far are printed, marked).
+shared, so expect noise. A deal whose solve passes ``--budget`` seconds (wall clock) is
+stopped and ends that variant's run: the figures of the deals before it are printed, and the
+stop is said.
 
     .venv/bin/python bench/analysis.py [--deals 1000] [--big-deals 3] [--variant euchre]
 """
@@ -22,7 +23,9 @@ run (the figures so far are printed, marked).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
+import signal
 import statistics
 import time
 
@@ -51,11 +54,21 @@ def _to_play(variant: str, seed: int) -> Engine:
     return eng
 
 
+class _OverBudget(Exception):
+    pass
+
+
+def _over_budget(signum: int, frame: object) -> None:
+    raise _OverBudget
+
+
 def _p99(xs: list[float]) -> float:
     return sorted(xs)[min(len(xs) - 1, int(len(xs) * 0.99))]
 
 
 def _line(label: str, secs: list[float], stats: Stats, note: str) -> str:
+    if not secs:
+        return f"{label:28s}     0 deals{note}"
     total = sum(secs)
     rate = stats.nodes / total if total else 0.0
     hits = stats.hits / stats.probes if stats.probes else 0.0
@@ -70,10 +83,20 @@ def bench(variant: str, deals: int, hand: bool, budget: float) -> None:
     solve_stats, hand_stats = Stats(), Stats()
     note = ""
     clock = time.perf_counter
+    signal.signal(signal.SIGALRM, _over_budget)
     for seed in range(deals):
         eng = _to_play(variant, seed)
         t = clock()
-        contracts_table(eng.state, solve_stats)
+        kept = dataclasses.replace(solve_stats)
+        signal.setitimer(signal.ITIMER_REAL, budget)
+        try:
+            contracts_table(eng.state, solve_stats)
+        except _OverBudget:
+            solve_stats = kept  # the stopped deal's work is not counted
+            note = f"  (stopped: deal {seed} not solved in {budget:g} s)"
+            break
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
         solve_secs.append(clock() - t)
         if hand:
             rand = random.Random(seed).random
@@ -84,9 +107,6 @@ def bench(variant: str, deals: int, hand: bool, budget: float) -> None:
             t = clock()
             analyse_game(record, hand_stats)
             hand_secs.append(clock() - t)
-        if solve_secs[-1] > budget:
-            note = f"  (stopped: deal {seed} took {solve_secs[-1]:.0f} s > --budget {budget:g})"
-            break
     cards = GAMES.get(variant, (0, False))[0]
     print(_line(f"{variant} ({cards}) solve", solve_secs, solve_stats, note), flush=True)
     if hand_secs:
@@ -101,7 +121,7 @@ def main() -> None:
     ap.add_argument("--variant", action="append", choices=sorted(GAMES),
                     help="default: all four")
     ap.add_argument("--budget", type=float, default=600.0,
-                    help="stop a variant after a deal that took longer (seconds)")
+                    help="stop a variant at a deal that takes longer (seconds)")
     ap.add_argument("--no-hand", action="store_true", help="skip the whole-hand analysis")
     args = ap.parse_args()
     for variant in args.variant or list(GAMES):
