@@ -7,7 +7,8 @@ For each variant, random hands are dealt and bid by the engine (random legal int
   where the contract allowed it) for every seat that could declare it, led as the rules lead
   that contract (Euchre: 4 searches, the eldest leads; Bid Euchre: 4 trumps x 4 declarers;
   Spades: 1; Double Deck: 4 x 4);
-- *hand* (``--hand``, on by default for the small games): the hand is played out at random
+  ``--single``: only the contract the hand was bid to (one search);
+- *hand* (on for the small games unless ``--no-hand``): the hand is played out at random
   and ``analysis.hand.analyse_game`` analyses it whole: the contracts table plus, for every
   card, the double-dummy tricks before and after.
 
@@ -18,6 +19,7 @@ stopped and ends that variant's run: the figures of the deals before it are prin
 stop is said.
 
     .venv/bin/python bench/analysis.py [--deals 1000] [--big-deals 3] [--variant euchre]
+        [--budget 120] [--single] [--no-hand]
 """
 
 from __future__ import annotations
@@ -30,8 +32,9 @@ import statistics
 import time
 
 from tricktable.analysis.hand import analyse_game, contracts_table
-from tricktable.analysis.solver import Stats
+from tricktable.analysis.solver import Solver, Stats
 from tricktable.engine import Engine
+from tricktable.engine.intplay import CardPlay
 from tricktable.history import record_from_engine
 
 GAMES = {  # variant: (cards each, big)
@@ -77,7 +80,7 @@ def _line(label: str, secs: list[float], stats: Stats, note: str) -> str:
             f"  {rate:9,.0f} nodes/s  TT hits {hits:5.1%}{note}")
 
 
-def bench(variant: str, deals: int, hand: bool, budget: float) -> None:
+def bench(variant: str, deals: int, hand: bool, budget: float, single: bool) -> None:
     solve_secs: list[float] = []
     hand_secs: list[float] = []
     solve_stats, hand_stats = Stats(), Stats()
@@ -90,7 +93,10 @@ def bench(variant: str, deals: int, hand: bool, budget: float) -> None:
         kept = dataclasses.replace(solve_stats)
         signal.setitimer(signal.ITIMER_REAL, budget)
         try:
-            contracts_table(eng.state, solve_stats)
+            if single:
+                Solver(CardPlay.from_state(eng.state), solve_stats).tricks(0)
+            else:
+                contracts_table(eng.state, solve_stats)
         except _OverBudget:
             solve_stats = kept  # the stopped deal's work is not counted
             note = f"  (stopped: deal {seed} not solved in {budget:g} s)"
@@ -108,7 +114,8 @@ def bench(variant: str, deals: int, hand: bool, budget: float) -> None:
             analyse_game(record, hand_stats)
             hand_secs.append(clock() - t)
     cards = GAMES.get(variant, (0, False))[0]
-    print(_line(f"{variant} ({cards}) solve", solve_secs, solve_stats, note), flush=True)
+    what = "one contract" if single else "solve"
+    print(_line(f"{variant} ({cards}) {what}", solve_secs, solve_stats, note), flush=True)
     if hand_secs:
         print(_line(f"{variant} ({cards}) whole hand", hand_secs, hand_stats, ""), flush=True)
 
@@ -123,11 +130,13 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=600.0,
                     help="stop a variant at a deal that takes longer (seconds)")
     ap.add_argument("--no-hand", action="store_true", help="skip the whole-hand analysis")
+    ap.add_argument("--single", action="store_true",
+                    help="solve only the contract bid (one search) instead of every trump")
     args = ap.parse_args()
     for variant in args.variant or list(GAMES):
         big = GAMES[variant][1]
         bench(variant, args.big_deals if big else args.deals,
-              not args.no_hand and not big, args.budget)
+              not args.no_hand and not big, args.budget, args.single)
 
 
 if __name__ == "__main__":
