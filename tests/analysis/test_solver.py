@@ -132,3 +132,13 @@ def test_of_two_identical_cards_the_first_played_wins():
     for leader, side0 in ((0, 1), (1, 0)):
         cp = CardPlay(v, options, v.ordering("H"), hands, range(4), [0, 1, 0, 1], leader)
         assert Solver(cp).tricks(0) == side0
+
+
+def test_top_cards_that_must_be_thrown_away_win_nothing():
+    """“Bid Euchre”, section “Single Deck Bid Euchre”: players 'must follow suit if possible.
+    If a player cannot follow suit, any card can be played' and the trick goes to the highest
+    card of the suit led when nobody trumps: the ace and king of spades, held with no club
+    while clubs are led, are thrown away and take nothing, though nobody could beat them."""
+    cp = _position("bid-euchre", "H", ["AC KC", "AS KS", "9C 10C", "QC JC"], leader=0)
+    solver = Solver(cp)
+    assert (solver.tricks(0), solver.tricks(1)) == (2, 0)
