@@ -22,6 +22,7 @@ reason. Caching and files live with the CLI (``cli.analyse_cmd``). Imports ``eng
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
 from tricktable.analysis.solver import Solver, Stats
@@ -105,19 +106,19 @@ def contracts_table(st: State, stats: Stats | None = None) -> list[dict[str, Any
     the ``contracts`` of a hand's analysis."""
     v = st.variant
     actual = st.contract
+    assert actual is not None, "the play has begun: there is a contract"
     rows: list[dict[str, Any]] = []
     seats = [s for s in range(st.n) if s not in st.out]
     solved: dict[tuple[str, int], list[int]] = {}
     for trump in dict.fromkeys([*v.trump_names, *v.trump_choices(st)]):
         for declarer in seats:
             view = copy.copy(st)
-            view.contract = (actual.__class__(declarer, actual.bid, actual.need, actual.alone,
-                                              actual.forced, trump) if actual else None)
+            view.contract = dataclasses.replace(actual, seat=declarer, trump=trump)
             view.order = v.ordering(trump)
             view.tricks = []
             leader = v.first_leader(view)
-            if leader in st.out:
-                leader = next(s for s in seats if s > leader) if leader < max(seats) else seats[0]
+            while leader in st.out:  # as the engine starts the play
+                leader = (leader + 1) % st.n
             key = (trump, leader)
             if key not in solved:
                 cp = CardPlay(v, st.options, view.order, st.known, seats, st.side_of, leader)
@@ -127,5 +128,5 @@ def contracts_table(st: State, stats: Stats | None = None) -> list[dict[str, Any
             side = st.side_of[declarer]
             rows.append({"trump": trump, "declarer": declarer, "leader": leader,
                          "tricks": tricks,
-                         "made": tricks[side] >= actual.need if actual else None})
+                         "made": tricks[side] >= actual.need})
     return rows
