@@ -4,7 +4,8 @@ Reads a hand-history file (``history.load``, as ``replay`` does) or a journal (a
 does: ``Journal.history``), analyses each game with ``analysis.hand.analyse_game`` and keeps
 the result as JSON so a replay page opens at once: beside a file as ``FILE.analysis.json``,
 for a journal in ``JOURNAL.analysis/{table}-game{n}.json``. A cached result is used while the
-game's record is unchanged (its SHA-256 is stored with it) and the format is current.
+game's record is unchanged (its SHA-256 is stored with it) and the format is current; a
+cache that cannot be written is said (on stderr) and the analysis printed all the same.
 Prints each hand's contracts table and every card that cost a trick; ``--json`` prints the
 analysis itself. Imports ``analysis``, ``history`` and ``journal``.
 """
@@ -39,10 +40,13 @@ def cached_analysis(record: GameRecord, cache: Path) -> dict[str, Any]:
     except (OSError, ValueError):
         pass
     result = analyse_game(record) | {"record_sha256": digest}
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    tmp = cache.with_name(cache.name + ".tmp")
-    tmp.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-    tmp.replace(cache)
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_name(cache.name + ".tmp")
+        tmp.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        tmp.replace(cache)
+    except OSError as exc:
+        click.echo(f"note: the analysis is not cached: {cache}: {exc.strerror}", err=True)
     return result
 
 
