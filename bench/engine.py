@@ -8,6 +8,13 @@ one of them, timed separately) and refused plays per second (a play out of turn)
 the median of several runs; the machine is shared, so expect noise.
 
     .venv/bin/python bench/engine.py [--hands 20000] [--runs 5] [--variant bid-euchre]
+
+``--compare-openspiel``: random complete Euchre hands per second through each public integer
+API, ours (``legal_ids``/``apply_id``) and OpenSpiel's euchre (``legal_actions``/
+``apply_action``, its chance nodes drawn the same way), in one process, interleaved, median
+of ``--runs`` (3); prints both and the ratio. OpenSpiel is the ``bench`` extra
+(``pip install -e .[bench]``). OpenSpiel ends a deal everybody passes; we count only scored
+hands, so the ratio is, if anything, against us.
 """
 
 from __future__ import annotations
@@ -78,12 +85,58 @@ def refused_per_second(variant: str, tries: int = 50_000) -> float:
     return tries / (time.perf_counter() - t)
 
 
+def _ours_by_ids(hands: int, seed: int) -> float:
+    """Scored Euchre hands per second by random legal int actions."""
+    rand = random.Random(seed).random
+    eng = Engine.new("euchre", options={"target": None}, seed=seed)
+    legal_ids, apply_id, st = eng.legal_ids, eng.apply_id, eng.state
+    start = time.perf_counter()
+    while st.hands_played < hands:
+        legal = legal_ids()
+        apply_id(legal[int(rand() * len(legal))])
+    return hands / (time.perf_counter() - start)
+
+
+def _openspiel(hands: int, seed: int) -> float:
+    """Terminal OpenSpiel euchre deals per second by random legal actions."""
+    import pyspiel  # the bench extra
+
+    game = pyspiel.load_game("euchre")
+    rand = random.Random(seed).random
+    start = time.perf_counter()
+    for _ in range(hands):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(rand() * len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rand() * len(legal))])
+    return hands / (time.perf_counter() - start)
+
+
+def compare_openspiel(hands: int, runs: int) -> None:
+    ours, theirs = [], []
+    for run in range(runs):
+        ours.append(_ours_by_ids(hands, run))
+        theirs.append(_openspiel(hands, run))
+    a, b = statistics.median(ours), statistics.median(theirs)
+    print(f"euchre hands/s, median of {runs} interleaved runs of {hands:,}: "
+          f"tricktable (int API) {a:,.0f}   OpenSpiel {b:,.0f}   ratio {a / b:.2f}x")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=20_000)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--variant", action="append", help="default: every variant")
+    ap.add_argument("--compare-openspiel", action="store_true",
+                    help="Euchre through our int API against OpenSpiel's euchre")
     args = ap.parse_args()
+    if args.compare_openspiel:
+        compare_openspiel(args.hands, min(args.runs, 3))
+        return
     for variant in args.variant or list_variants():
         rates, play_rates = [], []
         for run in range(args.runs):

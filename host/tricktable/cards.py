@@ -20,7 +20,7 @@ from functools import cached_property, lru_cache
 __all__ = [
     "Suit", "Card", "JOKER", "CARDS", "Deck", "Ordering", "CardError",
     "parse_card", "parse_card_copy", "format_card", "make_deck", "deck",
-    "physical_index", "from_physical", "COPY_STRIDE", "NO_TRUMP", "JOKER_SUIT",
+    "physical_index", "from_physical", "COPY_STRIDE", "NO_TRUMP", "JOKER_SUIT", "bits",
 ]
 
 
@@ -107,6 +107,16 @@ def physical_index(card: Card, copy: int = 0) -> int:
 def from_physical(p: int) -> tuple[Card, int]:
     """The (card, copy) of a bit index."""
     return CARDS[p % COPY_STRIDE], p // COPY_STRIDE
+
+
+def bits(mask: int) -> list[int]:
+    """The bit indices set in ``mask``, ascending (the physical cards of a hand)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def parse_card_copy(text: str) -> tuple[Card, int | None]:

@@ -38,6 +38,7 @@ COMMANDS = {
     "replay": (["replay", "FILE"], ["binary", "empty", "latin-1", "registry"]),
     "verify": (["verify", "FILE"], ["binary", "empty", "latin-1", "journal"]),
     "export": (["export", "FILE"], ["binary", "empty", "latin-1", "registry"]),
+    "analyse": (["analyse", "FILE"], ["binary", "empty", "latin-1", "registry"]),
     "club new --players": (["club", "--night", "NIGHT", "new", "--players", "FILE",
                             "--tables", "1"], ["binary", "empty", "latin-1"]),
     "club --night": (["club", "--night", "FILE", "standings"],

@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "variants": ("tricktable.cli.variants_cmd:variants", "List the games and their house-rule options."),
     "replay": ("tricktable.cli.history_cmds:replay_command", "Print a hand history trick by trick with the running score."),
     "club": ("tricktable.cli.club_cmd:club", "Run a progressive club night: seating, scores, bell, standings."),
+    "analyse": ("tricktable.cli.analyse_cmd:analyse", "Double-dummy analysis of recorded hands: what each card cost."),
     "verify": ("tricktable.cli.history_cmds:verify_command", "Recompute a hand history's scores and name each difference."),
 }
 

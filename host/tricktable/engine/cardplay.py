@@ -13,7 +13,7 @@ This is the engine's hot path, kept small. Hands are bit sets (see ``engine.stat
 - ``play`` moves the card, records show-outs and proven revokes, and resolves the trick. A
   play that provably fails to follow suit (a known card of the suit led is in the hand) is
   refused in strict mode (``Refused``, raised before anything changes) and accepted as a
-  revoke in record mode.
+  revoke in record mode. ``place`` is its last step: the card moves and the trick is given.
 Imports ``cards`` and ``engine.state``/``engine.events``.
 """
 
@@ -23,7 +23,7 @@ from tricktable.cards import COPY_STRIDE, JOKER_SUIT, Card, format_card
 from tricktable.engine.events import CardPlayed, Event, Revoke, TrickWon
 from tricktable.engine.state import State
 
-__all__ = ["locate", "legal_mask", "play", "Refused", "SUIT_WORDS"]
+__all__ = ["locate", "legal_mask", "play", "place", "Refused", "SUIT_WORDS"]
 
 SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs", "the joker")
 
@@ -118,24 +118,36 @@ def play(st: State, seat: int, p: int, events: list[Event]) -> bool:
     if st.void[seat] >> eff & 1:
         st.void[seat] &= ~(1 << eff)
         _revoke(st, events, seat, st.void_trick[seat, eff], eff, "showed_out", trick_no)
+    events.append(CardPlayed(seat, st.names[p], trick_no))
+    return place(st, seat, p, events)
+
+
+def place(st: State, seat: int, p: int, events: list[Event] | None) -> bool:
+    """Move ``p`` from ``seat``'s hand (or the unseen cards) to the trick and, with the last
+    card, give the trick (a ``TrickWon`` event when ``events`` is a list); True when the
+    hand is over. ``play`` calls it after its checks; ``Engine.apply_id`` calls it alone
+    for a legal card of a hand the engine dealt (every card known: no show-out to note)."""
     bit = 1 << p
+    hand = st.known[seat]
     if hand & bit:
         st.known[seat] = hand ^ bit
     else:
         st.unseen &= ~bit
     st.count[seat] -= 1
     st.played |= bit
+    trick = st.trick
     trick.append((seat, p))
-    events.append(CardPlayed(seat, st.names[p], trick_no))
     if len(trick) < st.active:
         st.to_act = st.next_active[seat]
         return False
     cards = [q for _, q in trick]
-    winner = trick[order.winner(cards)][0]  # type: ignore[union-attr]
+    winner = trick[st.order.winner(cards)][0]  # type: ignore[union-attr]
     st.tricks.append((st.leader, trick, winner))
     st.tricks_won[winner] += 1
-    names = st.names
-    events.append(TrickWon(trick_no, winner, st.leader, tuple([names[q] for q in cards])))
+    trick_no = len(st.tricks)
+    if events is not None:
+        names = st.names
+        events.append(TrickWon(trick_no, winner, st.leader, tuple([names[q] for q in cards])))
     st.trick = []
     st.leader = st.to_act = winner
     return trick_no == st.hand_size

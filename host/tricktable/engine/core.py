@@ -20,6 +20,7 @@ from functools import cache
 from typing import Any
 
 from tricktable.cards import COPY_STRIDE, from_physical
+from tricktable.cards import bits as _bits
 from tricktable.engine import cardplay
 from tricktable.engine.actions import (
     Action,
@@ -51,6 +52,7 @@ from tricktable.engine.events import (
     TrumpDeclared,
     UpCardTurned,
 )
+from tricktable.engine.ids import CARD_IDS, DEAL, ActionIds, IllegalAction
 from tricktable.engine.state import State
 from tricktable.rules import get_variant
 from tricktable.rules.base import STOCK, Contract, Variant, build_options
@@ -100,6 +102,9 @@ class Engine:
         """Each seat's ``Bid`` of each bid on the ladder, made once (``legal_actions``)."""
         self._deal_orders: dict[int, list[int]] = {}
         self._bids_memo: tuple[tuple[Any, ...], list[str]] = ((), [])
+        self.ids = ActionIds(state.variant)
+        """The int numbering of this table's actions (``engine.ids``)."""
+        self._mask_memo: tuple[Any, int] = ((), 0)
         self._handlers: dict[type, Callable[[Any], Outcome]] = {
             Play: self._play, Bid: self._bid, Pass: self._pass, Deal: self._deal,
             ScanCard: self._scan, TurnUp: self._turn_up, DeclareTrump: self._declare,
@@ -658,6 +663,45 @@ class Engine:
         return acts + [SitOut(seat, out) for out in (True, False)
                        if not v.sitout_refusal(st, seat, out)]
 
+    # -- the integer API (engine.ids) -----------------------------------------------------
+    def legal_ids(self) -> list[int]:
+        """The legal actions of the seat to act as ints (``engine.ids``), ascending for plays.
+        In the deal phase only ``DEAL`` (scanning stays with the dataclass actions)."""
+        st = self.state
+        if st.phase == "play":
+            m = cardplay.legal_mask(st, st.to_act)  # type: ignore[arg-type]
+            self._mask_memo = ((len(self.actions), st), m)
+            return _bits(m)
+        if st.phase == "deal":
+            return [DEAL] if not any(st.count) and st.up_card is None and not st.game_over else []
+        return [self.ids.id_of(a) for a in self.legal_actions()]
+
+    def apply_id(self, a: int) -> None:
+        """Apply int action ``a`` for the seat to act, or raise ``IllegalAction`` (code and
+        reason as ``apply`` gives them) with nothing changed. A legal play takes a short path
+        that records the same action and state as ``apply`` but builds no ``Outcome`` or
+        events (a hand the engine dealt: only ``cardplay.place``)."""
+        st = self.state
+        if st.phase == "play" and type(a) is int and 0 <= a < CARD_IDS:
+            seat: int = st.to_act  # type: ignore[assignment]
+            key, m = self._mask_memo
+            if key != (len(self.actions), st):
+                m = cardplay.legal_mask(st, seat)
+            if m >> a & 1:
+                if st.dealt:
+                    over = cardplay.place(st, seat, a, None)
+                else:
+                    over = cardplay.play(st, seat, a, [])
+                self.actions.append(self._plays[seat][a])
+                if over:
+                    self._score([])
+                return
+        if st.to_act is None:
+            raise IllegalAction("game_over", "the game is over")
+        out = self.apply(self.ids.action_of(a, st.to_act, st.phase))
+        if not out.ok:
+            raise IllegalAction(out.code, out.reason)
+
     def _legal_bids(self, seat: int) -> list[str]:
         """The variant's ``legal_bids`` for ``seat``, computed once per position: a random or
         bot player asks ``legal_actions`` and then ``apply`` checks the bid it chose. The
@@ -724,12 +768,3 @@ def _play_row(seat: int) -> tuple[Play, ...]:
     """``seat``'s play of each physical card, by bit index: shared by every engine (actions
     are frozen), so ``legal_actions`` in the play phase allocates nothing but its list."""
     return tuple(Play(seat, *from_physical(p)) for p in range(2 * COPY_STRIDE))
-
-
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out

@@ -1,0 +1,143 @@
+"""Double-dummy solver and hand analysis: time per deal, nodes per second, table hit rate.
+
+For each variant, random hands are dealt and bid by the engine (random legal int actions,
+``Engine.legal_ids``/``apply_id``) until the play begins; then, for that opening position:
+
+- *solve*: ``analysis.hand.contracts_table``, every trump the variant names (and no trump
+  where the contract allowed it) for every seat that could declare it, led as the rules lead
+  that contract (Euchre: 4 searches, the eldest leads; Bid Euchre: 4 trumps x 4 declarers;
+  Spades: 1; Double Deck: 4 x 4);
+  ``--single``: only the contract the hand was bid to (one search);
+- *hand* (on for the small games unless ``--no-hand``): the hand is played out at random
+  and ``analysis.hand.analyse_game`` analyses it whole: the contracts table plus, for every
+  card, the double-dummy tricks before and after.
+
+Prints median and p99 seconds per deal, nodes searched per second and the transposition
+table's hit rate (probes answered by a stored bound). One CPython process; the machine is
+shared, so expect noise. A deal whose solve passes ``--budget`` seconds (wall clock) is
+stopped and ends that variant's run: the figures of the deals before it are printed, and the
+stop is said.
+
+    .venv/bin/python bench/analysis.py [--deals 1000] [--big-deals 3] [--variant euchre]
+        [--budget 120] [--single] [--no-hand]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import random
+import signal
+import statistics
+import time
+
+from tricktable.analysis.hand import analyse_game, contracts_table
+from tricktable.analysis.solver import Solver, Stats
+from tricktable.engine import Engine
+from tricktable.engine.intplay import CardPlay
+from tricktable.history import record_from_engine
+
+GAMES = {  # variant: (cards each, big)
+    "euchre": (5, False),
+    "bid-euchre": (6, False),
+    "spades": (13, True),
+    "double-deck": (12, True),
+}
+
+
+def _to_play(variant: str, seed: int) -> Engine:
+    """A one-hand game of ``variant`` dealt and bid at random, at the start of its play."""
+    eng = Engine.new(variant, seed=seed)
+    rand = random.Random(seed).random
+    while eng.phase != "play":
+        if eng.state.hands_played or eng.state.game_over:  # passed out: deal again
+            eng = Engine.new(variant, seed=seed + 10_000 * (eng.state.hand_number + 1))
+        legal = eng.legal_ids()
+        eng.apply_id(legal[int(rand() * len(legal))])
+    return eng
+
+
+class _OverBudget(Exception):
+    pass
+
+
+def _over_budget(signum: int, frame: object) -> None:
+    raise _OverBudget
+
+
+def _p99(xs: list[float]) -> float:
+    return sorted(xs)[min(len(xs) - 1, int(len(xs) * 0.99))]
+
+
+def _line(label: str, secs: list[float], stats: Stats, note: str) -> str:
+    if not secs:
+        return f"{label:28s}     0 deals{note}"
+    total = sum(secs)
+    rate = stats.nodes / total if total else 0.0
+    hits = stats.hits / stats.probes if stats.probes else 0.0
+    return (f"{label:28s} {len(secs):5d} deals  median {statistics.median(secs) * 1e3:9.1f} ms"
+            f"  p99 {_p99(secs) * 1e3:9.1f} ms  max {max(secs) * 1e3:9.1f} ms"
+            f"  {rate:9,.0f} nodes/s  TT hits {hits:5.1%}{note}")
+
+
+def bench(variant: str, deals: int, hand: bool, budget: float, single: bool) -> None:
+    solve_secs: list[float] = []
+    hand_secs: list[float] = []
+    solve_stats, hand_stats = Stats(), Stats()
+    note = ""
+    clock = time.perf_counter
+    signal.signal(signal.SIGALRM, _over_budget)
+    for seed in range(deals):
+        eng = _to_play(variant, seed)
+        t = clock()
+        kept = dataclasses.replace(solve_stats)
+        signal.setitimer(signal.ITIMER_REAL, budget)
+        try:
+            if single:
+                Solver(CardPlay.from_state(eng.state), solve_stats).tricks(0)
+            else:
+                contracts_table(eng.state, solve_stats)
+        except _OverBudget:
+            solve_stats = kept  # the stopped deal's work is not counted
+            note = f"  (stopped: deal {seed} not solved in {budget:g} s)"
+            break
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        solve_secs.append(clock() - t)
+        if hand:
+            rand = random.Random(seed).random
+            while eng.state.hands_played == 0:
+                legal = eng.legal_ids()
+                eng.apply_id(legal[int(rand() * len(legal))])
+            record = record_from_engine(eng)
+            t = clock()
+            analyse_game(record, hand_stats)
+            hand_secs.append(clock() - t)
+    cards = GAMES.get(variant, (0, False))[0]
+    what = "one contract" if single else "solve"
+    print(_line(f"{variant} ({cards}) {what}", solve_secs, solve_stats, note), flush=True)
+    if hand_secs:
+        print(_line(f"{variant} ({cards}) whole hand", hand_secs, hand_stats, ""), flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=1000, help="deals for the small games")
+    ap.add_argument("--big-deals", type=int, default=1000,
+                    help="deals for Spades and Double Deck (13 and 12 cards)")
+    ap.add_argument("--variant", action="append", choices=sorted(GAMES),
+                    help="default: all four")
+    ap.add_argument("--budget", type=float, default=600.0,
+                    help="stop a variant at a deal that takes longer (seconds)")
+    ap.add_argument("--no-hand", action="store_true", help="skip the whole-hand analysis")
+    ap.add_argument("--single", action="store_true",
+                    help="solve only the contract bid (one search) instead of every trump")
+    args = ap.parse_args()
+    for variant in args.variant or list(GAMES):
+        big = GAMES[variant][1]
+        bench(variant, args.big_deals if big else args.deals,
+              not args.no_hand and not big, args.budget, args.single)
+
+
+if __name__ == "__main__":
+    main()

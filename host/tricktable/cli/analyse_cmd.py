@@ -1,0 +1,118 @@
+"""``tricktable analyse FILE|JOURNAL``: double-dummy analysis of recorded hands, cached.
+
+Reads a hand-history file (``history.load``, as ``replay`` does) or a journal (as ``export``
+does: ``Journal.history``), analyses each game with ``analysis.hand.analyse_game`` and keeps
+the result as JSON so a replay page opens at once: beside a file as ``FILE.analysis.json``,
+for a journal in ``JOURNAL.analysis/{table}-game{n}.json``. A cached result is used while the
+game's record is unchanged (its SHA-256 is stored with it) and the format is current; a
+cache that cannot be written is said (on stderr) and the analysis printed all the same.
+Prints each hand's contracts table and every card that cost a trick; ``--json`` prints the
+analysis itself. Imports ``analysis``, ``history`` and ``journal``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tricktable.analysis.hand import FORMAT, analyse_game
+from tricktable.engine import EngineError
+from tricktable.history import GameRecord, HistoryError, load, write_json
+from tricktable.journal import Journal, JournalError
+
+__all__ = ["analyse", "cached_analysis"]
+
+_SQLITE = b"SQLite format 3\x00"
+
+
+def cached_analysis(record: GameRecord, cache: Path) -> dict[str, Any]:
+    """The analysis of ``record``, read from ``cache`` when it is of this record and format,
+    else computed and written there."""
+    digest = hashlib.sha256(write_json(record).encode()).hexdigest()
+    try:
+        kept = json.loads(cache.read_text(encoding="utf-8"))
+        if kept.get("record_sha256") == digest and kept.get("format") == FORMAT:
+            return kept
+    except (OSError, ValueError):
+        pass
+    result = analyse_game(record) | {"record_sha256": digest}
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_name(cache.name + ".tmp")
+        tmp.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        tmp.replace(cache)
+    except OSError as exc:
+        click.echo(f"note: the analysis is not cached: {cache}: {exc.strerror}", err=True)
+    return result
+
+
+def _games(path: Path, table: str | None, game: int | None) -> list[tuple[str, GameRecord, Path]]:
+    """(label, record, cache file) of each game to analyse."""
+    with path.open("rb") as f:
+        is_journal = f.read(len(_SQLITE)) == _SQLITE
+    if not is_journal:
+        if table or game:
+            raise click.ClickException(f"{path} is a hand-history file: --table and --game "
+                                       "are for journals")
+        return [(path.name, load(str(path)), path.with_name(path.name + ".analysis.json"))]
+    out = []
+    with Journal(path, readonly=True) as journal:
+        for t in [table] if table else journal.tables():
+            for g in journal.games(t):
+                if game is None or g.game == game:
+                    cache = path.with_name(path.name + ".analysis") / f"{t}-game{g.game}.json"
+                    out.append((f"{t} game {g.game}", journal.history(t, g.game), cache))
+    if not out:
+        raise click.ClickException(f"no game matches in {path}")
+    return out
+
+
+@click.command("analyse")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--table", help="Journal only: this table.")
+@click.option("--game", type=int, help="Journal only: this game number.")
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
+def analyse(path: Path, table: str | None, game: int | None, as_json: bool) -> None:
+    """Double-dummy analysis of every hand in PATH (a hand history or a journal)."""
+    try:
+        games = _games(path, table, game)
+        results = [(label, cached_analysis(record, cache)) for label, record, cache in games]
+    except (HistoryError, EngineError, JournalError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(f"{path}: {exc.strerror}") from None
+    if as_json:
+        click.echo(json.dumps(results[0][1] if len(results) == 1 else dict(results), indent=1))
+        return
+    for label, result in results:
+        click.echo(f"{label}: {result['variant']}, {', '.join(result['players'])}")
+        for hand in result["hands"]:
+            _print_hand(hand, result["players"])
+
+
+def _print_hand(hand: dict[str, Any], players: list[str]) -> None:
+    click.echo(f"\nHand {hand['hand_number']}")
+    if "unknown" in hand:
+        click.echo(f"  not analysed: {hand['unknown']}")
+        return
+    sides = [" & ".join(players[s] for s in side) for side in hand["sides"]]
+    by_trump: dict[str, list[str]] = {}
+    for row in hand["contracts"]:
+        text = "-".join(str(t) for t in row["tricks"])
+        entry = f"{players[row['declarer']]} {text}"
+        by_trump.setdefault(row["trump"], []).append(entry)
+    click.echo(f"  double dummy, tricks of {' / '.join(sides)} by trump and declarer:")
+    for trump, entries in by_trump.items():
+        click.echo(f"    {trump:>4}: " + "   ".join(entries))
+    costly = [p for p in hand["plays"] if p["cost"] > 0]
+    for p in costly:
+        word = "trick" if p["cost"] == 1 else "tricks"
+        note = " (revoke)" if p["revoke"] else ""
+        click.echo(f"  trick {p['trick']}: {players[p['seat']]} {p['card']} cost {p['cost']} "
+                   f"{word} ({p['before']} -> {p['after']}){note}")
+    if not costly:
+        click.echo("  no card cost a trick")

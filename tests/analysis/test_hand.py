@@ -1,0 +1,126 @@
+"""The analysis of recorded hands: every card's double-dummy cost, the contracts table, and
+``tricktable analyse`` on hand-history files and journals with its cache."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from click.testing import CliRunner
+from tricktable.analysis.hand import analyse_game
+from tricktable.analysis.solver import Solver
+from tricktable.cli import main
+from tricktable.engine import Engine
+from tricktable.engine.actions import Bid, DeclareTrump, Pass
+from tricktable.engine.intplay import CardPlay
+from tricktable.history import record_from_engine, write_json
+from tricktable.journal import Journal
+from tricktable.protocol import Control, encode
+
+PLAYERS = ["Ann", "Bob", "Cy", "Di"]
+
+
+def random_game(seed: int, hands: int, variant: str = "bid-euchre", blunder: bool = False):
+    """``hands`` scored hands of random legal play through the int API; with ``blunder``
+    the first card of each hand is one the solver says costs its side a trick, when there
+    is one."""
+    eng = Engine.new(variant, options={"target": None}, seed=seed, players=PLAYERS)
+    rng = random.Random(seed)
+    while eng.state.hands_played < hands:
+        legal = eng.legal_ids()
+        st = eng.state
+        if blunder and st.phase == "play" and not st.tricks and not st.trick:
+            cp = CardPlay.from_state(st)
+            side = cp.side_of[cp.to_play]
+            best = Solver(cp).tricks(side)
+            for p in legal:
+                cp.play(p)
+                worse = cp.won[side] + Solver(cp).tricks(side) < best
+                cp.undo()
+                if worse:
+                    legal = [p]
+                    break
+        eng.apply_id(rng.choice(legal))
+    return eng
+
+
+def test_the_costs_chain_from_position_to_position_and_end_at_the_tricks_taken():
+    """Each card's 'after' is the next card's 'before' (the other side's is the rest of the
+    hand's six tricks); no card gains a trick; every card of the hand is there (six tricks
+    of four cards, or of three when a pepper bidder plays alone)."""
+    eng = random_game(3, hands=4)
+    analysis = analyse_game(record_from_engine(eng))
+    assert len(analysis["hands"]) == 4
+    for hand in analysis["hands"]:
+        plays = hand["plays"]
+        assert len(plays) in (18, 24) and all(p["cost"] >= 0 for p in plays)
+        for a, b in zip(plays, plays[1:], strict=False):
+            assert b["before"] == (a["after"] if a["side"] == b["side"] else 6 - a["after"])
+        assert {r["trump"] for r in hand["contracts"]} == {"S", "H", "D", "C", "NT"}
+
+
+def test_a_card_that_cost_a_trick_is_marked():
+    eng = random_game(5, hands=3, blunder=True)
+    hands = analyse_game(record_from_engine(eng))["hands"]
+    assert any(h["plays"][0]["cost"] >= 1 for h in hands)
+    for h in hands:
+        first = h["plays"][0]
+        assert first["after"] == first["before"] - first["cost"]
+
+
+def test_the_contracts_table_agrees_with_the_play_analysis():
+    """The actual contract's row gives the declarer's side what the first card's 'before'
+    gives it (the same position, the same leader)."""
+    eng = random_game(11, hands=3)
+    for hand in analyse_game(record_from_engine(eng))["hands"]:
+        c = hand["contract"]
+        row = next(r for r in hand["contracts"]
+                   if r["trump"] == c["trump"] and r["declarer"] == c["seat"])
+        first = hand["plays"][0]
+        assert row["leader"] == first["seat"]
+        assert row["tricks"][first["side"]] == first["before"]
+
+
+def test_analyse_a_file_then_from_its_cache(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text(write_json(record_from_engine(random_game(7, hands=2))))
+    runner = CliRunner()
+    first = runner.invoke(main, ["analyse", str(path)])
+    assert first.exit_code == 0, first.output
+    assert "Hand 1" in first.output and "by trump and declarer" in first.output
+    cache = tmp_path / "game.json.analysis.json"
+    kept = json.loads(cache.read_text())
+    kept["hands"][0]["plays"][0]["cost"] = 9  # the cache is what a second run reads
+    cache.write_text(json.dumps(kept))
+    again = runner.invoke(main, ["analyse", str(path), "--json"])
+    assert json.loads(again.output)["hands"][0]["plays"][0]["cost"] == 9
+    path.write_text(write_json(record_from_engine(random_game(8, hands=1))))
+    fresh = json.loads(runner.invoke(main, ["analyse", str(path), "--json"]).output)
+    assert len(fresh["hands"]) == 1  # a changed record is analysed again
+
+
+def test_analyse_a_journal(tmp_path):
+    eng = random_game(9, hands=2)
+    path = tmp_path / "night.sqlite"
+    with Journal(path) as journal:
+        control = Control(cmd="new_game")
+        entry = journal.append_control("t3", control, "c", encode(control))
+        journal.record_game("t3", 1, entry.id, dict(eng.config))
+        journal.record_actions("t3", 1, entry.id,
+                               [(n, a.to_json()) for n, a in enumerate(eng.actions, 1)])
+    result = CliRunner().invoke(main, ["analyse", str(path), "--table", "t3"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("t3 game 1: bid-euchre, Ann, Bob, Cy, Di")
+    assert (tmp_path / "night.sqlite.analysis" / "t3-game1.json").exists()
+
+
+def test_hands_nobody_scanned_are_named_not_analysed():
+    eng = Engine.new("bid-euchre", seed=1, players=PLAYERS)
+    eng.apply_id(eng.legal_ids()[0])  # dealt by the engine: known
+    analysis = analyse_game(record_from_engine(eng))
+    assert analysis["hands"] == []  # the hand has not reached its play
+    unknown = Engine.new("bid-euchre", seed=1, players=PLAYERS)
+    for a in (Bid(1, "3"), Pass(2), Pass(3), Pass(0), DeclareTrump(1, "H")):
+        assert unknown.apply(a).ok, a
+    hand = analyse_game(record_from_engine(unknown))["hands"][0]
+    assert hand["unknown"] == "every hand must be known to analyse the play"

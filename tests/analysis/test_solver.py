@@ -1,0 +1,144 @@
+"""The double-dummy solver agrees exactly with a plain minimax over the card play, for every
+family of variants (partnerships, everyone for themselves, lead restrictions, two copies of
+each card, the joker, no trump, a seat sitting out), and gives the tricks the rules make
+certain in positions built from the rules' own statements."""
+
+import random
+
+import pytest
+from tricktable.analysis.positions import deal
+from tricktable.analysis.solver import Solver
+from tricktable.cards import parse_card
+from tricktable.engine.intplay import CardPlay
+from tricktable.rules import get_variant
+from tricktable.rules.base import build_options
+
+
+def minimax(cp: CardPlay, side: int) -> int:
+    """The plain game-tree value: every legal card tried, no pruning, no table."""
+    if cp.over:
+        return 0
+    maxing = cp.side_of[cp.to_play] == side
+    values = []
+    for p in cp.legal_actions():
+        before = cp.won[side]
+        cp.play(p)
+        values.append(cp.won[side] - before + minimax(cp, side))
+        cp.undo()
+    return max(values) if maxing else min(values)
+
+
+FAMILIES = [
+    # variant, seats, trumps, most cards each, positions
+    ("euchre", 4, ("H", "C"), 3, 300),
+    ("euchre-british", 4, ("S", "D"), 3, 200),       # the joker (Benny) above the bowers
+    ("pfeffer", 4, ("S", "NT"), 3, 200),             # no trump
+    ("buckpfeffer", 4, ("HIGH", "LOW"), 3, 200),     # high and low no-trump
+    ("hasenpfeffer", 4, ("H", "NT"), 3, 200),        # the joker with and without trump
+    ("spades", 4, ("S",), 3, 300),                   # spades may not be led until broken
+    ("spades-cutthroat", 4, ("S",), 3, 200),         # four sides
+    ("bauer-saarland", 4, ("D",), 3, 200),           # forehand leads a trump
+    ("double-deck", 4, ("C",), 3, 200),              # two copies of each card
+    ("buck-euchre", 3, ("H",), 3, 200),              # three players, each for himself
+    ("five-handed", 5, ("S",), 2, 150),               # five sides, two copies
+    ("jucker", 6, ("C",), 2, 100),                    # six players, two teams of three
+]
+
+
+def _positions(variant: str, n: int, trumps: tuple[str, ...], most: int, count: int):
+    names = get_variant(variant).trump_names
+    for seed in range(count):
+        rng = random.Random(seed)
+        trump = trumps[seed % len(trumps)]
+        if trump not in names:
+            pytest.fail(f"{variant} has no trump {trump}")
+        cards = rng.randint(1, most)
+        out = frozenset({2}) if variant == "euchre" and seed % 5 == 0 else frozenset()
+        leader = rng.choice([s for s in range(n) if s not in out])
+        cp = deal(variant, seed, trump=trump, leader=leader, cards=cards + 1, n=n, out=out)
+        for _ in range(rng.randrange(n * 2)):  # into the play: a trick or two, maybe mid-trick
+            if not cp.over:
+                cp.play(rng.choice(cp.legal_actions()))
+        yield seed, cp, rng.randrange(len(cp.won))
+
+
+@pytest.mark.parametrize("variant,n,trumps,most,count", FAMILIES,
+                         ids=[f[0] for f in FAMILIES])
+def test_solver_agrees_with_minimax(variant, n, trumps, most, count):
+    for seed, cp, side in _positions(variant, n, trumps, most, count):
+        before = (list(cp.hands), list(cp.trick), len(cp.tricks), list(cp.won), cp.to_play)
+        solved = Solver(cp).tricks(side)
+        assert (list(cp.hands), list(cp.trick), len(cp.tricks), list(cp.won),
+                cp.to_play) == before, f"seed {seed}: the solver left the position changed"
+        assert solved == minimax(cp, side), f"{variant} seed {seed}, side {side}"
+
+
+def test_one_solver_answers_for_every_side():
+    """The tricks of the two sides add up to the tricks left (one table per side)."""
+    for seed in range(30):
+        cp = deal("bid-euchre", seed, trump="H", leader=seed % 4)
+        solver = Solver(cp)
+        assert solver.tricks(0) + solver.tricks(1) == 6
+
+
+def _position(variant: str, trump: str, hands: list[str], leader: int) -> CardPlay:
+    v = get_variant(variant)
+    bits = [sum(1 << parse_card(c).index for c in h.split()) for h in hands]
+    n = len(hands)
+    options = build_options(v.Options, None, v.name)
+    sides = v.sides(n, options)
+    side_of = [next(i for i, s in enumerate(sides) if seat in s) for seat in range(n)]
+    return CardPlay(v, options, v.ordering(trump), bits, range(n), side_of, leader)
+
+
+def test_bowers_rank_above_the_ace_of_trump():
+    """“Bid Euchre”, section “Single Deck Bid Euchre”: 'The rank of the cards in the trump suit
+    is: J (... "right bower" ...; high), J (of the other suit of the same colour ...), A, K, Q,
+    10, 9 (low)'. The left bower led, the ace and the right bower follow: the right bower's
+    side takes the trick; with the right bower on the leader's side, the leader's side does."""
+    cp = _position("bid-euchre", "H", ["JD", "AH", "JH", "9H"], leader=0)
+    assert Solver(cp).tricks(0) == 1
+    cp = _position("bid-euchre", "H", ["JD", "JH", "AH", "9H"], leader=0)
+    assert Solver(cp).tricks(0) == 0
+
+
+def test_the_top_six_trumps_take_every_trick():
+    """“Bid Euchre”, section “Single Deck Bid Euchre”: the contracting bidder 'may lead any
+    card' and the trick goes 'to the highest trump': with both bowers, A, K, Q and 10 of trump
+    the bidder takes all six tricks (a Pfeffer made) whatever the others hold."""
+    for seed in range(20):
+        rng = random.Random(seed)
+        rest = [c for c in ("9H AS KS QS JS 10S 9S AC KC QC JC 10C 9C AD KD QD 10D 9D".split())]
+        rng.shuffle(rest)
+        hands = ["JH JD AH KH QH 10H", " ".join(rest[:6]), " ".join(rest[6:12]),
+                 " ".join(rest[12:18])]
+        assert Solver(_position("bid-euchre", "H", hands, leader=0)).tricks(0) == 6
+
+
+def test_the_benny_is_the_highest_trump():
+    """“Euchre”, on the British game: 'A key feature is that a joker, called the Benny, is the
+    highest trump': the joker beats the right bower led to the trick."""
+    cp = _position("euchre-british", "S", ["JS", "JOKER", "AS", "9S"], leader=0)
+    assert Solver(cp).tricks(1) == 1
+
+
+def test_of_two_identical_cards_the_first_played_wins():
+    """Double Deck Bid Euchre has two of every card; the table's rule for a tie (the sources
+    give none: ``cards.Ordering``) is that the first played holds the trick."""
+    v = get_variant("double-deck")
+    options = build_options(v.Options, None, v.name)
+    ace, nine, ten = (parse_card(c).index for c in ("AH", "9H", "10H"))
+    hands = [1 << ace, 1 << (ace + 53), 1 << nine, 1 << ten]
+    for leader, side0 in ((0, 1), (1, 0)):
+        cp = CardPlay(v, options, v.ordering("H"), hands, range(4), [0, 1, 0, 1], leader)
+        assert Solver(cp).tricks(0) == side0
+
+
+def test_top_cards_that_must_be_thrown_away_win_nothing():
+    """“Bid Euchre”, section “Single Deck Bid Euchre”: players 'must follow suit if possible.
+    If a player cannot follow suit, any card can be played' and the trick goes to the highest
+    card of the suit led when nobody trumps: the ace and king of spades, held with no club
+    while clubs are led, are thrown away and take nothing, though nobody could beat them."""
+    cp = _position("bid-euchre", "H", ["AC KC", "AS KS", "9C 10C", "QC JC"], leader=0)
+    solver = Solver(cp)
+    assert (solver.tricks(0), solver.tricks(1)) == (2, 0)
