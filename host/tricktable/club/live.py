@@ -304,8 +304,9 @@ class LiveNight:
                 game = self.night.bell(self.director.winners(self),
                                        early=self.director.early)
             except ClubError as exc:
+                if str(exc) != self.bell_blocked:  # said once, not at every hand scored
+                    log.error("the bell waits for the director: %s", exc)
                 self.bell_blocked = str(exc)
-                log.error("the bell waits for the director: %s", exc)
                 return
             self.bell_blocked = ""
             log.warning("game %d of the night is over; the players move", game.number)
