@@ -3,7 +3,7 @@
 ``--username`` (or ``TRICKTABLE_MQTT_USERNAME``) and ``--password-file`` (or
 ``TRICKTABLE_MQTT_PASSWORD``) complete a ``--broker`` URL that carries no password, so the
 password stays out of ``ps`` and the shell's history; a password in the URL still works.
-Imports ``tricktable.mqtturl``.
+Imports ``tricktable.mqtturl`` and ``tricktable.protocol``.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from tricktable.mqtturl import BrokerConfigError, BrokerURL
+from tricktable.protocol import DEFAULT_PREFIX
 from tricktable.textfiles import TextFileError, read_text
 
 USERNAME_ENV = "TRICKTABLE_MQTT_USERNAME"
@@ -31,6 +32,20 @@ def credential_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return click.option(
         "--username", envvar=USERNAME_ENV,
         help=f"MQTT user name, when the URL names none [env {USERNAME_ENV}]")(command)
+
+
+def broker_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add ``--broker``, ``--ca-file``, ``--prefix`` and the credentials to a client command
+    (web, watch, console)."""
+    command = credential_options(command)
+    command = click.option("--prefix", default=DEFAULT_PREFIX, show_default=True,
+                           help="topic prefix")(command)
+    command = click.option(
+        "--ca-file", type=click.Path(exists=True, dir_okay=False),
+        help="CA certificate that signed the broker's (mqtts://); default: system CAs")(command)
+    return click.option(
+        "--broker", default="mqtt://127.0.0.1:1883", show_default=True,
+        help="MQTT broker URL: mqtt://[user:pass@]host[:port] or mqtts://... (TLS)")(command)
 
 
 def broker_url(url: str, username: str | None, password_file: Path | None) -> BrokerURL:

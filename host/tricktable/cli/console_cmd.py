@@ -11,8 +11,7 @@ from pathlib import Path
 
 import click
 
-from tricktable import protocol
-from tricktable.cli.brokeropts import broker_url, credential_options
+from tricktable.cli.brokeropts import broker_options, broker_url
 from tricktable.journal import Journal, JournalError
 from tricktable.mqtturl import BrokerConfigError
 from tricktable.web.console import create_console
@@ -27,15 +26,9 @@ from tricktable.web.server import Scoreboard
 @click.option("--journal", default=None, type=click.Path(exists=True, dir_okay=False,
                                                          path_type=Path),
               help="the host's journal (read-only): each table's actions, to correct a mis-scan")
-@click.option("--broker", default="mqtt://127.0.0.1:1883", show_default=True,
-              help="MQTT broker URL: mqtt://[user:pass@]host[:port] or mqtts://... (TLS)")
-@click.option("--ca-file", type=click.Path(exists=True, dir_okay=False),
-              help="CA certificate that signed the broker's (mqtts://); default: system CAs")
-@click.option("--prefix", default=protocol.DEFAULT_PREFIX, show_default=True,
-              help="topic prefix")
+@broker_options
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to serve on")
 @click.option("--port", default=8081, show_default=True, type=click.IntRange(0, 65535))
-@credential_options
 @click.option("--admin-token", envvar="TRICKTABLE_ADMIN_TOKEN", required=True,
               help="the bearer token the console asks for [env TRICKTABLE_ADMIN_TOKEN]")
 def console(night: Path, journal: Path | None, broker: str, ca_file: str | None, prefix: str,

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from tricktable import protocol
-from tricktable.cli.brokeropts import broker_url, credential_options
+from tricktable.cli.brokeropts import broker_options, broker_url
 from tricktable.mqtturl import BrokerConfigError
 from tricktable.termview import watch as watch_view
 from tricktable.web.feed import Feed
@@ -19,15 +19,9 @@ from tricktable.web.feed import Feed
 
 @click.command("watch")
 @click.argument("tables", nargs=-1)
-@click.option("--broker", default="mqtt://127.0.0.1:1883", show_default=True,
-              help="MQTT broker URL: mqtt://[user:pass@]host[:port] or mqtts://... (TLS)")
-@click.option("--ca-file", type=click.Path(exists=True, dir_okay=False),
-              help="CA certificate that signed the broker's (mqtts://); default: system CAs")
-@click.option("--prefix", default=protocol.DEFAULT_PREFIX, show_default=True,
-              help="topic prefix")
+@broker_options
 @click.option("--wait", default=5.0, show_default=True, type=click.FloatRange(0.1),
               help="seconds to wait for the named tables to appear on the broker")
-@credential_options
 def watch(tables: tuple[str, ...], broker: str, ca_file: str | None, prefix: str,
           wait: float, username: str | None, password_file: Path | None) -> None:
     """Watch TABLES (default: every table) live: seats, trick, bids, contract, trump, score."""

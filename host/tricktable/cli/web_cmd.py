@@ -9,8 +9,7 @@ from pathlib import Path
 
 import click
 
-from tricktable import protocol
-from tricktable.cli.brokeropts import broker_url, credential_options
+from tricktable.cli.brokeropts import broker_options, broker_url
 from tricktable.history import HistoryError
 from tricktable.journal import Journal, JournalError
 from tricktable.mqtturl import BrokerConfigError
@@ -18,12 +17,7 @@ from tricktable.web.server import Scoreboard
 
 
 @click.command("web")
-@click.option("--broker", default="mqtt://127.0.0.1:1883", show_default=True,
-              help="MQTT broker URL: mqtt://[user:pass@]host[:port] or mqtts://... (TLS)")
-@click.option("--ca-file", type=click.Path(exists=True, dir_okay=False),
-              help="CA certificate that signed the broker's (mqtts://); default: system CAs")
-@click.option("--prefix", default=protocol.DEFAULT_PREFIX, show_default=True,
-              help="topic prefix")
+@broker_options
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to serve on")
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--journal", default=None, type=click.Path(exists=True, dir_okay=False,
@@ -37,7 +31,6 @@ from tricktable.web.server import Scoreboard
               type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="a hand-history or EGN file to replay at /replay/NAME (NAME: the file name "
                    "without its extension); repeatable")
-@credential_options
 @click.option("--admin-token", envvar="TRICKTABLE_ADMIN_TOKEN", default=None,
               help="enable admin actions (new game, undo, void hand) for this bearer token "
                    "[env TRICKTABLE_ADMIN_TOKEN]; off when not given")
