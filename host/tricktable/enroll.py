@@ -28,6 +28,7 @@ from tricktable import decks, tags
 _IN_LIST_PASSIVE_TARGET = 0x4A
 _IN_DATA_EXCHANGE = 0x40
 _RF_CONFIGURATION = 0x32
+_OPEN_TRIES = 3  # handshakes tried before a reader is taken to be absent
 _NTAG_READ_SIG = 0x3C
 _NTAG_READ = 0x30
 _NTAG_WRITE = 0xA2
@@ -96,11 +97,14 @@ class UsbReader:
             ser = serial.Serial(port, baudrate, timeout=timeout)
         except serial.SerialException as exc:
             raise ReaderError(f"cannot open {port}: {exc}") from None
-        try:
-            return cls(PN532_UART(ser), close=ser.close)
-        except (RuntimeError, OSError) as exc:  # ReaderError is a RuntimeError too
-            ser.close()
-            raise ReaderError(f"no PN532 answers on {port}: {exc}") from None
+        error: Exception | None = None
+        for _ in range(_OPEN_TRIES):  # a reader on a busy USB link may answer late
+            try:
+                return cls(PN532_UART(ser), close=ser.close)
+            except (RuntimeError, OSError) as exc:  # ReaderError is a RuntimeError too
+                error = exc
+        ser.close()
+        raise ReaderError(f"no PN532 answers on {port}: {error}") from None
 
     def close(self) -> None:
         """Close the port."""
@@ -359,6 +363,7 @@ def enroll_deck(
     taps = taps if taps is not None else TapDetector(reader)
     have = set(enrolled.values())
     result = EnrollResult(deck, remaining=[s for s in slots if s not in have])
+    interrupted: bytes | None = None  # a tag whose write failed half way: ours to write again
     while result.remaining:
         slot = result.remaining[0]
         ui.next_card(slot, len(slots) - len(result.remaining), len(slots))
@@ -368,13 +373,15 @@ def enroll_deck(
             break
         try:
             if not _enroll_one(
-                registry, reader, deck, key, slot, uid, ui, genuine_only=genuine_only, protect=protect
+                registry, reader, deck, key, slot, uid, ui, genuine_only=genuine_only,
+                protect=protect, rewrite=uid == interrupted,
             ):
                 continue
         except _Quit:
             break
         except ReaderError as exc:
             ui.problem(f"{exc}: hold the card still and tap {slot.name} again")
+            interrupted = uid
             taps.forget()
             continue
         result.enrolled.append((slot, uid))
@@ -398,13 +405,16 @@ def _enroll_one(
     *,
     genuine_only: bool,
     protect: bool,
+    rewrite: bool = False,
 ) -> bool:
+    """Enroll one tag; ``rewrite``: this session's own write to it failed half way, so a
+    record it refuses is that write's, to be written again without asking."""
     try:
         current: bytes | None = reader.read_record()
     except ReaderError:
         current = None
     message, may_overwrite = _conflict(registry, deck.deck_id, slot, uid, current)
-    if message:
+    if message and not (rewrite and may_overwrite):
         if not may_overwrite:
             ui.problem(f"{message}; tap {slot.name}")
             return False

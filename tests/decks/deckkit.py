@@ -28,7 +28,9 @@ class ScriptedUI:
     card, and answers questions from a list. Everything said is kept in ``log``.
 
     To tap the same card twice the person lifts it for a moment: with ``taps`` (the session's
-    TapDetector) given, the card is removed and the reader polled empty for 0.3 s first.
+    TapDetector) given, the card is removed and the reader polled empty for 0.3 s first. Told
+    to tap again because the reader did not answer (a slow link, not a bad card), the person
+    taps the same card again rather than the next; after any other problem, the next card.
     """
 
     def __init__(
@@ -43,9 +45,13 @@ class ScriptedUI:
         self.answers = list(answers)
         self.taps = taps
         self.log: list[str] = []
+        self.again = False  # the reader did not answer: tap the card in hand again
 
     def next_card(self, slot: decks.Slot | None, done: int, total: int) -> None:
         self.log.append(f"tap {slot.name if slot else 'any'} ({done}/{total})")
+        if self.again:
+            self.again = False
+            return  # the card still lies there, and the session reads it as a new tap
         if not self.hand:
             self.emulator.remove()
             return
@@ -60,6 +66,7 @@ class ScriptedUI:
 
     def problem(self, message: str) -> None:
         self.log.append(f"problem: {message}")
+        self.again = "did not answer" in message
 
     def choose(self, question: str, choices: dict[str, str]) -> str:
         self.log.append(f"ask: {question}")

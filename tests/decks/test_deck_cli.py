@@ -19,17 +19,31 @@ def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
                           env={"COLUMNS": "100", "PATH": "/usr/bin:/bin"})
 
 
+def enrolled_in(registry: str):
+    """A person's cue that the card is done: the enroller has stored it (its "ok")."""
+
+    def done(tag) -> bool:
+        try:
+            with decks.Registry(registry, readonly=True) as reg:
+                return reg.lookup(tag.uid) is not None
+        except decks.RegistryError:  # not made yet
+            return False
+
+    return done
+
+
 @contextmanager
-def tapping(emulator, hand):
-    """A person tapping each card until the reader has polled it twice (done with it),
-    until the block ends."""
+def tapping(emulator, hand, done=None):
+    """A person tapping each card until the block ends: holding it until ``done(tag)`` (an
+    enroller's "ok": ``enrolled_in``), or else until the reader has polled it twice (a reader
+    that only reads is done with it by then)."""
     stop = threading.Event()
 
     def tap():
         for tag in hand:
             start = tag.polls
             emulator.place(tag)
-            while tag.polls < start + 2 and not stop.wait(0.01):
+            while not (done(tag) if done else tag.polls >= start + 2) and not stop.wait(0.01):
                 pass
             if stop.is_set():
                 return
@@ -48,7 +62,7 @@ def tapping(emulator, hand):
 def test_enroll_list_and_check_from_the_command_line(emulator, tmp_path):
     path = str(tmp_path / "decks.sqlite")
     hand = make_tags(24)
-    with tapping(emulator, hand):
+    with tapping(emulator, hand, enrolled_in(path)):
         done = run("enroll", "--deck", "12", "--kind", "24", "--name", "red backs",
                    "--port", emulator.port, "--registry", path, "--timeout", "5")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -69,7 +83,7 @@ def test_enroll_list_and_check_from_the_command_line(emulator, tmp_path):
 def test_enroll_stopped_early_says_what_is_left(emulator, tmp_path):
     path = str(tmp_path / "decks.sqlite")
     tokens = [slot.name for slot in decks.deck_slots("tokens")]
-    with tapping(emulator, make_tags(len(tokens) - 2)):
+    with tapping(emulator, make_tags(len(tokens) - 2), enrolled_in(path)):
         done = run("enroll", "--deck", "3", "--kind", "tokens", "--port", emulator.port,
                    "--registry", path, "--timeout", "0.5")
     assert done.returncode == 1
@@ -105,7 +119,7 @@ def test_out_of_order_card_asks_on_stdin(emulator, tmp_path):
     # records on the cards are what tells B which card is which
     a, b = str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite")
     hand = make_tags(2)
-    with tapping(emulator, hand):
+    with tapping(emulator, hand, enrolled_in(a)):
         run("enroll", "--deck", "5", "--kind", "24", "--port", emulator.port, "--registry", a,
             "--timeout", "0.5")
     key_id, key = run("deck", "key", "--registry", a).stdout.split()

@@ -232,6 +232,29 @@ class ForgetfulTag(Tag):
         return super().command(cmd)
 
 
+class TornWriteTag(Tag):
+    """A tag that leaves the field half way through its first record: page 4 is written, the
+    WRITE of page 5 times out."""
+
+    torn = False
+
+    def command(self, cmd):
+        if cmd and cmd[0] == 0xA2 and cmd[1] == 5 and not self.torn:
+            self.torn = True
+            return 0x01, b"", 0  # PN532 status 01: the target did not answer in time
+        return super().command(cmd)
+
+
+def test_a_write_torn_half_way_is_written_again_without_asking(emulator, usb_reader, registry):
+    torn = TornWriteTag(bytes.fromhex("04777777777703"))
+    ui = ScriptedUI(emulator, [torn, torn])  # tapped again when told to
+    result = enroll_deck(registry, usb_reader, 3, "24", ui, tap_timeout=0.3)
+    assert [line for line in ui.log if line.startswith("ask")] == []  # its own half record
+    assert result.enrolled == [(decks.deck_slots("24")[0], torn.uid)]
+    assert tags.decode(torn.user_bytes(), torn.uid, registry.keys()).code == \
+        decks.deck_slots("24")[0].code
+
+
 def test_a_write_refused_or_not_read_back_enrolls_nothing_and_asks_again(emulator, usb_reader,
                                                                          registry):
     locked = WriteProtectedTag(bytes.fromhex("04777777777701"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from deckkit import ScriptedUI, make_tags
-from test_deck_cli import run, tapping
+from test_deck_cli import enrolled_in, run, tapping
 from tricktable import decks, tags
 from tricktable.enroll import EnrollError, enroll_deck
 
@@ -68,7 +68,7 @@ def test_enroll_members_from_the_command_line(emulator, tmp_path):
     path = str(tmp_path / "decks.sqlite")
     names = tmp_path / "members.txt"
     names.write_text("# the club\nAnn\nBob\n")
-    with tapping(emulator, make_tags(2)):
+    with tapping(emulator, make_tags(2), enrolled_in(path)):
         done = run("enroll", "--deck", "90", "--kind", "members", "--members", str(names),
                    "--port", emulator.port, "--registry", path, "--timeout", "5")
     assert done.returncode == 0, done.stdout + done.stderr
