@@ -6,14 +6,12 @@ from __future__ import annotations
 import json
 
 from click.testing import CliRunner
-from played_games import PLAYERS, random_game
+from played_games import PLAYERS, random_game, write_journal
 from tricktable.analysis.hand import analyse_game
 from tricktable.cli import main
 from tricktable.engine import Engine
 from tricktable.engine.actions import Bid, DeclareTrump, Pass
 from tricktable.history import record_from_engine, write_json
-from tricktable.journal import Journal
-from tricktable.protocol import Control, encode
 
 
 def test_the_costs_chain_from_position_to_position_and_end_at_the_tricks_taken():
@@ -74,12 +72,7 @@ def test_analyse_a_file_then_from_its_cache(tmp_path):
 def test_analyse_a_journal(tmp_path):
     eng = random_game(9, hands=2)
     path = tmp_path / "night.sqlite"
-    with Journal(path) as journal:
-        control = Control(cmd="new_game")
-        entry = journal.append_control("t3", control, "c", encode(control))
-        journal.record_game("t3", 1, entry.id, dict(eng.config))
-        journal.record_actions("t3", 1, entry.id,
-                               [(n, a.to_json()) for n, a in enumerate(eng.actions, 1)])
+    write_journal(path, "t3", eng)
     result = CliRunner().invoke(main, ["analyse", str(path), "--table", "t3"])
     assert result.exit_code == 0, result.output
     assert result.output.startswith("t3 game 1: bid-euchre, Ann, Bob, Cy, Di")
