@@ -7,6 +7,8 @@ meets WCAG AA contrast with the marks shown."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,10 +18,11 @@ from browsing import SIZES, needs_chromium
 from played_games import random_game, write_journal
 from playwright.sync_api import Browser, Page, expect
 from test_contrast import measure
-from tricktable.analysis.hand import analyse_game
+from tricktable.analysis.cache import file_cache
+from tricktable.analysis.hand import FORMAT, analyse_game
 from tricktable.broker import BrokerHandle
 from tricktable.history import load, record_from_engine, write_json
-from tricktable.web.journal_hands import JournalHands
+from tricktable.web.journal_hands import HistoryFiles, JournalHands
 from tricktable.web.server import Scoreboard
 
 WAIT_MS = 30_000
@@ -125,3 +128,18 @@ def test_a_journal_hand_comes_with_its_cached_analysis(tmp_path: Path) -> None:
     assert hand is not None and hand["analysis"]["hand_number"] == 1
     assert len(hand["analysis"]["plays"]) == sum(len(t["cards"]) for t in hand["tricks"])
     assert (tmp_path / "night.sqlite.analysis" / "t3-game1.json").exists()
+
+
+def test_a_large_game_analysed_beforehand_is_shown_from_its_cache(
+        files: dict[str, Path]) -> None:
+    """Over the bound the page does not search, but it shows what ``tricktable analyse``
+    kept (here a hand-written analysis of this very record: the record's SHA-256)."""
+    path = files["spades"]
+    assert HistoryFiles([path]).hand("spades-night", 1, 1)["analysis"]["unavailable"] \
+        .startswith("analysis not available for this hand size (52 cards in play")
+    record = load(str(path))
+    kept = {"format": FORMAT, "record_sha256": hashlib.sha256(write_json(record).encode())
+            .hexdigest(), "hands": [{"hand_number": 1, "plays": [], "contracts": []}]}
+    file_cache(path).write_text(json.dumps(kept))
+    hand = HistoryFiles([path]).hand("spades-night", 1, 1)
+    assert hand["analysis"] == {"hand_number": 1, "plays": [], "contracts": []}

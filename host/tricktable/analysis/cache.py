@@ -4,7 +4,7 @@
 when it is of this record (the SHA-256 of its JSON hand history) and of the current format,
 else works it out with ``analysis.hand.analyse_game`` and writes it there. Where the files
 go: ``file_cache(path)`` (``FILE.analysis.json``) and ``journal_cache(path, table, game)``
-(``JOURNAL.analysis/{table}-game{n}.json``). Used by ``tricktable analyse`` and the replay
+(``JOURNAL.analysis/{table}-game{n}.json``); ``kept_analysis`` only reads. Used by ``tricktable analyse`` and the replay
 page. Imports ``analysis.hand`` and ``history``.
 """
 
@@ -20,7 +20,7 @@ from typing import Any
 from tricktable.analysis.hand import FORMAT, analyse_game
 from tricktable.history import GameRecord, write_json
 
-__all__ = ["cached_analysis", "file_cache", "journal_cache"]
+__all__ = ["cached_analysis", "kept_analysis", "file_cache", "journal_cache"]
 
 _log = logging.getLogger(__name__)
 
@@ -35,19 +35,27 @@ def journal_cache(path: Path, table: str, game: int) -> Path:
     return path.with_name(path.name + ".analysis") / f"{table}-game{game}.json"
 
 
+def kept_analysis(record: GameRecord, cache: Path) -> dict[str, Any] | None:
+    """The analysis in ``cache`` when it is of ``record`` and of this format, else None."""
+    try:
+        kept = json.loads(cache.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if isinstance(kept, dict) and kept.get("record_sha256") == _digest(record) \
+            and kept.get("format") == FORMAT:
+        return kept
+    return None
+
+
 def cached_analysis(record: GameRecord, cache: Path,
                     warn: Callable[[str], None] = _log.warning) -> dict[str, Any]:
     """The analysis of ``record``, read from ``cache`` when it is of this record and format,
     else computed and written there; a cache that cannot be written is said with ``warn``
     and the analysis returned all the same."""
-    digest = hashlib.sha256(write_json(record).encode()).hexdigest()
-    try:
-        kept = json.loads(cache.read_text(encoding="utf-8"))
-        if kept.get("record_sha256") == digest and kept.get("format") == FORMAT:
-            return kept
-    except (OSError, ValueError):
-        pass
-    result = analyse_game(record) | {"record_sha256": digest}
+    kept = kept_analysis(record, cache)
+    if kept is not None:
+        return kept
+    result = analyse_game(record) | {"record_sha256": _digest(record)}
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache.with_name(cache.name + ".tmp")
@@ -56,3 +64,7 @@ def cached_analysis(record: GameRecord, cache: Path,
     except OSError as exc:
         warn(f"note: the analysis is not cached: {cache}: {exc.strerror}")
     return result
+
+
+def _digest(record: GameRecord) -> str:
+    return hashlib.sha256(write_json(record).encode()).hexdigest()

@@ -9,7 +9,8 @@ waits for the first and then reads its cache.
 The bound: the search grows steeply with the cards in play (docs/analysis.md). A game whose
 hands hold more than ``MAX_CARDS_IN_PLAY`` cards in all when the play begins (13-card
 Spades: 52, Double Deck: 48, five-handed: 40) is not analysed: its analysis is
-``{"unavailable": "analysis not available for this hand size ..."}``, at once. Every variant
+``{"unavailable": "analysis not available for this hand size ..."}``, at once, unless its
+cache already holds it (``tricktable analyse`` run off the night). Every variant
 with at most 32 cards in play (Euchre 20, Bid Euchre 24, Jucker 30, Bauer 32) analyses a
 whole hand within about a second. Imports ``analysis``, ``engine`` and ``history``.
 """
@@ -20,7 +21,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from tricktable.analysis.cache import cached_analysis
+from tricktable.analysis.cache import cached_analysis, kept_analysis
 from tricktable.analysis.hand import analyse_game
 from tricktable.engine import Engine, EngineError
 from tricktable.history import GameRecord
@@ -44,8 +45,12 @@ def cards_in_play(record: GameRecord) -> int:
 
 def game_analysis(record: GameRecord, cache: Path | None) -> dict[str, Any]:
     """The analysis of ``record`` (from or into ``cache`` when given), or ``{"unavailable":
-    reason}`` for a game over the bound or one the analysis cannot replay."""
+    reason}`` for a game over the bound that has no cached analysis, or one the analysis
+    cannot replay."""
     try:
+        kept = kept_analysis(record, cache) if cache is not None else None
+        if kept is not None:
+            return kept
         cards = cards_in_play(record)
         if cards > MAX_CARDS_IN_PLAY:
             return {"unavailable": f"{TOO_BIG} ({cards} cards in play; the replay analyses "
