@@ -24,10 +24,14 @@ pytestmark = [pytest.mark.browser, needs_chromium]
 
 
 @pytest.fixture
-def replays(mqtt_broker: BrokerHandle, topic_prefix: str) -> Iterator[Scoreboard]:
-    """``tricktable web --history examples/bid-euchre-unknown-revoke.txt``."""
+def replays(mqtt_broker: BrokerHandle, topic_prefix: str,
+            tmp_path: Path) -> Iterator[Scoreboard]:
+    """``tricktable web --history bid-euchre-unknown-revoke.txt``, a copy of the example (the
+    page keeps its analysis beside the file)."""
+    copy = tmp_path / REVOKE.name
+    copy.write_text(REVOKE.read_text())
     board = Scoreboard(mqtt_broker.host, mqtt_broker.port, port=0, prefix=topic_prefix,
-                       histories=[REVOKE])
+                       histories=[copy])
     board.start()
     yield board
     board.stop()
