@@ -4,44 +4,14 @@
 from __future__ import annotations
 
 import json
-import random
 
 from click.testing import CliRunner
+from played_games import PLAYERS, random_game, write_journal
 from tricktable.analysis.hand import analyse_game
-from tricktable.analysis.solver import Solver
 from tricktable.cli import main
 from tricktable.engine import Engine
 from tricktable.engine.actions import Bid, DeclareTrump, Pass
-from tricktable.engine.intplay import CardPlay
 from tricktable.history import record_from_engine, write_json
-from tricktable.journal import Journal
-from tricktable.protocol import Control, encode
-
-PLAYERS = ["Ann", "Bob", "Cy", "Di"]
-
-
-def random_game(seed: int, hands: int, variant: str = "bid-euchre", blunder: bool = False):
-    """``hands`` scored hands of random legal play through the int API; with ``blunder``
-    the first card of each hand is one the solver says costs its side a trick, when there
-    is one."""
-    eng = Engine.new(variant, options={"target": None}, seed=seed, players=PLAYERS)
-    rng = random.Random(seed)
-    while eng.state.hands_played < hands:
-        legal = eng.legal_ids()
-        st = eng.state
-        if blunder and st.phase == "play" and not st.tricks and not st.trick:
-            cp = CardPlay.from_state(st)
-            side = cp.side_of[cp.to_play]
-            best = Solver(cp).tricks(side)
-            for p in legal:
-                cp.play(p)
-                worse = cp.won[side] + Solver(cp).tricks(side) < best
-                cp.undo()
-                if worse:
-                    legal = [p]
-                    break
-        eng.apply_id(rng.choice(legal))
-    return eng
 
 
 def test_the_costs_chain_from_position_to_position_and_end_at_the_tricks_taken():
@@ -102,12 +72,7 @@ def test_analyse_a_file_then_from_its_cache(tmp_path):
 def test_analyse_a_journal(tmp_path):
     eng = random_game(9, hands=2)
     path = tmp_path / "night.sqlite"
-    with Journal(path) as journal:
-        control = Control(cmd="new_game")
-        entry = journal.append_control("t3", control, "c", encode(control))
-        journal.record_game("t3", 1, entry.id, dict(eng.config))
-        journal.record_actions("t3", 1, entry.id,
-                               [(n, a.to_json()) for n, a in enumerate(eng.actions, 1)])
+    write_journal(path, "t3", eng)
     result = CliRunner().invoke(main, ["analyse", str(path), "--table", "t3"])
     assert result.exit_code == 0, result.output
     assert result.output.startswith("t3 game 1: bid-euchre, Ann, Bob, Cy, Di")

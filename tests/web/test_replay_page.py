@@ -24,10 +24,14 @@ pytestmark = [pytest.mark.browser, needs_chromium]
 
 
 @pytest.fixture
-def replays(mqtt_broker: BrokerHandle, topic_prefix: str) -> Iterator[Scoreboard]:
-    """``tricktable web --history examples/bid-euchre-unknown-revoke.txt``."""
+def replays(mqtt_broker: BrokerHandle, topic_prefix: str,
+            tmp_path: Path) -> Iterator[Scoreboard]:
+    """``tricktable web --history bid-euchre-unknown-revoke.txt``, a copy of the example (the
+    page keeps its analysis beside the file)."""
+    copy = tmp_path / REVOKE.name
+    copy.write_text(REVOKE.read_text())
     board = Scoreboard(mqtt_broker.host, mqtt_broker.port, port=0, prefix=topic_prefix,
-                       histories=[REVOKE])
+                       histories=[copy])
     board.start()
     yield board
     board.stop()
@@ -64,6 +68,9 @@ def test_replay_of_a_revoke_hand(page: Page, replays: Scoreboard) -> None:
     expect(trick4.locator('.card.proof.revoke[data-card="QH"]')).to_have_count(1)
     expect(page.locator("#revokes li").first).to_contain_text(
         "Ann revoked in trick 3 (did not follow hearts), proven in trick 4")
+    # nobody scanned the cards: the double-dummy analysis says why there is none
+    expect(page.locator("#analysis-note")).to_have_text(
+        "Not analysed: every hand must be known to analyse the play.")
     link = page.locator('#trick-list li[data-trick="5"] a')
     expect(link).to_have_attribute(
         "href", "/replay/bid-euchre-unknown-revoke?game=1&hand=1&trick=5")

@@ -12,42 +12,20 @@ analysis itself. Imports ``analysis``, ``history`` and ``journal``.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 import click
 
-from tricktable.analysis.hand import FORMAT, analyse_game
+from tricktable.analysis.cache import cached_analysis, file_cache, journal_cache
 from tricktable.engine import EngineError
-from tricktable.history import GameRecord, HistoryError, load, write_json
+from tricktable.history import GameRecord, HistoryError, load
 from tricktable.journal import Journal, JournalError
 
-__all__ = ["analyse", "cached_analysis"]
+__all__ = ["analyse"]
 
 _SQLITE = b"SQLite format 3\x00"
-
-
-def cached_analysis(record: GameRecord, cache: Path) -> dict[str, Any]:
-    """The analysis of ``record``, read from ``cache`` when it is of this record and format,
-    else computed and written there."""
-    digest = hashlib.sha256(write_json(record).encode()).hexdigest()
-    try:
-        kept = json.loads(cache.read_text(encoding="utf-8"))
-        if kept.get("record_sha256") == digest and kept.get("format") == FORMAT:
-            return kept
-    except (OSError, ValueError):
-        pass
-    result = analyse_game(record) | {"record_sha256": digest}
-    try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_name(cache.name + ".tmp")
-        tmp.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-        tmp.replace(cache)
-    except OSError as exc:
-        click.echo(f"note: the analysis is not cached: {cache}: {exc.strerror}", err=True)
-    return result
 
 
 def _games(path: Path, table: str | None, game: int | None) -> list[tuple[str, GameRecord, Path]]:
@@ -58,14 +36,14 @@ def _games(path: Path, table: str | None, game: int | None) -> list[tuple[str, G
         if table or game:
             raise click.ClickException(f"{path} is a hand-history file: --table and --game "
                                        "are for journals")
-        return [(path.name, load(str(path)), path.with_name(path.name + ".analysis.json"))]
+        return [(path.name, load(str(path)), file_cache(path))]
     out = []
     with Journal(path, readonly=True) as journal:
         for t in [table] if table else journal.tables():
             for g in journal.games(t):
                 if game is None or g.game == game:
-                    cache = path.with_name(path.name + ".analysis") / f"{t}-game{g.game}.json"
-                    out.append((f"{t} game {g.game}", journal.history(t, g.game), cache))
+                    out.append((f"{t} game {g.game}", journal.history(t, g.game),
+                                journal_cache(path, t, g.game)))
     if not out:
         raise click.ClickException(f"no game matches in {path}")
     return out
@@ -80,7 +58,7 @@ def analyse(path: Path, table: str | None, game: int | None, as_json: bool) -> N
     """Double-dummy analysis of every hand in PATH (a hand history or a journal)."""
     try:
         games = _games(path, table, game)
-        results = [(label, cached_analysis(record, cache)) for label, record, cache in games]
+        results = [(label, cached_analysis(record, cache, _note)) for label, record, cache in games]
     except (HistoryError, EngineError, JournalError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
@@ -92,6 +70,10 @@ def analyse(path: Path, table: str | None, game: int | None, as_json: bool) -> N
         click.echo(f"{label}: {result['variant']}, {', '.join(result['players'])}")
         for hand in result["hands"]:
             _print_hand(hand, result["players"])
+
+
+def _note(text: str) -> None:
+    click.echo(text, err=True)
 
 
 def _print_hand(hand: dict[str, Any], players: list[str]) -> None:

@@ -6,7 +6,8 @@ replay page).
 them), the up-card, the auction, the contract and trump, the exchanges, every trick (who
 led, the cards in play order, who won), each revoke with the card that broke the rule and the
 card that proved it, the result and the running score. ``HandView.to_json`` is what the
-replay page shows; the words come from ``history.words``. Rendering lives in the CLI and the
+replay page shows (with the hand's double-dummy analysis when the caller has one: this
+module does not compute it); the words come from ``history.words``. Rendering lives in the CLI and the
 web page; this module only walks. Imports ``engine``, ``history.record``, ``history.words``.
 """
 
@@ -28,7 +29,7 @@ from tricktable.history.words import (
     trump_words,
 )
 
-__all__ = ["HandView", "TrickView", "RevokeView", "replay", "game_json"]
+__all__ = ["HandView", "TrickView", "RevokeView", "replay", "game_json", "hand_analysis"]
 
 
 @dataclass
@@ -95,8 +96,10 @@ class HandView:
                     {s: cards.split() for s, cards in sorted(self.hands.items())})
         return "play", dict(sorted(self.played().items()))
 
-    def to_json(self, players: list[str], sides: list[dict[str, Any]], game: int = 1) -> dict[str, Any]:
-        """The hand for the replay page (and any program): data and the words to show."""
+    def to_json(self, players: list[str], sides: list[dict[str, Any]], game: int = 1,
+                analysis: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The hand for the replay page (and any program): data and the words to show, and
+        the hand's double-dummy analysis when one is given (``hand_analysis``)."""
         source, hands = self.known_hands()
         return {
             "game": game,
@@ -129,6 +132,7 @@ class HandView:
             "scores_before": list(self.before),
             "scores_after": list(self.totals) or list(self.before),
             "complete": bool(self.result),
+            "analysis": analysis,
         }
 
 
@@ -214,9 +218,20 @@ def _revoke_cards(view: HandView) -> None:
             r.proof = card_of(r.seat, r.proven_in)
 
 
-def game_json(record: GameRecord, game: int = 1) -> list[dict[str, Any]]:
-    """Every hand of ``record`` as ``HandView.to_json`` gives it (for the replay page)."""
+def game_json(record: GameRecord, game: int = 1,
+              analysis: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Every hand of ``record`` as ``HandView.to_json`` gives it (for the replay page), each
+    with its part of the game's ``analysis`` when one is given."""
     eng, views = replay(record)
     st = eng.state
     sides = [{"name": st.side_name(i), "seats": list(seats)} for i, seats in enumerate(st.sides)]
-    return [v.to_json(record.players, sides, game) for v in views]
+    return [v.to_json(record.players, sides, game, hand_analysis(analysis, v.number))
+            for v in views]
+
+
+def hand_analysis(analysis: dict[str, Any] | None, number: int) -> dict[str, Any] | None:
+    """Hand ``number``'s part of a game's analysis (``tricktable.analysis``'s JSON, or
+    ``{"unavailable": reason}`` for the whole game); None when there is none."""
+    if analysis is None or "unavailable" in analysis:
+        return analysis
+    return next((h for h in analysis["hands"] if h["hand_number"] == number), None)

@@ -9,7 +9,10 @@ Game numbers are the host's (the table state's ``game``), so links from the live
 land on the same hand. Opens the journal read-only per question (SQLite WAL: the host
 keeps writing). ``HistoryFiles(paths)`` answers them for hand-history files (the native
 text or JSON form, or EGN), each served as the "table" named by its file name;
-``file_hands(text, name)`` reads an uploaded file. Imports ``journal`` and ``history``.
+``file_hands(text, name)`` reads an uploaded file. A single hand comes with its game's
+double-dummy analysis (``web.replay_analysis``: cached beside the journal or file, worked
+out for an upload), so ``hand`` can be slow the first time: call it off the event loop.
+Imports ``journal``, ``history``, ``analysis.cache`` and ``web.replay_analysis``.
 """
 
 from __future__ import annotations
@@ -17,11 +20,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tricktable.analysis.cache import file_cache, journal_cache
 from tricktable.engine import EngineError
-from tricktable.history import HistoryError, load
-from tricktable.history.replay import game_json
+from tricktable.history import GameRecord, HistoryError, load
+from tricktable.history.replay import game_json, hand_analysis
 from tricktable.history.verify import parse
 from tricktable.journal import Journal
+from tricktable.web.replay_analysis import game_analysis
 
 __all__ = ["JournalHands", "HistoryFiles", "file_hands", "hand_line", "MAX_UPLOAD"]
 
@@ -42,17 +47,22 @@ class JournalHands:
         return [hand_line(h) for h in self._all(table) if h["tricks"]]
 
     def hand(self, table: str, game: int, hand: int) -> dict[str, Any] | None:
-        for record in self._all(table, only_game=game):
-            if record["hand"] == hand:
-                return record
-        return None
+        """The hand with its analysis (cached in ``JOURNAL.analysis/``; slow when missing)."""
+        records = self._records(table, only_game=game)
+        if not records:
+            return None
+        record = records[0][1]
+        analysis = game_analysis(record, journal_cache(self.path, table, game))
+        return next((h for h in game_json(record, game, analysis) if h["hand"] == hand), None)
 
-    def _all(self, table: str, only_game: int | None = None) -> list[dict[str, Any]]:
+    def _all(self, table: str) -> list[dict[str, Any]]:
+        return [h for game, record in self._records(table) for h in game_json(record, game)]
+
+    def _records(self, table: str, only_game: int | None = None) -> list[tuple[int, GameRecord]]:
         with Journal(self.path, readonly=True) as journal:
             games = [g.game for g in journal.games(table)
                      if only_game is None or g.game == only_game]
-            records = [(game, journal.history(table, game)) for game in games]
-        return [h for game, record in records for h in game_json(record, game)]
+            return [(game, journal.history(table, game)) for game in games]
 
 
 class HistoryFiles:
@@ -72,19 +82,28 @@ class HistoryFiles:
         return [hand_line(h) for h in self._all(table) if h["tricks"]]
 
     def hand(self, table: str, game: int, hand: int) -> dict[str, Any] | None:
-        return next((h for h in self._all(table) if h["game"] == game and h["hand"] == hand),
-                    None)
+        """The hand with its analysis (cached in ``FILE.analysis.json``; slow when missing)."""
+        if game != 1:
+            return None
+        path = self.paths[table]
+        record = load(str(path))
+        return next((h for h in game_json(record, 1, game_analysis(record, file_cache(path)))
+                     if h["hand"] == hand), None)
 
     def _all(self, table: str) -> list[dict[str, Any]]:
         return game_json(load(str(self.paths[table])))
 
 
 def file_hands(text: str, name: str) -> list[dict[str, Any]]:
-    """Every hand of an uploaded hand-history file; ``HistoryError`` names what is wrong."""
+    """Every hand of an uploaded hand-history file with its analysis (worked out, not
+    stored); ``HistoryError`` names what is wrong."""
     try:
-        return game_json(parse(text, name))
+        record = parse(text, name)
+        hands = game_json(record)
     except EngineError as exc:
         raise HistoryError(f"{name}: {exc}") from None
+    analysis = game_analysis(record, None)
+    return [h | {"analysis": hand_analysis(analysis, h["hand"])} for h in hands]
 
 
 def hand_line(hand: dict[str, Any]) -> dict[str, Any]:

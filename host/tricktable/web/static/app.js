@@ -276,29 +276,82 @@ function revokeMarks(hand) {
   return marks;
 }
 
+// The double-dummy analysis of each card played (tricktable.analysis, in hand.analysis):
+// "trick:seat" -> {before, after, cost, side}; the cards that cost a trick are marked "costly".
+function analysisOf(hand) {
+  const plays = new Map();
+  for (const p of (hand.analysis && hand.analysis.plays) || []) plays.set(`${p.trick}:${p.seat}`, p);
+  return plays;
+}
+
+function ddNote(hand, p) {
+  const side = (hand.sides || [])[p.side];
+  const title = `double dummy: ${side ? side.name : "the side"} take ${p.before} tricks before this card, ${p.after} after`;
+  const cost = p.cost > 0 ? `, cost ${plural(p.cost, "trick")}` : "";
+  return el("span", { class: `dd${p.cost > 0 ? " costly" : ""}`, title, text: `DD ${p.before}→${p.after}${cost}` });
+}
+
 function handCards(hand, seat, step) {
   // the cards as dealt (or as the play showed them); those played by this step are dimmed,
-  // the revoking card and the card that proved it marked
+  // the revoking card, the card that proved it and a card that cost a trick marked
   const playedBy = new Map();
   hand.tricks.forEach((t) => t.cards.forEach((c) => { if (c.seat === seat) playedBy.set(c.card, t.trick); }));
   const revoking = new Set((hand.revokes || []).filter((r) => r.seat === seat).map((r) => r.card));
   const proving = new Set((hand.revokes || []).filter((r) => r.seat === seat).map((r) => r.proof));
+  const costly = new Set(((hand.analysis && hand.analysis.plays) || []).filter((p) => p.seat === seat && p.cost > 0).map((p) => p.card));
   return (hand.hands[seat] || []).map((card) => {
     const cls = [playedBy.has(card) && playedBy.get(card) <= step ? "played" : "",
-      revoking.has(card) ? "revoke" : "", proving.has(card) ? "proof" : ""].join(" ");
+      revoking.has(card) ? "revoke" : "", proving.has(card) ? "proof" : "", costly.has(card) ? "costly" : ""].join(" ");
     return cardFace(card, cls);
   });
 }
 
 function trickItem(hand, t, marks, href, current) {
-  const cards = t.cards.map((c) => el("span", { class: "played-card" },
-    `${hand.seats[c.seat]} `, cardFace(c.card, `${marks.get(`${t.trick}:${c.seat}`) || ""} ${t.winner === c.seat ? "won" : ""}`)));
+  const dd = analysisOf(hand);
+  const cards = t.cards.map((c) => {
+    const p = dd.get(`${t.trick}:${c.seat}`);
+    const cls = `${marks.get(`${t.trick}:${c.seat}`) || ""} ${t.winner === c.seat ? "won" : ""} ${p && p.cost > 0 ? "costly" : ""}`;
+    return el("span", { class: "played-card" }, `${hand.seats[c.seat]} `, cardFace(c.card, cls), p ? ddNote(hand, p) : null);
+  });
   const label = `Trick ${t.trick}: ${hand.seats[t.leader]} leads`;
   const won = t.winner == null ? "unfinished" : `${hand.seats[t.winner]} wins`;
   const head = href ? el("a", { href, text: label }) : el("span", { text: label });
   const item = el("li", { "data-trick": t.trick }, head, " ", ...cards, ` · ${won}`);
   if (current) item.setAttribute("aria-current", "step");
   return item;
+}
+
+// The analysis panel: why there is none, or the cards that cost a trick in words and what
+// each trump would have made for each declarer (the declarer's side's tricks, double dummy).
+function showAnalysis(hand) {
+  const a = hand.analysis;
+  const note = document.getElementById("analysis-note");
+  const costly = document.getElementById("costly");
+  const table = document.getElementById("dd-contracts");
+  const usable = a && a.plays;
+  note.textContent = usable ? "" : !a ? "No analysis for this hand."
+    : a.unavailable || `Not analysed: ${a.unknown}.`;
+  note.hidden = Boolean(usable);
+  document.getElementById("analysis-legend").hidden = !usable;
+  costly.replaceChildren(...(usable ? a.plays : []).filter((p) => p.cost > 0).map((p) => el("li", {
+    text: `Trick ${p.trick}: ${hand.seats[p.seat]} ${cardLabel(p.card)} cost ${plural(p.cost, "trick")} (${p.before} → ${p.after})${p.revoke ? ", a revoke" : ""}` })));
+  if (usable && !costly.children.length) costly.append(el("li", { text: "No card cost a trick." }));
+  table.replaceChildren();
+  if (!usable || !a.contracts.length) return;
+  const seats = [...new Set(a.contracts.map((r) => r.declarer))];
+  const c = a.contract || {};
+  table.append(el("caption", { text: `What each trump would have made: the declaring side's tricks double dummy by declarer (✓ reaches the ${c.need ?? "?"} the contract needed)` }),
+    el("tr", {}, el("th", { text: "Trump", scope: "col" }), ...seats.map((s) => el("th", { text: hand.seats[s], scope: "col" }))));
+  for (const trump of [...new Set(a.contracts.map((r) => r.trump))]) {
+    const row = el("tr", { "data-trump": trump }, el("th", { text: trumpName(trump), scope: "row" }));
+    for (const s of seats) {
+      const r = a.contracts.find((x) => x.trump === trump && x.declarer === s);
+      const played = c.trump === trump && c.seat === s;
+      row.append(el("td", { class: `num${played ? " played" : ""}${r && r.made ? " made" : ""}`,
+        text: r ? `${r.tricks[a.sides.findIndex((side) => side.includes(s))]}${r.made ? " ✓" : ""}${played ? " (played)" : ""}` : "–" }));
+    }
+    table.append(row);
+  }
 }
 
 // A hand the scoreboard only saw live (no journal): no dealt hands, revokes without cards.
@@ -328,9 +381,10 @@ async function replayPage() {
     const state = { seats: hand.seats, dealer: hand.dealer, contract: hand.contract, tricks_won: won, to_act: null };
     drawSeats(document.getElementById("felt"), state, trick, trick && trick.winner);
     const marks = revokeMarks(hand);
+    const dd = analysisOf(hand);
     if (trick) {
       for (const c of trick.cards) {
-        const cls = marks.get(`${trick.trick}:${c.seat}`);
+        const cls = [marks.get(`${trick.trick}:${c.seat}`), (dd.get(`${trick.trick}:${c.seat}`) || {}).cost > 0 ? "costly" : ""].join(" ").trim();
         const face = document.querySelector(`#felt .slot[data-seat="${c.seat}"] .card`);
         if (cls && face) face.classList.add(...cls.split(" "));
       }
@@ -361,6 +415,7 @@ async function replayPage() {
       trickItem(hand, t, marks, link(t.trick), t.trick === step)));
     document.getElementById("revokes").replaceChildren(...(hand.revokes || []).map((r) =>
       el("li", { text: `${r.text}: ${r.card ? cardLabel(r.card) : "?"} played${r.proof ? `; the proof: ${cardLabel(r.proof)}` : ""}` })));
+    showAnalysis(hand);
   };
   const fill = (list) => {
     pick.replaceChildren(...list.map((h) => el("option", { value: `${h.game}/${h.hand}`,
