@@ -62,9 +62,12 @@ def test_a_whole_night_plays_itself_on_the_live_tables(tmp_path: Path) -> None:
                   for g in range(1, ROUNDS + 1)]
     for game, tables in zip(night.games, scored, strict=True):
         assert len(game.hands[0]) == HANDS  # "The lead table plays eight hands" (here 2)
-        for kept, hands in zip(game.hands, tables, strict=True):
-            assert list(kept) == hands[:len(kept)]  # a hand after the bell does not count
-            assert len(hands) - len(kept) <= 1
+        for number, (kept, hands) in enumerate(zip(game.hands, tables, strict=True), 1):
+            where = f"game {game.number} of the night, table {number}"
+            # a hand after the bell does not count; only the hand in play when it rang is scored
+            assert list(kept) == hands[:len(kept)], f"{where}: the tally is not the journal's"
+            assert len(hands) - len(kept) <= 1, \
+                f"{where} played {len(hands)} hands and kept {len(kept)}: it went on after the bell"
     sheets = night.tallies()
     for game, tables in zip(night.games, scored, strict=True):
         for number, (seating, hands) in enumerate(zip(game.seating, tables, strict=True), 1):
