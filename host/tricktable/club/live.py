@@ -263,9 +263,10 @@ class LiveNight:
                     None)
 
     def _refresh(self, table: str, scored: bool) -> bool:
-        """This round's hands at ``table``, read again from the journal, on the night;
-        ``scored``: a hand was just scored there (after the bell, the table's last). True when
-        the table has acted since its last scored hand (a hand in play), in the same read."""
+        """This round's hands at ``table``, read again from the journal, on the night (saved
+        by ``_settle``); ``scored``: a hand was just scored there (after the bell, the table's
+        last). True when the table has acted since its last scored hand (a hand in play), in
+        the same read."""
         if self.night.finished:
             return False
         number = self.tables.index(table) + 1
@@ -278,7 +279,6 @@ class LiveNight:
         self.night.set_hands(number, self.director.fixed(table, hands[:limit]))
         if scored and self.bell_rung and table not in self.closed:
             self.closed[table] = len(hands)  # the hand in play when the bell rang is scored
-        self._save()
         return rest > 0
 
     def _settle(self) -> None:
@@ -295,7 +295,7 @@ class LiveNight:
                 # journal now, as its own scored hand may not have been taken yet
                 if table not in self.closed and not self._refresh(table, scored=False):
                     self.closed[table] = len(self.night.hands[number - 1])
-            self._save()
+        self._save()
         if self.bell_rung and len(self.closed) == len(self.tables):
             try:
                 game = self.night.bell(self.director.winners(self),
