@@ -12,6 +12,7 @@ from tricktable.club.signs import (
     move_line,
     moves,
     moves_sign,
+    no_more_hands,
     over_sign,
     parse_move_line,
 )
@@ -39,6 +40,16 @@ def test_the_bell_says_finish_the_hand_then_wait() -> None:
     assert bell_sign(3)[0].lines[:2] == ["BELL", "FINISH HAND"]
     assert closed_sign(3)[0].lines[:2] == ["BELL", "HAND DONE"]
     fits(bell_sign(30) + closed_sign(30) + over_sign())
+
+
+def test_only_the_bell_and_the_end_say_start_no_hand() -> None:
+    """“Bid Euchre”, section “Progressive”: after the bell a table finishes its current hand
+    and starts no other; nor does it after the last game."""
+    for sign in (bell_sign(2), closed_sign(2), over_sign()):
+        assert all(no_more_hands(page.lines) for page in sign)
+    assert not any(no_more_hands(page.lines) for page in moves_sign(moves(SEATING[0], SEATING)))
+    assert not no_more_hands(["t2 g3 h2", "deal S2", "no contract", "1 5"])  # the game
+    assert not no_more_hands([])
 
 
 def test_each_player_of_a_table_sees_where_they_sit_next() -> None:

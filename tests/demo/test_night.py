@@ -12,6 +12,7 @@ the seating the host pushed is what each display board showed and where each pla
 
 from __future__ import annotations
 
+import re
 from itertools import pairwise
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from tricktable.club.tournament import ProgressiveTournament
 from tricktable.demo import Demo, DemoConfig
 from tricktable.engine.actions import action_from_json
 from tricktable.journal import Journal
+from tricktable.web.server import Scoreboard
 from waiting import eventually
 
 TABLES, ROUNDS, HANDS = 3, 3, 2
@@ -62,9 +64,12 @@ def test_a_whole_night_plays_itself_on_the_live_tables(tmp_path: Path) -> None:
                   for g in range(1, ROUNDS + 1)]
     for game, tables in zip(night.games, scored, strict=True):
         assert len(game.hands[0]) == HANDS  # "The lead table plays eight hands" (here 2)
-        for kept, hands in zip(game.hands, tables, strict=True):
-            assert list(kept) == hands[:len(kept)]  # a hand after the bell does not count
-            assert len(hands) - len(kept) <= 1
+        for number, (kept, hands) in enumerate(zip(game.hands, tables, strict=True), 1):
+            where = f"game {game.number} of the night, table {number}"
+            # a hand after the bell does not count; only the hand in play when it rang is scored
+            assert list(kept) == hands[:len(kept)], f"{where}: the tally is not the journal's"
+            assert len(hands) - len(kept) <= 1, \
+                f"{where} played {len(hands)} hands and kept {len(kept)}: it went on after the bell"
     sheets = night.tallies()
     for game, tables in zip(night.games, scored, strict=True):
         for number, (seating, hands) in enumerate(zip(game.seating, tables, strict=True), 1):
@@ -117,3 +122,22 @@ def test_demo_night_is_one_flag_with_its_rounds_and_hands() -> None:
     assert "--night" in out.output and "--rounds" in out.output and "--hands" in out.output
     bad = CliRunner().invoke(main, ["demo", "--night", "--hands", "0", "--no-view"])
     assert bad.exit_code == 2 and "--hands" in bad.output
+
+
+def test_the_demo_night_ends_pointing_at_the_results_and_the_tv(tmp_path: Path,
+                                                                 mqtt_broker) -> None:
+    """The summary names the pages that show the night again, and the web serves each."""
+    out = CliRunner().invoke(main, ["demo", "--night", "--tables", "1", "--rounds", "1",
+                                    "--hands", "1", "--speed", "0", "--port", "0", "--seed", "4",
+                                    "--no-view", "--workdir", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    [night] = re.findall(r"tricktable web --night (\S+), then open", out.output)
+    pages = re.findall(r"^  (/\w+) ", out.output, re.MULTILINE)
+    assert {"/results", "/tv", "/standings"} <= set(pages), out.output
+    board = Scoreboard(mqtt_broker.host, mqtt_broker.port, port=0, night=Path(night))
+    board.start()
+    try:
+        for page in pages:
+            assert httpx.get(board.url + page).status_code == 200, page
+    finally:
+        board.stop()

@@ -194,3 +194,18 @@ def test_the_bell_and_the_moves_reach_the_displays(room, tmp_path):
             expected.append(f"{name.upper()} -> T{to} {'NESW'[seats.index(name)]}")
         room.observer.wait_for(lambda t, p, table=table, expected=expected: t == topics.display(
             table) and json.loads(p)["lines"] == expected)
+
+
+def test_a_table_between_hands_at_the_bell_keeps_every_hand_it_scored(room, tmp_path):
+    """The head table's last hand and table 2's hand are scored before the night has taken
+    either (a busy host): the bell finds table 2 between hands, and its hand counts ("players
+    at each table finish their current hand": that hand was finished before the bell)."""
+    first = [list(t) for t in load_night(tmp_path / "night.json").seating]
+    for table, players in zip(TABLES, first, strict=True):
+        room.seated(table, 2, players)
+    with room.night._lock:  # the night's thread is busy: the scored hands wait their turn
+        room.play_until("t1", lambda s: s.public_state()["hand_number"] == 2)
+        room.play_until("t2", lambda s: s.public_state()["hand_number"] == 2)
+    eventually(lambda: load_night(tmp_path / "night.json").games, "the players moving")
+    [game] = load_night(tmp_path / "night.json").games
+    assert [list(h) for h in game.hands] == [hands_scored(room.shadows[t]) for t in TABLES]

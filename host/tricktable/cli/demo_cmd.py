@@ -6,7 +6,8 @@ stops everything and prints a summary of each game, the journal's path and each 
 hand history (written from the journal; ``tricktable verify`` checks it). Log messages
 go to ``demo.log`` in the run directory's parent, not over the live view. SIGTERM and SIGHUP
 (a closed terminal) stop it as cleanly as Ctrl-C.
-With ``--night``, the bots play a whole club night and the standings are printed at the end.
+With ``--night``, the bots play a whole club night; at the end the standings are printed and
+where the web shows the night again (results to print, the TV, the standings).
 Imports ``club``, ``demo``, ``rules``, ``service`` (its error) and ``termview``.
 """
 
@@ -36,6 +37,9 @@ from tricktable.service import ServiceError
 from tricktable.termview import watch
 
 DEMO_PREFIX = "tricktable-demo"  # on a club's broker, never the club's own topics
+NIGHT_PAGES = (("/results", "the results to print, each player's scorecard, the CSV"),
+               ("/tv", "the TV: every table, the standings, find your seat"),
+               ("/standings", "the standings"))  # the web's pages of a night (docs/web.md)
 
 
 def _interrupt(signum: int, _frame: FrameType | None) -> None:
@@ -171,8 +175,11 @@ def _standings(runner: Demo, console: Console, web: str | None) -> None:
     console.print(table)
     console.print(f"night: {runner.night_path}")
     if web:  # the demo's scoreboard stopped with it; the web command shows the night again
-        console.print(f"results: tricktable web --night {runner.night_path}, then open "
-                      f"/standings (this run showed them at {web}/standings)")
+        console.print(f"the night again: tricktable web --night {runner.night_path}, then open",
+                      soft_wrap=True)
+        for page, what in NIGHT_PAGES:
+            console.print(f"  {page:<10} {what}")
+        console.print(f"(this run served them at {web})")
 
 
 def _summary(runner: Demo, console: Console) -> None:

@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tricktable.club.errors import ClubError
-from tricktable.club.journal_hands import hands_and_rest, hands_from_game
+from tricktable.club.journal_hands import hands_and_rest
 from tricktable.club.night_commands import Director
 from tricktable.club.signs import bell_sign, closed_sign, moves, moves_sign, over_sign
 from tricktable.club.store import night_from_json, night_to_json, write_atomically
@@ -264,27 +264,24 @@ class LiveNight:
         return next((g for g in self.journal.games(table) if g.game == self.games[table]),
                     None)
 
-    def _in_hand(self, table: str) -> bool:
-        """Has the table acted since its last scored hand (a hand in play)?"""
-        record = self._record(table)
-        return record is not None and hands_and_rest(
-            record.setup, [action_from_json(a) for a in record.actions])[1] > 0
-
-    def _refresh(self, table: str, scored: bool) -> None:
-        """This round's hands at ``table``, read again from the journal, on the night;
-        ``scored``: a hand was just scored there (after the bell, the table's last)."""
+    def _refresh(self, table: str, scored: bool) -> bool:
+        """This round's hands at ``table``, read again from the journal, on the night (saved
+        by ``_settle``); ``scored``: a hand was just scored there (after the bell, the table's
+        last). True when the table has acted since its last scored hand (a hand in play), in
+        the same read."""
         if self.night.finished:
-            return
+            return False
         number = self.tables.index(table) + 1
         record = self._record(table)
-        hands = self.director.hands(table, [] if record is None else hands_from_game(
-            record.setup, [action_from_json(a) for a in record.actions]))
+        scored_hands, rest = ([], 0) if record is None else hands_and_rest(
+            record.setup, [action_from_json(a) for a in record.actions])
+        hands = self.director.hands(table, scored_hands)
         limit = self.closed.get(table, self.night.options.hands_per_round if number == 1
                                 else len(hands))
         self.night.set_hands(number, self.director.fixed(table, hands[:limit]))
         if scored and self.bell_rung and table not in self.closed:
             self.closed[table] = len(hands)  # the hand in play when the bell rang is scored
-        self._save()
+        return rest > 0
 
     def _settle(self) -> None:
         """Ring the bell when the head table is through; move when every table has closed."""
@@ -296,9 +293,11 @@ class LiveNight:
             log.warning("the head table rang the bell: every table finishes its hand")
         if self.bell_rung:
             for number, table in enumerate(self.tables, 1):
-                if table not in self.closed and not self._in_hand(table):
+                # a table between hands closes with every hand it scored: read from the
+                # journal now, as its own scored hand may not have been taken yet
+                if table not in self.closed and not self._refresh(table, scored=False):
                     self.closed[table] = len(self.night.hands[number - 1])
-            self._save()
+        self._save()
         if self.bell_rung and len(self.closed) == len(self.tables):
             try:
                 game = self.night.bell(self.director.winners(self),

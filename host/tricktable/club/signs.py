@@ -12,6 +12,8 @@ between pages, the lines stay put, so an OLED board shows one steady sign.
   (``ANN -> OUT``: left the night); text8 cycles ``ANN T3 N`` per player. Before
   the first game nobody sat anywhere: the table lists who sits down at it.
 - ``over_sign``: the night is over.
+- ``no_more_hands``: does a display's sign tell its table to start no hand (the bell or the
+  end of the night)? The demo's bots read the boards with it.
 
 A name is shown in capitals, cut to 7 characters (``move_line``); on the 7-segment board
 a character it cannot draw becomes a space. ``parse_move_line`` reads a line back (the demo's
@@ -27,10 +29,11 @@ from tricktable.club.movement import SEATS
 from tricktable.protocol import Display
 
 __all__ = ["Move", "moves", "bell_sign", "closed_sign", "moves_sign", "over_sign", "move_line",
-           "parse_move_line", "NAME_CHARS"]
+           "parse_move_line", "no_more_hands", "NAME_CHARS"]
 
 NAME_CHARS = 7  # a move line is NAME -> T30 N: 7 + 4 + 5 = 16 characters at most
 SEVEN_SEGMENT = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-_ ")
+BELL, OVER = "BELL", "NIGHT OVER"  # the first line of the bell's signs, of the end's
 _LINE = re.compile(r"^(.{1,7}) -> T(\d+) ([NESW])$")
 
 Move = tuple[str, int, str]  # (name, table number from 1 = head, seat letter); 0, BYE or OUT
@@ -75,13 +78,13 @@ def _short(move: Move) -> str:
 
 def bell_sign(table: int) -> list[Display]:
     """The bell rang; this table finishes the hand in play."""
-    lines = ["BELL", "FINISH HAND", f"TABLE {table}", "THEN WAIT"]
+    lines = [BELL, "FINISH HAND", f"TABLE {table}", "THEN WAIT"]
     return [Display(text8="BELL", lines=lines), Display(text8="FIN HAND", lines=lines)]
 
 
 def closed_sign(table: int) -> list[Display]:
     """This table is through; the players wait for the moves."""
-    return [Display(text8="WAIT", lines=["BELL", "HAND DONE", f"TABLE {table}",
+    return [Display(text8="WAIT", lines=[BELL, "HAND DONE", f"TABLE {table}",
                                          "WAIT FOR MOVES"])]
 
 
@@ -93,4 +96,10 @@ def moves_sign(moving: Sequence[Move]) -> list[Display]:
 
 def over_sign() -> list[Display]:
     """The night is over."""
-    return [Display(text8="END", lines=["NIGHT OVER", "SEE STANDINGS"])]
+    return [Display(text8="END", lines=[OVER, "SEE STANDINGS"])]
+
+
+def no_more_hands(lines: Sequence[str]) -> bool:
+    """Does a display showing ``lines`` say that its table starts no more hands in this game:
+    the bell has rung (the hand in play is finished, none begun), or the night is over?"""
+    return lines[:1] in ([BELL], [OVER])

@@ -10,7 +10,10 @@ firmware with a ``Screen``). ``play()`` plays the whole night the way people wou
   (``ANN -> T3 N``, ``club.signs``). Nobody is told their seat any other way.
 - **Play until the bell.** Each table plays its game on the host (the game the night
   started, read from the host) until, before a hand starts, its display says the bell has
-  rung or, at the head table, it has played its hands (it rings the bell).
+  rung or the night is over or, at the head table, it has played its hands (it rings the
+  bell). A table that began a hand just before its display showed the bell stops when the
+  night starts its next game under it (``Replaced``) or, after the last game, before the next
+  hand, which the end of the night's sign forbids as the bell's does.
 - Then the players look at their displays again for the moves, until the night is over.
   A table whose players began a hand just as the bell closed it stops there; if the night
   already started the table's next game, the director takes that play back (``undo``).
@@ -25,7 +28,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from tricktable.club.signs import NAME_CHARS, parse_move_line
+from tricktable.club.signs import NAME_CHARS, no_more_hands, parse_move_line
 from tricktable.sim.boards import SeatBoard
 from tricktable.sim.bots import Bot
 from tricktable.sim.table_sim import GameSummary, Replaced, SimError, SimTable
@@ -104,8 +107,8 @@ class Room:
                            f"the displays seated {seated}")
 
         def stop(hands: int) -> bool:
-            lines = self.signs.get(sim.table, [])
-            return lines[:1] == ["BELL"] or (number == 1 and hands >= self.hands_per_round)
+            return no_more_hands(self.signs.get(sim.table, [])) or \
+                (number == 1 and hands >= self.hands_per_round)
 
         try:
             summary = await sim.play_game(setup, stop)

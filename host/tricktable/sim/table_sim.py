@@ -106,7 +106,9 @@ class SimTable:
         if event.get("kind") == "control" and str(event.get("id")).startswith(NEW_GAME_ID):
             self.replaced = True
         if event.get("kind") in ("accepted", "refused") and event.get("board") is not None:
-            self._verdicts[(event["board"], event.get("pad") or 0)].put_nowait(event)
+            # a verdict after the night's new game is the new game's
+            self._verdicts[(event["board"], event.get("pad") or 0)].put_nowait(
+                {**event, "next_game": self.replaced})
 
     # -- a game ----------------------------------------------------------------------------
     async def play_game(self, setup: dict[str, Any] | None = None,
@@ -206,7 +208,8 @@ class SimTable:
         finally:
             where.board.lift(where.pad)
         if self.replaced:
-            raise Replaced(self.table, stale=verdict["kind"] == "accepted")
+            raise Replaced(self.table, stale=verdict["kind"] == "accepted" and
+                           verdict["next_game"])
         if verdict["kind"] == "accepted":
             out = self.mirror.apply(action_from_json(verdict["action"]))
             if not out.ok:
