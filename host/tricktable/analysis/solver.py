@@ -81,7 +81,10 @@ class Solver:
         """Per suit, each card held at the start (bit, holder, the bit of the card above when
         the two tie): the transposition key of a trick start is the holders in rank order
         (+ 8 for a card that ties the one above)."""
+        self._codes: list[dict[tuple[int, ...], int]] = [{} for _ in self._key_order]
+        """Per suit, the code of the holders in rank order by what each seat holds of it."""
         self._tables: dict[int, dict[int, tuple[int, int]]] = {}
+        self._reps: dict[tuple[int, int], list[int]] = {}
         self._last: dict[int, int] = {}
 
     def tricks(self, side: int) -> int:
@@ -151,7 +154,8 @@ class Solver:
         strength = self._strength
         suit_order = self._suit_order
         twin = self._twin
-        key_order = self._key_order
+        key_suits = [(m.__and__, self._codes[s], seq) for s, (m, seq) in
+                     enumerate(zip(suit_masks, self._key_order, strict=True)) if seq]
         trumps = self._trumps
         trump_suit = order.trump_suit
         tt = self._tables.setdefault(side, {})
@@ -161,10 +165,15 @@ class Solver:
         finished = cp.tricks
         trick_cards = list(cp.trick)  # kept only under a lead restriction
         sure = self._sure
+        known_reps: dict[tuple[int, int], list[int]] = self._reps
 
         def reps_of(legal: int, others: int) -> list[int]:
-            """One card of each group of equivalent cards of ``legal``, highest first."""
-            reps = []
+            """One card of each group of equivalent cards of ``legal`` (``others``: the
+            cards of other hands and of the trick in its suits), highest first."""
+            reps = known_reps.get((legal, others))
+            if reps is not None:
+                return reps
+            reps = known_reps[legal, others] = []
             for s in range(5):
                 if not legal & suit_masks[s]:
                     continue
@@ -234,32 +243,37 @@ class Solver:
                         x = next_seat[x]
                     return ours[best_seat]
                 key = seat
-                for seq in key_order:
-                    key = key * 16 + 15
-                    for bit, holder, tie in seq:
-                        if present & bit:
-                            key = key * 16 + (holder + 8 if present & tie else holder)
+                for holding, codes, seq in key_suits:
+                    t = tuple(map(holding, hands))
+                    code = codes.get(t)
+                    if code is None:
+                        code = 1
+                        for bit, holder, tie in seq:
+                            if present & bit:
+                                code = code * 16 + (holder + 8 if present & tie else holder)
+                        codes[t] = code
+                    key = key << 128 | code
                 counters[1] += 1
                 bounds = tt_get(key)
-                if bounds is not None:
-                    if bounds[0] >= need:
-                        counters[2] += 1
-                        return True
-                    if bounds[1] < need:
-                        counters[2] += 1
-                        return False
-                mine, theirs = sure(present, seat, ours)
-                if mine >= need:
-                    _store(tt, key, need, True)
+                if bounds is None:  # a new position starts from its sure tricks
+                    mine, theirs = sure(present, seat, ours)
+                    bounds = tt[key] = (mine, rem - theirs)
+                else:
+                    counters[2] += 1
+                if bounds[0] >= need:
                     return True
-                if rem - theirs < need:
-                    _store(tt, key, need, False)
+                if bounds[1] < need:
                     return False
+                counters[2] -= 1  # a probe the bounds did not answer
                 legal = lead_mask(cp, seat, hand) if restricts else hand
                 moves = lead_order(seat, reps_of(legal, present & ~hand), present)
             else:
-                legal = hand & suit_masks[led] or hand
-                reps = reps_of(legal, present & ~hand)
+                follow = hand & suit_masks[led]
+                if follow and not follow & (follow - 1):  # one card of the suit led
+                    reps = [follow.bit_length() - 1]
+                else:
+                    reps = reps_of(follow or hand, present & ~hand & suit_masks[led]
+                                   if follow else present & ~hand)
                 keys = keys_by[led]
                 if ours[best_seat] == ours[seat]:
                     moves = sorted(reps, key=lambda p: (keys[p], strength[p]))
