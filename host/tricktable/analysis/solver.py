@@ -220,6 +220,35 @@ class Solver:
             scored.sort()
             return [p for _, _, p in scored]
 
+        def follow_order(seat: int, n: int, led: int, keys: tuple[int, ...], best: int,
+                         winning: bool, reps: list[int]) -> list[int]:
+            """The cheapest card that wins the trick against the opponents still to play
+            first, then: partner winning, low cards; second hand, low cards before the
+            other winners; later, the other winners before low cards."""
+            mine = ours[seat]
+            threat = -2  # the best an opponent still to play can put on the trick
+            x = next_seat[seat]
+            for _ in range(n + 1, nseats):
+                if ours[x] != mine:
+                    h = hands[x]
+                    f = h & suit_masks[led] or h & trumps
+                    if f:
+                        for q in suit_order[eff[f.bit_length() - 1]] if f & suit_masks[led] \
+                                else suit_order[trump_suit]:
+                            if f >> q & 1:
+                                if keys[q] > threat:
+                                    threat = keys[q]
+                                break
+                x = next_seat[x]
+            if winning:
+                if threat <= best:
+                    return sorted(reps, key=lambda p: (keys[p], strength[p]))
+                return sorted(reps, key=lambda p: (keys[p] < threat, keys[p], strength[p]))
+            low = 2 if n == 1 else 1
+            return sorted(reps, key=lambda p: (
+                0 if keys[p] > best and keys[p] >= threat else low if keys[p] > best else 3 - low,
+                keys[p], strength[p]))
+
         def search(need: int, present: int, seat: int, n: int, led: int, best: int,
                    best_seat: int, gone: int) -> bool:
             counters[0] += 1
@@ -275,10 +304,10 @@ class Solver:
                     reps = reps_of(follow or hand, present & ~hand & suit_masks[led]
                                    if follow else present & ~hand)
                 keys = keys_by[led]
-                if ours[best_seat] == ours[seat]:
-                    moves = sorted(reps, key=lambda p: (keys[p], strength[p]))
+                if len(reps) == 1:
+                    moves = reps
                 else:
-                    moves = sorted(reps, key=lambda p: (keys[p] <= best, keys[p], strength[p]))
+                    moves = follow_order(seat, n, led, keys, best, ours[best_seat], reps)
             maxing = ours[seat]
             result = not maxing
             for p in moves:
