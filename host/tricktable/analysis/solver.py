@@ -28,7 +28,8 @@ or halves from there, with:
 - the search walks the hands itself (bit sets, the trick's best card carried down), with
   no ``CardPlay.play`` on its path.
 
-The solver changes the ``CardPlay``'s hands (and, under a lead restriction, its finished
+A variant's lead restriction is asked once per hand and set of cards gone (what Spades'
+broken spades and Bauer's first lead depend on). The solver changes the ``CardPlay``'s hands (and, under a lead restriction, its finished
 tricks, which the variant's ``lead_mask`` reads) only between its own make and unmake, so
 the position is as it was after each call, even one stopped by an exception. Imports
 ``cards`` and ``engine.intplay``.
@@ -85,6 +86,7 @@ class Solver:
         """Per suit, the code of the holders in rank order by what each seat holds of it."""
         self._tables: dict[int, dict[int, tuple[int, int]]] = {}
         self._reps: dict[tuple[int, int], list[int]] = {}
+        self._leads: dict[tuple[int, int], int] = {}
         self._last: dict[int, int] = {}
 
     def tricks(self, side: int) -> int:
@@ -166,6 +168,7 @@ class Solver:
         trick_cards = list(cp.trick)  # kept only under a lead restriction
         sure = self._sure
         known_reps: dict[tuple[int, int], list[int]] = self._reps
+        leads: dict[tuple[int, int], int] = self._leads
 
         def reps_of(legal: int, others: int) -> list[int]:
             """One card of each group of equivalent cards of ``legal`` (``others``: the
@@ -294,7 +297,12 @@ class Solver:
                 if bounds[1] < need:
                     return False
                 counters[2] -= 1  # a probe the bounds did not answer
-                legal = lead_mask(cp, seat, hand) if restricts else hand
+                if restricts:  # the rules read the cards gone, the same for one set gone
+                    legal = leads.get((hand, present))
+                    if legal is None:
+                        legal = leads[hand, present] = lead_mask(cp, seat, hand)
+                else:
+                    legal = hand
                 moves = lead_order(seat, reps_of(legal, present & ~hand), present)
             else:
                 follow = hand & suit_masks[led]
