@@ -290,13 +290,15 @@ class Solver:
                 if bounds is None:  # a new position starts from its sure tricks
                     mine, theirs = sure(present, seat, ours)
                     bounds = tt[key] = (mine, rem - theirs)
+                    hit = 0
                 else:
-                    counters[2] += 1
+                    hit = 1
                 if bounds[0] >= need:
+                    counters[2] += hit
                     return True
                 if bounds[1] < need:
+                    counters[2] += hit
                     return False
-                counters[2] -= 1  # a probe the bounds did not answer
                 if restricts:  # the rules read the cards gone, the same for one set gone
                     legal = leads.get((hand, present))
                     if legal is None:
