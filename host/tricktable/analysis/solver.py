@@ -234,14 +234,13 @@ class Solver:
             for _ in range(n + 1, nseats):
                 if ours[x] != mine:
                     h = hands[x]
-                    f = h & suit_masks[led] or h & trumps
-                    if f:
-                        for q in suit_order[eff[f.bit_length() - 1]] if f & suit_masks[led] \
-                                else suit_order[trump_suit]:
-                            if f >> q & 1:
-                                if keys[q] > threat:
-                                    threat = keys[q]
-                                break
+                    suit = led if h & suit_masks[led] else trump_suit  # follows, or ruffs
+                    f = h & suit_masks[suit]
+                    for q in suit_order[suit] if f else ():
+                        if f >> q & 1:
+                            if keys[q] > threat:
+                                threat = keys[q]
+                            break
                 x = next_seat[x]
             if winning:
                 if threat <= best:
