@@ -9,7 +9,7 @@ seat plays to stop it. With two sides that is the exact double-dummy result; wit
 The search is a null-window test ("can the side take ``need`` more tricks?") repeated as a
 search on the target that starts from the solver's last answer (the positions of one hand
 follow each other) or, for the first, from the side's share of the high cards, and steps
-or halves from there, with:
+one trick at a time from there (the tests near the answer are the costly ones), with:
 
 - a transposition table at trick starts (the leader and, suit by suit, who holds the cards
   left in rank order -> bounds on the tricks the side takes from there: positions that
@@ -29,10 +29,11 @@ or halves from there, with:
   no ``CardPlay.play`` on its path.
 
 A variant's lead restriction is asked once per hand and set of cards gone (what Spades'
-broken spades and Bauer's first lead depend on). The solver changes the ``CardPlay``'s hands (and, under a lead restriction, its finished
-tricks, which the variant's ``lead_mask`` reads) only between its own make and unmake, so
-the position is as it was after each call, even one stopped by an exception. Imports
-``cards`` and ``engine.intplay``.
+broken spades and Bauer's first lead depend on). The solver changes the ``CardPlay``'s
+hands (and, under a lead restriction, its finished tricks, which the variant's
+``lead_mask`` reads) only between its own make and unmake, so the position is as it was
+after each call, even one stopped by an exception. Imports ``cards`` and
+``engine.intplay``.
 """
 
 from __future__ import annotations
@@ -115,7 +116,6 @@ class Solver:
         total = self._last.get(side)  # the last answer, in tricks of the whole hand
         guess = self._guess(side, present) if total is None else total - cp.won[side]
         mid = min(hi, max(1, guess))
-        first = True
         try:
             while lo < hi:
                 ok = search(mid, present, cp.to_play, len(trick), led, best, best_seat, gone)
@@ -123,9 +123,7 @@ class Solver:
                     lo = mid
                 else:
                     hi = mid - 1
-                # from a guess, step once to the neighbour that settles it; then halve
-                mid = (lo + 1 if ok else hi) if first else (lo + hi + 1) // 2
-                first = False
+                mid = lo + 1 if ok else hi  # one trick at a time from the guess
         finally:
             cp.hands[:] = hands
             del cp.tricks[done:]
