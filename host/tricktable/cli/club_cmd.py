@@ -30,7 +30,6 @@ from tricktable.club import (
     ClubError,
     ProgressiveOptions,
     ProgressiveTournament,
-    load_night,
     load_night_data,
     read_roster,
     save_night,
@@ -54,25 +53,23 @@ class _Night:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.kept_live = False  # the file loaded holds the live tables' sections
 
     def load(self) -> ProgressiveTournament:
         try:
-            return load_night(self.path)
+            night, data = load_night_data(self.path)
         except ClubError as exc:
             raise _fail(exc) from None
+        self.kept_live = "live" in data
+        return night
 
     def save(self, night: ProgressiveTournament) -> None:
         """Save ``night``; refused (nothing written) for a night the live tables keep, whose
         file holds their ``live`` and ``director`` sections beside the night."""
-        if self.path.exists():
-            try:
-                kept_live = "live" in load_night_data(self.path)[1]
-            except ClubError:
-                kept_live = False
-            if kept_live:
-                raise click.ClickException(
-                    f"{self.path} is kept by the live tables (tricktable serve --night): "
-                    f"change it from the director console (tricktable console), not here")
+        if self.kept_live:
+            raise click.ClickException(
+                f"{self.path} is kept by the live tables (tricktable serve --night): "
+                f"change it from the director console (tricktable console), not here")
         try:
             save_night(night, self.path)
         except OSError as exc:
