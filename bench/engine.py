@@ -14,7 +14,8 @@ API, ours (``legal_ids``/``apply_id``) and OpenSpiel's euchre (``legal_actions``
 ``apply_action``, its chance nodes drawn the same way), in one process, interleaved, median
 of ``--runs`` (3); prints both and the ratio. OpenSpiel is the ``bench`` extra
 (``pip install -e .[bench]``). OpenSpiel ends a deal everybody passes; we count only scored
-hands, so the ratio is, if anything, against us.
+hands, so the ratio is, if anything, against us. Says whether the engine ran compiled (the
+build ``pip install`` makes, docs/analysis.md "The compiled engine") or interpreted.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import random
 import statistics
 import time
 
-from tricktable.engine import Engine
+from tricktable.engine import Engine, core
 from tricktable.engine.actions import Deal, Play
 from tricktable.rules import get_variant, list_variants
 
@@ -122,8 +123,9 @@ def compare_openspiel(hands: int, runs: int) -> None:
         ours.append(_ours_by_ids(hands, run))
         theirs.append(_openspiel(hands, run))
     a, b = statistics.median(ours), statistics.median(theirs)
+    build = "compiled" if not core.__file__.endswith(".py") else "interpreted"
     print(f"euchre hands/s, median of {runs} interleaved runs of {hands:,}: "
-          f"tricktable (int API) {a:,.0f}   OpenSpiel {b:,.0f}   ratio {a / b:.2f}x")
+          f"tricktable (int API, {build}) {a:,.0f}   OpenSpiel {b:,.0f}   ratio {a / b:.2f}x")
 
 
 def main() -> None:

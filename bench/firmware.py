@@ -7,6 +7,12 @@
    MicroPython interpreter's own CPU time per cycle on this machine (median of 5 runs).
 3. Plays per second from a MicroPython board through mosquitto to a host that acks them
    (flash write, QoS 1 publish, PUBACK, host ack, outbox release), median of 3 runs.
+4. Heap during a whole hand (24 plays on 4 pads through mosquitto to an acking host) at
+   -X heapsize=96k, the emulated readers outside the board's heap (tests/firmware/
+   readerhost.py; a board has no emulator in its RAM): the live heap's high-water mark (a
+   full collection every 10 ms), the free heap that leaves (median of 3 runs), and the
+   smallest heap that completes the hand (bisection by 1 KB).
+5. The deployed bundle (tricktable board setup): bytes of .mpy, of main.py and boards.json.
 
 Run: .venv/bin/python bench/firmware.py
 """
@@ -14,17 +20,35 @@ Run: .venv/bin/python bench/firmware.py
 from __future__ import annotations
 
 import asyncio
+import json
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from contextlib import nullcontext
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "firmware"), str(ROOT / "tests")]  # fwkit, waiting
 
-from fwkit import HEAP, MICROPYTHON, HostSide, MicroPython, build_mpy, last_json  # noqa: E402
+from fwkit import (  # noqa: E402
+    HEAP,
+    MICROPYTHON,
+    MP_DIR,
+    HostSide,
+    MicroPython,
+    build_mpy,
+    last_json,
+)
+from readerhost import ReaderHost  # noqa: E402
+
+# tests/firmware/test_fw_link.py's hand: seats 0..3 on pads 0..3, 7- and 4-byte UIDs.
+HAND = [
+    [[(seat + lead) % 4, f"04{trick:02x}{seat:02x}a1b2c3d4" if seat % 2 else f"de{trick:02x}{seat:02x}01"]
+     for seat in range(4)]
+    for trick, lead in zip(range(6), (1, 3, 0, 2, 1, 3), strict=True)
+]
 
 SCAN_SCRIPT = """
 import gc, sys, json
@@ -89,12 +113,28 @@ asyncio.run(main())
 """
 
 
+HARNESS_SCRIPT = """
+import gc, json
+import compat, pn532, pn532_uart  # firmware: a pad board loads these anyway
+gc.collect()
+base = gc.mem_alloc()
+import pn532_emulator as E
+import casekit
+chips = [E.PN532() for _ in range(4)]
+ports = [E.UARTPort(c) for c in chips]
+gc.collect()
+print(json.dumps({"harness": gc.mem_alloc() - base}))
+"""
+
+
 def run_script(mp: MicroPython, text: str, *args: str, timeout: float = 600) -> dict:
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-        f.write(text)
-    cmd = [str(MICROPYTHON), "-X", f"heapsize={HEAP}", f.name, *args]
-    proc = subprocess.run(cmd, env=mp.env, capture_output=True, text=True, timeout=timeout)
-    Path(f.name).unlink()
+    """Run ``text`` as a script from a directory of its own (a script's directory comes first
+    on MicroPython's path: a stray app.py beside it in a shared /tmp would shadow ours)."""
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / "bench_script.py"
+        script.write_text(text)
+        cmd = [str(MICROPYTHON), "-X", f"heapsize={HEAP}", str(script), *args]
+        proc = subprocess.run(cmd, env=mp.env, capture_output=True, text=True, timeout=timeout)
     if proc.returncode:
         raise SystemExit(f"MicroPython failed:\n{proc.stdout}\n{proc.stderr}")
     return last_json(proc.stdout)
@@ -162,6 +202,78 @@ def bench_publish(mp: MicroPython) -> None:
           f"{', '.join(f'{x:.0f}' for x in rates)})")
 
 
+def play_hand(mp: MicroPython, broker, heap: str, run: int, sample_ms: int = 0,
+              remote: bool = False) -> dict | None:
+    """One whole hand on a 4-pad board at ``heap``; its summary, or None if it did not finish.
+    ``remote``: the emulated PN532s run in a ReaderHost here, outside the board's heap."""
+    prefix = f"hand{run}"
+    host = HostSide(broker.host, broker.port, prefix)
+    try:
+        with tempfile.TemporaryDirectory() as flash, \
+                (ReaderHost(4) if remote else nullcontext()) as readers:
+            spec = {"config": {"board": "north", "prefix": prefix, "pads": 4, "scan_ms": 10,
+                               "resend_ms": 1500, "backoff_ms": [100, 500],
+                               "broker": {"host": broker.host, "port": broker.port}},
+                    "storage": flash, "tricks": HAND, "heap_sample_ms": sample_ms}
+            if readers is not None:
+                spec["readers_port"] = readers.port
+            path = Path(flash) / "spec.json"
+            path.write_text(json.dumps(spec))
+            proc = subprocess.run([str(MICROPYTHON), "-X", f"heapsize={heap}",
+                                   str(MP_DIR / "board_run.py"), str(path)], env=mp.env,
+                                  capture_output=True, text=True, timeout=120)
+    finally:
+        host.close()
+    if proc.returncode:
+        return None
+    summary = last_json(proc.stdout)
+    return summary if summary["seq"] == 24 and summary["pending"] == 0 else None
+
+
+def smallest_heap(mp: MicroPython, broker, remote: bool) -> int:
+    """The smallest -X heapsize (KB) at which the whole hand completes (bisection)."""
+    low, high = 32, 128  # fails, completes
+    while high - low > 1:
+        mid = (low + high) // 2
+        if play_hand(mp, broker, f"{mid}k", 1000 + mid, remote=remote):
+            high = mid
+        else:
+            low = mid
+    return high
+
+
+def bench_hand_heap(mp: MicroPython) -> None:
+    from tricktable.broker import start_broker
+
+    harness = run_script(mp, HARNESS_SCRIPT)["harness"]
+    with start_broker(kind="mosquitto") as broker:
+        runs = [play_hand(mp, broker, HEAP, run, sample_ms=10, remote=True) for run in range(3)]
+        if None in runs:
+            raise SystemExit("the hand did not complete at 96k")
+        least = smallest_heap(mp, broker, remote=True)
+    peaks = [r["heap_peak"] for r in runs]
+    peak = statistics.median(peaks)
+    total = runs[0]["heap_total"]
+    print("4. heap during a whole hand (24 plays, 4 pads, mosquitto, acking host), -X heapsize=96k,"
+          " readers outside the heap as on a board:")
+    print(f"   live high-water mark: median {peak:.0f} B of the {total} B the GC manages (3 runs: "
+          f"{', '.join(map(str, peaks))})")
+    print(f"   heap free at 96 KB: {total - peak:.0f} B = {100 * (total - peak) / total:.1f}%"
+          " (target: at least 20%)")
+    print(f"   smallest heap that completes the hand: {least}k (cards wait while less than"
+          f" app.HEAP_RESERVE is free); the PN532 emulator would add {harness} B")
+
+
+def bench_bundle() -> None:
+    from tricktable.provision.bundle import build_bundle
+
+    bundle = build_bundle()
+    mpy = [n for n in bundle.files if n.endswith(".mpy")]
+    other = {n: len(d) for n, d in bundle.files.items() if not n.endswith(".mpy")}
+    print(f"5. bundle (tricktable board setup): {bundle.mpy_bytes} B of .mpy in {len(mpy)} files;"
+          f" {', '.join(f'{n} {b} B' for n, b in sorted(other.items()))}")
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as build:
         mp = MicroPython(build_mpy(Path(build)))
@@ -169,6 +281,8 @@ def main() -> None:
         cpu = bench_heap(mp)
         bench_model(cpu)
         bench_publish(mp)
+        bench_hand_heap(mp)
+        bench_bundle()
         print(f"(bench took {time.monotonic() - t0:.0f} s)")
 
 

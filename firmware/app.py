@@ -21,9 +21,10 @@ from compat import (
 from feedback import SeatFeedback
 from mqtt import MQTTClient
 from outbox import Outbox, OutboxFull
-from scanner import Pad
+from scanner import Pad, scan_order
 
 FW_VERSION = "0.1.0"
+WRITE_AFTER_MS = 50  # a published event goes to flash after its verdict, or this long at most
 HEAP_RESERVE = 12288  # bytes kept free for the link and the readers; below it, cards wait
 OFFLINE = '{"v": 1, "online": false}'
 
@@ -57,7 +58,8 @@ class App:
                                keepalive=broker["keepalive"], user=broker.get("user"),
                                password=broker.get("password"),
                                will=(self.topic_status, OFFLINE, True),
-                               backoff_ms=tuple(config["backoff_ms"]))
+                               backoff_ms=tuple(config["backoff_ms"]),
+                               ssl=broker["ca"])
         self.link.network_up = board.network_up
         self.link.on_message = self.on_message
         self.link.on_connect = self.on_connect
@@ -77,16 +79,26 @@ class App:
             await pad.start()
 
     async def scan_once(self):
-        """Poll every enabled pad once; queue new placements; remember what lies where."""
-        for i in self.enabled:
+        """Poll every enabled pad once (the pad to play more often: scan_order); queue and
+        publish new placements at once, then remember what lies where; both reach flash
+        after the verdict (send_loop), or at once if the event could not be published:
+        the flash off the card's path, docs/cardpath.md."""
+        for i in scan_order(self.enabled, self.feedback.state):
             pad = self.pads[i]
+            seen_at = ticks_ms()
             hit = await pad.scan()
-            if hit is not None:
+            if hit.__class__ is str:  # the pad's own signal: "stacked", "read_again"
+                self.feedback.signal(pad.index, hit)
+            elif hit is not None:
+                self.feedback.placed = (pad.index, seen_at)
                 try:
                     if not self.heap_to_spare():
                         raise OutboxFull("heap below %d bytes" % HEAP_RESERVE)
-                    self.outbox.add(pad.index, hit[0], hit[1],
-                                    ticks_diff(ticks_ms(), self.started))
+                    entry = self.outbox.add(pad.index, hit[0], hit[1],
+                                            ticks_diff(ticks_ms(), self.started), ticks_ms())
+                    await self.send_due()
+                    if entry.sent_at is None:  # it has not left the board: on flash now
+                        self.outbox.settle()
                 except OutboxFull as e:
                     self.last_error = "outbox full: %s" % e
                     pad.hold_back()  # reported once acks make room
@@ -127,18 +139,20 @@ class App:
             entry.sent_at = now
 
     async def send_loop(self):
+        """Publish what is due, and write held events to flash once settled (Outbox.settle)."""
         while True:
+            left = self.outbox.settle(ticks_ms(), WRITE_AFTER_MS)
+            wait = self.cfg["resend_ms"] // 2
             try:
-                await wait_for_ms(self.wake.wait(), self.cfg["resend_ms"] // 2)
+                await wait_for_ms(self.wake.wait(), wait if not left else min(wait, left))
             except asyncio.TimeoutError:
                 pass
             self.wake.clear()
-            collect()  # a full collection now keeps the small heap from fragmenting
             try:
                 await self.send_due()
             except MemoryError:  # heap short this round: the entries stay due, try again
-                collect()
                 self.last_error = "heap short while sending"
+            collect()  # after the publish: a full collection keeps the small heap whole
 
     async def on_connect(self):
         await self.publish_status()
@@ -152,12 +166,16 @@ class App:
                 "heap": heap_free(), "rssi": self.board.rssi(),
                 "readers": len(self.pads) - len(faults),
                 "uptime": ticks_diff(ticks_ms(), self.started) // 1000,
-                "faults": faults, "reader_errors": [pad.reader.errors for pad in self.pads],
+                "faults": faults, "reads": [pad.reads for pad in self.pads],
+                "misses": [pad.misreads for pad in self.pads],
+                "reader_errors": [pad.reader.errors for pad in self.pads],
                 "reader_resets": [pad.reader.resets for pad in self.pads],
-                "pending": len(self.outbox.pending), "error": self.last_error}
+                "pending": len(self.outbox.pending), "error": self.last_error,
+                "verdict_ms": self.feedback.verdict_ms}
 
     async def publish_status(self):
         await self.link.publish(self.topic_status, json.dumps(self.status()), qos=0, retain=True)
+        self.feedback.verdict_ms = []  # each card-to-verdict time is said once
 
     async def status_loop(self):
         while True:
@@ -178,6 +196,7 @@ class App:
                 self.outbox.ack(msg["boot"], msg["seq"])
             elif topic == self.topic_feedback:
                 self.feedback.apply(msg)
+                self.wake.set()  # the verdict is shown: what it settled may go to flash
             elif topic == self.topic_config:
                 self.apply_config(msg)
             elif topic == self.topic_display and topic in self.link.subscriptions:

@@ -15,15 +15,17 @@ DEFAULTS = {
     "display": None,
     "wifi": None,
     "misses_to_remove": 3,
-    "scan_ms": 20,
+    "scan_ms": 5,
     "resend_ms": 3000,
     "status_s": 30,
     "watchdog_ms": 8000,
     "outbox_bytes": 8192,
     "outbox_max": 32,
     "backoff_ms": [250, 8000],
+    "update_key": None,
 }
-BROKER_DEFAULTS = {"port": 1883, "keepalive": 30, "user": None, "password": None}
+BROKER_DEFAULTS = {"port": 1883, "keepalive": 30, "user": None, "password": None,
+                   "tls": False, "ca": None}
 CHOICES = {
     "reader_bus": ("spi", "i2c", "uart"),
     "feedback": ("neopixel", "leds", "none"),
@@ -48,6 +50,15 @@ def validate(raw):
     full = dict(BROKER_DEFAULTS)
     full.update(broker)
     cfg["broker"] = full
+    if not isinstance(full["tls"], bool):
+        raise ValueError("config broker.tls must be true or false, got %r" % full["tls"])
+    if full["tls"] and not isinstance(full["ca"], str):
+        raise ValueError("config broker.ca must name the CA certificate file (DER) when "
+                         "broker.tls is true")
+    if full["tls"] and "port" not in broker:
+        full["port"] = 8883
+    if not full["tls"]:
+        full["ca"] = None  # the MQTT client speaks TLS when it is given a CA file
     if not isinstance(full["port"], int) or not 0 < full["port"] < 65536:
         raise ValueError("config broker.port must be 1..65535, got %r" % full["port"])
     for key in CHOICES:
@@ -61,10 +72,29 @@ def validate(raw):
     back = cfg["backoff_ms"]
     if not isinstance(back, list) or len(back) != 2 or not 0 < back[0] <= back[1]:
         raise ValueError("config 'backoff_ms' must be [first, max] with 0 < first <= max")
-    wifi = cfg["wifi"]
-    if wifi is not None and not (isinstance(wifi, dict) and isinstance(wifi.get("ssid"), str)):
-        raise ValueError("config 'wifi' must be null or an object with an 'ssid' string")
+    cfg["wifi"] = wifi_networks(cfg["wifi"])
+    key = cfg["update_key"]
+    if key is not None and not (isinstance(key, str) and len(key) == 64
+                                and not [c for c in key if c not in "0123456789abcdef"]):
+        raise ValueError("config 'update_key' must be null or 64 lower-case hex digits")
     return cfg
+
+
+def wifi_networks(wifi):
+    """The Wi-Fi networks to try, in order: a list of {"ssid", "password"} (one object is a
+    list of one; null means the network is already up: unix port, simulator)."""
+    if wifi is None:
+        return None
+    if isinstance(wifi, dict):
+        wifi = [wifi]
+    if not isinstance(wifi, list) or not wifi:
+        raise ValueError("config 'wifi' must be null or a non-empty list of networks")
+    for net in wifi:
+        if not (isinstance(net, dict) and isinstance(net.get("ssid"), str) and net["ssid"]):
+            raise ValueError("config 'wifi' networks need an 'ssid' string, got %r" % (net,))
+        if not isinstance(net.get("password", ""), str):
+            raise ValueError("config 'wifi' password for %r must be a string" % net["ssid"])
+    return wifi
 
 
 def load(path="config.json"):

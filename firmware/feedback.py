@@ -5,6 +5,13 @@ Imports compat only; the pixel strip, LED pins and buzzer PWM come from the hard
 PWM's ``freq``/``duty_u16``). ``apply(msg)`` takes a host feedback message
 ``{pad, led, pattern, ms, buzz}``; a bad message raises ValueError and changes nothing.
 ``run()`` animates blink/pulse, times out lights after ``ms`` (0 = stay) and plays tones.
+
+``signal(pad, name)`` shows what the pad says by itself, with no host involved (SIGNALS:
+"read_again" when a card could not be read surely; "stacked" at each scan that finds a card
+lying on the played one, so the light goes out 400 ms after the stack is gone). The app
+sets ``placed`` = (pad, ticks_ms) when it queues a placement; the first verdict (green, red
+or amber) for that pad then records card-to-verdict milliseconds in ``verdict_ms`` (at most
+VERDICTS_KEPT, until the next status takes them).
 """
 
 from compat import sleep_ms, ticks_add, ticks_diff, ticks_ms
@@ -17,9 +24,7 @@ COLOURS = {
     "blue": (0, 0, 80),
     "white": (60, 60, 60),
 }
-# Plain LEDs: (red LED on, green LED on) per colour.
-PLAIN = {"off": (0, 0), "green": (0, 1), "red": (1, 0), "amber": (1, 1), "blue": (0, 1),
-         "white": (1, 1)}
+# Plain LEDs: the red LED for a colour with red in it, the green one for green or blue.
 PATTERNS = ("solid", "blink", "pulse")
 # (frequency Hz or 0 for silence, milliseconds)
 TUNES = {
@@ -29,6 +34,9 @@ TUNES = {
     "revoke": ((1500, 100), (0, 60), (1000, 100), (0, 60), (500, 300)),
 }
 FRAME_MS = 50
+# What a pad shows by itself (docs/cardpath.md, "What the seat sees").
+SIGNALS = {"read_again": ("white", "blink", 2000, "error"), "stacked": ("white", "pulse", 400, "none")}
+VERDICTS_KEPT = 16
 
 
 class SeatFeedback:
@@ -42,6 +50,8 @@ class SeatFeedback:
         self.state = [("off", "solid", None) for _ in range(pads)]
         self.tune = []
         self.shown = [None] * pads
+        self.placed = (None, 0)  # (pad, ticks_ms) of the last placement not yet given a verdict
+        self.verdict_ms = []  # card-to-verdict ms since the last status (app.py clears it)
 
     def apply(self, msg):
         """Validate a host feedback message, then show it."""
@@ -52,18 +62,26 @@ class SeatFeedback:
         buzz = msg.get("buzz", "none")
         if not isinstance(pad, int) or not 0 <= pad < self.pads:
             raise ValueError("feedback for pad %r: pads are 0..%d" % (pad, self.pads - 1))
-        if led not in COLOURS:
-            raise ValueError("unknown led colour %r" % led)
-        if pattern not in PATTERNS:
-            raise ValueError("unknown led pattern %r" % pattern)
         if not isinstance(ms, int) or ms < 0:
             raise ValueError("ms must be a non-negative integer, got %r" % ms)
-        if buzz not in TUNES:
-            raise ValueError("unknown buzz %r" % buzz)
-        until = ticks_add(ticks_ms(), ms) if ms else None
+        for value, known, what in ((led, COLOURS, "led colour"), (pattern, PATTERNS, "led pattern"),
+                                   (buzz, TUNES, "buzz")):
+            if value not in known:
+                raise ValueError("unknown %s %r" % (what, value))
+        now = ticks_ms()
+        until = ticks_add(now, ms) if ms else None
         self.state[pad] = (led, pattern, until)
         self.tune = list(TUNES[buzz])
-        self.render(ticks_ms())
+        self.render(now)
+        if self.placed[0] == pad and led in ("green", "red", "amber"):
+            if len(self.verdict_ms) < VERDICTS_KEPT:
+                self.verdict_ms.append(ticks_diff(ticks_ms(), self.placed[1]))
+            self.placed = (None, 0)
+
+    def signal(self, pad, name):
+        """Show the pad's own signal ``name`` (SIGNALS)."""
+        led, pattern, ms, buzz = SIGNALS[name]
+        self.apply({"pad": pad, "led": led, "pattern": pattern, "ms": ms, "buzz": buzz})
 
     def level(self, pad, now):
         """The colour name and brightness (0..1) pad shows at ``now``."""
@@ -87,14 +105,13 @@ class SeatFeedback:
                 continue
             self.shown[pad] = look
             changed = True
+            r, g, b = COLOURS[led]
             if self.pixels is not None:
-                r, g, b = COLOURS[led]
                 self.pixels[pad] = (int(r * bright), int(g * bright), int(b * bright))
             if self.leds is not None:
-                red, green = PLAIN[led]
-                on = 1 if bright >= 0.5 else 0
-                self.leds[pad][0](red & on)
-                self.leds[pad][1](green & on)
+                on = bright >= 0.5
+                self.leds[pad][0](1 if on and r else 0)
+                self.leds[pad][1](1 if on and (g or b) else 0)
         if changed and self.pixels is not None:
             self.pixels.write()
 

@@ -1,17 +1,21 @@
 """The hardware layer: the only firmware module that imports machine, network or neopixel.
 
 Builds a ``Board`` from config.json and the pin map in boards.json: PN532 readers (SPI with
-one chip select each, or one per I2C bus or UART), their reset pins, NeoPixels or plain LEDs
+one chip select each, or one per I2C bus or UART), their reset and IRQ pins, NeoPixels or plain LEDs
 and the buzzer, the score display, Wi-Fi and the watchdog. The application sees only the
 Board's attributes and methods, so tests and the simulator inject another board
 (virtual.py) or fake ``machine``/``network`` modules. ``reset()`` resets the board for
-main.py's last line of defence, so no other module touches ``machine``.
+main.py's last line of defence and ``reset_cause()`` for the status, so no other module
+touches ``machine``.
 """
 
 import json
 
 import machine
+from compat import ticks_diff, ticks_ms
 from pn532 import PN532
+
+JOIN_MS = 15000  # a network still "connecting" after this long is given up for the next one
 
 
 def load_pins(name, path="boards.json"):
@@ -60,8 +64,11 @@ def make_readers(cfg, pins):
             uart = machine.UART(c["id"], baudrate=115200, tx=machine.Pin(c["tx"]),
                                 rx=machine.Pin(c["rx"]), timeout=0)
             transports.append(UARTTransport(uart))
+    # config.json "irq": true when the IRQ lines are wired (a floating line would stall)
+    irq = pins.get("irq", {}).get(bus, []) if cfg.get("irq") is True else []
     for i in range(n):
-        readers.append(PN532(transports[i], reset=_out(pins["reset"][i])))
+        line = machine.Pin(irq[i], machine.Pin.IN) if i < len(irq) else None
+        readers.append(PN532(transports[i], reset=_out(pins["reset"][i]), irq=line))
     return readers
 
 
@@ -99,12 +106,15 @@ class Board:
         self.display = make_display(cfg["display"], pins) if cfg["display"] else None
         self.wlan = None
         self.network = None
-        self.wifi = cfg["wifi"]
+        self.wifi = cfg["wifi"]  # networks tried in order (config.wifi_networks)
+        self.wifi_index = 0
+        self.wifi_joined = False
+        self.joining_since = 0
         self.wifi_pm = pins.get("wifi_pm")
         self.wdt = machine.WDT(timeout=cfg["watchdog_ms"]) if watchdog else None
 
     def connect_wifi(self):
-        """Start joining the configured network (returns at once; network_up() tells)."""
+        """Start joining the first configured network (returns at once; network_up() tells)."""
         if self.wifi is None:
             return
         import network
@@ -113,7 +123,14 @@ class Board:
         self.wlan = network.WLAN(network.STA_IF)
         self.wlan.active(True)
         self.power_save_off()
-        self.wlan.connect(self.wifi["ssid"], self.wifi.get("password", ""))
+        self.join(0)
+
+    def join(self, index):
+        """Start joining network ``index`` of the configured list."""
+        self.wifi_index = index
+        self.joining_since = ticks_ms()
+        net = self.wifi[index]
+        self.wlan.connect(net["ssid"], net.get("password", ""))
 
     def power_save_off(self):
         """Wi-Fi power save off (the pin map's ``wifi_pm``): with it on, messages to a Pico W
@@ -133,9 +150,14 @@ class Board:
         if self.wlan is None:
             return False
         if self.wlan.isconnected():
+            self.wifi_joined = True
             return True
-        if self.wlan.status() != self.network.STAT_CONNECTING:
-            self.wlan.connect(self.wifi["ssid"], self.wifi.get("password", ""))
+        if self.wifi_joined:  # the link was lost: start again from the first network
+            self.wifi_joined = False
+            self.join(0)
+        elif (self.wlan.status() != self.network.STAT_CONNECTING
+              or ticks_diff(ticks_ms(), self.joining_since) > JOIN_MS):
+            self.join((self.wifi_index + 1) % len(self.wifi))  # failed: the next one, in order
         return False
 
     def rssi(self):
@@ -149,6 +171,53 @@ class Board:
             self.wdt.feed()
 
 
+SETUP_BLUE = (0, 0, 80)
+
+
+class SetupSignal:
+    """Setup mode (no usable config.json): the NeoPixels glow blue, the board's own LED blinks
+    and a score display says SETUP. The pin map is the port's own (no config names one); a
+    display or strip that is not fitted is skipped (an I2C display that does not answer
+    raises OSError; SPI and NeoPixel writes to nothing are harmless)."""
+
+    def __init__(self, why, path="boards.json"):
+        import sys
+
+        from neopixel import NeoPixel
+
+        pins = load_pins("esp32" if sys.platform == "esp32" else "pico_w", path)
+        self.pixels = NeoPixel(machine.Pin(pins["neopixel"]), 4)
+        for i in range(4):
+            self.pixels[i] = SETUP_BLUE
+        self.pixels.write()
+        self.led = _out("LED" if sys.platform == "rp2" else 2, 0)
+        self.displays = []
+        for kind, msg in (("max7219", {"text8": "SETUP"}),
+                          ("ssd1306", {"lines": ["tricktable", "SETUP MODE", why[:16]]})):
+            try:
+                d = make_display(kind, pins)
+                d.show(msg)
+                self.displays.append(d)
+            except (OSError, ImportError):
+                pass  # not fitted (or, for the OLED, a port without framebuf)
+
+    def blink(self, on):
+        self.led(1 if on else 0)
+
+
 def reset():
     """Reset the board (main.py's last line of defence after a fatal error)."""
     machine.reset()
+
+
+CAUSES = (("PWRON_RESET", "power"), ("HARD_RESET", "reset"), ("WDT_RESET", "watchdog"),
+          ("DEEPSLEEP_RESET", "deepsleep"), ("SOFT_RESET", "soft"))
+
+
+def reset_cause():
+    """Why the board started, in a word for the status's ``reboot`` (machine.reset_cause())."""
+    cause = machine.reset_cause()
+    for name, word in CAUSES:
+        if getattr(machine, name, None) == cause:
+            return word
+    return "unknown"

@@ -1,32 +1,66 @@
-"""Board entry point (runs at boot): config, hardware, then the application forever.
+"""Board entry point (runs at boot): the bundle to boot, config, hardware, then the application.
 
-Imports config, hw and app. A fatal error is printed and the board resets after a pause,
-so a board in the field never sits dead; the watchdog covers hangs.
+The boot loader, with fwslot.py: neither is ever in an update bundle. fwslot chooses the
+slot (fw/a or fw/b, or the root) and counts a new bundle's trial boot; only then are the
+firmware modules imported, from that slot first. Without a usable config.json the board stays
+in setup mode (hw.SetupSignal) until ``tricktable board setup`` writes one. A fatal error is
+printed and the board resets after a pause, so a board in the field never sits dead (and a
+bundle on trial that fails goes back to the one before); the watchdog covers hangs. The reset
+is hw.reset, the root's own hw when a broken bundle's does not even import.
 """
 
 import sys
 import time
 
-from app import App
-from compat import asyncio
-from hw import Board, load_pins, reset
+import fwslot
+
+TRIAL_S = 120  # a new bundle must reach the broker within this, or the board goes back
 
 
 def boot_config():
     """config.json, validated; the config module is needed at boot only, so it is dropped."""
     import config
 
-    cfg = config.load("config.json")
-    del sys.modules["config"]
-    return cfg
+    try:
+        return config.load("config.json")
+    finally:
+        del sys.modules["config"]
+
+
+def setup_mode(why):
+    """No usable config.json: say so on the REPL, the lights and the display, and wait for
+    ``tricktable board setup`` (which interrupts this loop over USB). No watchdog runs."""
+    from hw import SetupSignal
+
+    signal = SetupSignal(why)
+    on = False
+    while True:
+        print("tricktable: setup mode (%s); run: tricktable board setup PORT" % why)
+        for _ in range(10):
+            on = not on
+            signal.blink(on)
+            time.sleep(0.5)
+
+
+SLOT = []  # the bundle's directory, first on sys.path while it runs
 
 
 def main():
-    cfg = boot_config()
+    path, pointer = fwslot.boot(".")
+    if path:
+        sys.path.insert(0, path)
+        SLOT.append(path)
+    from app import App
+    from compat import asyncio
+    from hw import Board, load_pins, reset, reset_cause
+
+    try:
+        cfg = boot_config()
+    except ValueError as e:  # no config.json, or one that does not validate
+        setup_mode(str(e))
     board = Board(cfg, load_pins(cfg["pins"]))
     board.connect_wifi()
-    app = App(board, cfg, ".")
-    asyncio.run(app.run())
+    asyncio.run(fwslot.run(App(board, cfg, "."), pointer, ".", reset, TRIAL_S, reset_cause()))
 
 
 try:
@@ -34,4 +68,12 @@ try:
 except Exception as e:  # the last line of defence on a board: report, pause, reboot
     sys.print_exception(e)
     time.sleep(5)
+    try:
+        from hw import reset
+    except Exception:  # the bundle's hardware layer is what broke: reset with the root's
+        for path in SLOT:
+            sys.path.remove(path)
+        for name in ("hw", "pn532", "display"):
+            sys.modules.pop(name, None)
+        from hw import reset
     reset()

@@ -3,8 +3,14 @@
 Imports compat only. QoS 0 and 1 publish with PUBACK tracking (in-flight packets are sent
 again, DUP set, after a reconnect), QoS 1 subscriptions (incoming QoS 1 PUBLISH is
 PUBACKed; boardconfig.py sends SUBSCRIBE/UNSUBSCRIBE while connected), keepalive with PINGREQ when idle and a dead link declared after 1.5 keepalive
-periods of silence, a retained last will, and ``run()``: connect, serve, and reconnect
+periods of silence, a retained last will, TLS (tlsctx.py) when given a CA file, and ``run()``: connect, serve, and reconnect
 with exponential backoff forever. One task reads; publishers write whole packets.
+
+A message's payload is read into one buffer of its size, in small pieces (no copy of the
+packet); one longer than ``max_packet``, or for which the heap has no piece that long free, is
+read past in small pieces (a QoS 1 PUBLISH still PUBACKed, so the broker does not send it
+again: a board asks again for a firmware chunk it missed), counted in ``skipped``, and the
+link stays up.
 """
 
 from compat import asyncio, sleep_ms, ticks_diff, ticks_ms, wait_for_ms
@@ -61,9 +67,13 @@ def publish_head(topic, payload_len, qos, retain, pid, dup=False):
 class MQTTClient:
     """One connection to one broker, kept up by ``run()``."""
 
+    max_packet = 2048  # bytes: a longer packet is skipped (a firmware chunk is 1 KB and a head)
+
     def __init__(self, host, port, client_id, keepalive=30, user=None, password=None,
-                 will=None, clean=False, backoff_ms=(250, 8000), connect_timeout_ms=5000):
+                 will=None, clean=False, backoff_ms=(250, 8000), connect_timeout_ms=5000,
+                 ssl=None):
         self.host = host
+        self.ssl = ssl  # for mqtts: the CA file (DER), made an SSLContext on the first connect
         self.port = port
         self.client_id = client_id
         self.keepalive = keepalive
@@ -81,6 +91,7 @@ class MQTTClient:
         self.connected = False
         self.connects = 0
         self.published = 0
+        self.skipped = 0  # packets longer than max_packet, read past
         self._pid = 0
         self._reader = None
         self._writer = None
@@ -125,6 +136,9 @@ class MQTTClient:
         return pid
 
     async def _read_packet(self, timeout_ms):
+        """One packet: (first byte, body). A PUBLISH's body is (topic bytes, packet id bytes or
+        None, payload or None: read past); another packet's body is None when it was longer
+        than ``max_packet``."""
         reader = self._reader
         if reader is None:
             raise MQTTError("MQTT link closed")
@@ -137,20 +151,70 @@ class MQTTClient:
             shift += 7
             if not b & 0x80:
                 break
-        body = await wait_for_ms(reader.readexactly(n), timeout_ms) if n else b""
+        if first & 0xF0 == 0x30:
+            body = await self._read_publish(first, n, timeout_ms)
+        elif n > self.max_packet:
+            await self._discard(n, timeout_ms)
+            self.skipped += 1
+            body = None
+        else:
+            body = await wait_for_ms(reader.readexactly(n), timeout_ms) if n else b""
         self._last_rx = ticks_ms()
         return first, body
 
+    async def _read_publish(self, first, n, timeout_ms):
+        """A PUBLISH's (topic, packet id, payload). The payload is read into one buffer of its
+        size, in small pieces (no second copy); a payload longer than ``max_packet``, or with no
+        room in the heap for it, is read past (None) and counted in ``skipped``."""
+        reader = self._reader
+        head = await wait_for_ms(reader.readexactly(2), timeout_ms)
+        topic_len = (head[0] << 8) | head[1]
+        rest = n - 2 - topic_len - (2 if first & 0x06 else 0)
+        if rest < 0:
+            raise MQTTError("PUBLISH shorter than its topic")
+        topic = await wait_for_ms(reader.readexactly(topic_len), timeout_ms)
+        pid = await wait_for_ms(reader.readexactly(2), timeout_ms) if first & 0x06 else None
+        payload = None
+        if rest <= self.max_packet:
+            try:
+                payload = bytearray(rest)
+            except MemoryError:
+                pass  # no piece of the heap that long free: read past it, the link stays up
+        if payload is None:
+            await self._discard(rest, timeout_ms)
+            self.skipped += 1
+            return topic, pid, None
+        view = memoryview(payload)
+        got = 0
+        while got < rest:
+            piece = await wait_for_ms(reader.read(min(rest - got, 256)), timeout_ms)
+            if not piece:
+                raise EOFError("MQTT link closed mid-packet")
+            view[got : got + len(piece)] = piece
+            got += len(piece)
+        return topic, pid, payload
+
+    async def _discard(self, n, timeout_ms):
+        while n:
+            piece = await wait_for_ms(self._reader.read(min(n, 256)), timeout_ms)
+            if not piece:
+                raise EOFError("MQTT link closed mid-packet")
+            n -= len(piece)
+
     async def _open(self):
+        if isinstance(self.ssl, str):
+            from tlsctx import tls_context
+
+            self.ssl = tls_context(self.ssl)
         self._reader, self._writer = await wait_for_ms(
-            asyncio.open_connection(self.host, self.port), self.connect_timeout_ms)
+            asyncio.open_connection(self.host, self.port, ssl=self.ssl), self.connect_timeout_ms)
         will = self.will
         if will:
             will = (will[0], will[1].encode() if isinstance(will[1], str) else will[1], will[2])
         await self._send(connect_packet(self.client_id, self.keepalive, self.clean, will,
                                         self.user, self.password))
         first, body = await self._read_packet(self.connect_timeout_ms)
-        if first != 0x20 or len(body) != 2:
+        if first != 0x20 or body is None or len(body) != 2:
             raise MQTTError("expected CONNACK, got packet 0x%02x" % first)
         if body[1]:
             raise MQTTError("broker refused the connection, return code %d" % body[1])
@@ -189,23 +253,20 @@ class MQTTClient:
                     await self._send(b"\xc0\x00")
                 continue
             kind = first & 0xF0
-            if kind == 0x40 and len(body) == 2:  # PUBACK
+            if kind == 0x30:
+                topic, pid, payload = body
+                if payload is not None and self.on_message:
+                    self.on_message(topic.decode(), payload)
+                if pid is not None:  # PUBACKed even when read past: the broker sends it once
+                    await self._send(b"\x40\x02" + pid)
+            elif body is None:  # read past: longer than max_packet
+                pass
+            elif kind == 0x40 and len(body) == 2:  # PUBACK
                 self.inflight.pop((body[0] << 8) | body[1], None)
-            elif kind == 0x30:
-                self._incoming(first, body)
-                if first & 0x06:
-                    await self._send(b"\x40\x02" + body[2 + ((body[0] << 8) | body[1]):][:2])
             elif kind in (0x90, 0xB0, 0xD0):  # SUBACK, UNSUBACK, PINGRESP
                 pass
             else:
                 raise MQTTError("unexpected packet 0x%02x" % first)
-
-    def _incoming(self, first, body):
-        n = (body[0] << 8) | body[1]
-        topic = body[2 : 2 + n].decode()
-        payload = body[2 + n + (2 if first & 0x06 else 0) :]
-        if self.on_message:
-            self.on_message(topic, payload)
 
     async def run(self):
         """Stay connected until ``stop()``: connect, serve, back off, reconnect."""
@@ -218,8 +279,8 @@ class MQTTClient:
                 await self._open()
                 delay = self.backoff_ms[0]
                 await self._serve()
-            except (OSError, asyncio.TimeoutError, EOFError, MemoryError):
-                pass  # the link is down (or the heap was short): close, back off, retry
+            except (OSError, ValueError, asyncio.TimeoutError, EOFError, MemoryError):
+                pass  # link down, TLS refused (ValueError on MicroPython), heap short: retry
             await self._close()
             if self._stop:
                 break

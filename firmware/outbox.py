@@ -1,4 +1,11 @@
-"""Outbox: events numbered (board, boot, seq), on flash before they are sent, kept until acked.
+"""Outbox: events numbered (board, boot, seq), kept until acked, on flash unless acked first.
+
+An event added with ``hold_at`` is held back from flash ("publish first, write after",
+docs/cardpath.md): the app publishes it at once and ``settle`` writes it once nothing held
+waits for its ack, or ``hold_ms`` after the first was held, whichever comes first; an event
+acked while held is never written. Pad states set while anything is held wait behind it,
+so the two reach flash in the order they happened. Without ``hold_at`` an event is written
+at once (with everything held before it).
 
 Imports compat, json and os only. Flash layout in ``directory``:
 
@@ -54,6 +61,8 @@ class Outbox:
         self.writes = 0
         self.rotations = 0
         self.seq = 0
+        self.held = []  # what waits for flash, in order: Entry (an event) or a pad-state line
+        self.held_at = 0  # ticks_ms when the oldest of ``held`` was held
         self.boot = self._next_boot()
         self._load()
 
@@ -112,11 +121,14 @@ class Outbox:
         return False
 
     def _append(self, item):
-        line = json.dumps(item) + "\n"
+        self._write([json.dumps(item) + "\n"])
+
+    def _write(self, lines):
         with open(self._path(LOG), "a") as f:
-            f.write(line)
+            for line in lines:
+                f.write(line)
+                self.size += len(line)
         self.writes += 1
-        self.size += len(line)
         if self.size > self.limit:
             self._rotate()
 
@@ -128,16 +140,18 @@ class Outbox:
                 f.write(line)
                 size += len(line)
             for e in self.pending:
-                line = '{"e": ' + e.payload.decode() + "}\n"
+                line = event_line(e)
                 f.write(line)
                 size += len(line)
         os.rename(self._path(TMP), self._path(LOG))
+        self.held = []  # all of it is in the new log
         self.size = size
         self.limit = max(self.max_bytes, 2 * size)  # many unacked events: rotate less often
         self.rotations += 1
 
-    def add(self, pad, uid, record, t):
-        """Number a placement, write it to flash, queue it; return its Entry."""
+    def add(self, pad, uid, record, t, hold_at=None):
+        """Number a placement and queue it; return its Entry. It is written to flash at once,
+        or, with ``hold_at`` (ticks_ms), held back until ``settle`` (module docstring)."""
         if len(self.pending) >= self.max_pending:
             raise OutboxFull("%d events wait for the host's ack" % len(self.pending))
         self.seq += 1
@@ -145,13 +159,37 @@ class Outbox:
               "pad": pad, "kind": "place", "uid": hexlify(uid)}
         if record is not None:
             ev["rec"] = hexlify(record)
-        self._append({"e": ev})
         entry = Entry(self.boot, self.seq, json.dumps(ev).encode())
         self.pending.append(entry)
+        if not self.held:
+            self.held_at = hold_at or 0
+        self.held.append(entry)
+        if hold_at is None:
+            self.settle()
         return entry
 
+    def settle(self, now=None, hold_ms=0):
+        """Write what is held back: at once without ``now``; else once no held event waits
+        for its ack, or ``hold_ms`` after the oldest was held. Return the ms left before it
+        must be written, 0 once written, None when nothing is held."""
+        if not self.held:
+            return None
+        if now is not None and any(isinstance(item, Entry) for item in self.held):
+            left = hold_ms - ticks_diff(now, self.held_at)
+            if left > 0:
+                return left
+        lines = [event_line(item) if isinstance(item, Entry) else item for item in self.held]
+        self.held = []
+        self._write(lines)
+        return 0
+
     def ack(self, boot, seq):
-        """The host journaled (boot, seq): forget it. False if it was not pending."""
+        """The host journaled (boot, seq): forget it (never written if still held). False if
+        it was not pending."""
+        for item in self.held:
+            if isinstance(item, Entry) and item.boot == boot and item.seq == seq:
+                self.held.remove(item)
+                return self._drop(boot, seq)
         if not self._drop(boot, seq):
             return False
         self._append({"a": [boot, seq]})
@@ -166,7 +204,11 @@ class Outbox:
             self.pads.pop(pad, None)
         else:
             self.pads[pad] = value
-        self._append({"p": [pad, value]})
+        line = json.dumps({"p": [pad, value]}) + "\n"
+        if self.held:
+            self.held.append(line)  # behind the events held before it
+        else:
+            self._write([line])
 
     def due(self, now, resend_ms):
         """Entries to publish now: never sent on this link, or unacked for resend_ms."""
@@ -181,3 +223,8 @@ class Outbox:
         for e in self.pending:
             if e.pid not in keep_pids:
                 e.sent_at = None
+
+
+def event_line(entry):
+    """The log line of an event, from its payload bytes."""
+    return '{"e": ' + entry.payload.decode() + "}\n"

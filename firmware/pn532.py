@@ -4,7 +4,12 @@ Imports compat only. The bus comes in as a transport object (pn532_spi.SPITransp
 pn532_i2c.I2CTransport, pn532_uart.UARTTransport: one small module per bus, so a board
 loads only its own) built from machine.SPI/I2C/UART-like objects, so the driver runs
 unchanged on a board, on the unix port and in the host's simulator.
-Every wait is an ``await``: a reader never blocks the event loop.
+Every wait is an ``await``: a reader never blocks the event loop. Every command has one
+deadline (``timeout_ms``, the whole call: ACK, resends and answer), so a chip that answers
+late or never costs its caller that much and no more (stock drivers block 1-6 s in a detect
+call on some boards). Where the chip's IRQ line is wired (``irq``: a Pin, low = a frame is
+ready), the driver asks the bus only once the line is low, so a busy chip costs no bus
+traffic; elsewhere it asks the bus's ready flag once a millisecond.
 
 Transport interface: ``wakeup()``, ``write(frame)``, ``ready() -> bool``,
 ``read_frame(max_len) -> bytes`` (one whole frame, preamble included).
@@ -21,11 +26,8 @@ CMD_SAM = 0x14
 CMD_RF_CONFIG = 0x32
 CMD_DATA_EXCHANGE = 0x40
 CMD_LIST_PASSIVE = 0x4A
-CMD_RELEASE = 0x52
 
 NTAG_READ = 0x30
-NTAG_WRITE = 0xA2
-NTAG_READ_SIG = 0x3C
 
 
 class PN532Error(Exception):
@@ -37,11 +39,8 @@ class PN532Timeout(PN532Error):
 
 
 class TagError(PN532Error):
-    """The tag refused or did not answer an InDataExchange (status byte in .status)."""
-
-    def __init__(self, status):
-        super().__init__("tag exchange failed, PN532 status 0x%02x" % status)
-        self.status = status
+    """The tag refused or did not answer an InDataExchange: ``args[0]`` is the PN532 status
+    byte (01 time-out, 02 CRC error, 14 NAK ...)."""
 
 
 def build_frame(data):
@@ -52,22 +51,13 @@ def build_frame(data):
 
 
 def parse_frame(frame):
-    """Return b"ACK", b"NACK" or the data after TFI D5; PN532Error if malformed."""
-    if frame == ACK:
-        return b"ACK"
-    if frame == NACK:
-        return b"NACK"
-    if len(frame) < 7 or frame[0:3] != b"\x00\x00\xff":
-        raise PN532Error("no frame preamble in %r" % frame)
-    n = frame[3]
-    if (n + frame[4]) & 0xFF or len(frame) < n + 6:
-        raise PN532Error("bad frame length checksum")
-    body = frame[5 : 5 + n]
-    if (sum(body) + frame[5 + n]) & 0xFF:
-        raise PN532Error("bad frame data checksum")
-    if body[0] != 0xD5:
-        raise PN532Error("frame TFI 0x%02x is not D5" % body[0])
-    return body[1:]
+    """Return the data after TFI D5 of an answer frame; PN532Error if it is not one whole
+    good frame (preamble, length and its checksum, TFI, data checksum)."""
+    n = len(frame) > 6 and frame[3]
+    if (not n or frame[0:3] != b"\x00\x00\xff" or (n + frame[4]) & 0xFF or len(frame) < n + 6
+            or (sum(frame[5 : 6 + n])) & 0xFF or frame[5] != 0xD5):
+        raise PN532Error("bad answer frame %r" % frame)
+    return frame[6 : 5 + n]
 
 
 class PN532:
@@ -75,18 +65,25 @@ class PN532:
 
     ACK_TIMEOUT_MS = 15
     TRIES = 3
+    TIMEOUT_MS = 50  # a command's whole deadline by default: one pad's scan budget (I2C: 3 x 14 ms)
+    irq = None  # callable() -> level of P70_IRQ (0 = frame ready) where the line is wired
 
-    def __init__(self, transport, reset=None, max_retries=1):
+    MAX_RETRIES = 1  # passive activation retries: an empty pad answers "no tag" at once
+
+    def __init__(self, transport, reset=None, irq=None):
         self.t = transport
         self.reset_pin = reset  # callable(level) driving RSTPDN, or None
-        self.max_retries = max_retries
+        if irq is not None:
+            self.irq = irq
         self.errors = 0
         self.resets = 0
         self.firmware = None
 
     async def _wait_ready(self, ms):
         start = ticks_ms()
-        while not self.t.ready():
+        irq = self.irq
+        # IRQ high: nothing to read, the bus is left alone
+        while (irq is not None and irq()) or not self.t.ready():
             if ticks_diff(ticks_ms(), start) >= ms:
                 return False
             await sleep_ms(1)
@@ -105,19 +102,27 @@ class PN532:
         except OSError:
             return b""
 
-    async def call(self, code, args=b"", timeout_ms=100, max_len=48):
-        """Send a command, wait for ACK then the answer; return the answer data after code."""
+    async def call(self, code, args=b"", timeout_ms=None, max_len=48):
+        """Send a command, wait for ACK then the answer; return the answer data after code.
+
+        The whole call ends within ``timeout_ms`` (PN532Timeout, the command aborted)."""
         frame = build_frame(bytes([code]) + args)
+        start = ticks_ms()
+        budget = timeout_ms or self.TIMEOUT_MS
         for _ in range(self.TRIES):
-            if not self._write(frame) or not await self._wait_ready(self.ACK_TIMEOUT_MS):
+            left = budget - ticks_diff(ticks_ms(), start)
+            if left <= 0:
+                break
+            if not self._write(frame) or not await self._wait_ready(min(left, self.ACK_TIMEOUT_MS)):
                 continue  # no ACK: send again
             if self._read(6) != ACK:
                 continue
             for _ in range(self.TRIES):
-                if not await self._wait_ready(timeout_ms):
+                left = budget - ticks_diff(ticks_ms(), start)
+                if left <= 0 or not await self._wait_ready(left):
                     self._write(ACK)  # abort the command in progress
                     self.errors += 1
-                    raise PN532Timeout("PN532 command 0x%02x: no answer" % code)
+                    raise PN532Timeout("PN532 command 0x%02x: no answer in %d ms" % (code, budget))
                 frame = self._read(max_len)
                 if frame[:8] == ERROR_FRAME:
                     self.errors += 1
@@ -134,7 +139,7 @@ class PN532:
                 return data[1:]
             raise PN532Error("PN532 command 0x%02x: answer corrupt %d times" % (code, self.TRIES))
         self.errors += 1
-        raise PN532Timeout("PN532 command 0x%02x: no ACK after %d tries" % (code, self.TRIES))
+        raise PN532Timeout("PN532 command 0x%02x: no ACK in %d ms" % (code, budget))
 
     async def begin(self):
         """Reset (if wired), wake, check the firmware, configure SAM and bounded retries."""
@@ -146,7 +151,7 @@ class PN532:
             raise PN532Error("not a PN532: firmware answer %r" % data)
         self.firmware = "%d.%d" % (data[1], data[2])
         await self.call(CMD_SAM, b"\x01\x14\x01")
-        await self.call(CMD_RF_CONFIG, bytes([0x05, 0xFF, 0x01, self.max_retries]))
+        await self.call(CMD_RF_CONFIG, bytes([0x05, 0xFF, 0x01, self.MAX_RETRIES]))
 
     async def hard_reset(self):
         """Pulse RSTPDN low then high and let the chip boot."""
@@ -166,41 +171,33 @@ class PN532:
             return
         await self.begin()
 
-    async def poll(self):
-        """One InListPassiveTarget for a 106 kbps type A tag: its UID, or None."""
-        data = await self.call(CMD_LIST_PASSIVE, b"\x01\x00")
+    async def poll(self, timeout_ms=None, uid=b""):
+        """One InListPassiveTarget (MaxTg 1) for a 106 kbps type A tag: its UID, or None.
+
+        With ``uid``, only the tag with that UID is selected (whatever else lies in the
+        field): it answers with its UID if it is still there."""
+        data = await self.call(CMD_LIST_PASSIVE, b"\x01\x00" + uid, timeout_ms=timeout_ms)
         if not data or data[0] == 0:
             return None
-        # Tg, SENS_RES(2), SEL_RES, NFCIDLength, NFCID1
-        n = data[5]
-        uid = data[6 : 6 + n]
-        if len(uid) != n or n not in (4, 7, 10):
+        # NbTg, Tg, SENS_RES(2), SEL_RES, NFCIDLength, NFCID1
+        n = data[5] if len(data) > 5 else 0
+        found = data[6 : 6 + n]
+        if len(found) != n or n not in (4, 7, 10):
             raise PN532Error("malformed target data")
-        return uid
+        return found
 
-    async def exchange(self, cmd, max_len=48):
-        data = await self.call(CMD_DATA_EXCHANGE, b"\x01" + cmd, max_len=max_len)
-        if data[0] != 0:
-            raise TagError(data[0])
+    async def exchange(self, cmd, max_len=48, timeout_ms=None):
+        """InDataExchange with target 1: the tag's answer; TagError with its status."""
+        data = await self.call(CMD_DATA_EXCHANGE, b"\x01" + cmd, timeout_ms=timeout_ms,
+                               max_len=max_len)
+        if not data or data[0] != 0:
+            raise TagError(data[0] if data else 0xFF)
         return data[1:]
 
-    async def read16(self, page):
+    async def read16(self, page, timeout_ms=None):
         """NTAG READ: 16 bytes (4 pages) from page, all kept."""
-        data = await self.exchange(bytes([NTAG_READ, page]))
+        data = await self.exchange(bytes([NTAG_READ, page]), timeout_ms=timeout_ms)
         if len(data) != 16:
             raise PN532Error("NTAG READ returned %d bytes, not 16" % len(data))
         return data
 
-    async def write_page(self, page, data):
-        """NTAG WRITE of one 4-byte page."""
-        if len(data) != 4:
-            raise ValueError("an NTAG page is 4 bytes, got %d" % len(data))
-        await self.exchange(bytes([NTAG_WRITE, page]) + data)
-
-    async def read_signature(self):
-        """NTAG READ_SIG: the 32-byte originality signature."""
-        return await self.exchange(bytes([NTAG_READ_SIG, 0x00]), max_len=64)
-
-    async def release(self):
-        """InRelease of target 1."""
-        await self.call(CMD_RELEASE, b"\x01")

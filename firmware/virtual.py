@@ -6,7 +6,7 @@ before importing hw, or build a board directly with ``pad_board``. Pins are shar
 number, as on a real board: a chip-select Pin driven low selects the SPI device wired to it,
 a reset Pin drives the chip's RSTPDN. Devices are PN532 emulator ports
 (host/tricktable/sim/pn532_emulator.py) or the recorders below, wired with
-``wire_spi``/``wire_i2c``/``wire_uart``/``wire_reset``.
+``wire_spi``/``wire_i2c``/``wire_uart``/``wire_reset``/``wire_irq``.
 """
 
 from pn532 import PN532
@@ -15,9 +15,10 @@ from pn532_spi import SPITransport
 from pn532_uart import UARTTransport
 
 LEVELS = {}  # pin number -> level
+SOURCES = {}  # pin number -> callable() -> level, for a pin a device drives (a PN532's IRQ)
 WATCHERS = {}  # pin number -> [callable(level)]
 BUSES = {}  # ("spi", id) -> [device], ("i2c", id) -> {address: device}, ("uart", id) -> device
-LINK = {"up": True, "rssi": -58}  # the Wi-Fi world
+LINK = {"up": True, "rssi": -58, "ssids": None}  # the Wi-Fi world (ssids in range; None: any)
 
 
 class Reboot(Exception):
@@ -27,9 +28,11 @@ class Reboot(Exception):
 def unwire():
     """Forget every wire (between tests)."""
     LEVELS.clear()
+    SOURCES.clear()
     WATCHERS.clear()
     BUSES.clear()
     LINK["up"] = True
+    LINK["ssids"] = None
 
 
 def _watch(pin, fn):
@@ -54,6 +57,11 @@ def wire_reset(pin, chip):
     _watch(pin, chip.set_reset)
 
 
+def wire_irq(pin, chip):
+    """The chip's P70_IRQ output drives input ``pin``: low while a frame waits to be read."""
+    SOURCES[pin] = lambda: 0 if chip.ready() else 1
+
+
 # -- machine ------------------------------------------------------------------------------
 class Pin:
     IN = 0
@@ -67,6 +75,8 @@ class Pin:
 
     def value(self, level=None):
         if level is None:
+            if self.id in SOURCES:
+                return SOURCES[self.id]()
             return LEVELS.get(self.id, 0)
         level = 1 if level else 0
         if LEVELS.get(self.id) != level:
@@ -189,6 +199,14 @@ def reset():
     raise Reboot("machine.reset()")
 
 
+PWRON_RESET, HARD_RESET, WDT_RESET, DEEPSLEEP_RESET, SOFT_RESET = 1, 2, 3, 4, 5
+CAUSE = {"now": WDT_RESET}  # what reset_cause() says (a test sets it)
+
+
+def reset_cause():
+    return CAUSE["now"]
+
+
 # -- network ------------------------------------------------------------------------------
 STA_IF = 0
 STAT_IDLE = 0
@@ -204,6 +222,7 @@ class WLAN:
 
     def __init__(self, interface=STA_IF):
         self.joined = None
+        self.tried = []
         self.settings = {}
         WLAN.last = self
 
@@ -214,7 +233,9 @@ class WLAN:
         return True
 
     def connect(self, ssid, password=""):
-        self.joined = ssid
+        self.tried.append(ssid)
+        in_range = LINK["ssids"] is None or ssid in LINK["ssids"]
+        self.joined = ssid if in_range else None
         self.joined_with = dict(self.settings)
 
     def isconnected(self):
@@ -304,11 +325,12 @@ class VirtualBoard:
         self.feeds += 1
 
 
-def pad_board(chips, emulator, bus="spi", first_pin=100):
+def pad_board(chips, emulator, bus="spi", first_pin=100, irq=False):
     """A VirtualBoard with one PN532 driver per emulator chip, wired on ``bus``.
 
     ``emulator`` is the pn532_emulator module (its ports speak the chip's bus protocols).
-    Pins are numbered from ``first_pin`` so several boards can share one process.
+    Pins are numbered from ``first_pin`` so several boards can share one process; with
+    ``irq`` each chip's IRQ line is wired too (pins after the chip selects and resets).
     """
     readers = []
     spi = SPI(first_pin)
@@ -326,6 +348,9 @@ def pad_board(chips, emulator, bus="spi", first_pin=100):
         else:
             raise ValueError("bus must be spi, i2c or uart, got %r" % bus)
         wire_reset(rst, chips[i])
-        readers.append(PN532(transport, reset=Pin(rst, Pin.OUT, value=1)))
+        line = None
+        if irq:
+            line = Pin(first_pin + 2 * len(chips) + i, Pin.IN)
+            wire_irq(line.id, chips[i])
+        readers.append(PN532(transport, reset=Pin(rst, Pin.OUT, value=1), irq=line))
     return VirtualBoard(readers)
-

@@ -4,15 +4,34 @@
 installed, else embedded amqtt); tests that share it must use their own topic prefix.
 ``fresh_broker`` is a broker of the same kind for one test alone, for tests that stop or
 restart it. Both are bound to 127.0.0.1 and stopped (temp files removed) afterwards.
+
+Before any test runs, the suite refuses a stale build: a compiled module (the engine and the
+rules, the search's C; built by ``pip install -e .``) older than the source beside it would
+test the old code.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from tricktable.broker import BrokerHandle, start_broker
+
+pytest_plugins = ["browsing"]  # the browser and shots fixtures
+PACKAGE = Path(__file__).resolve().parents[1] / "host" / "tricktable"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    stale = sorted(str(source.relative_to(PACKAGE)) for built in PACKAGE.rglob("*.so")
+                   for suffix in (".py", ".c")
+                   if (source := built.with_name(built.name.split(".")[0] + suffix)).exists()
+                   and source.stat().st_mtime > built.stat().st_mtime)
+    if stale:
+        raise pytest.UsageError(
+            f"the compiled build is older than {', '.join(stale)}: run "
+            "`.venv/bin/python -m pip install -e .` (./scripts/run-tests does) to test this source")
 
 
 @pytest.fixture(scope="session")

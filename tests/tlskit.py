@@ -5,6 +5,7 @@ Built with openssl the way hardware/mosquitto/README.md tells a club to build it
 
 from __future__ import annotations
 
+import ssl
 import subprocess
 from pathlib import Path
 
@@ -22,3 +23,10 @@ def make_certificates(where: Path) -> tuple[Path, Path, Path]:
     run("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
         "-CAcreateserial", "-days", "2", "-extfile", "san.ext", "-out", "server.crt")
     return where / "ca.crt", where / "server.crt", where / "server.key"
+
+
+def der_copy(pem: Path) -> Path:
+    """The certificate in DER beside the PEM (``ca.der``): what a board's mbedTLS reads."""
+    der = pem.with_suffix(".der")
+    der.write_bytes(ssl.PEM_cert_to_DER_cert(pem.read_text()))
+    return der

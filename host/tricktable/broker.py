@@ -61,12 +61,15 @@ class BrokerError(RuntimeError):
 class BrokerAuth:
     """Who may connect (``users``: name -> password) and, optionally, a mosquitto ACL text.
 
-    With ``users`` set, anonymous clients are refused. ``acl`` is the text of a mosquitto
-    ``acl_file`` (see hardware/mosquitto/acl.template); None means every user may do anything.
+    With ``users`` set, anonymous clients are refused. ``password_file`` is an existing
+    mosquitto password file (such as ``tricktable board setup`` keeps) used as it is, with
+    ``users`` added to it. ``acl`` is the text of a mosquitto ``acl_file`` (see
+    hardware/mosquitto/acl.template); None means every user may do anything.
     """
 
     users: Mapping[str, str] = field(default_factory=dict)
     acl: str | None = None
+    password_file: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -111,11 +114,11 @@ class _Mosquitto:
     """A mosquitto child process with its config, passwords, ACL and persistence in ``workdir``."""
 
     def __init__(self, host: str, port: int, auth: BrokerAuth | None, tls: BrokerTLS | None,
-                 workdir: Path) -> None:
+                 workdir: Path, extra: str = "") -> None:
         self.host, self.port, self.workdir = host, port, workdir
         self.proc: subprocess.Popen[bytes] | None = None
         self.config = workdir / "mosquitto.conf"
-        self.config.write_text(self._config_text(auth, tls))
+        self.config.write_text(self._config_text(auth, tls) + extra)
 
     def _config_text(self, auth: BrokerAuth | None, tls: BrokerTLS | None) -> str:
         lines = [
@@ -128,11 +131,11 @@ class _Mosquitto:
             "set_tcp_nodelay true",
             "max_queued_messages 100000",
         ]
-        if auth is None or not auth.users:
+        if auth is None or not (auth.users or auth.password_file):
             lines.append("allow_anonymous true")
         else:
             passwords = self.workdir / "passwd"
-            passwords.write_text("")
+            passwords.write_text(auth.password_file.read_text() if auth.password_file else "")
             for user, password in auth.users.items():
                 subprocess.run(
                     [MOSQUITTO_PASSWD, "-b", str(passwords), user, password],
@@ -245,6 +248,12 @@ class BrokerHandle:
     def running(self) -> bool:
         return self._running
 
+    @property
+    def pid(self) -> int | None:
+        """The mosquitto process's id while it runs (None for the embedded broker)."""
+        proc = getattr(self._backend, "proc", None)
+        return proc.pid if proc is not None else None
+
     def stop(self) -> None:
         """Stop the broker (idempotent) and remove its temporary directory."""
         if self._running:
@@ -253,6 +262,12 @@ class BrokerHandle:
         if self._workdir is not None:
             shutil.rmtree(self._workdir, ignore_errors=True)
             self._workdir = None
+
+    def halt(self) -> None:
+        """Stop the broker but keep its files (sessions, queues): ``restart()`` starts it again."""
+        if self._running:
+            self._backend.stop()
+            self._running = False
 
     def restart(self, down_for: float = 0.0) -> None:
         """Stop the broker, stay down ``down_for`` seconds, start it again on the same port."""
@@ -281,12 +296,13 @@ def start_broker(
     auth: BrokerAuth | None = None,
     host: str = "127.0.0.1",
     tls: BrokerTLS | None = None,
+    extra: str = "",
 ) -> BrokerHandle:
     """Start a broker and wait until it accepts connections.
 
     ``kind="auto"`` picks mosquitto when installed, else amqtt. ``port=0`` picks a free port.
     ``auth`` and ``tls`` need mosquitto: the embedded amqtt broker is for a local table or
-    demo only.
+    demo only. ``extra``: more mosquitto configuration, appended (a bridge section, say).
     """
     if kind not in ("auto", "mosquitto", "amqtt"):
         raise BrokerError(f"unknown broker kind {kind!r}: use 'auto', 'mosquitto' or 'amqtt'")
@@ -294,14 +310,14 @@ def start_broker(
         kind = "mosquitto" if mosquitto_available() else "amqtt"
     if kind == "mosquitto" and not mosquitto_available():
         raise BrokerError(f"mosquitto is not installed at {MOSQUITTO}")
-    if kind == "amqtt" and (auth is not None or tls is not None):
+    if kind == "amqtt" and (auth is not None or tls is not None or extra):
         raise BrokerError("broker auth, ACLs and TLS need mosquitto; the embedded amqtt broker is open")
     attempts = 1 if port else 5
     for attempt in range(1, attempts + 1):
         chosen = port or free_port(host)
         workdir = Path(tempfile.mkdtemp(prefix="tricktable-broker-")) if kind == "mosquitto" else None
         backend: _Backend = (
-            _Mosquitto(host, chosen, auth, tls, workdir) if workdir is not None
+            _Mosquitto(host, chosen, auth, tls, workdir, extra) if workdir is not None
             else _Amqtt(host, chosen)
         )
         try:

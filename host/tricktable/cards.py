@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
-from functools import cached_property, lru_cache
+from functools import lru_cache
 
 __all__ = [
     "Suit", "Card", "JOKER", "CARDS", "Deck", "Ordering", "CardError",
@@ -92,6 +92,12 @@ class Card:
     def __repr__(self) -> str:
         return f"Card({self})"
 
+    def __copy__(self) -> Card:
+        return self  # interned
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
+        return self
+
 
 CARDS: tuple[Card, ...] = tuple(
     [Card(rank, suit) for suit in Suit for rank in range(2, 15)] + [Card(0, None)]
@@ -161,20 +167,24 @@ class Deck:
     def size(self) -> int:
         return len(self.faces) * self.copies
 
-    @cached_property
-    def physical(self) -> tuple[int, ...]:
-        """Every physical card's bit index, copy 0 first."""
-        return tuple(c.index + COPY_STRIDE * k for k in range(self.copies) for c in self.faces)
+    physical: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """Every physical card's bit index, copy 0 first (set on creation)."""
+    mask: int = field(init=False, repr=False, compare=False)
+    """The bit set of ``physical`` (set on creation)."""
 
-    @cached_property
-    def mask(self) -> int:
+    def __post_init__(self) -> None:
+        physical = tuple(c.index + COPY_STRIDE * k for k in range(self.copies) for c in self.faces)
         m = 0
-        for p in self.physical:
+        for p in physical:
             m |= 1 << p
-        return m
+        object.__setattr__(self, "physical", physical)
+        object.__setattr__(self, "mask", m)
 
     def __contains__(self, card: object) -> bool:
         return card in self.faces
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Deck:
+        return self  # immutable
 
 
 def make_deck(low: int, *, joker: bool = False, copies: int = 1, name: str | None = None,
@@ -269,6 +279,9 @@ class Ordering:
             if card.suit == self.trump.partner:  # type: ignore[union-attr]
                 return 98
         return 16 - card.rank if self.low else card.rank
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Ordering:
+        return self  # immutable, shared (``get``)
 
     def is_trump(self, card: Card) -> bool:
         return self.effective_suit(card) == self.trump_suit

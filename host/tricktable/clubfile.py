@@ -16,7 +16,7 @@ import difflib
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -157,6 +157,14 @@ _TABLE_KEYS = {"variant", "options", "players", "dealer", "seed", "deck", "token
                "pads", "displays", "brightness"}
 
 
+def _brightness(value: Any, where: str) -> int | None:
+    """A display brightness, 0 (dimmest, still lit) .. 15, or None (the board's own)."""
+    if value is not None and not 0 <= _expect(value, int, where) <= 15:
+        raise ClubFileError(f"{where}: {value} is not 0..15 (0 dimmest, still lit)",
+                            _keys(where))
+    return value
+
+
 def _table(table_id: str, raw: Any) -> TableConfig:
     where = f"tables.{table_id}"
     if not valid_id(table_id):
@@ -182,10 +190,7 @@ def _table(table_id: str, raw: Any) -> TableConfig:
     displays = tuple(_expect(d, str, f"{where}.displays") for d in _expect(raw.get("displays", []), list, f"{where}.displays"))
     token_decks = tuple(_expect(d, int, f"{where}.token_decks") for d in _expect(raw.get("token_decks", []), list, f"{where}.token_decks"))
     deck = raw.get("deck")
-    brightness = raw.get("brightness")
-    if brightness is not None and not 0 <= _expect(brightness, int, f"{where}.brightness") <= 15:
-        raise ClubFileError(f"{where}.brightness: {brightness} is not 0..15 (0 dimmest, still "
-                            "lit)", _keys(f"{where}.brightness"))
+    brightness = _brightness(raw.get("brightness"), f"{where}.brightness")
     return TableConfig(
         id=table_id,
         variant=raw["variant"],
@@ -213,6 +218,9 @@ def parse_club(data: Mapping[str, Any], base: Path = Path(".")) -> Club:
                                     f"tables.{table.id}", ("tables", table.id))
             owner[board] = table.id
     prefix = _expect(club.get("prefix", DEFAULT_PREFIX), str, "club.prefix")
+    brightness = _brightness(club.get("brightness"), "club.brightness")  # every table's default
+    tables = {tid: t if t.brightness is not None else replace(t, brightness=brightness)
+              for tid, t in tables.items()}
 
     def path(key: str) -> Path | None:
         value = club.get(key)

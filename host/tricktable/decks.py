@@ -51,6 +51,11 @@ class BadRecord(ValueError):
     """A tag whose record is refused (bad MAC, unknown key, wrong deck); see the message."""
 
 
+class Misread(BadRecord):
+    """An enrolled UID came with a record of ours whose MAC does not match it: the UID or the
+    record was read wrong (hardware/tag-format.md, "How the host decides"); read it again."""
+
+
 @dataclass(frozen=True)
 class Slot:
     """One place in a deck: a card face with its copy number, a token (copy 0), or a member
@@ -420,11 +425,14 @@ class Registry:
 
         Raises UnknownTag for a UID not enrolled here without a record of ours, BadRecord for
         a record that fails its MAC, names a slot its deck cannot have, or names a slot this
-        registry has enrolled with another tag.
+        registry has enrolled with another tag; Misread for an enrolled UID whose record of
+        ours (with a key this host holds) has a MAC for another UID.
         """
         uid = bytes(uid)
         known = self.lookup(uid)
         if known is not None:
+            if record and tags.is_ours(record):
+                self._check_read(uid, bytes(record))
             return self._named(_resolved(known[0], known[1], "registry"))
         if not record or not tags.is_ours(record):
             raise UnknownTag(f"tag {uid.hex()} is not enrolled and carries no tricktable record")
@@ -445,6 +453,20 @@ class Registry:
                 f"tag {bytes(holder[0][0]).hex()}; this is a second tag claiming it"
             )
         return self._named(_resolved(fields.deck_id, slot, "record"))
+
+    def _check_read(self, uid: bytes, record: bytes) -> None:
+        """Misread unless a record of ours read with an enrolled UID has that UID's MAC.
+
+        The board reads the UID and the record in two exchanges; a bit error that slipped
+        past the reader's checksums leaves a UID and a MAC that do not agree. A record this
+        host cannot check (another version, an unknown key) is left to the registry."""
+        try:
+            tags.decode(record, uid, self.keys())
+        except tags.MacMismatch:
+            raise Misread(f"tag {uid.hex()} was misread (its record's MAC is for another "
+                          "UID): place the card again") from None
+        except tags.RecordError:
+            pass
 
     def _named(self, found: Resolved) -> Resolved:
         """A member tag with its player's name; UnknownTag for a member nobody named here."""

@@ -10,13 +10,15 @@ done (0: until stopped). With ``night``, the demo plays a whole club night inste
 of bots, a progressive night (``night.json`` in the run directory) kept by the tables as
 ``tricktable serve --night`` keeps it (``club.live``), one display board per table, and the
 bots finding their seats on those displays (``sim.room``) game after game; the web scoreboard
-shows the night's standings. ``stop()`` ends everything it started, in reverse order, and is
+shows the night's standings; with ``club_db``, the night's statistics are counted there as
+hands score (``stats.follow``) and the scoreboard serves the club's leaderboard and player
+pages too. ``stop()`` ends everything it started, in reverse order, and is
 safe to call at any point (Ctrl-C). ``summaries`` says how each game went;
 ``export_histories()`` writes each game from the journal as a hand history that
 ``tricktable verify`` checks.
 
 Imports broker, club (the night and its live keeper), clubfile, decks, history, journal,
-protocol, rules (a variant's options), service, sim and web (the engine only through sim); the CLI (``tricktable demo``) and the tests drive it.
+protocol, rules (a variant's options), service, sim, stats and web (the engine only through sim); the CLI (``tricktable demo``) and the tests drive it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import json
 import logging
 import os
 import random
+import ssl
 import tempfile
 import threading
 import time
@@ -53,6 +56,7 @@ from tricktable.sim.bots import Bot
 from tricktable.sim.kit import Kit
 from tricktable.sim.room import Room
 from tricktable.sim.table_sim import GameSummary, Seat, SimTable, deck_cards
+from tricktable.stats.follow import StatsFollower
 from tricktable.web.server import Scoreboard
 
 log = logging.getLogger("tricktable.demo")
@@ -80,6 +84,7 @@ class DemoConfig:
     options: dict[str, Any] = field(default_factory=dict)  # more house rules of the variant
     games: int = 0  # per table; 0: until stopped
     broker: str | None = None  # mqtt:// URL; None: start one
+    ca_file: str | None = None  # the CA that signed an mqtts:// broker's certificate (PEM)
     web_host: str = "127.0.0.1"
     web_port: int | None = 8080  # None: no web scoreboard
     seed: int | None = None
@@ -88,6 +93,8 @@ class DemoConfig:
     night: bool = False  # play a whole club night (rounds, hands) instead of games
     rounds: int = ProgressiveOptions.rounds  # games of the night
     hands: int = ProgressiveOptions.hands_per_round  # hands of the head table per game
+    club_db: Path | None = None  # with night: count the night's statistics in this database
+    night_name: str | None = None  # the night's name there (default: the run directory's)
 
     def check(self) -> None:
         """Refuse what cannot work, naming the option."""
@@ -102,6 +109,9 @@ class DemoConfig:
             raise DemoError(f"--revoke-rate must be between 0 and 1, got {self.revoke_rate}")
         if self.revoke_mode not in REVOKE_MODES:
             raise DemoError(f"--revoke-mode must be strict or record, got {self.revoke_mode!r}")
+        if self.broker is not None and BrokerURL.parse(self.broker).tls and not self.ca_file:
+            raise DemoError("--broker mqtts:// needs --ca-file: the simulated boards, like real "
+                            "ones, trust only the club's CA")
         if self.games < 0:
             raise DemoError(f"--games must be 0 (until stopped) or more, got {self.games}")
         if self.night:
@@ -126,6 +136,7 @@ class _Started:
     world: threading.Thread | None = None
     unlisten: Any = None
     night: LiveNight | None = None
+    stats: StatsFollower | None = None
 
 
 @dataclass
@@ -200,7 +211,8 @@ class Demo:
                 for t, (table_id, table) in enumerate(club.tables.items())}
         s.journal = Journal(self.journal_path)
         s.service = Service(club, s.journal, s.registry, broker,
-                            client_id=f"tricktable-demo-{os.getpid()}-{id(self)}")
+                            client_id=f"tricktable-demo-{os.getpid()}-{id(self)}",
+                            ca_file=cfg.ca_file)
         s.service.start()
         if not s.service.connected.wait(CONNECT_TIMEOUT_S):
             raise DemoError(f"the host service could not reach the broker at "
@@ -212,25 +224,32 @@ class Demo:
                 shuffle_seed=rng.randrange(2**32)), self.night_path)
             s.night = LiveNight(self.night_path, club, s.journal)
             s.night.start(s.service)
+            if cfg.club_db is not None:
+                s.stats = StatsFollower(cfg.club_db, cfg.night_name or self.run_dir.name,
+                                        s.journal, self.night_path)
+                s.stats.start(s.service)
         if cfg.web_port is not None:
             s.scoreboard = Scoreboard(broker.host, broker.port, host=cfg.web_host,
                                       port=cfg.web_port, prefix=cfg.prefix,
                                       username=broker.username,
-                                      password=broker.password, journal=self.journal_path,
-                                      night=self.night_path if cfg.night else None)
+                                      password=broker.password, tls=broker.tls,
+                                      ca_file=cfg.ca_file, journal=self.journal_path,
+                                      night=self.night_path if cfg.night else None,
+                                      club_db=cfg.club_db if cfg.night else None)
             s.scoreboard.start()
+        board_broker = self._board_broker(broker)
         for table_id, table in club.tables.items():
             seats = []
             for seat, name in enumerate(table.players):
-                board = SeatBoard(f"{table_id}-{name.lower()}", table_id, broker.host,
-                                  broker.port, prefix=cfg.prefix,
+                board = SeatBoard(f"{table_id}-{name.lower()}", table_id, board_broker,
+                                  prefix=cfg.prefix,
                                   storage=self.run_dir / "boards" / f"{table_id}-{seat}")
                 bot = Bot(seat, cfg.variant, random.Random(rng.random()), cfg.revoke_rate)
                 seats.append(Seat(board, 0, bot))
             self._sims[table_id] = SimTable(table_id, table.setup(), seats, kits[table_id],
                                             random.Random(rng.random()), cfg.pace_s)
         if cfg.night:
-            self._room = self._night_room(club.tables, broker, rng)
+            self._room = self._night_room(club.tables, board_broker, rng)
         s.unlisten = s.service.listen(self._heard)
         s.world = threading.Thread(target=self._world, name="demo-boards", daemon=True)
         s.world.start()
@@ -238,13 +257,29 @@ class Demo:
         if self.error is not None:
             raise DemoError(f"the simulated tables did not start: {self.error}")
 
-    def _night_room(self, tables: Any, broker: BrokerURL, rng: random.Random) -> Room:
+    def _board_broker(self, broker: BrokerURL) -> dict[str, Any]:
+        """The simulated boards' config.json ``broker``: with TLS, the CA as the DER file a
+        board's mbedTLS reads (firmware/README.md, "TLS")."""
+        board_broker: dict[str, Any] = {"host": broker.host, "port": broker.port,
+                                        "user": broker.username, "password": broker.password}
+        if broker.tls:
+            assert self.run_dir is not None and self.config.ca_file is not None
+            der = self.run_dir / "boards" / "ca.der"
+            der.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                der.write_bytes(ssl.PEM_cert_to_DER_cert(Path(self.config.ca_file).read_text()))
+            except (OSError, ValueError) as exc:
+                raise DemoError(f"cannot use CA file {self.config.ca_file!r}: {exc}") from None
+            board_broker.update(tls=True, ca=str(der))
+        return board_broker
+
+    def _night_room(self, tables: Any, broker: dict[str, Any], rng: random.Random) -> Room:
         """A bot per player of the night, and a display board per table."""
         cfg = self.config
         assert self.run_dir is not None
         bots = {name: Bot(0, cfg.variant, random.Random(rng.random()), cfg.revoke_rate)
                 for name in roster(4 * cfg.tables)}
-        displays = [SeatBoard(f"{t}-display", t, broker.host, broker.port, prefix=cfg.prefix,
+        displays = [SeatBoard(f"{t}-display", t, broker, prefix=cfg.prefix,
                               storage=self.run_dir / "boards" / f"{t}-display", pads=0,
                               screen=Screen()) for t in tables]
         journal = self._started.journal
@@ -415,6 +450,9 @@ class Demo:
         if s.night is not None:
             s.night.stop()
             s.night = None
+        if s.stats is not None:  # after the night: it closes a night that is over
+            s.stats.stop()
+            s.stats = None
         for name in ("scoreboard", "service"):
             part = getattr(s, name)
             if part is not None:
@@ -426,13 +464,14 @@ class Demo:
                 part.close()
                 setattr(s, name, None)
         if cleanup and self._broker is not None:
-            _clear_retained(self._broker, self.config.prefix, self._sims)
+            _clear_retained(self._broker, self.config.prefix, self._sims, self.config.ca_file)
         if s.broker is not None:
             s.broker.stop()
             s.broker = None
 
 
-def _clear_retained(broker: BrokerURL, prefix: str, sims: dict[str, SimTable]) -> None:
+def _clear_retained(broker: BrokerURL, prefix: str, sims: dict[str, SimTable],
+                    ca_file: str | None) -> None:
     """Empty every retained topic the demo's host and boards wrote on someone else's broker."""
     topics = protocol.Topics(prefix)
     retained = [topics.host_status()]
@@ -441,7 +480,7 @@ def _clear_retained(broker: BrokerURL, prefix: str, sims: dict[str, SimTable]) -
         for seat in sim.seats:
             retained += [topics.config(seat.board.id), topics.board_status(seat.board.id)]
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
-    configure_client(client, broker)
+    configure_client(client, broker, ca_file)
     try:
         client.connect(broker.host, broker.port)
         client.loop_start()

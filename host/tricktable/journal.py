@@ -368,6 +368,22 @@ class Journal:
             return int(self._db.execute(
                 "SELECT COUNT(*) FROM entries WHERE kind = ?", (kind,)).fetchone()[0])
 
+    def born(self) -> float | None:
+        """When the journal's first entry was received (None while it is empty): with the
+        club's id, what tells this journal from another one of the same club."""
+        with self._lock:
+            row = self._db.execute("SELECT received FROM entries ORDER BY id LIMIT 1").fetchone()
+        return None if row is None else float(row[0])
+
+    def game_starts(self, table: str) -> dict[int, str | None]:
+        """For each game of ``table``, the id of the control that started it (None when the
+        game was started without one)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT games.game, entries.control_id FROM games JOIN entries"
+                " ON entries.id = games.entry_id WHERE games.table_id = ?", (table,)).fetchall()
+        return {int(game): control_id for game, control_id in rows}
+
     def games(self, table: str) -> list[GameRecord]:
         """The games played on ``table``, each with its live action list."""
         with self._lock:

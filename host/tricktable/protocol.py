@@ -20,7 +20,9 @@ from msgspec import Meta, Struct
 VERSION = 1
 DEFAULT_PREFIX = "tricktable"
 
-MAX_BOARD_MESSAGE = 512  # bytes: pad event, status (a board's messages are small)
+MAX_BOARD_MESSAGE = 512  # bytes: pad event (a board's messages are small)
+MAX_STATUS_MESSAGE = 2048  # bytes: a board's status, with its per-pad health and last error
+MAX_MANIFEST = 16384  # bytes: a firmware bundle's manifest (fetched by the board in chunks)
 MAX_CONTROL_MESSAGE = 8192  # bytes: admin control commands (a seating or a whole action)
 
 _ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$"
@@ -79,8 +81,22 @@ class PadEvent(_Message, kw_only=True):
         return None if self.rec is None else bytes.fromhex(self.rec)
 
 
+UpdateStateName = Literal["fetching", "refused", "current", "installed", "confirmed",
+                          "rolled_back"]
+PerPad = Annotated[list[Annotated[int, Meta(ge=0)]], Meta(max_length=16)]
+
+
+class UpdateProgress(Struct, kw_only=True):
+    """A board's last firmware update, in its status (docs/protocol.md, "Firmware updates")."""
+
+    state: UpdateStateName
+    version: ShortText | None = None
+    reason: Reason | None = None
+
+
 class BoardStatus(_Message, kw_only=True):
-    """board -> host, retained: alive or not. The last will is ``{"v": 1, "online": false}``."""
+    """board -> host, retained: alive or not, and its health. The last will is
+    ``{"v": 1, "online": false}``. Per-pad lists are indexed by pad."""
 
     online: bool
     boot: Boot | None = None
@@ -89,6 +105,35 @@ class BoardStatus(_Message, kw_only=True):
     rssi: int | None = None
     readers: Annotated[int, Meta(ge=0, le=16)] | None = None
     uptime: Annotated[int, Meta(ge=0)] | None = None
+    faults: PerPad = []  # the pads whose reader is down
+    reads: PerPad = []  # cards read, per pad
+    misses: PerPad = []  # misreads: reads of a new card that failed and were read again, per pad
+    reader_errors: PerPad = []  # PN532 frames that failed and were sent again, per pad
+    reader_resets: PerPad = []  # PN532 resets through its reset pin, per pad
+    pending: Annotated[int, Meta(ge=0)] | None = None  # outbox depth: plays not yet acked
+    reboot: ShortText | None = None  # why the board last started (power, watchdog, update...)
+    error: Reason | None = None
+    update: UpdateProgress | None = None
+
+
+class FirmwareOffer(_Message, kw_only=True):
+    """host -> board (``board/{id}/update``): take this bundle. ``size`` is the length of its
+    signed manifest, which the board fetches like a file (``manifest.json``); ``sig`` is the
+    manifest's HMAC-SHA256 under the boards' update key, in hex."""
+
+    version: ShortText
+    size: Annotated[int, Meta(ge=1, le=MAX_MANIFEST)]
+    sig: Annotated[str, Meta(pattern=r"^[0-9a-f]{64}$")]
+
+
+class FirmwareFetch(_Message, kw_only=True):
+    """board -> host (``board/{id}/fetch``): send ``len`` bytes of ``file`` from ``offset``;
+    answered on ``board/{id}/update/chunk`` by ``file\noffset\n`` and the bytes."""
+
+    version: ShortText
+    file: Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}$")]
+    offset: Annotated[int, Meta(ge=0)]
+    len: Annotated[int, Meta(ge=1, le=4096)]
 
 
 class HostStatus(_Message, kw_only=True):
@@ -280,6 +325,18 @@ class Topics:
 
     def config(self, board: str) -> str:
         return self.board(board, "config")
+
+    def update(self, board: str) -> str:
+        """host -> board: a ``FirmwareOffer``."""
+        return self.board(board, "update")
+
+    def update_chunk(self, board: str) -> str:
+        """host -> board: a chunk of a bundle's file, answering a ``FirmwareFetch``."""
+        return f"{self.board(board, 'update')}/chunk"
+
+    def fetch(self, board: str) -> str:
+        """board -> host: a ``FirmwareFetch``."""
+        return self.board(board, "fetch")
 
     def state(self, table: str) -> str:
         return self.table(table, "state")

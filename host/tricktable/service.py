@@ -38,6 +38,7 @@ from tricktable.mqtturl import BrokerConfigError, BrokerURL, configure_client
 from tricktable.protocol import (
     MAX_BOARD_MESSAGE,
     MAX_CONTROL_MESSAGE,
+    MAX_STATUS_MESSAGE,
     Ack,
     BoardConfig,
     BoardStatus,
@@ -371,7 +372,7 @@ class Service:
         if not payload:
             return  # a cleared retained status
         try:
-            status = decode(BoardStatus, payload, MAX_BOARD_MESSAGE)
+            status = decode(BoardStatus, payload, MAX_STATUS_MESSAGE)
         except ProtocolError as exc:
             within, changed = self.health.refusal(board, time.monotonic())
             if within:  # a flood of them is counted, not logged line by line

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tricktable.clubfile import TableConfig
-from tricktable.decks import BadRecord, Registry, Resolved, UnknownTag
+from tricktable.decks import BadRecord, Misread, Registry, Resolved, UnknownTag
 from tricktable.engine import Engine
 from tricktable.engine.actions import (
     Action,
@@ -78,6 +78,8 @@ OK_FEEDBACK = {"led": "green", "pattern": "solid", "ms": 1500, "buzz": "ok"}
 REFUSED_FEEDBACK = {"led": "red", "pattern": "blink", "ms": 2500, "buzz": "error"}
 REVOKE_FEEDBACK = {"led": "amber", "pattern": "pulse", "ms": 4000, "buzz": "revoke"}
 TURN_FEEDBACK = {"led": "blue", "pattern": "solid", "ms": 0, "buzz": "none"}
+# the board's own "read again" light (firmware/feedback.py SIGNALS): lift the card, place it again
+READ_AGAIN_FEEDBACK = {"led": "white", "pattern": "blink", "ms": 2000, "buzz": "error"}
 
 
 @dataclass
@@ -185,6 +187,10 @@ class TableSession:
             resolved = self.registry.resolve(uid, record)
         except UnknownTag as exc:
             return self._refuse(seat, "unknown_tag", str(exc), board, pad)
+        except Misread as exc:
+            result = self._refuse(seat, "misread", str(exc))
+            result.feedback.append((board, Feedback(pad=pad, **READ_AGAIN_FEEDBACK)))
+            return result
         except BadRecord as exc:
             return self._refuse(seat, "bad_record", str(exc), board, pad)
         cfg = self.config

@@ -93,6 +93,10 @@ class RecordError(ValueError):
     """A record that is not ours, is malformed, or fails its MAC; the message says which."""
 
 
+class MacMismatch(RecordError):
+    """A well-formed record whose MAC, under a key this host holds, is not for this UID."""
+
+
 def card_code(card: Card) -> int:
     """The code of a card face: high nibble suit (1 spades .. 4 clubs), low nibble rank."""
     if card.is_joker:
@@ -207,7 +211,7 @@ def decode(raw: bytes, uid: bytes, keys: dict[int, bytes]) -> TagRecord:
         raise RecordError(f"record signed with club key {record.key_id}, unknown to this host")
     expected = mac(key, uid, raw[:8])
     if not hmac.compare_digest(expected, bytes(raw[8:RECORD_LEN])):
-        raise RecordError(
+        raise MacMismatch(
             f"record MAC does not match tag {uid.hex()}: copied from another tag, "
             "altered, or written with another club's key"
         )

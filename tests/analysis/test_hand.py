@@ -7,6 +7,7 @@ import json
 
 from click.testing import CliRunner
 from played_games import PLAYERS, random_game, write_journal
+from tricktable.analysis.cache import file_cache
 from tricktable.analysis.hand import analyse_game
 from tricktable.cli import main
 from tricktable.engine import Engine
@@ -89,3 +90,23 @@ def test_hands_nobody_scanned_are_named_not_analysed():
         assert unknown.apply(a).ok, a
     hand = analyse_game(record_from_engine(unknown))["hands"][0]
     assert hand["unknown"] == "every hand must be known to analyse the play"
+
+
+def test_analyse_prints_par_and_each_sides_best_contract_by_bid(tmp_path):
+    """Par in words, then a line per bid on the ladder with each side's best contract (the
+    declarer, trump, tricks of each side, score of each side), as the analysis holds them;
+    a cache of the format before par is analysed again."""
+    path = tmp_path / "game.json"
+    path.write_text(write_json(record_from_engine(random_game(3, hands=1))))
+    file_cache(path).write_text(json.dumps({"format": 1, "hands": []}))
+    result = CliRunner().invoke(main, ["analyse", str(path)])
+    assert result.exit_code == 0, result.output
+    hand = json.loads(file_cache(path).read_text())["hands"][0]
+    par = hand["par"]
+    assert f"  par: {par['text']}\n" in result.output
+    assert "by bid, each side's best (tricks and score of Ann & Cy / Bob & Di):" in result.output
+    for row in par["by_bid"]:
+        cells = [f"{PLAYERS[r['seat']]} {r['trump']} {'-'.join(map(str, r['tricks']))} "
+                 f"({'/'.join(f'{d:+d}' for d in r['score'])})" for r in row["sides"]]
+        assert f"{row['text']:>18}: {'   '.join(cells)}\n" in result.output
+    assert "small pepper:" in result.output and "PEPPER" not in result.output

@@ -8,7 +8,7 @@ import random
 import pytest
 from tricktable.analysis.positions import deal
 from tricktable.analysis.solver import Solver
-from tricktable.cards import parse_card
+from tricktable.cards import Suit, from_physical, parse_card
 from tricktable.engine.intplay import CardPlay
 from tricktable.rules import get_variant
 from tricktable.rules.base import build_options
@@ -71,6 +71,51 @@ def test_solver_agrees_with_minimax(variant, n, trumps, most, count):
         assert (list(cp.hands), list(cp.trick), len(cp.tricks), list(cp.won),
                 cp.to_play) == before, f"seed {seed}: the solver left the position changed"
         assert solved == minimax(cp, side), f"{variant} seed {seed}, side {side}"
+
+
+FOLLOWED = [
+    # variant, seats, trump, cards each
+    ("spades", 4, "S", 4),
+    ("double-deck", 4, "C", 4),
+    ("euchre", 4, "H", 4),
+    ("bauer-saarland", 4, "D", 4),
+    ("buck-euchre", 3, "H", 4),
+    ("five-handed", 5, "S", 3),
+]
+
+
+def _long_suits(variant: str, seed: int, n: int, cards: int, trump: str) -> CardPlay:
+    """A random deal from two suits of the variant's pack (hearts and spades): long suits,
+    many small cards in each hand (fewer cards each when the two suits are short)."""
+    v = get_variant(variant)
+    options = build_options(v.Options, None, v.name)
+    pack = [p for p in v.deck(n, options).physical
+            if from_physical(p)[0].suit in (Suit.HEARTS, Suit.SPADES)]
+    rng = random.Random(seed)
+    rng.shuffle(pack)
+    hands = [0] * n
+    for i, p in enumerate(pack[:min(cards, len(pack) // n) * n]):
+        hands[i % n] |= 1 << p
+    sides = v.sides(n, options)
+    side_of = [next(i for i, side in enumerate(sides) if s in side) for s in range(n)]
+    return CardPlay(v, options, v.ordering(trump), hands, range(n), side_of, seed % n)
+
+
+@pytest.mark.parametrize("variant,n,trump,cards", FOLLOWED, ids=[f[0] for f in FOLLOWED])
+def test_one_solver_follows_a_hand(variant, n, trump, cards):
+    """A table entry answers every trick start that agrees with it on the cards its result
+    depended on (partition search): one solver kept through a hand played at random, its
+    table answering the later positions as the analysis of a hand does, agrees with a plain
+    minimax before every card, on deals from the whole pack and from two suits."""
+    for seed in range(60):
+        rng = random.Random(seed)
+        cp = (deal(variant, seed, trump=trump, leader=seed % n, cards=cards, n=n) if seed % 2
+              else _long_suits(variant, seed, n, cards, trump))
+        solver = Solver(cp)
+        side = seed % len(cp.won)
+        while not cp.over:
+            assert solver.tricks(side) == minimax(cp, side), f"{variant} seed {seed}"
+            cp.play(rng.choice(cp.legal_actions()))
 
 
 def test_one_solver_answers_for_every_side():
@@ -142,3 +187,36 @@ def test_top_cards_that_must_be_thrown_away_win_nothing():
     cp = _position("bid-euchre", "H", ["AC KC", "AS KS", "9C 10C", "QC JC"], leader=0)
     solver = Solver(cp)
     assert (solver.tricks(0), solver.tricks(1)) == (2, 0)
+
+
+def test_leaders_of_one_deal_share_tables():
+    """A solver that shares another's tables (another leader of the same deal, as the
+    contracts table asks) answers as a solver of its own."""
+    for seed in range(20):
+        first = None
+        for leader in range(4):
+            cp = deal("bid-euchre", seed, trump="S", leader=leader)
+            alone = [Solver(cp).tricks(side) for side in (0, 1)]
+            shared = Solver(cp, share=first)
+            first = first or shared
+            assert [shared.tricks(side) for side in (0, 1)] == alone, f"seed {seed}"
+
+
+@pytest.mark.parametrize("variant", ["spades", "bauer-saarland"])
+def test_a_lifted_lead_restriction_stays_lifted(variant):
+    """Spades, section "Play" (spades may be led once broken) and Bauer, section "Bauer"
+    (forehand's first lead): once ``leads_free`` says no lead is refused any more, none is
+    for the rest of the hand, whatever is played -- the search stops asking below it."""
+    v = get_variant(variant)
+    for seed in range(40):
+        rng = random.Random(seed)
+        cp = deal(variant, seed, leader=seed % 4)
+        free = False
+        while not cp.over:
+            if not cp.trick:
+                hand = cp.hands[cp.to_play]
+                if free:
+                    assert v.lead_mask(cp, cp.to_play, hand) == hand, f"seed {seed}"
+                free = v.leads_free(cp)
+            cp.play(rng.choice(cp.legal_actions()))
+        assert free, f"seed {seed}: the restriction never lifted"

@@ -54,6 +54,24 @@ def test_an_illegal_int_is_refused_and_changes_nothing():
     assert eng.public_state() == before
 
 
+def test_actions_applied_after_int_actions_still_report_what_they_caused():
+    """``apply_id`` makes no events (nobody reads them); ``apply`` on the same table, after
+    int actions accepted and refused, reports its events as ever."""
+    eng = Engine.new("euchre", seed=3)
+    eng.apply_id(DEAL)
+    with pytest.raises(IllegalAction):
+        eng.apply_id(10_000)
+    out = eng.apply(eng.legal_actions()[-1])  # a pass or a bid
+    assert out.ok and out.events
+    while eng.phase != "play":
+        eng.apply_id(eng.legal_ids()[0])
+    while eng.state.hands_played == 0 and len(eng.state.tricks) < 4:
+        eng.apply_id(eng.legal_ids()[0])
+    while eng.state.hands_played == 0:  # the last trick, by actions: the hand is scored
+        out = eng.apply(eng.legal_actions()[0])
+    assert [e.TYPE for e in out.events][-2:] == ["hand_scored", "hand_started"]
+
+
 @pytest.mark.parametrize("variant", list_variants())
 def test_the_card_play_in_integer_form_follows_the_engine(variant):
     """From the start of each hand's play: the same legal cards as the engine at every

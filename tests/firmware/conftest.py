@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from fwkit import CPython, MicroPython, build_mpy
+from readerhost import ReaderHost
 
 
 @pytest.fixture(scope="session")
@@ -23,3 +24,10 @@ def micropython(mpy_build) -> MicroPython:
 def interpreter(request, mpy_build) -> MicroPython:
     """Each firmware script once under MicroPython, once under CPython."""
     return MicroPython(mpy_build) if request.param == "micropython" else CPython()
+
+
+@pytest.fixture
+def reader_host():
+    """Four emulated PN532s a board reaches over TCP (outside its heap; readerhost.py)."""
+    with ReaderHost(4) as host:
+        yield host

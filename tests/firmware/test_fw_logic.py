@@ -1,6 +1,7 @@
 """The firmware's pure logic, each case once under CPython and once under the real MicroPython
-unix port with a 96k heap (the cases live in tests/firmware/mp/cases_*.py, written once in
-the language both share; their docstrings and names say the rule of issue 5 they check).
+unix port with a 96k heap plus the PN532 emulator's (fwkit.CASE_HEAP; the cases live in
+tests/firmware/mp/cases_*.py, written once in the language both share; their docstrings and
+names say the rule of issue 5 they check).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import pytest
 from fwkit import MicroPython
 
 MODULES = ("cases_reader", "cases_scanner", "cases_outbox", "cases_io", "cases_display", "cases_hw",
-           "cases_app", "cases_config")
+           "cases_app", "cases_config", "cases_cardpath", "cases_stack", "cases_setup")
 CASES = [
     pytest.param(module, name, id=f"{module}.{name[5:]}")
     for module in MODULES

@@ -1,8 +1,9 @@
-"""A hand of Bid Euchre played on a firmware board under MicroPython (96k heap) against the
-real host service through mosquitto: the board reads each tap from the emulated pads, the
-service journals it, acks it, rules on it (“Bid Euchre”, section “Single Deck Bid Euchre”, "Bidding" and
-"Leading, taking tricks, and scoring": the hand is dealt, bid, declared and played out by
-legal moves) and every verdict is "accepted".
+"""A hand of Bid Euchre played on a firmware board under MicroPython (a 96k board heap plus
+the emulated pads' share, CASE_HEAP) against the real host service through mosquitto: the
+board reads each tap from the emulated pads, the service journals it, acks it, rules on it
+(“Bid Euchre”, section “Single Deck Bid Euchre”, "Bidding" and "Leading, taking tricks, and
+scoring": the hand is dealt, bid, declared and played out by legal moves) and every verdict
+is "accepted".
 This is issue 5's "done when": the firmware a board runs plays a whole hand through a real
 broker under real MicroPython.
 """
@@ -16,7 +17,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from fwkit import last_json
+from fwkit import CASE_HEAP, last_json
 from tricktable.clubfile import parse_club
 from tricktable.journal import Journal
 from tricktable.service import BrokerURL, Service
@@ -65,7 +66,7 @@ def test_a_hand_played_on_a_micropython_board_through_the_host(micropython, mqtt
         "config": {"board": BOARD, "prefix": topic_prefix, "table": "t1", "pads": 4,
                    "scan_ms": 10, "broker": {"host": "127.0.0.1", "port": mqtt_broker.port}},
         "storage": str(tmp_path / "flash"), "control": control}))
-    proc = micropython.start("board_serve.py", str(spec))
+    proc = micropython.start("board_serve.py", str(spec), heap=CASE_HEAP)
     try:
         status = observer.topics.board_status(BOARD)
         observer.wait_for(lambda t, p: t == status and json.loads(p).get("online") is True,
@@ -89,6 +90,10 @@ def test_a_hand_played_on_a_micropython_board_through_the_host(micropython, mqtt
         assert summary["seq"] == len(shadow.actions), "one board event per tap"
         [game] = journal.games("t1")
         assert game.actions == [a.to_json() for a in shadow.actions]
+    except TimeoutError as e:
+        proc.kill()
+        out, err = proc.communicate()
+        raise AssertionError(f"{e}; the board printed:\n{out}\n{err}") from e
     finally:
         if proc.poll() is None:
             proc.kill()

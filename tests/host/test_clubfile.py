@@ -90,3 +90,12 @@ def test_a_file_that_is_not_utf8_text_is_refused_in_one_line(tmp_path, content):
     with pytest.raises(ClubFileError, match="is not a club file: not UTF-8 text") as caught:
         load_club(club)
     assert "\n" not in str(caught.value)
+
+
+def test_the_clubs_brightness_is_every_tables_unless_a_table_sets_its_own():
+    club = parse_club({"club": {"brightness": 6}, "tables": {
+        "t1": {"variant": BE, "brightness": 12}, "t2": {"variant": BE}}})
+    assert (club.tables["t1"].brightness, club.tables["t2"].brightness) == (12, 6)
+    assert parse_club({"tables": {"t1": {"variant": BE}}}).tables["t1"].brightness is None
+    with pytest.raises(ClubFileError, match="club.brightness: 16 is not 0..15"):
+        parse_club({"club": {"brightness": 16}, "tables": {"t1": {"variant": BE}}})

@@ -8,11 +8,11 @@ from __future__ import annotations
 import getpass
 import socket
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 from tricktable.broker import MOSQUITTO, free_port, mosquitto_available
+from waiting import eventually
 
 pytestmark = pytest.mark.skipif(not mosquitto_available(), reason="needs mosquitto")
 
@@ -41,17 +41,19 @@ def starts(config: Path, port: int) -> None:
     """mosquitto -c config listens on port; fail with its output otherwise."""
     proc = subprocess.Popen([MOSQUITTO, "-c", str(config)], stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
+
+    def listening() -> bool:
+        if proc.poll() is not None:
+            raise AssertionError(f"mosquitto stopped: {proc.stdout.read()}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+        except OSError:
+            return False
+        return True
+
     try:
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                raise AssertionError(f"mosquitto stopped: {proc.stdout.read()}")
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise AssertionError("mosquitto never listened")
+        eventually(listening, f"mosquitto -c {config} listening on {port}", timeout=15,
+                   every=0.05)
     finally:
         proc.terminate()
         proc.wait(10)

@@ -147,3 +147,21 @@ def test_a_night_that_does_not_fit_the_club_stops_the_start(tmp_path):
     ran = serve(tmp_path, "--night", str(night), "--broker", "mqtt://127.0.0.1:1")
     assert "has 2 tables and the club file 1" in one_error_line(ran)
     assert "live" not in night.read_text()  # nothing was written
+
+
+def test_a_club_database_that_is_not_one_stops_the_start(tmp_path):
+    """``serve --night --club-db`` (docs/stats.md): a file that is not a club database is
+    named at once, before any table is touched."""
+    players = tmp_path / "players.txt"
+    players.write_text("\n".join("ABCD") + "\n")
+    night = tmp_path / "night.json"
+    made = subprocess.run([sys.executable, "-c", "from tricktable.cli import main; main()",
+                           "club", "--night", str(night), "new", "--players", str(players)],
+                          capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    bogus = tmp_path / "club.sqlite"
+    bogus.write_text("not a database, a shopping list\n" * 100)
+    ran = serve(tmp_path, "--night", str(night), "--club-db", str(bogus),
+                "--broker", "mqtt://127.0.0.1:1")
+    assert "is not a club database" in one_error_line(ran)
+    assert "live" not in night.read_text()

@@ -4,13 +4,10 @@ and the folder screenshots go to."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browsing import chromium
-from playwright.sync_api import Browser
 from tricktable.broker import BrokerHandle
 from tricktable.web.server import Scoreboard
 from web_fixtures import ADMIN_TOKEN, Publisher
@@ -41,17 +38,3 @@ def board(mqtt_broker: BrokerHandle, topic_prefix: str, night_path: Path) -> Ite
     yield b
     b.stop()
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as b:
-        yield b
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    """Where screenshots go: $TRICKTABLE_SCREENSHOTS to keep them, else the test's tmp dir."""
-    where = os.environ.get("TRICKTABLE_SCREENSHOTS")
-    out = Path(where) if where else tmp_path
-    out.mkdir(parents=True, exist_ok=True)
-    return out

@@ -1,9 +1,11 @@
 """The double-dummy analysis on the replay page, in a real browser (Debian's chromium through
 Playwright): a card that cost its side a trick is marked on the felt, in the hands and in the
 trick list ("DD 5→4, cost 1 trick"), with a legend and the cards in words; the auction table
-says what each trump would have made for each declarer; the analysis is cached beside the
-file (and beside a journal); a game too large to analyse says so at once; and the page's text
-meets WCAG AA contrast with the marks shown."""
+says what each trump would have made for each declarer, and the par table under the bidding
+each side's best contract at each bid; a revoke hand with every hand known shows its revoke,
+its proof and its analysis together; the analysis is cached beside the file (and beside a
+journal); a game too large to analyse says so at once; and the page's text meets WCAG AA
+contrast with the marks shown."""
 
 from __future__ import annotations
 
@@ -15,13 +17,14 @@ from typing import Any
 
 import pytest
 from browsing import SIZES, needs_chromium
-from played_games import random_game, write_journal
+from played_games import random_game, revoke_game, write_journal
 from playwright.sync_api import Browser, Page, expect
 from test_contrast import measure
 from tricktable.analysis.cache import file_cache
 from tricktable.analysis.hand import FORMAT, analyse_game
 from tricktable.broker import BrokerHandle
 from tricktable.history import load, record_from_engine, write_json
+from tricktable.history.replay import game_json
 from tricktable.web.journal_hands import HistoryFiles, JournalHands
 from tricktable.web.server import Scoreboard
 
@@ -29,13 +32,16 @@ WAIT_MS = 30_000
 
 @pytest.fixture
 def files(tmp_path: Path) -> dict[str, Path]:
-    """A Bid Euchre game whose hands open with a card that costs a trick, and a Spades hand
-    (13 cards each: over the replay's bound)."""
+    """A Bid Euchre game whose hands open with a card that costs a trick, a Bid Euchre hand
+    with a revoke (record mode, every hand known), and a Spades hand (13 cards each: over
+    the replay's bound)."""
     costly = tmp_path / "club-blunder.json"
     costly.write_text(write_json(record_from_engine(random_game(5, hands=3, blunder=True))))
+    revoke = tmp_path / "revoke-night.json"
+    revoke.write_text(write_json(record_from_engine(revoke_game(2))))
     spades = tmp_path / "spades-night.json"
     spades.write_text(write_json(record_from_engine(random_game(2, hands=1, variant="spades"))))
-    return {"costly": costly, "spades": spades}
+    return {"costly": costly, "revoke": revoke, "spades": spades}
 
 
 @pytest.fixture
@@ -91,7 +97,50 @@ def test_a_card_that_cost_a_trick_is_marked(page: Page, board: Scoreboard,
     expect(page.locator("#dd-contracts tr[data-trump]")).to_have_count(len(trumps))
     expect(page.locator("#dd-contracts td.played")).to_have_count(1)
     expect(page.locator("#dd-contracts td.played")).to_contain_text("(played)")
+    # par under the bidding: a row per bid, the par bid and side marked
+    par = hand["par"]
+    expect(page.locator("#par-line")).to_have_text(f"Par: {par['text']}.")
+    expect(page.locator("#par-table tr[data-bid]")).to_have_count(len(par["by_bid"]))
+    expect(page.locator("#par-table td.par")).to_have_count(1 if par["par"] else 0)
     assert (files["costly"].parent / "club-blunder.json.analysis.json").exists()
+
+
+@pytest.mark.browser
+@needs_chromium
+def test_a_revoke_hand_shows_its_revoke_its_proof_and_its_analysis(
+        page: Page, board: Scoreboard, files: dict[str, Path]) -> None:
+    """A revoke in record mode (the table took the card and penalised it): the four hands
+    as dealt, trump and the bidding in words, the revoking card and the card of the suit
+    led that its hand still held (the proof) marked, and the double-dummy analysis going
+    on from the position the revoke made, marking a card that cost a trick."""
+    record = load(str(files["revoke"]))
+    analysis = analyse_game(record)
+    shown = game_json(record, 1, analysis)[0]
+    revoke = shown["revokes"][0]
+    costly = next(p for p in analysis["hands"][0]["plays"] if p["cost"] > 0 and not p["revoke"])
+    seat, trick = revoke["seat"], revoke["trick"]
+    page.goto(board.url + f"/replay/revoke-night?game=1&hand=1&trick={trick}")
+    expect(page.locator("#step")).to_have_text(f"Trick {trick} of 6", timeout=WAIT_MS)
+    hands = page.locator("#deal-hands tr")
+    expect(hands).to_have_count(4)
+    for s in range(4):
+        expect(hands.nth(s).locator(".card")).to_have_count(len(shown["hands"][s]))
+    facts = page.locator("#facts")
+    expect(facts).to_contain_text(", ".join(
+        f"{shown['seats'][b['seat']]}: {b['text']}" for b in shown["bids"]))
+    expect(facts).to_contain_text(shown["contract_text"])
+    expect(facts).to_contain_text(shown["trump_text"])
+    mine = page.locator(f'#deal-hands tr[data-seat="{seat}"]')
+    expect(mine.locator(f'.card.revoke[data-card="{revoke["card"]}"]')).to_have_count(1)
+    expect(mine.locator(f'.card.proof[data-card="{revoke["proof"]}"]')).to_have_count(1)
+    expect(page.locator(f'#felt .slot[data-seat="{seat}"] .card.revoke')).to_have_count(1)
+    expect(page.locator(f'#trick-list li[data-trick="{trick}"] '
+                        f'.card.revoke[data-card="{revoke["card"]}"]')).to_have_count(1)
+    expect(page.locator("#revokes li").first).to_contain_text(revoke["text"])
+    item = page.locator(f'#trick-list li[data-trick="{costly["trick"]}"]')
+    expect(item.locator(f'.card.costly[data-card="{costly["card"]}"]')).to_have_count(1)
+    expect(page.locator("#trick-list .dd")).to_have_count(len(analysis["hands"][0]["plays"]))
+    expect(page.locator("#par-line")).to_contain_text("Par: ")
 
 
 @pytest.mark.browser

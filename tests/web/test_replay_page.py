@@ -71,6 +71,8 @@ def test_replay_of_a_revoke_hand(page: Page, replays: Scoreboard) -> None:
     # nobody scanned the cards: the double-dummy analysis says why there is none
     expect(page.locator("#analysis-note")).to_have_text(
         "Not analysed: every hand must be known to analyse the play.")
+    # played out, the hands are the cards each seat played: par is worked out from them
+    expect(page.locator("#par-line")).to_have_text("Par: 6 in hearts by Bob: 0-6 tricks, -6/+6.")
     link = page.locator('#trick-list li[data-trick="5"] a')
     expect(link).to_have_attribute(
         "href", "/replay/bid-euchre-unknown-revoke?game=1&hand=1&trick=5")

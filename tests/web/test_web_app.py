@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import queue
 import threading
-import time
 
 import httpx
 import paho.mqtt.client as mqtt
@@ -78,7 +77,8 @@ def test_club_stream_sends_table_summaries(scoreboard: Scoreboard, publisher: Pu
     stop = threading.Event()
     threading.Thread(target=read_stream, daemon=True,
                      args=(f"{scoreboard.url}/api/stream", got, stop)).start()
-    time.sleep(0.2)  # let the stream open; the assertion below does not depend on it
+    hub = scoreboard.app.state.hub
+    eventually(lambda: hub.subscribers, "the stream is open")
     publisher.state(base_state("11"))
     kind, summary = got.get(timeout=WAIT)
     assert kind == "table" and summary["table"] == "11" and summary["variant"] == "bid-euchre"
@@ -147,7 +147,8 @@ def test_stop_ends_open_streams(mqtt_broker: BrokerHandle, topic_prefix: str) ->
     reader = threading.Thread(target=read_stream, daemon=True,
                               args=(f"{board.url}/api/stream", got, threading.Event()))
     reader.start()
-    time.sleep(0.2)
+    hub = board.app.state.hub
+    eventually(lambda: hub.subscribers, "the stream is open")
     board.stop()
     reader.join(WAIT)
     assert not reader.is_alive()

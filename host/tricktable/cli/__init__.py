@@ -19,7 +19,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "watch": ("tricktable.cli.watch_cmd:watch", "Watch tables live in the terminal, against any broker."),
     "web": ("tricktable.cli.web_cmd:web", "Serve the live web scoreboard for any broker."),
     "console": ("tricktable.cli.console_cmd:console", "Serve the director console: a night's corrections, audited."),
+    "board": ("tricktable.cli.board_cmd:board_group", "Set up a table-side board over USB: firmware, Wi-Fi, broker."),
     "deck": ("tricktable.cli.deck_cmds:deck_group", "List and check enrolled decks; share the club key."),
+    "fleet": ("tricktable.cli.fleet_cmd:fleet", "Firmware bundles for the boards; update them table by table."),
     "enroll": ("tricktable.cli.deck_cmds:enroll_command", "Tag a deck or a token set at a USB PN532 reader."),
     "serve": ("tricktable.cli.serve_cmd:serve", "Run the host service: MQTT, journal, rules."),
     "export": ("tricktable.cli.export_cmd:export", "Write a journal's games as hand histories."),
@@ -27,7 +29,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("tricktable.cli.history_cmds:replay_command", "Print a hand history trick by trick with the running score."),
     "club": ("tricktable.cli.club_cmd:club", "Run a progressive club night: seating, scores, bell, standings."),
     "analyse": ("tricktable.cli.analyse_cmd:analyse", "Double-dummy analysis of recorded hands: what each card cost."),
+    "league": ("tricktable.cli.league_cmd:league", "The league: a club's bridge and sender, the league service and site."),
+    "players": ("tricktable.cli.players_cmd:players_group", "The club's players: names, member tags, merges, Guest on public pages."),
+    "stats": ("tricktable.cli.stats_cmd:stats_group", "Statistics from the journals: players, partnerships, ratings, exports."),
+    "season": ("tricktable.cli.stats_cmd:season_group", "Seasons of club nights and their ladders."),
     "verify": ("tricktable.cli.history_cmds:verify_command", "Recompute a hand history's scores and name each difference."),
+    "cardtime": ("tricktable.cli.cardtime_cmd:cardtime", "Measure card down to verdict at a live table's seats, from its boards."),
 }
 
 

@@ -6,8 +6,10 @@ the result as JSON so a replay page opens at once: beside a file as ``FILE.analy
 for a journal in ``JOURNAL.analysis/{table}-game{n}.json``. A cached result is used while the
 game's record is unchanged (its SHA-256 is stored with it) and the format is current; a
 cache that cannot be written is said (on stderr) and the analysis printed all the same.
-Prints each hand's contracts table and every card that cost a trick; ``--json`` prints the
-analysis itself. Imports ``analysis``, ``history`` and ``journal``.
+Prints each hand's contracts table, its par (``analysis.par``: the contract a
+perfect-information auction ends in, and each side's best contract at each bid) and every
+card that cost a trick; ``--json`` prints the analysis itself. Imports ``analysis``,
+``history`` and ``journal``.
 """
 
 from __future__ import annotations
@@ -90,6 +92,8 @@ def _print_hand(hand: dict[str, Any], players: list[str]) -> None:
     click.echo(f"  double dummy, tricks of {' / '.join(sides)} by trump and declarer:")
     for trump, entries in by_trump.items():
         click.echo(f"    {trump:>4}: " + "   ".join(entries))
+    if "par" in hand:
+        _print_par(hand["par"], players, sides)
     costly = [p for p in hand["plays"] if p["cost"] > 0]
     for p in costly:
         word = "trick" if p["cost"] == 1 else "tricks"
@@ -98,3 +102,25 @@ def _print_hand(hand: dict[str, Any], players: list[str]) -> None:
                    f"{word} ({p['before']} -> {p['after']}){note}")
     if not costly:
         click.echo("  no card cost a trick")
+
+
+def _print_par(par: dict[str, Any], players: list[str], sides: list[str]) -> None:
+    """The par line and, per bid, each side's best contract (declarer, trump: tricks of
+    each side, score of each side)."""
+    if "none" in par:
+        click.echo(f"  no par: {par['none']}")
+        if "tricks" in par:
+            click.echo(f"  double dummy with spades trump: {' / '.join(sides)} "
+                       f"take {'-'.join(map(str, par['tricks']))}")
+        return
+    best = par["par"]
+    if best is None:
+        click.echo("  par: passed out (no contract does better for the side that would bid it)")
+    else:
+        click.echo(f"  par: {par['text']}")
+    click.echo(f"  by bid, each side's best (tricks and score of {' / '.join(sides)}):")
+    for row in par["by_bid"]:
+        cells = [f"{players[r['seat']]} {r['trump']} {'-'.join(map(str, r['tricks']))} "
+                 f"({'/'.join(f'{d:+d}' for d in r['score'])})" if r else "-"
+                 for r in row["sides"]]
+        click.echo(f"    {row['text']:>18}: " + "   ".join(cells))

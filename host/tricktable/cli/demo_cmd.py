@@ -30,6 +30,7 @@ from rich.text import Text
 
 from tricktable.club import ClubError, ProgressiveOptions, load_night, standings
 from tricktable.demo import Demo, DemoConfig, DemoError
+from tricktable.players import PlayersError
 from tricktable.protocol import DEFAULT_PREFIX, natural_key
 from tricktable.rules import list_variants
 from tricktable.rules.base import OptionError
@@ -79,6 +80,9 @@ def _options(pairs: tuple[str, ...]) -> dict[str, Any]:
 @click.option("--broker", default=None, metavar="URL",
               help="use this MQTT broker (mqtt://host:port) instead of starting one; the demo "
                    "then speaks under its own prefix and clears what it retained when it stops")
+@click.option("--ca-file", type=click.Path(exists=True, dir_okay=False),
+              help="with --broker mqtts://: the CA that signed the broker's certificate (the "
+                   "host, the web and the simulated boards trust only it)")
 @click.option("--prefix", default=None,
               help="topic prefix [default: tricktable, or tricktable-demo with --broker]")
 @click.option("--host", default="127.0.0.1", show_default=True, help="web scoreboard address")
@@ -96,23 +100,32 @@ def _options(pairs: tuple[str, ...]) -> dict[str, Any]:
 @click.option("--hands", default=ProgressiveOptions.hands_per_round, show_default=True,
               type=click.IntRange(min=1),
               help="with --night: hands the head table plays before it rings the bell")
+@click.option("--club-db", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="with --night: count the night's statistics in this club database as hands "
+                   "score and show its leaderboard and players on the scoreboard (tricktable "
+                   "stats, docs/stats.md) [default: club.sqlite in the demo's data directory, "
+                   "so the nights add up]")
 @click.option("--view/--no-view", default=None,
               help="live terminal view (default: when the output is a terminal)")
 def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mode: str,
-         options: tuple[str, ...], games: int, broker: str | None, prefix: str | None,
+         options: tuple[str, ...], games: int, broker: str | None, ca_file: str | None,
+         prefix: str | None,
          host: str, port: int,
          seed: int | None, workdir: Path | None, night: bool, rounds: int, hands: int,
-         view: bool | None) -> None:
+         club_db: Path | None, view: bool | None) -> None:
     """Play simulated tables on the real stack: broker, host, web scoreboard, virtual boards
     running the firmware, and bots. Open the printed address in a browser."""
     console = Console()
+    base = workdir or Path(tempfile.gettempdir()) / "tricktable-demo"
+    if night and club_db is None:
+        club_db = base / "club.sqlite"
     config = DemoConfig(variant=variant, tables=tables, speed=speed, revoke_rate=revoke_rate,
                         revoke_mode=revoke_mode, options=_options(options), games=games,
-                        broker=broker, web_host=host, web_port=port, seed=seed, workdir=workdir,
-                        night=night, rounds=rounds, hands=hands, prefix=prefix or (DEMO_PREFIX if broker else DEFAULT_PREFIX))
+                        broker=broker, ca_file=ca_file, web_host=host, web_port=port, seed=seed,
+                        workdir=workdir, night=night, rounds=rounds, hands=hands, club_db=club_db,
+                        prefix=prefix or (DEMO_PREFIX if broker else DEFAULT_PREFIX))
     for sig in (signal.SIGTERM, signal.SIGHUP):  # stop as cleanly as on Ctrl-C
         signal.signal(sig, _interrupt)
-    base = workdir or Path(tempfile.gettempdir()) / "tricktable-demo"
     base.mkdir(parents=True, exist_ok=True)
     logging.basicConfig(level=logging.WARNING, filename=base / "demo.log",
                         format="%(asctime)s %(name)s %(levelname)s %(message)s", force=True)
@@ -120,11 +133,13 @@ def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mod
         runner = Demo(config)
         runner.start()
     except (DemoError, OptionError, ServiceError, OSError, ConnectionError, LookupError,
-            ClubError) as exc:
+            ClubError, PlayersError) as exc:
         raise click.ClickException(str(exc)) from None
     web = runner.web_url  # gone once the demo stops
     console.print(f"[bold]tricktable demo[/]: {tables} table(s) of {variant} · "
                   f"web [link]{runner.web_url}[/link] · run {runner.run_dir} · Ctrl-C stops")
+    if config.night and club_db is not None and web is not None:
+        console.print(f"club statistics ({club_db}): [link]{web}/leaderboard[/link]")
     failure: DemoError | None = None
     try:
         if view if view is not None else sys.stdout.isatty():

@@ -2,8 +2,9 @@
 
 Thin: reads the options, opens the club file, journal and deck registry, starts an embedded
 broker when no ``--broker`` is given, runs :class:`tricktable.service.Service` until Ctrl-C
-or SIGTERM; with ``--night``, a club night kept by the tables (``club.live``). Imports
-``broker``, ``club``, ``clubfile``, ``decks``, ``journal`` and ``service``.
+or SIGTERM; with ``--night``, a club night kept by the tables (``club.live``), and with
+``--club-db`` too, its statistics counted as hands score (``stats.follow``). Imports
+``broker``, ``club``, ``clubfile``, ``decks``, ``journal``, ``players``, ``stats`` and ``service``.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import gc
 import logging
 import signal
 import threading
+import time
 from pathlib import Path
 
 import click
@@ -25,7 +27,9 @@ from tricktable.clubfile import Club, ClubFileError, load_club, parse_club
 from tricktable.decks import Registry, RegistryError
 from tricktable.decks import default_path as default_registry_path
 from tricktable.journal import Journal, JournalError
+from tricktable.players import PlayersError
 from tricktable.service import Service, ServiceError
+from tricktable.stats.follow import StatsFollower
 
 DEFAULT_CLUB = {
     "club": {"name": "tricktable"},
@@ -55,6 +59,10 @@ DEFAULT_CLUB = {
 @click.option("--night", "night_path", type=click.Path(dir_okay=False, path_type=Path),
               help="A club night file (tricktable club new): the tables keep its tallies, ring "
                    "its bell and seat its players (docs/club.md).")
+@click.option("--club-db", "club_db", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, envvar="TRICKTABLE_CLUB_DB",
+              help="With --night: count the night's statistics in this club database as hands "
+                   "score (docs/stats.md) [env TRICKTABLE_CLUB_DB].")
 @click.option("--connect-timeout", default=10.0, show_default=True, type=click.FloatRange(0.1),
               help="Seconds to wait for the broker at start; exit if it does not answer.")
 @credential_options
@@ -62,7 +70,8 @@ DEFAULT_CLUB = {
               help="-v: log the host's connection changes; -vv: the embedded broker's too.")
 def serve(club_file: Path | None, broker_url: str | None, ca_file: str | None,
           journal_path: Path | None, registry_path: Path | None, port: int, client_id: str,
-          sync: str, night_path: Path | None, connect_timeout: float, username: str | None,
+          sync: str, night_path: Path | None, club_db: Path | None, connect_timeout: float,
+          username: str | None,
           password_file: Path | None, verbose: int) -> None:
     """Run the tables: MQTT in, journal, rules, MQTT out."""
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
@@ -91,7 +100,11 @@ def serve(club_file: Path | None, broker_url: str | None, ca_file: str | None,
         registry = Registry(registry_file, readonly=True) if registry_file else None
         service = Service(club, journal, registry, url, client_id=client_id, ca_file=ca_file)
         night = LiveNight(night_path, club, journal) if night_path is not None else None
-    except (BrokerError, ServiceError, JournalError, RegistryError, ClubError) as exc:
+        stats = StatsFollower(club_db, f"{night_path.stem} {time.strftime('%Y-%m-%d')}",
+                              journal, night_path) \
+            if club_db is not None and night_path is not None else None
+    except (BrokerError, ServiceError, JournalError, RegistryError, ClubError,
+            PlayersError) as exc:
         if broker is not None:
             broker.stop()
         raise click.ClickException(str(exc)) from None
@@ -103,6 +116,8 @@ def serve(club_file: Path | None, broker_url: str | None, ca_file: str | None,
         service.wait_connected(connect_timeout)
         if night is not None:
             night.start(service)
+        if stats is not None:
+            stats.start(service)
         click.echo(f"tricktable serving {len(club.tables)} table(s) of {club.name} on "
                    f"{url.host}:{url.port}, journal {journal_file}")
         done.wait()
@@ -113,6 +128,8 @@ def serve(club_file: Path | None, broker_url: str | None, ca_file: str | None,
     finally:
         if night is not None:
             night.stop()
+        if stats is not None:
+            stats.stop()
         service.stop()
         journal.close()
         if registry is not None:

@@ -1,4 +1,5 @@
-"""``tricktable web``: serve the scoreboard for any broker (club, table and replay pages).
+"""``tricktable web``: serve the scoreboard for any broker (club, table and replay pages;
+with ``--club-db``, the club's leaderboard, player and season pages too).
 
 Imports ``tricktable.web.server`` and ``tricktable.mqtturl`` (the broker URL, as for serve).
 """
@@ -13,6 +14,7 @@ from tricktable.cli.brokeropts import broker_options, broker_url
 from tricktable.history import HistoryError
 from tricktable.journal import Journal, JournalError
 from tricktable.mqtturl import BrokerConfigError
+from tricktable.players import PlayersError
 from tricktable.web.server import Scoreboard
 
 
@@ -31,12 +33,17 @@ from tricktable.web.server import Scoreboard
               type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="a hand-history or EGN file to replay at /replay/NAME (NAME: the file name "
                    "without its extension); repeatable")
+@click.option("--club-db", "club_db", default=None, envvar="TRICKTABLE_CLUB_DB",
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="the club database (tricktable players, docs/stats.md): the leaderboard, "
+                   "player and season pages on the same scoreboard, names linked to them, "
+                   "hidden players as Guest [env TRICKTABLE_CLUB_DB]")
 @click.option("--admin-token", envvar="TRICKTABLE_ADMIN_TOKEN", default=None,
               help="enable admin actions (new game, undo, void hand) for this bearer token "
                    "[env TRICKTABLE_ADMIN_TOKEN]; off when not given")
 def web(broker: str, ca_file: str | None, prefix: str, host: str, port: int,
         journal: Path | None, night: Path | None, histories: tuple[Path, ...],
-        username: str | None,
+        club_db: Path | None, username: str | None,
         password_file: Path | None, admin_token: str | None) -> None:
     """Serve the live scoreboard: every table, one table, and hand replays."""
     try:
@@ -46,13 +53,16 @@ def web(broker: str, ca_file: str | None, prefix: str, host: str, port: int,
         board = Scoreboard(url.host, url.port, host=host, port=port, prefix=prefix,
                            admin_token=admin_token or None, username=url.username,
                            password=url.password, tls=url.tls, ca_file=ca_file,
-                           journal=journal, night=night, histories=list(histories))
-    except (BrokerConfigError, JournalError, HistoryError, OSError) as exc:
+                           journal=journal, night=night, histories=list(histories),
+                           club_db=club_db)
+    except (BrokerConfigError, JournalError, HistoryError, PlayersError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     try:
         click.echo(f"scoreboard on {board.url} (broker {url.host}:{url.port}); Ctrl-C stops it")
         for path in histories:
             click.echo(f"replay of {path}: {board.url}/replay/{path.stem}")
+        if club_db is not None:
+            click.echo(f"club statistics ({club_db}): {board.url}/leaderboard")
         board.run()
     except ConnectionError as exc:
         raise click.ClickException(str(exc)) from None

@@ -17,7 +17,7 @@ from tricktable.engine import Engine
 from tricktable.engine.actions import Action
 from tricktable.engine.events import HandScored
 
-__all__ = ["hands_from_game", "hands_and_rest"]
+__all__ = ["hands_from_game", "hands_and_rest", "scored_events"]
 
 
 def hands_from_game(setup: Mapping[str, Any], actions: Iterable[Action]) -> list[Hand]:
@@ -25,18 +25,14 @@ def hands_from_game(setup: Mapping[str, Any], actions: Iterable[Action]) -> list
     return hands_and_rest(setup, actions)[0]
 
 
-def hands_and_rest(setup: Mapping[str, Any],
-                   actions: Iterable[Action]) -> tuple[list[Hand], int]:
-    """The scored hands (as ``hands_from_game``) and how many actions came after the last
-    of them: 0 when no hand is in play."""
+def scored_events(setup: Mapping[str, Any], actions: Iterable[Action]
+                  ) -> tuple[list[tuple[int, ...]], list[HandScored], int]:
+    """Replay a journaled game: its sides (the seats of each), every ``HandScored`` event in
+    order, and how many actions came after the last of them (0 when no hand is in play)."""
     engine = Engine.new(setup["variant"], setup.get("options"), setup.get("seed", 0),
                         setup.get("dealer", 0), setup.get("players"))
     sides = [tuple(side["seats"]) for side in engine.public_state()["sides"]]
-    if sorted(sides) != [(0, 2), (1, 3)]:
-        raise ClubError(f"a {setup['variant']} game is not two partnerships of two "
-                        "(N/S against E/W), so it cannot go on a progressive tally")
-    a_index = sides.index((0, 2))
-    hands: list[Hand] = []
+    scored: list[HandScored] = []
     n = scored_at = 0
     for n, action in enumerate(actions, 1):
         outcome = engine.apply(action)
@@ -44,6 +40,19 @@ def hands_and_rest(setup: Mapping[str, Any],
             raise ClubError(f"the journal's action {n} is refused on replay: {outcome.reason}")
         for event in outcome.events:
             if isinstance(event, HandScored):
-                hands.append((event.deltas[a_index], event.deltas[1 - a_index]))
+                scored.append(event)
                 scored_at = n
-    return hands, n - scored_at
+    return sides, scored, n - scored_at
+
+
+def hands_and_rest(setup: Mapping[str, Any],
+                   actions: Iterable[Action]) -> tuple[list[Hand], int]:
+    """The scored hands (as ``hands_from_game``) and how many actions came after the last
+    of them: 0 when no hand is in play."""
+    variant = setup["variant"]
+    sides, scored, rest = scored_events(setup, actions)
+    if sorted(sides) != [(0, 2), (1, 3)]:
+        raise ClubError(f"a {variant} game is not two partnerships of two "
+                        "(N/S against E/W), so it cannot go on a progressive tally")
+    a_index = sides.index((0, 2))
+    return [(event.deltas[a_index], event.deltas[1 - a_index]) for event in scored], rest

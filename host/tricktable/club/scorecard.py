@@ -17,12 +17,13 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
+from typing import Any
 
 from tricktable.club.movement import SEATS, TEAM_SEATS, pair
 from tricktable.club.standings import standings
 from tricktable.club.tournament import ProgressiveTournament
 
-__all__ = ["ScorecardLine", "scorecards", "results_csv", "scorecards_csv"]
+__all__ = ["ScorecardLine", "scorecards", "results_csv", "scorecards_csv", "spreadsheet_cell"]
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,9 @@ def scorecards(night: ProgressiveTournament) -> dict[str, list[ScorecardLine]]:
     return cards
 
 
-def _cell(value: str | int) -> str | int:
+def spreadsheet_cell(value: Any) -> Any:
+    """``value`` as a CSV cell a spreadsheet will not run: a text starting like a formula
+    (``=``, ``+``, ``-``, ``@``) gets a leading apostrophe."""
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@"):
         return "'" + value
     return value
@@ -68,7 +71,8 @@ def _cell(value: str | int) -> str | int:
 
 def _csv(rows: list[list[str | int]]) -> str:
     out = io.StringIO()
-    csv.writer(out, lineterminator="\r\n").writerows([[_cell(c) for c in row] for row in rows])
+    csv.writer(out, lineterminator="\r\n").writerows(
+        [[spreadsheet_cell(c) for c in row] for row in rows])
     return out.getvalue()
 
 

@@ -9,7 +9,7 @@ The journal and the hand history store actions in this form. Imports ``cards`` o
 from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, fields
-from typing import Any, ClassVar
+from typing import Any
 
 from tricktable.cards import Card, CardError, parse_card
 
@@ -27,8 +27,19 @@ class ActionError(ValueError):
 class Action:
     """Base of every action."""
 
-    TYPE: ClassVar[str] = ""
     seat: int
+
+    @property
+    def TYPE(self) -> str:
+        """The action's ``"type"`` in JSON (``ACTION_TYPES``; a property, not a class constant:
+        mypyc, which compiles this module, would take a constant for a dataclass field)."""
+        return _TYPE_OF[type(self)]
+
+    def __copy__(self) -> Action:
+        return self  # frozen
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Action:
+        return self
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.TYPE}
@@ -42,14 +53,11 @@ class Action:
 class Deal(Action):
     """The dealer deals from the engine's seed: every hand becomes known to the engine."""
 
-    TYPE: ClassVar[str] = "deal"
-
 
 @dataclass(frozen=True, slots=True)
 class ScanCard(Action):
     """During the deal, a player taps one of their own cards: the engine now knows it."""
 
-    TYPE: ClassVar[str] = "scan"
     card: Card
     copy: int | None = None
 
@@ -58,7 +66,6 @@ class ScanCard(Action):
 class TurnUp(Action):
     """The dealer turns (and scans) the up-card, in variants that have one."""
 
-    TYPE: ClassVar[str] = "turn_up"
     card: Card
     copy: int | None = None
 
@@ -67,7 +74,6 @@ class TurnUp(Action):
 class Bid(Action):
     """A bid from the variant's ladder: ``"4"``, ``"PEPPER:SMALL"``, ``"3HC"``, ``"NIL"`` ..."""
 
-    TYPE: ClassVar[str] = "bid"
     bid: str
 
 
@@ -75,14 +81,11 @@ class Bid(Action):
 class Pass(Action):
     """A pass in the auction."""
 
-    TYPE: ClassVar[str] = "pass"
-
 
 @dataclass(frozen=True, slots=True)
 class DeclareTrump(Action):
     """The contract holder names trump: ``"S" "H" "D" "C"``, ``"NT"``, ``"HIGH"``, ``"LOW"``."""
 
-    TYPE: ClassVar[str] = "trump"
     trump: str
 
 
@@ -92,7 +95,6 @@ class Exchange(Action):
 
     ``card`` is None when the card was not scanned (hands unknown)."""
 
-    TYPE: ClassVar[str] = "exchange"
     card: Card | None = None
     copy: int | None = None
 
@@ -101,7 +103,6 @@ class Exchange(Action):
 class SitOut(Action):
     """A defender's choice to sit the hand out (``out=True``) or play it (``out=False``)."""
 
-    TYPE: ClassVar[str] = "sit_out"
     out: bool = True
 
 
@@ -109,7 +110,6 @@ class SitOut(Action):
 class Play(Action):
     """A card played to the trick. ``copy`` None: a bare card whose copy is not known."""
 
-    TYPE: ClassVar[str] = "play"
     card: Card
     copy: int | None = None
 
@@ -119,14 +119,14 @@ class Call(Action):
     """A named call the variant understands (``"BOTTOMS"``, ``"MISDEAL"``, ``"ALONE"``,
     ``"TIME"`` to end a timed game after this hand ...)."""
 
-    TYPE: ClassVar[str] = "call"
     call: str
 
 
 ACTION_TYPES: dict[str, type[Action]] = {
-    cls.TYPE: cls
-    for cls in (Deal, ScanCard, TurnUp, Bid, Pass, DeclareTrump, Exchange, SitOut, Play, Call)
+    "deal": Deal, "scan": ScanCard, "turn_up": TurnUp, "bid": Bid, "pass": Pass,
+    "trump": DeclareTrump, "exchange": Exchange, "sit_out": SitOut, "play": Play, "call": Call,
 }
+_TYPE_OF = {cls: name for name, cls in ACTION_TYPES.items()}
 _FIELD_KINDS: dict[str, tuple[type, ...]] = {
     "seat": (int,), "bid": (str,), "trump": (str,), "call": (str,), "out": (bool,),
 }
@@ -137,9 +137,9 @@ def action_from_json(d: Any) -> Action:
     if not isinstance(d, dict):
         raise ActionError(f"an action must be a JSON object, got {type(d).__name__}")
     kind = d.get("type")
-    cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
-    if cls is None:
+    if not isinstance(kind, str) or kind not in ACTION_TYPES:
         raise ActionError(f"unknown action type {kind!r}; known: {', '.join(ACTION_TYPES)}")
+    cls = ACTION_TYPES[kind]
     names = {f.name: f for f in fields(cls)}
     extra = set(d) - set(names) - {"type"}
     if extra:

@@ -31,10 +31,9 @@ SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs", "the joker")
 def locate(st: State, seat: int, card: Card, copy: int | None) -> tuple[int, str, str]:
     """(bit index, "", "") of the card ``seat`` holds, or (-1, code, reason)."""
     deck = st.deck
-    label = format_card(card, copy) if copy else str(card)
     base = card.index
     if not st.deck_mask >> base & 1 or (copy is not None and copy >= deck.copies):
-        return -1, "card_not_in_deck", f"{label} is not in this game's {deck.name} deck"
+        return -1, "card_not_in_deck", f"{_label(card, copy)} is not in this game's {deck.name} deck"
     copies = range(deck.copies) if copy is None else (copy,)
     known = st.known[seat]
     for k in copies:
@@ -47,12 +46,17 @@ def locate(st: State, seat: int, card: Card, copy: int | None) -> tuple[int, str
             if st.unseen >> p & 1:
                 return p, "", ""
     who = st.players[seat]
+    label = _label(card, copy)
     if all(st.played >> (base + COPY_STRIDE * k) & 1 for k in copies):
         return -1, "card_already_played", f"{label} has already been played this hand"
     for other in range(st.n):
         if other != seat and any(st.known[other] >> (base + COPY_STRIDE * k) & 1 for k in copies):
             return -1, "card_not_in_hand", f"{label} is in {st.players[other]}'s hand, not {who}'s"
     return -1, "card_not_in_hand", f"{label} is not in {who}'s hand"
+
+
+def _label(card: Card, copy: int | None) -> str:
+    return format_card(card, copy) if copy else str(card)
 
 
 def _void_cards(st: State, seat: int) -> int:
@@ -67,14 +71,15 @@ def legal_mask(st: State, seat: int) -> int:
     """The bit set of cards ``seat`` may legally play now."""
     known = st.known[seat]
     cands = known
-    if st.count[seat] > known.bit_count():
+    if not st.dealt and st.count[seat] > known.bit_count():  # dealt: every card is known
         unseen = st.unseen
         if st.void[seat] and unseen & ~_void_cards(st, seat):
             unseen &= ~_void_cards(st, seat)
         cands |= unseen
     if st.trick:
         order = st.order
-        follow = order.suit_masks[order.eff[st.trick[0][1]]]  # type: ignore[union-attr]
+        assert order is not None  # trump is named before the play
+        follow = order.suit_masks[order.eff[st.trick[0][1]]]
         if known & follow:
             cands &= follow
     elif st.variant.restricts_leads:
@@ -141,7 +146,9 @@ def place(st: State, seat: int, p: int, events: list[Event] | None) -> bool:
         st.to_act = st.next_active[seat]
         return False
     cards = [q for _, q in trick]
-    winner = trick[st.order.winner(cards)][0]  # type: ignore[union-attr]
+    order = st.order
+    assert order is not None
+    winner = trick[order.winner(cards)][0]
     st.tricks.append((st.leader, trick, winner))
     st.tricks_won[winner] += 1
     trick_no = len(st.tricks)

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from tricktable.cards import COPY_STRIDE, from_physical
 from tricktable.cards import bits as _bits
@@ -52,7 +54,16 @@ from tricktable.engine.events import (
     TrumpDeclared,
     UpCardTurned,
 )
-from tricktable.engine.ids import CARD_IDS, DEAL, ActionIds, IllegalAction
+from tricktable.engine.ids import (
+    CARD_IDS,
+    DEAL,
+    EXCHANGE_UNSEEN,
+    PASS,
+    PLAY_ON,
+    SIT_OUT,
+    ActionIds,
+    IllegalAction,
+)
 from tricktable.engine.state import State
 from tricktable.rules import get_variant
 from tricktable.rules.base import STOCK, Contract, Variant, build_options
@@ -89,6 +100,7 @@ def _no(code: str, reason: str) -> Outcome:
     return Outcome(False, code, reason)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: copyable (see engine.state)
 class Engine:
     """One table. Build with ``Engine.new``; drive with ``legal_actions``/``apply``."""
 
@@ -97,19 +109,17 @@ class Engine:
         self.config = config
         self.actions: list[Action] = []
         self._plays = [_play_row(seat) for seat in range(state.n)]
-        self._bid_actions = [{b: Bid(seat, b) for b in state.variant.bid_ladder}
-                             for seat in range(state.n)]
-        """Each seat's ``Bid`` of each bid on the ladder, made once (``legal_actions``)."""
-        self._deal_orders: dict[int, list[int]] = {}
-        self._bids_memo: tuple[tuple[Any, ...], list[str]] = ((), [])
+        self._places: dict[int, list[list[int]]] = {}
+        self._bids: list[str] = []
+        self._bids_at, self._bids_seat, self._bids_state = -1, -1, state
+        """``_legal_bids``: the bids, and the position and seat they are for."""
         self.ids = ActionIds(state.variant)
         """The int numbering of this table's actions (``engine.ids``)."""
-        self._mask_memo: tuple[Any, int] = ((), 0)
-        self._handlers: dict[type, Callable[[Any], Outcome]] = {
-            Play: self._play, Bid: self._bid, Pass: self._pass, Deal: self._deal,
-            ScanCard: self._scan, TurnUp: self._turn_up, DeclareTrump: self._declare,
-            Exchange: self._exchange, SitOut: self._sit_out, Call: self._call,
-        }
+        self._bid_ids = {b: self.ids.number(Bid, b) for b in state.variant.bid_ladder}
+        self._memo_at, self._memo_state, self._memo_mask = -1, state, 0
+        """The play-phase ``legal_ids`` mask, its state and how many actions it followed."""
+        self._telling = True
+        """False inside ``apply_id``: accepted actions make no events (nobody reads them)."""
 
     @classmethod
     def new(cls, variant: str | Variant, options: Mapping[str, Any] | None = None,
@@ -165,8 +175,7 @@ class Engine:
         if (type(action) is Play and st.phase == "play" and action.seat == st.to_act
                 and type(action.seat) is int):  # the hot path: most actions are plays in turn
             return self._play_card(action)
-        handler = self._handlers.get(type(action))
-        if handler is None:
+        if type(action) not in _KINDS:
             return _no("unknown_action", f"not an engine action: {action!r}")
         if type(action.seat) is not int or not 0 <= action.seat < st.n:
             return _no("bad_seat", f"seat must be 0..{st.n - 1}, got {action.seat!r}")
@@ -174,13 +183,36 @@ class Engine:
             return _no("game_over", "the game is over")
         if (st.phase == "deal" and type(action) in _OPENERS
                 and st.variant.pre_auction_contract(st) is not None):
-            return self._open_with(handler, action)
-        out = handler(action)
+            return self._open_with(action)
+        out = self._handle(action)
         if out.ok:
             self.actions.append(action)
         return out
 
-    def _open_with(self, handler: Callable[[Any], Outcome], action: Action) -> Outcome:
+    def _handle(self, a: Action) -> Outcome:
+        """Check ``a`` by the handler of its kind and, when it is allowed, carry it out."""
+        if type(a) is Bid:
+            return self._bid(a)
+        if type(a) is Pass:
+            return self._pass(a)
+        if type(a) is Exchange:
+            return self._exchange(a)
+        if type(a) is Deal:
+            return self._deal(a)
+        if type(a) is Play:
+            return self._play(a)
+        if type(a) is DeclareTrump:
+            return self._declare(a)
+        if type(a) is SitOut:
+            return self._sit_out(a)
+        if type(a) is Call:
+            return self._call(a)
+        if type(a) is ScanCard:
+            return self._scan(a)
+        assert type(a) is TurnUp  # one of _KINDS
+        return self._turn_up(a)
+
+    def _open_with(self, action: Action) -> Outcome:
         """Hands neither dealt nor scanned, and a contract fixed before any bid (a club turned
         up): no bid will open the hand, so its first action does. Refused, the table is put
         back exactly as it was."""
@@ -188,7 +220,7 @@ class Engine:
         saved = copy.deepcopy(st, {id(st.variant): st.variant, id(st.options): st.options})
         events: list[Event] = []
         self._begin_auction(events)
-        out = handler(action)
+        out = self._handle(action)
         if not out.ok:
             self.state = saved
             return out
@@ -216,42 +248,46 @@ class Engine:
         v = st.variant
         cards = list(st.deck.physical)
         _shuffle(st.rng, cards)
-        order = self._deal_order(st.dealer)
         known = st.known
-        for p, seat in zip(cards, order, strict=False):
-            known[seat] |= 1 << p
+        for seat, places in enumerate(self._deal_places(st.dealer)):
+            hand = 0
+            for i in places:
+                hand |= 1 << cards[i]
+            known[seat] |= hand
         st.count = [st.hand_size] * st.n
-        rest = cards[len(order):]
+        rest = cards[st.n * st.hand_size:]
         for p in rest:
             st.kitty |= 1 << p
         st.unseen = 0
         st.dealt = True
-        events: list[Event] = [Dealt(st.dealer)]
+        events: list[Event] = [Dealt(st.dealer)] if self._telling else []
         if v.has_up_card and rest:
             st.up_card = rest[0]
-            events.append(UpCardTurned(st.card_name(rest[0])))
+            if self._telling:
+                events.append(UpCardTurned(st.card_name(rest[0])))
         self._begin_auction(events)
         return Outcome(True, "", "", events)
 
-    def _deal_order(self, dealer: int) -> list[int]:
-        """The seat that receives each card of the shuffled pack, in order: packets of the
-        variant's sizes, clockwise from the dealer's left, until every hand is full."""
-        order = self._deal_orders.get(dealer)
-        if order is None:
+    def _deal_places(self, dealer: int) -> list[list[int]]:
+        """For each seat, the places in the shuffled pack of the cards it receives: packets
+        of the variant's sizes, clockwise from the dealer's left, until every hand is full
+        (the rest of the pack is the kitty)."""
+        places = self._places.get(dealer)
+        if places is None:
             st = self.state
             packets = st.variant.packets(st.n, st.options)
-            counts = [0] * st.n
-            order, k = [], 0
-            while counts[dealer] < st.hand_size:
+            places = [[] for _ in range(st.n)]
+            dealt, k = 0, 0
+            while len(places[dealer]) < st.hand_size:
                 size = packets[k % len(packets)]
                 k += 1
                 for j in range(1, st.n + 1):
                     seat = (dealer + j) % st.n
-                    take = min(size, st.hand_size - counts[seat])
-                    order += [seat] * take
-                    counts[seat] += take
-            self._deal_orders[dealer] = order
-        return order
+                    take = min(size, st.hand_size - len(places[seat]))
+                    places[seat] += range(dealt, dealt + take)
+                    dealt += take
+            self._places[dealer] = places
+        return places
 
     def _scan(self, a: ScanCard) -> Outcome:
         st = self.state
@@ -351,7 +387,8 @@ class Engine:
             self._begin_auction(events)
         st.bids.append((a.seat, a.bid))
         st.high = (a.seat, a.bid)
-        events.append(BidMade(a.seat, a.bid))
+        if self._telling:
+            events.append(BidMade(a.seat, a.bid))
         self._after_auction_turn(a.seat, events)
         return Outcome(True, "", "", events)
 
@@ -366,7 +403,8 @@ class Engine:
         if st.phase == "deal":
             self._begin_auction(events)
         st.bids.append((a.seat, "PASS"))
-        events.append(Passed(a.seat))
+        if self._telling:
+            events.append(Passed(a.seat))
         self._after_auction_turn(a.seat, events)
         return Outcome(True, "", "", events)
 
@@ -379,7 +417,8 @@ class Engine:
         contract = v.auction_result(st)
         if contract is None:
             nxt = v.dealer_after_pass_out(st)
-            events.append(PassedOut(st.hand_number, nxt))
+            if self._telling:
+                events.append(PassedOut(st.hand_number, nxt))
             if st.time_up:
                 self._maybe_end(None, events)
             if not st.game_over:
@@ -390,7 +429,8 @@ class Engine:
     def _award(self, contract: Contract, events: list[Event]) -> None:
         st = self.state
         st.contract = contract
-        events.append(AuctionWon(contract.seat, contract.bid, contract.forced))
+        if self._telling:
+            events.append(AuctionWon(contract.seat, contract.bid, contract.forced))
         if contract.trump is not None:
             self._set_trump(contract.trump, events)
         else:
@@ -414,9 +454,11 @@ class Engine:
     def _set_trump(self, trump: str, events: list[Event]) -> None:
         st = self.state
         v = st.variant
-        st.contract = st.contract.with_trump(trump)  # type: ignore[union-attr]
+        if st.contract.trump != trump:  # type: ignore[union-attr]
+            st.contract = st.contract.with_trump(trump)  # type: ignore[union-attr]
         st.order = v.ordering(trump)
-        events.append(TrumpDeclared(st.contract.seat, trump))  # type: ignore[union-attr]
+        if self._telling:
+            events.append(TrumpDeclared(st.contract.seat, trump))  # type: ignore[union-attr]
         st.exchange_queue = v.exchanges(st)
         st.sitout_queue = v.sitout_deciders(st)
         self._advance(events)
@@ -442,7 +484,8 @@ class Engine:
             st.up_card = None
         st.count[receiver] += 1
         st.exchanges_done += 1
-        events.append(CardExchanged(STOCK, receiver, None if p is None else st.card_name(p)))
+        if self._telling:
+            events.append(CardExchanged(STOCK, receiver, None if p is None else st.card_name(p)))
 
     def _exchange(self, a: Exchange) -> Outcome:
         st = self.state
@@ -478,7 +521,9 @@ class Engine:
             st.count[receiver] += 1
         st.exchange_queue.pop(0)
         st.exchanges_done += 1
-        events: list[Event] = [CardExchanged(giver, receiver, None if p < 0 else st.card_name(p))]
+        events: list[Event] = []
+        if self._telling:
+            events.append(CardExchanged(giver, receiver, None if p < 0 else st.card_name(p)))
         self._advance(events)
         return Outcome(True, "", "", events)
 
@@ -493,7 +538,7 @@ class Engine:
         if a.out:
             st.dropped.add(a.seat)
         st.sitout_queue.pop(0)
-        events: list[Event] = [SatOut(a.seat, a.out)]
+        events: list[Event] = [SatOut(a.seat, a.out)] if self._telling else []
         if st.variant.sit_out_ends_hand(st, a.seat, a.out):
             self._score(events)
         else:
@@ -506,7 +551,7 @@ class Engine:
         if a.call not in v.legal_calls(st, a.seat, st.phase):
             return _no("unknown_call", v.call_refusal(st, a.seat, a.call)
                        or f"{a.call!r} cannot be called now")
-        events: list[Event] = [Called(a.seat, a.call)]
+        events: list[Event] = [Called(a.seat, a.call)] if self._telling else []
         if a.call == "TIME":
             st.time_up = True
             if st.phase == "deal" and not any(st.count):
@@ -515,7 +560,8 @@ class Engine:
         directive = v.apply_call(st, a.seat, a.call)
         if directive in ("redeal", "pass_deal"):
             nxt = st.dealer if directive == "redeal" else (st.dealer + 1) % st.n
-            events.append(PassedOut(st.hand_number, nxt))
+            if self._telling:
+                events.append(PassedOut(st.hand_number, nxt))
             self._next_hand(nxt, events)
         return Outcome(True, "", "", events)
 
@@ -523,7 +569,8 @@ class Engine:
     def _start_play(self) -> None:
         st = self.state
         v = st.variant
-        st.out = v.sitting_out(st) | frozenset(st.dropped)
+        out = v.sitting_out(st)
+        st.out = out | frozenset(st.dropped) if st.dropped else out
         if st.out:  # else ``new_hand`` left every seat in the ring
             active = [s for s in range(st.n) if s not in st.out]
             st.active = len(active)
@@ -588,7 +635,8 @@ class Engine:
         st.last_hand = {"hand_number": st.hand_number, "dealer": st.dealer,
                         "contract": c.to_json() if c else None, "tricks_won": list(st.tricks_won),
                         "deltas": list(deltas), "scores": list(st.scores), "detail": detail}
-        events.append(HandScored(st.hand_number, tuple(deltas), tuple(st.scores), detail))
+        if self._telling:
+            events.append(HandScored(st.hand_number, tuple(deltas), tuple(st.scores), detail))
         self._maybe_end(st.side_of[c.seat] if c else None, events)
         if not st.game_over:
             self._next_hand((st.dealer + 1) % st.n, events)
@@ -611,14 +659,16 @@ class Engine:
         if winner is not None:
             st.game_over, st.winner = True, winner
             st.phase, st.to_act = "game_over", None
-            events.append(GameOver(winner, tuple(st.scores)))
+            if self._telling:
+                events.append(GameOver(winner, tuple(st.scores)))
 
     def _next_hand(self, dealer: int, events: list[Event]) -> None:
         st = self.state
         st.dealer = dealer
         st.hand_number += 1
         st.new_hand()
-        events.append(HandStarted(st.hand_number, dealer))
+        if self._telling:
+            events.append(HandStarted(st.hand_number, dealer))
 
     # -- legal actions -------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
@@ -636,56 +686,63 @@ class Engine:
             return out
         if phase == "game_over" or seat is None:
             return []
-        v = st.variant
-        made = _shared
-        calls = v.legal_calls(st, seat, phase)
-        acts: list[Action] = [made(Call, seat, c) for c in calls] if calls else []
         if phase == "deal":
-            return self._deal_actions() + acts
-        if phase == "bidding":
-            bids = self._bid_actions[seat]
-            acts += [bids[b] for b in self._legal_bids(seat)]
-            if v.may_pass(st, seat):
-                acts.append(made(Pass, seat))
-            return acts
-        if phase == "trump":
-            return acts + [made(DeclareTrump, seat, t) for t in v.trump_choices(st)]
-        if phase == "exchange":
-            giver, receiver = st.exchange_queue[0]
-            index = st.exchanges_done
-            for p in _bits(st.known[giver]):
-                if not v.exchange_refusal(st, giver, receiver, index, p):
-                    card, copy = from_physical(p)
-                    acts.append(Exchange(giver, card, copy))
-            if st.count[giver] > st.known[giver].bit_count():
-                acts.append(Exchange(giver, None))
-            return acts
-        return acts + [SitOut(seat, out) for out in (True, False)
-                       if not v.sitout_refusal(st, seat, out)]
+            return self._deal_actions() + [Call(seat, c)
+                                           for c in st.variant.legal_calls(st, seat, phase)]
+        action_of = self.ids.action_of
+        return [action_of(a, seat, phase) for a in self.legal_ids()]
 
     # -- the integer API (engine.ids) -----------------------------------------------------
     def legal_ids(self) -> list[int]:
         """The legal actions of the seat to act as ints (``engine.ids``), ascending for plays.
         In the deal phase only ``DEAL`` (scanning stays with the dataclass actions)."""
         st = self.state
-        if st.phase == "play":
-            m = cardplay.legal_mask(st, st.to_act)  # type: ignore[arg-type]
-            self._mask_memo = ((len(self.actions), st), m)
+        phase, seat = st.phase, st.to_act
+        if phase == "play":
+            m = cardplay.legal_mask(st, seat)  # type: ignore[arg-type]
+            self._memo_at, self._memo_state, self._memo_mask = len(self.actions), st, m
             return _bits(m)
-        if st.phase == "deal":
-            return [DEAL] if not any(st.count) and st.up_card is None and not st.game_over else []
-        return [self.ids.id_of(a) for a in self.legal_actions()]
+        if phase == "game_over" or seat is None:
+            return []
+        if phase == "deal":
+            return [DEAL] if not any(st.count) and st.up_card is None else []
+        v = st.variant
+        ids = self.ids
+        calls = v.legal_calls(st, seat, phase)
+        out = [ids.number(Call, c) for c in calls] if calls else []
+        if phase == "bidding":
+            bid_ids = self._bid_ids
+            out += [bid_ids[b] for b in self._legal_bids(seat)]
+            if v.may_pass(st, seat):
+                out.append(PASS)
+        elif phase == "trump":
+            out += [ids.number(DeclareTrump, t) for t in v.trump_choices(st)]
+        elif phase == "exchange":
+            giver, receiver = st.exchange_queue[0]
+            index = st.exchanges_done
+            known = st.known[giver]
+            out += [p for p in _bits(known)
+                    if not v.exchange_refusal(st, giver, receiver, index, p)]
+            if st.count[giver] > known.bit_count():
+                out.append(EXCHANGE_UNSEEN)
+        else:
+            if not v.sitout_refusal(st, seat, True):
+                out.append(SIT_OUT)
+            if not v.sitout_refusal(st, seat, False):
+                out.append(PLAY_ON)
+        return out
 
     def apply_id(self, a: int) -> None:
         """Apply int action ``a`` for the seat to act, or raise ``IllegalAction`` (code and
         reason as ``apply`` gives them) with nothing changed. A legal play takes a short path
-        that records the same action and state as ``apply`` but builds no ``Outcome`` or
-        events (a hand the engine dealt: only ``cardplay.place``)."""
+        that records the same action and state as ``apply`` but builds no ``Outcome``
+        (a hand the engine dealt: only ``cardplay.place``). No events are made."""
         st = self.state
         if st.phase == "play" and type(a) is int and 0 <= a < CARD_IDS:
             seat: int = st.to_act  # type: ignore[assignment]
-            key, m = self._mask_memo
-            if key != (len(self.actions), st):
+            if self._memo_state is st and self._memo_at == len(self.actions):
+                m = self._memo_mask
+            else:
                 m = cardplay.legal_mask(st, seat)
             if m >> a & 1:
                 if st.dealt:
@@ -694,11 +751,19 @@ class Engine:
                     over = cardplay.play(st, seat, a, [])
                 self.actions.append(self._plays[seat][a])
                 if over:
-                    self._score([])
+                    self._telling = False
+                    try:
+                        self._score([])
+                    finally:
+                        self._telling = True
                 return
         if st.to_act is None:
             raise IllegalAction("game_over", "the game is over")
-        out = self.apply(self.ids.action_of(a, st.to_act, st.phase))
+        self._telling = False
+        try:
+            out = self.apply(self.ids.action_of(a, st.to_act, st.phase))
+        finally:
+            self._telling = True
         if not out.ok:
             raise IllegalAction(out.code, out.reason)
 
@@ -706,10 +771,11 @@ class Engine:
         """The variant's ``legal_bids`` for ``seat``, computed once per position: a random or
         bot player asks ``legal_actions`` and then ``apply`` checks the bid it chose. The
         position is the number of accepted actions (a refused one changes nothing)."""
-        key = (len(self.actions), seat, self.state)
-        if self._bids_memo[0] != key:
-            self._bids_memo = (key, self.state.variant.legal_bids(self.state, seat))
-        return self._bids_memo[1]
+        st, at = self.state, len(self.actions)
+        if self._bids_at != at or self._bids_seat != seat or self._bids_state is not st:
+            self._bids = st.variant.legal_bids(st, seat)
+            self._bids_at, self._bids_seat, self._bids_state = at, seat, st
+        return self._bids
 
     def _deal_actions(self) -> list[Action]:
         st = self.state
@@ -734,7 +800,11 @@ class Engine:
         return acts
 
 
-_OPENERS = (Play, DeclareTrump, Exchange, SitOut)
+_KINDS = frozenset((Play, Bid, Pass, Deal, ScanCard, TurnUp, DeclareTrump, Exchange, SitOut,
+                    Call))
+"""The actions ``Engine.apply`` knows."""
+
+_OPENERS = frozenset((Play, DeclareTrump, Exchange, SitOut))
 """Actions that can open a hand whose contract was fixed before any bid (``Engine.apply``)."""
 
 
@@ -754,13 +824,6 @@ def _shuffle(rng: random.Random, cards: list[int]) -> None:
 def _draw_sizes(n: int) -> tuple[tuple[int, int], ...]:
     """(i, bits drawn for an index 0..i) for each step of a Fisher-Yates shuffle of ``n``."""
     return tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
-
-
-@cache
-def _shared(cls: type[Action], *args: Any) -> Action:
-    """One instance of an action for every engine (actions are frozen): ``legal_actions``
-    is hot."""
-    return cls(*args)
 
 
 @cache

@@ -11,14 +11,14 @@ Imports ``cards`` only.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import Any
 
 from tricktable.cards import Card, format_card
 
 __all__ = [
     "Event", "HandStarted", "Dealt", "CardScanned", "UpCardTurned", "BidMade", "Passed",
     "Called", "AuctionWon", "PassedOut", "TrumpDeclared", "CardExchanged", "SatOut",
-    "CardPlayed", "Revoke", "TrickWon", "HandScored", "GameOver",
+    "CardPlayed", "Revoke", "TrickWon", "HandScored", "GameOver", "EVENT_TYPES",
 ]
 
 
@@ -26,7 +26,11 @@ __all__ = [
 class Event:
     """Base of every event."""
 
-    TYPE: ClassVar[str] = ""
+    @property
+    def TYPE(self) -> str:
+        """The event's ``"type"`` in JSON (``EVENT_TYPES``; a property, not a class constant:
+        mypyc, which compiles this module, would take a constant for a dataclass field)."""
+        return _TYPE_OF[type(self)]
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.TYPE}
@@ -47,7 +51,6 @@ def _plain(value: Any) -> Any:
 
 @dataclass(slots=True)
 class HandStarted(Event):
-    TYPE: ClassVar[str] = "hand_started"
     hand_number: int
     dealer: int
 
@@ -56,39 +59,33 @@ class HandStarted(Event):
 class Dealt(Event):
     """The engine dealt from its seed: every hand is known."""
 
-    TYPE: ClassVar[str] = "dealt"
     dealer: int
 
 
 @dataclass(slots=True)
 class CardScanned(Event):
-    TYPE: ClassVar[str] = "card_scanned"
     seat: int
     card: str
 
 
 @dataclass(slots=True)
 class UpCardTurned(Event):
-    TYPE: ClassVar[str] = "up_card"
     card: str
 
 
 @dataclass(slots=True)
 class BidMade(Event):
-    TYPE: ClassVar[str] = "bid"
     seat: int
     bid: str
 
 
 @dataclass(slots=True)
 class Passed(Event):
-    TYPE: ClassVar[str] = "pass"
     seat: int
 
 
 @dataclass(slots=True)
 class Called(Event):
-    TYPE: ClassVar[str] = "call"
     seat: int
     call: str
 
@@ -97,7 +94,6 @@ class Called(Event):
 class AuctionWon(Event):
     """The auction is over: ``seat`` holds the contract ``bid`` (``forced`` when stuck)."""
 
-    TYPE: ClassVar[str] = "auction_won"
     seat: int
     bid: str
     forced: bool = False
@@ -107,14 +103,12 @@ class AuctionWon(Event):
 class PassedOut(Event):
     """Nobody bid: the hand is thrown in and ``next_dealer`` deals."""
 
-    TYPE: ClassVar[str] = "passed_out"
     hand_number: int
     next_dealer: int
 
 
 @dataclass(slots=True)
 class TrumpDeclared(Event):
-    TYPE: ClassVar[str] = "trump"
     seat: int
     trump: str
 
@@ -123,7 +117,6 @@ class TrumpDeclared(Event):
 class CardExchanged(Event):
     """``giver`` passed a card to ``receiver`` (``card`` None when not scanned)."""
 
-    TYPE: ClassVar[str] = "exchange"
     giver: int
     receiver: int
     card: str | None
@@ -131,14 +124,12 @@ class CardExchanged(Event):
 
 @dataclass(slots=True)
 class SatOut(Event):
-    TYPE: ClassVar[str] = "sit_out"
     seat: int
     out: bool
 
 
 @dataclass(slots=True)
 class CardPlayed(Event):
-    TYPE: ClassVar[str] = "card_played"
     seat: int
     card: str
     trick: int
@@ -157,7 +148,6 @@ class Revoke(Event):
     and has now played it, in trick ``proven_in``). ``accepted``: record mode kept the play
     and the penalty applies when the hand is scored."""
 
-    TYPE: ClassVar[str] = "revoke"
     seat: int
     trick: int
     suit: str
@@ -168,7 +158,6 @@ class Revoke(Event):
 
 @dataclass(slots=True)
 class TrickWon(Event):
-    TYPE: ClassVar[str] = "trick_won"
     trick: int
     winner: int
     leader: int
@@ -179,7 +168,6 @@ class TrickWon(Event):
 class HandScored(Event):
     """``deltas`` and ``scores`` are per side; ``detail`` is the variant's explanation."""
 
-    TYPE: ClassVar[str] = "hand_scored"
     hand_number: int
     deltas: tuple[int, ...]
     scores: tuple[int, ...]
@@ -188,6 +176,27 @@ class HandScored(Event):
 
 @dataclass(slots=True)
 class GameOver(Event):
-    TYPE: ClassVar[str] = "game_over"
     winner: int | None
     scores: tuple[int, ...]
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    "hand_started": HandStarted,
+    "dealt": Dealt,
+    "card_scanned": CardScanned,
+    "up_card": UpCardTurned,
+    "bid": BidMade,
+    "pass": Passed,
+    "call": Called,
+    "auction_won": AuctionWon,
+    "passed_out": PassedOut,
+    "trump": TrumpDeclared,
+    "exchange": CardExchanged,
+    "sit_out": SatOut,
+    "card_played": CardPlayed,
+    "revoke": Revoke,
+    "trick_won": TrickWon,
+    "hand_scored": HandScored,
+    "game_over": GameOver,
+}
+_TYPE_OF = {cls: name for name, cls in EVENT_TYPES.items()}

@@ -60,6 +60,18 @@ class ActionIds:
         self.kinds += [(Bid, b) for b in variant.bid_ladder]
         self.kinds += [(DeclareTrump, t) for t in variant.trump_names]
         self._ids = {kind: CARD_IDS + i for i, kind in enumerate(self.kinds)}
+        self._made: dict[tuple[int, int, bool], Action] = {}
+        """``action_of``'s actions, made once (they are frozen)."""
+
+    def number(self, kind: type[Action], arg: object = None) -> int:
+        """The int of a non-card action: its kind (``Bid`` ...) and argument (the bid, the
+        trump, the call, ``out``); a new one gets the next free number."""
+        key = (kind, arg)
+        a = self._ids.get(key)
+        if a is None:
+            a = self._ids[key] = CARD_IDS + len(self.kinds)
+            self.kinds.append(key)
+        return a
 
     def id_of(self, action: Action) -> int:
         """The int of ``action`` (its seat is implied: the seat to act)."""
@@ -67,21 +79,25 @@ class ActionIds:
         if kind is Play or (kind is Exchange and action.card is not None):  # type: ignore[attr-defined]
             return action.card.index + COPY_STRIDE * (action.copy or 0)  # type: ignore[attr-defined]
         arg = {Bid: "bid", DeclareTrump: "trump", Call: "call", SitOut: "out"}.get(kind)
-        key = (kind, getattr(action, arg) if arg else None)
-        a = self._ids.get(key)
-        if a is None:
-            if arg is None:
-                raise IllegalAction("unknown_action", f"no int action for {action!r}")
-            a = self._ids[key] = CARD_IDS + len(self.kinds)
-            self.kinds.append(key)
-        return a
+        if arg is None and (kind, None) not in self._ids:
+            raise IllegalAction("unknown_action", f"no int action for {action!r}")
+        return self.number(kind, getattr(action, arg) if arg else None)
 
     def action_of(self, a: int, seat: int, phase: str) -> Action:
-        """The dataclass action of int ``a`` for ``seat`` in ``phase``."""
-        if type(a) is not int or not 0 <= a < CARD_IDS + len(self.kinds):
+        """The dataclass action of int ``a`` for ``seat`` in ``phase`` (one shared instance)."""
+        if type(a) is not int:
+            raise IllegalAction("unknown_action", f"not an int action of this table: {a!r}")
+        key = (a, seat, phase == "exchange")
+        made = self._made.get(key)
+        if made is not None:
+            return made
+        if not 0 <= a < CARD_IDS + len(self.kinds):
             raise IllegalAction("unknown_action", f"not an int action of this table: {a!r}")
         if a < CARD_IDS:
             card, copy = from_physical(a)
-            return Exchange(seat, card, copy) if phase == "exchange" else Play(seat, card, copy)
-        kind, arg = self.kinds[a - CARD_IDS]
-        return kind(seat) if arg is None else kind(seat, arg)  # type: ignore[call-arg]
+            made = Exchange(seat, card, copy) if key[2] else Play(seat, card, copy)
+        else:
+            kind, arg = self.kinds[a - CARD_IDS]
+            made = kind(seat) if arg is None else kind(seat, arg)  # type: ignore[call-arg]
+        self._made[key] = made
+        return made

@@ -16,12 +16,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from tricktable.cards import CARDS, Deck, Ordering, format_card
 from tricktable.rules.base import CommonOptions, Contract, Variant
 
 __all__ = ["State"]
 
 
+# Compiled by mypyc (setup.py), ``copy.copy`` needs a serializable class; mypy 2.4's
+# ``serializable=True`` alone skips ``__init__`` when the class is called from Python.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State:
     """Everything the engine knows about one table (see the module docstring)."""
 
@@ -91,7 +96,11 @@ class State:
 
     # -- views used by hooks -------------------------------------------------------------
     def side_tricks(self, side: int) -> int:
-        return sum(map(self.tricks_won.__getitem__, self.sides[side]))  # no generator frame
+        won = self.tricks_won
+        total = 0
+        for s in self.sides[side]:
+            total += won[s]
+        return total
 
     def card_name(self, p: int) -> str:
         """How bit index ``p`` prints in this game (``AS``; ``AS'`` for a second copy)."""

@@ -22,7 +22,9 @@ import types
 import typing
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, ClassVar, Literal, Protocol
+from typing import Any, ClassVar, Literal, Optional, Protocol
+
+from mypy_extensions import mypyc_attr
 
 from tricktable.cards import Deck, Ordering, Suit, deck
 
@@ -38,6 +40,10 @@ STOCK = -1
 (the engine moves it, no action needed); a receiver ``STOCK`` is a discard to the kitty."""
 
 
+NOBODY: frozenset[int] = frozenset()
+"""No seat (``Variant.sitting_out`` when everybody plays; one shared empty set)."""
+
+
 class OptionError(ValueError):
     """A house-rule option with an unknown name or a value of the wrong type."""
 
@@ -47,19 +53,20 @@ def opt(default: Any, doc: str) -> Any:
     return field(default=default, metadata={"doc": doc})
 
 
+@mypyc_attr(native_class=False)  # compiled, ``build_options`` reads the field types
 @dataclass(frozen=True)
 class CommonOptions:
     """House rules every variant has."""
 
-    revoke_mode: Literal["strict", "record"] = opt(
+    revoke_mode: "Literal['strict', 'record']" = opt(
         "strict", "The table's house rule on revokes: strict refuses a provably illegal play (the player takes "
         "the card back); record accepts it and applies the revoke penalty when the hand is "
         "scored. Strict by default: the table can say no at once, which is its point.")
-    hand_limit: int | None = opt(
+    hand_limit: "Optional[int]" = opt(
         None, "“Bid Euchre”, section “Single Deck Bid Euchre”, “Winning”: 'other variations ... set a time "
         "limit'; a fixed number of hands is the engine's clock-free form of it (highest total "
         "wins; a tie plays on). Off by default: the articles' standard is a target score.")
-    time_limit_minutes: int | None = opt(
+    time_limit_minutes: "Optional[int]" = opt(
         None, "“Bid Euchre”, section “Winning”: 'set a time limit such as one or two hours'. The engine has "
         "no clock: the host sends Call('TIME') when time is up and the game ends with that "
         "hand. Off by default.")
@@ -111,11 +118,13 @@ def option_docs(cls: type[CommonOptions]) -> list[tuple[str, Any, str]]:
             for f in fields(cls)]
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Contract:
     """The auction's result. ``need``: tricks the contract side must take. ``alone``: the
     holder plays without a partner (pepper, Pfeffer, going alone). ``forced``: the dealer
-    was stuck with it. ``trump`` is None until declared."""
+    was stuck with it. ``trump`` is None until declared. Read-only by convention and
+    hashed by value (not frozen: one is made each hand, and compiled, a frozen dataclass
+    is made three times slower)."""
 
     seat: int
     bid: str
@@ -133,12 +142,17 @@ class Contract:
         return {"seat": self.seat, "bid": self.bid, "trump": self.trump, "alone": self.alone,
                 "need": self.need, "forced": self.forced}
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Contract:
+        return self  # immutable
 
-@dataclass(frozen=True)
+
+@dataclass
 class HandResult:
     """Score changes per side for one hand and the sentence that explains them.
     ``tally``: when not None, the game-level counters the variant keeps beside the scores
-    (Spades bags, Pfeffer hickeys, Eau Claire sit-outs), replacing ``TableView.tally``."""
+    (Spades bags, Pfeffer hickeys, Eau Claire sit-outs), replacing ``TableView.tally``.
+    Read-only by convention (not frozen: one is made each hand, and compiled, a frozen
+    dataclass is made three times slower)."""
 
     deltas: tuple[int, ...]
     detail: str
@@ -182,6 +196,7 @@ class TableView(Protocol):
     def card_name(self, p: int) -> str: ...
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (setup.py), declarable outside rules/
 class Variant:
     """A game of the family, declared. Subclasses set the attributes and override hooks."""
 
@@ -308,7 +323,7 @@ class Variant:
         """Seats that take no part in the play (the partner of a lone player)."""
         c = st.contract
         if c is None or not c.alone:
-            return frozenset()
+            return NOBODY
         return frozenset(st.sides[st.side_of[c.seat]]).difference((c.seat,))
 
     def first_leader(self, st: TableView) -> int:
@@ -328,6 +343,12 @@ class Variant:
             if cands >> p & 1 and self.lead_refusal(st, seat, p):
                 cands &= ~(1 << p)
         return cands
+
+    def leads_free(self, st: TableView) -> bool:
+        """True when no lead can be refused any more this hand, whatever is played from
+        here (once a restriction lifts it stays lifted): a search stops asking
+        ``lead_mask`` below such a position. Consulted only when ``restricts_leads``."""
+        return not self.restricts_leads
 
     # -- calls ---------------------------------------------------------------------------
     def legal_calls(self, st: TableView, seat: int, phase: str) -> list[str]:

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal
+from typing import Literal, Optional
+
+from mypy_extensions import mypyc_attr
 
 from tricktable.rules.base import (
     TRUMP_SUITS,
@@ -34,11 +36,12 @@ PEPPERS = (PEPPER_SMALL, PEPPER_BIG)
 SOURCE = "“Bid Euchre”, section “Single Deck Bid Euchre”"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class BidEuchreOptions(CommonOptions):
     """House rules of Single Deck Bid Euchre (each field names its passage)."""
 
-    target: int | None = opt(
+    target: "Optional[int]" = opt(
         42, f"{SOURCE}, Winning: 'The standard winning number or goal is 42 (32 in hawsy)'. "
         "null plays to a hand or time limit instead.")
     win_on_defense: bool = opt(
@@ -68,7 +71,7 @@ class BidEuchreOptions(CommonOptions):
     no_trump: bool = opt(
         True, f"{SOURCE}: 'When playing with no trumps, all four suits follow the plain suit "
         "ranking', so the bidder may name no trump.")
-    all_pass: Literal["pass_deal", "same_dealer", "stick_dealer"] = opt(
+    all_pass: "Literal['pass_deal', 'same_dealer', 'stick_dealer']" = opt(
         "pass_deal", "The single-deck passage does not say. Default follows the family's Euchre "
         "rule (“Euchre”, 'If no trump is selected, the hand is discarded and the deal passes to "
         "the left'); 'same_dealer' redeals; 'stick_dealer' makes the dealer bid (“Bid Euchre”, "
@@ -81,6 +84,7 @@ class BidEuchreOptions(CommonOptions):
         "“Euchre” rule that a renege costs the offending side a fixed number of points.")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class BidEuchre(Variant):
     """Single Deck Bid Euchre (“Bid Euchre”)."""
 

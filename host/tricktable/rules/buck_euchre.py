@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from mypy_extensions import mypyc_attr
+
 from tricktable.cards import CARDS, COPY_STRIDE, Deck, Suit, make_deck
 from tricktable.rules.base import (
     CommonOptions,
@@ -43,6 +45,7 @@ def club_up_contract(st: TableView, bid: str) -> Contract | None:
     return Contract(seat=(st.dealer + 1) % st.n, bid=bid, need=0, trump="C")
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class BuckEuchreOptions(CommonOptions):
     """House rules of Buck Euchre / Dirty Clubs (each field names its passage)."""
@@ -52,7 +55,7 @@ class BuckEuchreOptions(CommonOptions):
     second_round: bool = opt(
         False, f"{SOURCE}, Play: 'The bid can go around a second time, giving players the chance "
         "to raise their bid.' ('can': off by default).")
-    all_pass: Literal["pass_deal", "no_trump"] = opt(
+    all_pass: "Literal['pass_deal', 'no_trump']" = opt(
         "pass_deal", f"{SOURCE}, Scoring: 'Another variation is that if the call goes all the way "
         "around without a bid, there is no trump'. Without it the article is silent; judgement: "
         "the hand is thrown in and the deal passes, as in Euchre.")
@@ -63,6 +66,7 @@ class BuckEuchreOptions(CommonOptions):
     set_points: int = opt(5, f"{SOURCE}, Scoring: 'he must add five to his score'.")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class BuckEuchre(Variant):
     """Buck Euchre / Dirty Clubs (“Bid Euchre”, section “Buck euchre”)."""
 

@@ -13,6 +13,9 @@ shares. Imports ``cards``, ``rules.base`` and ``rules.common``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar, Optional
+
+from mypy_extensions import mypyc_attr
 
 from tricktable.cards import Deck, make_deck
 from tricktable.rules.base import CommonOptions, HandResult, TableView, Variant, opt
@@ -41,6 +44,7 @@ def bid_or_set(st: TableView, made_factor: int = 1, set_value: int | None = None
     return HandResult(tuple(deltas), note)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class DoubleDeckOptions(CommonOptions):
     """House rules of Double Deck Bid Euchre (each field names its passage)."""
@@ -48,10 +52,11 @@ class DoubleDeckOptions(CommonOptions):
     revoke_points: int = opt(
         3, "The article names no revoke penalty. Judgement: the offending team loses the minimum "
         "bid, the smallest set (record mode).")
-    target: int | None = opt(50, f"{SOURCE}: 'The game is won by the first team to score 50 "
+    target: "Optional[int]" = opt(50, f"{SOURCE}: 'The game is won by the first team to score 50 "
                                  "points' (the bidders win a tie: judgement, as in Pfeffer).")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class DoubleDeck(Variant):
     """Double Deck Bid Euchre (“Bid Euchre”)."""
 
@@ -59,7 +64,7 @@ class DoubleDeck(Variant):
     title = "Double Deck Bid Euchre"
     aliases = ("double-deck-bid-euchre",)
     Options = DoubleDeckOptions
-    seat_counts = (4,)
+    seat_counts: ClassVar[tuple[int, ...]] = (4,)
     deck_name = "48"
     cards_per_hand = 12
     bid_ladder = tuple(str(i) for i in range(3, 13))
@@ -79,6 +84,7 @@ class DoubleDeck(Variant):
         return offender_pays(st, seat, st.options.revoke_points)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class IndianaDoubleDeck(DoubleDeck):
     """Indiana Double Deck: 'played by four players in teams of two. A deck of 48 cards (a
     Pinochle Deck is used' (“Bid Euchre”, section “Double Deck Bid Euchre”, “Variations”)."""
@@ -88,6 +94,7 @@ class IndianaDoubleDeck(DoubleDeck):
     aliases = ("indiana",)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class FiveHanded(DoubleDeck):
     """The five-handed game (“Bid Euchre”, section “Double Deck Bid Euchre”, “Variations”): 'two decks with
     nines removed. Each player competes against all the others ... If six play, eight nines

@@ -13,6 +13,9 @@ Imports ``cards``, ``rules.base``, ``rules.double_deck`` (the shared scoring) an
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Optional
+
+from mypy_extensions import mypyc_attr
 
 from tricktable.rules.base import CommonOptions, Contract, HandResult, TableView, Variant, opt
 from tricktable.rules.common import offender_pays, partner_of
@@ -24,6 +27,7 @@ SOURCE = "“Bid Euchre”, section “Double Hasenpfeffer”"
 ALONE = "ALONE"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class DoubleHasenpfefferOptions(CommonOptions):
     """House rules of Double Hasenpfeffer (each field names its passage)."""
@@ -31,11 +35,12 @@ class DoubleHasenpfefferOptions(CommonOptions):
     revoke_points: int = opt(
         6, "The article names no revoke penalty. Judgement: the offending team loses the minimum "
         "bid, the smallest set (record mode).")
-    target: int | None = opt(
+    target: "Optional[int]" = opt(
         42, f"{SOURCE} names no target; 'Scoring is the same as in 24-card pepper above', whose "
         "standard goal is 42 (“Bid Euchre”, section “Single Deck Bid Euchre”, “Winning”). Judgement.")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class DoubleHasenpfeffer(Variant):
     """Double Hasenpfeffer (“Bid Euchre”)."""
 

@@ -19,6 +19,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
+from mypy_extensions import mypyc_attr
+
 from tricktable.cards import CARDS, COPY_STRIDE
 from tricktable.rules.base import (
     CommonOptions,
@@ -41,6 +43,7 @@ SET_POINTS = 5
 """Set: 'the partnership's score is increased by 5'."""
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class EauClaireOptions(CommonOptions):
     """House rules of Eau Claire Clubs (each field names its passage)."""
@@ -48,16 +51,17 @@ class EauClaireOptions(CommonOptions):
     start: int = opt(15, f"{SOURCE}, Scoring: 'The game begins with both partnerships at 15.'")
     cap: int = opt(20, f"{SOURCE}, Set: 'the partnership's score is increased by 5, up to a "
                        "maximum of 20'.")
-    calls_before: Literal["any_bid", "own_bid"] = opt(
+    calls_before: "Literal['any_bid', 'own_bid']" = opt(
         "any_bid", f"{SOURCE}, Bottoms: 'the official rule is that a player must call Bottoms "
         "before anybody else bids/passes — at the table, however, this rule is often loosened'. "
         "'own_bid' allows a call until the caller's own bid (the same for misdeals).")
-    ace_no_face: Literal["any", "strict", "off"] = opt(
+    ace_no_face: "Literal['any', 'strict', 'off']" = opt(
         "any", f"{SOURCE}, Misdeal: 'If a player's hand contains 1+ aces and no face-cards, the "
         "player may call Ace No Face' (any); 'some places commonly restrict Ace No Face to only "
         "the precise holding of A-10-10-9-9' (strict); off disallows it.")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class EauClaireClubs(Variant):
     """Eau Claire Clubs (“Bid Euchre”)."""
 

@@ -16,7 +16,9 @@ Imports ``cards`` and ``rules.base``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Final, Literal, Optional
+
+from mypy_extensions import mypyc_attr
 
 from tricktable.cards import CARDS, COPY_STRIDE, Deck
 from tricktable.cards import deck as named_deck
@@ -35,16 +37,17 @@ __all__ = ["Euchre", "Euchre1844", "EuchreBritish", "EuchreOptions", "Euchre1844
            "EuchreBritishOptions", "ORDER_UP", "ALONE", "BENNY", "VARIANTS"]
 
 SOURCE = "“Euchre”"
-ORDER_UP = "ORDER_UP"
-ALONE = ":ALONE"
-BENNY = "BENNY"
+ORDER_UP: Final = "ORDER_UP"
+ALONE: Final = ":ALONE"
+BENNY: Final = "BENNY"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class EuchreRules(CommonOptions):
     """House rules every Euchre variant has (each field names its passage)."""
 
-    target: int | None = opt(
+    target: "Optional[int]" = opt(
         10, f"{SOURCE}, section “Variations”: 'The first team to score the target number of points (5, "
         "7 or 10) wins the game. In Columbus, the target is 10.' Judgement: 10, the one "
         "figure the article ties to a place. null plays to a hand or time limit.")
@@ -52,45 +55,49 @@ class EuchreRules(CommonOptions):
         False, f"{SOURCE}, section “Making trump”: 'If no trump is selected, the hand is discarded and the "
         "deal passes to the left.' True makes the dealer name a suit in round two (a rule "
         "only named in the lost list of North American variations, section “Scoring”).")
-    revoke_penalty: Literal["award_two", "deduct_two"] = opt(
+    revoke_penalty: "Literal['award_two', 'deduct_two']" = opt(
         "award_two", f"{SOURCE}, section “Renege”: 'the opposing team is awarded two points or two "
         "points are deducted from the offending team' (per revoke, record mode).")
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class EuchreOptions(EuchreRules):
     """House rules of North American Euchre."""
 
-    deck: Literal[24, 28, 32] = opt(
+    deck: "Literal[24, 28, 32]" = opt(
         24, f"{SOURCE}, section “Rules”: 'A pack of 32 cards (AKQJ10987) or 28 cards (no 7s) may "
         "also be used, but 24 cards is the standard.'")
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Euchre1844Options(EuchreOptions):
     """Mathews' 1844 rules: the 32-card Piquet pack and game to five."""
 
-    target: int | None = opt(5, f"{SOURCE}, section “Making trump”: 'Game is 5 points.'")
-    deck: Literal[24, 28, 32] = opt(
+    target: "Optional[int]" = opt(5, f"{SOURCE}, section “Making trump”: 'Game is 5 points.'")
+    deck: "Literal[24, 28, 32]" = opt(
         32, f"{SOURCE}, section “History”: 'A 32-card French-suited Piquet pack is used'.")
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class EuchreBritishOptions(EuchreRules):
     """British Euchre: 'Play and scoring are as in the 1844 rules' (section “Going alone”)."""
 
-    target: int | None = opt(5, f"{SOURCE}, section “Going alone”: play and scoring 'as in the 1844 "
+    target: "Optional[int]" = opt(5, f"{SOURCE}, section “Going alone”: play and scoring 'as in the 1844 "
                                 "rules' (section “Making trump”: 'Game is 5 points').")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Euchre(Variant):
     """North American four-hand Euchre (“Euchre”, sections “Rules”, “Scoring”)."""
 
     name = "euchre"
     title = "Euchre (North American four-hand)"
-    aliases = ("north-american-euchre", "euchre-na")
-    Options = EuchreOptions
-    seat_counts = (4,)
+    aliases: ClassVar[tuple[str, ...]] = ("north-american-euchre", "euchre-na")
+    Options: ClassVar[type[CommonOptions]] = EuchreOptions
+    seat_counts: ClassVar[tuple[int, ...]] = (4,)
     cards_per_hand = 5
     deal_packets = (2, 3)
     has_up_card = True
@@ -177,6 +184,7 @@ class Euchre(Variant):
         return tuple(deltas)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Euchre1844(Euchre):
     """Mathews' 1844 rules (“Euchre”, sections “History”, “Card ranking”, “Making trump”)."""
 
@@ -186,6 +194,7 @@ class Euchre1844(Euchre):
     Options = Euchre1844Options
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class EuchreBritish(Euchre):
     """British Euchre with the Benny (“Euchre”, sections “British Euchre”, “Deal”, “Making trump”, “Going alone”)."""
 

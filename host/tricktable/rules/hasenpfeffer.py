@@ -12,6 +12,9 @@ Imports ``cards``, ``rules.base`` and ``rules.common``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Optional
+
+from mypy_extensions import mypyc_attr
 
 from tricktable.cards import JOKER
 from tricktable.rules.base import (
@@ -29,11 +32,12 @@ __all__ = ["Hasenpfeffer", "HasenpfefferOptions", "VARIANTS"]
 SOURCE = "“Bid Euchre”, section “Hasenpfeffer”"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class HasenpfefferOptions(CommonOptions):
     """House rules of Hasenpfeffer (each field names its passage)."""
 
-    target: int | None = opt(10, f"{SOURCE}: 'The play goes up to 10 points.'")
+    target: "Optional[int]" = opt(10, f"{SOURCE}: 'The play goes up to 10 points.'")
     revoke_points: int = opt(
         1, "The article names no revoke penalty. Judgement: the offending side loses a point, one "
         "undertrick (record mode).")
@@ -41,6 +45,7 @@ class HasenpfefferOptions(CommonOptions):
                              "to bid three'.")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Hasenpfeffer(Variant):
     """Hasenpfeffer (“Bid Euchre”, section “Hasenpfeffer”)."""
 

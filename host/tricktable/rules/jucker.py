@@ -20,6 +20,9 @@ auction).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Optional
+
+from mypy_extensions import mypyc_attr
 
 from tricktable.cards import CARDS, COPY_STRIDE, Deck
 from tricktable.cards import deck as named_deck
@@ -42,13 +45,14 @@ SOURCE = "“Jucker”"
 JACK_UP = "JACK_UP"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class JuckerOptions(CommonOptions):
     """House rules of Jucker / Hunsrück Bauer (each field names its passage)."""
 
     lines: int = opt(5, f"{SOURCE}, section “Variations”: 'Teams start with five lines marked on a slate "
                         "(Striche)'.")
-    target: int | None = opt(0, f"{SOURCE}, sections “Variations”, “Bauer”: lines are erased as hands are "
+    target: "Optional[int]" = opt(0, f"{SOURCE}, sections “Variations”, “Bauer”: lines are erased as hands are "
                                 "won; the first team with none left wins.")
     durch_lines: int = opt(
         2, f"{SOURCE}, section “Bauer”: 'there is a bonus for a slam, known as a Durch'. The article "
@@ -58,6 +62,7 @@ class JuckerOptions(CommonOptions):
         "a line, as losing declarers do (record mode).")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Jucker(Euchre):
     """Jucker / Hunsrücker Bauern (“Jucker”)."""
 
@@ -138,13 +143,14 @@ class Jucker(Euchre):
         return offender_pays(st, seat, st.options.revoke_lines)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class BauerOptions(CommonOptions):
     """House rules of the Saarland Bauer (each field names its passage)."""
 
     points: int = opt(8, f"{SOURCE}, section “Bauer”: 'Teams start with eight points and aim to be "
                          "first to zero'.")
-    target: int | None = opt(0, f"{SOURCE}, section “Bauer”: 'On reaching zero, the team "
+    target: "Optional[int]" = opt(0, f"{SOURCE}, section “Bauer”: 'On reaching zero, the team "
                                 "earns a Brot'.")
     forehand_leads_trump: bool = opt(
         True, f"{SOURCE}, section “Bauer”: 'Forehand leads with a trump (sometimes optional)'.")
@@ -153,6 +159,7 @@ class BauerOptions(CommonOptions):
         "losing declarers do (record mode).")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class BauerSaarland(Variant):
     """The Saarland Bauer (“Jucker”, section “Bauer”)."""
 
@@ -217,6 +224,10 @@ class BauerSaarland(Variant):
         if trumps >> card_bit & 1 or not st.known[seat] & trumps:
             return ""
         return "the first lead must be a trump"
+
+    def leads_free(self, st: TableView) -> bool:
+        """Section “Bauer”: only the first lead is bound."""
+        return bool(st.tricks) or not st.options.forehand_leads_trump
 
     def score_hand(self, st: TableView) -> HandResult:
         """Section “Bauer”: 'one point being deducted to the winners of a deal if they declared

@@ -12,6 +12,9 @@ Imports ``cards``, ``rules.base`` and ``rules.common``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Optional
+
+from mypy_extensions import mypyc_attr
 
 from tricktable.rules.base import (
     CommonOptions,
@@ -30,11 +33,12 @@ PEPPER = "PEPPER"
 ALONE = "ALONE"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class PepperOptions(CommonOptions):
     """House rules of Progressive Pepper (each field names its passage)."""
 
-    hand_limit: int | None = opt(
+    hand_limit: "Optional[int]" = opt(
         8, "“Bid Euchre”, section “Progressive”: 'The lead table plays eight hands ... so that each player "
         "has dealt twice'. The higher score wins (a tie plays on).")
     points_made: int = opt(1, f"{SOURCE}: 'Teams score one point for three or four tricks'.")
@@ -51,6 +55,7 @@ class PepperOptions(CommonOptions):
         "section “Renege”: 'the opposing team is awarded two points').")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Pepper(Variant):
     """Pepper in Progressive Euchre (“Bid Euchre”, section “Progressive”, “Play”)."""
 

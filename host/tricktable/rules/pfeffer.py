@@ -16,6 +16,9 @@ Imports ``cards``, ``rules.base`` and ``rules.common``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar, Optional
+
+from mypy_extensions import mypyc_attr
 
 from tricktable.rules.base import (
     CommonOptions,
@@ -36,11 +39,12 @@ PFEFFER = "PFEFFER"
 NO_TRUMPS = ("NT", "HIGH", "LOW")
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class StuckDealerOptions(CommonOptions):
     """House rules of a game where the dealer is stuck when the others pass."""
 
-    target: int | None = opt(42, f"{SOURCE}, Scoring & Winning: 'The game is to 42 points. In "
+    target: "Optional[int]" = opt(42, f"{SOURCE}, Scoring & Winning: 'The game is to 42 points. In "
                                  "cases of a tie at 42, the bidding team wins.'")
     stuck_bid: int = opt(4, f"{SOURCE}: 'the dealer is forced to make a four Trick Bid when all "
                             "players pass in front of the dealer'.")
@@ -49,6 +53,7 @@ class StuckDealerOptions(CommonOptions):
         "costs in Pfeffer, five points (record mode).")
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class PfefferOptions(StuckDealerOptions):
     """House rules of Pfeffer (each field names its passage)."""
@@ -62,18 +67,19 @@ class PfefferOptions(StuckDealerOptions):
                                "two hickeys.'")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Pfeffer(Variant):
     """Pfeffer (“Bid Euchre”, section “Pfeffer”)."""
 
     name = "pfeffer"
     title = "Pfeffer"
-    aliases = ("double-pfeffer",)
-    Options = PfefferOptions
+    aliases: ClassVar[tuple[str, ...]] = ("double-pfeffer",)
+    Options: ClassVar[type[StuckDealerOptions]] = PfefferOptions
     seat_counts = (4,)
     deck_name = "24"
     cards_per_hand = 6
-    bid_ladder = ("1", "2", "3", "4", "5", "6", PFEFFER)
-    trump_names = ("S", "H", "D", "C", "NT")
+    bid_ladder: ClassVar[tuple[str, ...]] = ("1", "2", "3", "4", "5", "6", PFEFFER)
+    trump_names: ClassVar[tuple[str, ...]] = ("S", "H", "D", "C", "NT")
 
     # -- the auction -----------------------------------------------------------------------
     def _stuck(self, st: TableView, seat: int) -> bool:
@@ -138,17 +144,19 @@ class Pfeffer(Variant):
         return offender_pays(st, seat, st.options.revoke_points)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class BuckpfefferOptions(StuckDealerOptions):
     """House rules of Buckpfeffer (each field names its passage)."""
 
-    target: int | None = opt(25, f"{BUCK_SEED}: 'the game is generally played to 25 or more'.")
+    target: "Optional[int]" = opt(25, f"{BUCK_SEED}: 'the game is generally played to 25 or more'.")
     stuck_bid: int = opt(4, f"{BUCK_SEED}: 'the dealer is forced to bid four tricks'.")
     revoke_points: int = opt(
         4, "The article names no revoke penalty. Judgement: the offending side loses what a set of "
         "the dealer's forced bid costs, four points (record mode).")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Buckpfeffer(Pfeffer):
     """Buckpfeffer (“Bid Euchre”, section “Buckpfeffer”)."""
 

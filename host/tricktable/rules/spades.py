@@ -13,7 +13,9 @@ Imports ``cards``, ``rules.base`` and ``rules.common``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal, Optional
+
+from mypy_extensions import mypyc_attr
 
 from tricktable.cards import Suit
 from tricktable.rules.base import (
@@ -34,14 +36,15 @@ BLIND_NIL = "BLINDNIL"
 NIL_VALUE = {NIL: 100, BLIND_NIL: 200}
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class SpadesOptions(CommonOptions):
     """House rules of Spades (each field names its passage)."""
 
-    target: int | None = opt(
+    target: "Optional[int]" = opt(
         500, f"{SOURCE}, section “Scoring”: 'the first to reach 500 points'. The short game plays "
         "to 250 (section “Scoring”). null plays to a hand or time limit.")
-    lose_at: int | None = opt(
+    lose_at: "Optional[int]" = opt(
         -200, f"{SOURCE}, section “Scoring”: 'or forcing the opposing team to drop to -200 points'.")
     blind_nil: bool = opt(
         True, f"{SOURCE}, section “Bidding”: 'A combined bid of two blind nil is usually allowed'; "
@@ -62,36 +65,37 @@ class SpadesOptions(CommonOptions):
     bag_penalty: int = opt(
         100, f"{SOURCE}, section “Scoring”: 100 (50 in the short game: 'a 50-point penalty would be "
         "assessed when 5 bags are accumulated').")
-    nil_pass: Literal[0, 1, 2] = opt(
+    nil_pass: "Literal[0, 1, 2]" = opt(
         0, f"{SOURCE}, section “Nil”: 'In some variants, the player bidding nil passes one or two "
         "of their cards ... to their partner and receives an equal number of cards back'. "
         "'some variants': no pass by default (partnership only).")
     nil_pass_blind_only: bool = opt(
         True, f"{SOURCE}, section “Nil”: 'Nil passing may be allowed only in the case of a blind "
         "nil.' (with nil_pass).")
-    nils_per_game: int | None = opt(
+    nils_per_game: "Optional[int]" = opt(
         None, f"{SOURCE}, section “Play”: 'Nil rules: One nil per game.' (the rest of that list "
         "is lost). Counted per side, a blind nil included; 1 applies it. null (default): no "
         "limit, as section “Bidding” 'A combined bid of two blind nil is usually allowed' and the "
         "rest of the article treat nil as a bid of any hand.")
-    failed_nil_tricks: Literal["partner", "bags"] = opt(
+    failed_nil_tricks: "Literal['partner', 'bags']" = opt(
         "partner", f"{SOURCE}, section “Scoring”: 'If a player failed a nil bid but the partnership "
         "bid and took 5 tricks, the net score is -50' (partner: the nil bidder's tricks count "
         "towards the partner's contract); 'If a nil bid is set, most tournament rules dictate "
         "that the overtricks make the nil invalid' (bags: a failed nil bidder's tricks never "
         "help the partner's contract and each is a bag for the side).")
-    revoke_penalty: Literal["lose_bid", "add_three"] = opt(
+    revoke_penalty: "Literal['lose_bid', 'add_three']" = opt(
         "lose_bid", f"{SOURCE}, section “Reneging”: 'Common penalties for reneging are for the "
         "reneging player to automatically lose their bid, or for the reneger to have three "
         "tricks added to their bid'. The first is the default.")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Spades(Variant):
     """Partnership Spades: four players, partners opposite (“Spades”)."""
 
     name = "spades"
     title = "Spades (partnership)"
-    aliases = ("partnership-spades",)
+    aliases: ClassVar[tuple[str, ...]] = ("partnership-spades",)
     Options = SpadesOptions
     seat_counts = (4,)
     deck_name = "52"
@@ -166,6 +170,15 @@ class Spades(Variant):
         spades = st.order.suit_masks[Suit.SPADES]  # type: ignore[union-attr]
         return cands & ~spades if cands & spades and self._no_spade_lead(st, seat, spades) \
             else cands
+
+    def leads_free(self, st: TableView) -> bool:
+        """Section “Play”: once a spade has gone to an earlier trick (and the first trick is
+        over, where spades may not open it) any lead is allowed for the rest of the hand."""
+        if st.options.no_spade_first_lead and not st.tricks:
+            return False
+        spades = st.order.suit_masks[Suit.SPADES]  # type: ignore[union-attr]
+        return not st.options.breaking_spades or any(
+            spades >> p & 1 for _, cards, _ in st.tricks for _, p in cards)
 
     @staticmethod
     def _no_spade_lead(st: TableView, seat: int, spades: int) -> str:
@@ -254,6 +267,7 @@ def _nils(st: TableView) -> list[int]:
     return list(st.tally.get("nils", [0] * len(st.sides)))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SpadesCutthroat(Spades):
     """Cutthroat Spades: each for themselves (“Spades”, sections “Players”, “Bidding”)."""
 

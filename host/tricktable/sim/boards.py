@@ -90,10 +90,11 @@ class _Hardware:
 class SeatBoard:
     """One virtual pad board (``pads`` readers) connected to the broker like a real one."""
 
-    def __init__(self, board_id: str, table: str, broker_host: str, broker_port: int, *,
+    def __init__(self, board_id: str, table: str, broker: dict[str, Any], *,
                  prefix: str, storage: Path, pads: int = 1, scan_ms: int = 20,
                  screen: Screen | None = None) -> None:
-        """``pads=0`` with a ``screen``: a display board (it shows the table's display)."""
+        """``broker``: config.json's ``broker`` (host, port, user, password, tls, ca: a DER
+        file). ``pads=0`` with a ``screen``: a display board (it shows the table's display)."""
         fw = firmware()
         self.id = board_id
         self.chips = [emulator.PN532() for _ in range(pads)]
@@ -103,7 +104,7 @@ class SeatBoard:
         self._storage = str(storage)
         self._config = fw.validate({
             "board": board_id, "table": table, "prefix": prefix, "pads": pads,
-            "broker": {"host": broker_host, "port": broker_port, "keepalive": 30},
+            "broker": {"keepalive": 30, **broker},
             "feedback": "none", "scan_ms": scan_ms, "status_s": 10, "resend_ms": 1000,
             "backoff_ms": [100, 2000],
         })

@@ -15,7 +15,8 @@ A frame with a bad LCS or DCS is ignored (no ACK), as the real chip does; the ho
 and resends. A host ACK aborts the command in progress; a host NACK repeats the last answer.
 
 Commands: GetFirmwareVersion (02), SAMConfiguration (14), RFConfiguration (32, item 05
-MaxRetries; others accepted), InListPassiveTarget (4A, 106 kbps type A, 4- and 7-byte UIDs),
+MaxRetries; others accepted), InListPassiveTarget (4A, 106 kbps type A, 4- and 7-byte UIDs; InitiatorData = a UID
+selects that tag only),
 InDataExchange (40) carrying NTAG commands READ (30: 16 bytes = 4 pages, rolls over at the
 end), WRITE (A2: one page; pages 0..3, the dynamic lock page and beyond the configuration
 pages refused), READ_SIG (3C: 32 bytes), GET_VERSION (60), PWD_AUTH (1B), and InRelease (52).
@@ -40,6 +41,8 @@ API::
     tag = Tag(b"\\x04\\x11\\x22\\x33\\x44\\x55\\x66", kind="ntag215", miss_every=2)
     chip.place(tag); chip.remove()    # one antenna field, one tag at a time
     chip.hang()                       # answers nothing, never ready, until a reset pulse
+    chip.late_ms = 500                # ACKs at once, answers each command 500 ms late (clock)
+                                      # P70_IRQ (wired by firmware/virtual.py) = not ready()
     chip.set_reset(0); chip.set_reset(1)   # RSTPDN pin: low then high = power-on reset
     chip.model_us                     # modeled busy time (commands + bytes on the bus), us
     chip.commands                     # count of command frames processed
@@ -59,6 +62,10 @@ Within one select/deselect the first byte is the operation; later bytes are the 
 (write) or the answer (status byte, or the pending frame, popped as clocked out).
 Every transport adds its byte time to ``chip.model_us`` (SPI 1 MHz, I2C 400 kHz, UART
 115200 baud by default); ``TIMING_US`` holds the modeled command durations.
+
+Several tags in the field at once (stacked cards, anticollision) and injected read faults
+are ``pn532_field.FieldPN532``, a subclass kept apart so this module stays small on a
+board-sized heap.
 """
 
 try:  # for the annotations only; MicroPython has no collections.abc and never reads them
@@ -76,7 +83,7 @@ TIMING_US = {
     "frame": 150,  # parse a frame and answer a simple command
     "activation_try": 1000,  # one passive activation attempt that finds no tag
     "activation_ok": 2500,  # anticollision + select of a present tag
-    "ntag_read": 1200,
+    "ntag_read": 1900,  # NTAG READ on air: command, turnaround, 16 bytes + CRC_A at 106 kbps
     "ntag_write": 4800,  # NTAG21x tPROG 4.1 ms + exchange
     "ntag_sig": 1800,
 }
@@ -87,6 +94,7 @@ NTAG_KINDS = {"ntag213": (45, 39, 0x0F), "ntag215": (135, 129, 0x11), "ntag216":
 
 ST_OK = 0x00
 ST_TIMEOUT = 0x01  # target did not answer (gone from the field)
+ST_CRC = 0x02  # the tag's answer failed its CRC_A
 ST_NAK = 0x14  # tag answered NAK (page out of range, locked page, protected page, bad PWD)
 ST_CONTEXT = 0x27  # no such activated target
 
@@ -235,6 +243,8 @@ class Tag:
 class PN532:
     """The controller: frame parser, command set, antenna field, reset pin, timing model."""
 
+    late_ms = 0  # set on a chip to make it answer late (a class default: one less slot each)
+
     def __init__(self, clock: "Callable[[], int] | None" = None) -> None:
         self.clock = clock
         self.tag = None
@@ -334,7 +344,7 @@ class PN532:
 
     def _answer(self, frame, busy_us):
         self.model_us += busy_us
-        self.ready_at = self._now() + busy_us
+        self.ready_at = self._now() + busy_us + self.late_ms * 1000
         self.last_answer = frame
         self.out.append(frame)
 
@@ -352,7 +362,7 @@ class PN532:
                 self.max_retries_activation = args[3]
             return build_frame(0xD5, bytes([reply])), TIMING_US["frame"]
         if code == 0x4A and len(args) >= 2 and args[0] in (1, 2):
-            return self._list_passive(reply, args[1])
+            return self._list_passive(reply, args[1], bytes(args[2:]))
         if code == 0x40 and len(args) >= 2:
             return self._data_exchange(reply, args[0], args[1:])
         if code == 0x52 and len(args) == 1:
@@ -362,10 +372,11 @@ class PN532:
             return build_frame(0xD5, bytes([reply, ST_OK])), TIMING_US["frame"]
         return ERROR_FRAME, TIMING_US["frame"]
 
-    def _list_passive(self, reply, baud):
+    def _list_passive(self, reply, baud, uid):
         self.active = False
         tag = self.tag
         found = baud == 0x00 and tag is not None and tag.answers_poll()
+        found = found and tag.uid[: len(uid)] == uid
         if tag is not None:
             tag.new_session()  # a new selection (or the tag is not selected at all)
         if found:

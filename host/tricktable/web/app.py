@@ -15,12 +15,20 @@ large type, printable), ``/api/standings``, event ``standings`` on ``/api/stream
 ``/api/stream?only=standings`` (standings alone); the file is re-read when it changes.
 ``/tv`` is the TV mode (tables, standings and find-your-seat, rotating; round clock; bell and
 revoke banners). The end of the night (``/results``, scorecards, CSV) is ``web.results``.
+With a club database (``club_db``): the club's statistics on the same app (``web.stats``:
+``/leaderboard``, ``/player/{id}``, ``/season/{id}`` and its report), a night's recorded hands
+on the one replay page as ``/replay/{night}~{table}``, and every JSON answer, event stream and
+CSV file with hidden players' names as "Guest" (``web.privacy``).
 Admin: ``POST /api/table/{table}/control`` with ``Authorization: Bearer TOKEN`` and JSON
 ``{"cmd": "new_game" | "undo" | "void_hand"}``; off (404) unless a token is configured.
+The fleet, behind the same token: ``/fleet`` (every board's health and flags, from
+``tricktable.fleet.health``), ``GET /api/fleet`` and ``POST /api/fleet/{board}/blink`` (its
+pads blink blue with a chirp, to find it under a table): ``tricktable.web.fleet_routes``.
 
 Imports ``tricktable.web.feed`` (the MQTT-fed model) and ``tricktable.web.journal_hands``
-(recorded hands for the replay page, when the scoreboard is given the host's journal) and
-``tricktable.web.night`` (the club night's standings) and ``tricktable.web.results``.
+(recorded hands for the replay page, when the scoreboard is given the host's journal),
+``tricktable.web.night`` (the club night's standings), ``tricktable.web.results``,
+``tricktable.web.stats`` and ``tricktable.web.responses`` (helpers every page shares).
 """
 
 from __future__ import annotations
@@ -28,23 +36,27 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
-from starlette.routing import Mount, Route
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from tricktable.history import HistoryError
 from tricktable.web.feed import Feed
+from tricktable.web.fleet_routes import fleet_routes
 from tricktable.web.journal_hands import MAX_UPLOAD, HistoryFiles, JournalHands, file_hands
 from tricktable.web.night import NightFile
+from tricktable.web.privacy import Scrub
+from tricktable.web.responses import STATIC, error, event_stream, page
 from tricktable.web.results import results_routes
+from tricktable.web.stats import StatsPages
 
-STATIC = Path(__file__).parent / "static"
 ADMIN_COMMANDS = ("new_game", "undo", "void_hand")
 KEEPALIVE_SECONDS = 15.0
 NIGHT_POLL_SECONDS = 0.5
@@ -155,27 +167,27 @@ class Hub:
                 kind = "table"
             else:
                 view, kind = club.view(table), "view"
-        data = json.dumps(view if view is not None else {"table": table, "missing": True})
+        data = json.dumps(view if view is not None else {"table": table, "missing": True},
+                          ensure_ascii=False)
         return f"event: {kind}\ndata: {data}\n\n"
 
     def _standings(self) -> str:
         view = self.night.view() if self.night is not None else {"missing": True}
-        return f"event: standings\ndata: {json.dumps(view)}\n\n"
+        return f"event: standings\ndata: {json.dumps(view, ensure_ascii=False)}\n\n"
 
 
 def create_app(feed: Feed, admin_token: str | None = None,
                journal: JournalHands | None = None, night: NightFile | None = None,
-               files: HistoryFiles | None = None) -> Starlette:
+               files: HistoryFiles | None = None, club_db: Path | None = None) -> Starlette:
     """The scoreboard for a started ``Feed``; admin actions only when ``admin_token`` is set;
     recorded hands from ``journal`` when given, else from what the feed has seen, and from
-    the hand-history ``files``; the club night's standings when ``night`` is given."""
+    the hand-history ``files``; the club night's standings when ``night`` is given; the
+    club's statistics (and their nights' hands) from the club database ``club_db``."""
     hub = Hub(feed, night)
+    club = StatsPages(club_db) if club_db is not None else None
 
-    def page(name: str) -> Callable[[Request], Awaitable[Response]]:
-        async def endpoint(_request: Request) -> Response:
-            return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
-
-        return endpoint
+    def night_hands(key: str) -> tuple[JournalHands, str] | None:
+        return club.night_hands(key) if club is not None and "~" in key else None
 
     async def api_club(_request: Request) -> Response:
         with feed.lock:
@@ -186,11 +198,15 @@ def create_app(feed: Feed, admin_token: str | None = None,
         with feed.lock:
             view = feed.club.view(table)
         if view is None:
-            return _error(404, f"no table {table!r} has reported yet")
+            return error(404, f"no table {table!r} has reported yet")
         return JSONResponse(dict(view, admin=admin_token is not None))
 
     async def api_hands(request: Request) -> Response:
         table = request.path_params["table"]
+        if (recorded := await asyncio.to_thread(night_hands, table)) is not None:
+            hands, name = recorded
+            return JSONResponse({"table": table,
+                                 "hands": await asyncio.to_thread(hands.hands, name)})
         if files is not None and table in files:
             return JSONResponse({"hands": await asyncio.to_thread(files.hands, table)})
         if journal is not None:
@@ -200,7 +216,10 @@ def create_app(feed: Feed, admin_token: str | None = None,
 
     async def api_hand(request: Request) -> Response:
         p = request.path_params
-        if files is not None and p["table"] in files:
+        if (recorded := await asyncio.to_thread(night_hands, p["table"])) is not None:
+            hands, name = recorded
+            hand = await asyncio.to_thread(hands.hand, name, p["game"], p["hand"])
+        elif files is not None and p["table"] in files:
             hand = await asyncio.to_thread(files.hand, p["table"], p["game"], p["hand"])
         elif journal is not None:
             hand = await asyncio.to_thread(journal.hand, p["table"], p["game"], p["hand"])
@@ -208,62 +227,64 @@ def create_app(feed: Feed, admin_token: str | None = None,
             with feed.lock:
                 hand = feed.club.hand(p["table"], p["game"], p["hand"])
         if hand is None:
-            return _error(404, f"table {p['table']!r} has no game {p['game']} hand {p['hand']}")
+            return error(404, f"table {p['table']!r} has no game {p['game']} hand {p['hand']}")
         return JSONResponse(hand)
 
     async def api_replay_file(request: Request) -> Response:
         name = request.query_params.get("name") or "upload"
         body = await request.body()
         if len(body) > MAX_UPLOAD:
-            return _error(413, f"{name}: larger than {MAX_UPLOAD} bytes")
+            return error(413, f"{name}: larger than {MAX_UPLOAD} bytes")
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError:
-            return _error(400, f"{name}: not UTF-8 text")
+            return error(400, f"{name}: not UTF-8 text")
         try:
             hands = await asyncio.to_thread(file_hands, text, name)
         except HistoryError as exc:
-            return _error(400, str(exc))
+            return error(400, str(exc))
         return JSONResponse({"name": name, "hands": hands})
 
     async def api_standings(_request: Request) -> Response:
         if night is None:
-            return _error(404, "no club night: start the scoreboard with --night PATH")
+            return error(404, "no club night: start the scoreboard with --night PATH")
         return JSONResponse(night.view())
 
     async def api_stream(request: Request) -> Response:
         only = request.query_params.get("only")
         if only not in (None, "standings"):
-            return _error(400, f"only=standings is the one filter; got only={only!r}")
+            return error(400, f"only=standings is the one filter; got only={only!r}")
         if only == "standings" and night is None:
-            return _error(404, "no club night: start the scoreboard with --night PATH")
+            return error(404, "no club night: start the scoreboard with --night PATH")
         table = request.query_params.get("table")
         sub = Subscriber(table, tables=only is None,
                          standings=night is not None and table is None)
-        return StreamingResponse(
-            hub.stream(sub),
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-        )
+        return event_stream(hub.stream(sub))
 
-    async def api_control(request: Request) -> Response:
+    def refused(request: Request) -> Response | None:
+        """Why an admin call is refused (no admin token configured, or not this one), or None."""
         if admin_token is None:
-            return _error(404, "admin actions are off: start the scoreboard with an admin token")
+            return error(404, "admin actions are off: start the scoreboard with an admin token")
         given = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
         if not hmac.compare_digest(given.encode(), admin_token.encode()):
-            return _error(403, "admin token missing or wrong")
+            return error(403, "admin token missing or wrong")
+        return None
+
+    async def api_control(request: Request) -> Response:
+        if (refusal := refused(request)) is not None:
+            return refusal
         try:
             body = await request.json()
         except ValueError:
-            return _error(400, "body must be JSON: {\"cmd\": ...}")
+            return error(400, "body must be JSON: {\"cmd\": ...}")
         cmd = body.get("cmd") if isinstance(body, dict) else None
         if cmd not in ADMIN_COMMANDS:
-            return _error(400, f"cmd must be one of {', '.join(ADMIN_COMMANDS)}; got {cmd!r}")
+            return error(400, f"cmd must be one of {', '.join(ADMIN_COMMANDS)}; got {cmd!r}")
         table = request.path_params["table"]
         with feed.lock:
             known = table in feed.club.tables
         if not known:
-            return _error(404, f"no table {table!r} has reported yet")
+            return error(404, f"no table {table!r} has reported yet")
         await asyncio.to_thread(feed.publish_control, table, cmd, {})
         return JSONResponse({"ok": True, "table": table, "cmd": cmd})
 
@@ -277,7 +298,7 @@ def create_app(feed: Feed, admin_token: str | None = None,
             hub.detach()
             watcher.cancel()
 
-    routes = [
+    routes: list[BaseRoute] = [
         Route("/", page("club.html")),
         Route("/table/{table}", page("table.html")),
         Route("/replay/{table}", page("replay.html")),
@@ -291,13 +312,12 @@ def create_app(feed: Feed, admin_token: str | None = None,
         Route("/api/table/{table}/hands", api_hands),
         Route("/api/table/{table}/hands/{game:int}/{hand:int}", api_hand),
         Route("/api/table/{table}/control", api_control, methods=["POST"]),
+        *fleet_routes(feed, refused),
         Route("/api/replay/file", api_replay_file, methods=["POST"]),
+        *(club.routes(hub.closing) if club is not None else []),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    middleware = [Middleware(Scrub, names=club.names)] if club is not None else []
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.hub = hub
     return app
-
-
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)

@@ -15,7 +15,8 @@
   audit entry, or 400 and the reason (nothing changed).
 
 The page asks for a confirmation before each command. Imports ``club`` (store, movement,
-errors), ``journal``, ``protocol``, ``tricktable.web.feed`` and ``tricktable.web.console_link``.
+errors), ``journal``, ``protocol``, ``tricktable.web.feed``, ``tricktable.web.console_link``
+and ``tricktable.web.fleet_routes`` (the fleet page, ``/fleet``: find a board by blinking it).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -42,8 +43,8 @@ from tricktable.protocol import ProtocolError
 from tricktable.textfiles import TextFileError, read_text
 from tricktable.web.console_link import NightLink
 from tricktable.web.feed import Feed
-
-STATIC = Path(__file__).parent / "static"
+from tricktable.web.fleet_routes import fleet_routes
+from tricktable.web.responses import STATIC, error, page
 
 
 def night_console(data: dict[str, Any], journal: Journal | None,
@@ -91,8 +92,8 @@ def create_console(feed: Feed, token: str, night: Path, journal: Path | None,
         given = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
         return hmac.compare_digest(given.encode(), token.encode())
 
-    async def page(_request: Request) -> Response:
-        return FileResponse(STATIC / "console.html", headers={"Cache-Control": "no-cache"})
+    def refused(request: Request) -> Response | None:
+        return None if authorised(request) else error(403, "admin token missing or wrong")
 
     def read_night() -> dict[str, Any]:
         data = json.loads(read_text(night, "club night file"))
@@ -108,30 +109,30 @@ def create_console(feed: Feed, token: str, night: Path, journal: Path | None,
 
     async def api_console(request: Request) -> Response:
         if not authorised(request):
-            return _error(403, "admin token missing or wrong")
+            return error(403, "admin token missing or wrong")
         try:
             return JSONResponse(await asyncio.to_thread(read_night))
         except (TextFileError, ValueError, ClubError) as exc:
-            return _error(500, f"cannot read the night {night}: {exc}")
+            return error(500, f"cannot read the night {night}: {exc}")
 
     async def api_command(request: Request) -> Response:
         if not authorised(request):
-            return _error(403, "admin token missing or wrong")
+            return error(403, "admin token missing or wrong")
         try:
             body = await request.json()
         except ValueError:
-            return _error(400, "body must be JSON: {\"cmd\": ..., \"args\": {...}, \"by\": ...}")
+            return error(400, "body must be JSON: {\"cmd\": ..., \"args\": {...}, \"by\": ...}")
         if not isinstance(body, dict) or not isinstance(body.get("args", {}), dict):
-            return _error(400, "body must be {\"cmd\": ..., \"args\": {...}, \"by\": ...}")
+            return error(400, "body must be {\"cmd\": ..., \"args\": {...}, \"by\": ...}")
         try:
             answer = await asyncio.to_thread(link.send, body.get("cmd"), body.get("args", {}),
                                              body.get("by"))
         except ProtocolError as exc:
-            return _error(400, str(exc))
+            return error(400, str(exc))
         except TimeoutError as exc:
-            return _error(504, str(exc))
+            return error(504, str(exc))
         if not answer.ok:
-            return _error(400, answer.reason)
+            return error(400, answer.reason)
         return JSONResponse({"ok": True, "entry": answer.entry})
 
     @asynccontextmanager
@@ -143,13 +144,10 @@ def create_console(feed: Feed, token: str, night: Path, journal: Path | None,
             await asyncio.to_thread(link.stop)
 
     routes = [
-        Route("/", page),
+        Route("/", page("console.html")),
         Route("/api/console", api_console),
         Route("/api/console/command", api_command, methods=["POST"]),
+        *fleet_routes(feed, refused),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
-
-
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)

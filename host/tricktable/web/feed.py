@@ -85,6 +85,14 @@ class Feed:
         topic = self.club.names.control(table)
         self._client.publish(topic, protocol.encode(message), qos=1).wait_for_publish(5.0)
 
+    def blink(self, board: str, pads: int, ms: int = 10000) -> None:
+        """Blink every pad of ``board`` blue, with a chirp, so a director can find it."""
+        for pad in range(max(pads, 1)):
+            message = protocol.Feedback(pad=pad, led="blue", pattern="blink", ms=ms,
+                                        buzz="ok" if pad == 0 else "none")
+            self._client.publish(self.club.names.feedback(board), protocol.encode(message),
+                                 qos=1).wait_for_publish(5.0)
+
     def _on_connect(self, client: mqtt.Client, _userdata: Any, _flags: Any,
                     reason: Any, _props: Any = None) -> None:
         if reason.is_failure:

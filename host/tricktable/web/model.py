@@ -6,11 +6,12 @@ updates per-table views: the latest public state, the score through the current 
 hands played (every completed trick, for the last-hands list and the replay page), recent
 events, and alerts (a revoke in the current hand, a board that went offline, and what the
 host's own status says: offline, storage failing, poison messages, flooding boards). Views are
-read as JSON-able dicts with ``Club.summary()``, ``Club.view(table)`` and ``Club.hand()``.
+read as JSON-able dicts with ``Club.summary()``, ``Club.view(table)`` and ``Club.hand()``;
+the boards' health as ``Club.fleet.rows()`` (``tricktable.fleet.health``).
 
 No I/O, no clock, no threads: the MQTT feed (``tricktable.web.feed``), the web app and the
-terminal view (``tricktable.termview``) wrap it. Imports ``tricktable.protocol`` and
-``tricktable.history.words`` (codes into words).
+terminal view (``tricktable.termview``) wrap it. Imports ``tricktable.protocol``,
+``tricktable.fleet.health`` and ``tricktable.history.words`` (codes into words).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any
 import msgspec
 
 from tricktable import protocol
+from tricktable.fleet.health import FleetHealth
 from tricktable.history.words import bid_words, contract_words, event_words, trump_words
 
 MAX_HANDS = 200
@@ -193,6 +195,7 @@ class Club:
         self.tables: dict[str, TableView] = {}
         self.boards: dict[str, dict[str, Any]] = {}
         self.host: protocol.HostStatus | None = None  # the service's retained status
+        self.fleet = FleetHealth()  # every board's health, for the fleet page
 
     def subscriptions(self) -> list[str]:
         """The subscriptions that feed this model."""
@@ -222,9 +225,11 @@ class Club:
                 kept = self._table(name).apply_event(msgspec.to_builtins(event))
                 return name if kept else None
             if kind == "board" and leaf == "status":
-                status = protocol.decode(protocol.BoardStatus, payload)
+                status = protocol.decode(protocol.BoardStatus, payload,
+                                         protocol.MAX_STATUS_MESSAGE)
                 info = self.boards.setdefault(name, {})
                 info["online"] = status.online
+                self.fleet.seen(name, status)
                 return info.get("table")
             if kind == "board" and leaf == "config":
                 config = protocol.decode(protocol.BoardConfig, payload)
@@ -241,6 +246,7 @@ class Club:
             return name
         if kind == "board":
             info = self.boards.pop(name, {})
+            self.fleet.forget(name)
             return info.get("table")
         raise BadMessage(f"empty payload on {kind}/{name}/{leaf}")
 

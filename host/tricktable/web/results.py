@@ -12,7 +12,7 @@ file. Imports ``tricktable.club`` and ``tricktable.web.night``.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -22,10 +22,9 @@ from starlette.routing import Route
 from tricktable.club import SEATS, ProgressiveTournament
 from tricktable.club.scorecard import results_csv, scorecards, scorecards_csv
 from tricktable.web.night import NightFile, standing_rows
+from tricktable.web.responses import Endpoint
 
 __all__ = ["results_view", "scorecard_view", "results_routes"]
-
-Endpoint = Callable[[Request], Awaitable[Response]]
 
 
 def results_view(night: ProgressiveTournament) -> dict[str, Any]:

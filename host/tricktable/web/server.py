@@ -6,7 +6,8 @@ thread (``start()``/``stop()``, for the demo and tests) or in the foreground unt
 (``run()``, for ``tricktable web``). Stopping ends the open event streams first, so
 nothing waits on a browser. It serves the director console the same way (``make_app``).
 Imports ``tricktable.web.app``, ``tricktable.web.feed`` and
-``tricktable.web.night`` (a club night file's standings, when given ``night``).
+``tricktable.web.night`` (a club night file's standings, when given ``night``); with
+``club_db``, the club's statistics are on the same app (``web.stats``).
 """
 
 from __future__ import annotations
@@ -47,9 +48,10 @@ class Scoreboard:
                  admin_token: str | None = None, username: str | None = None,
                  password: str | None = None, tls: bool = False, ca_file: str | None = None,
                  journal: Path | None = None, night: Path | None = None,
-                 histories: list[Path] | None = None,
+                 histories: list[Path] | None = None, club_db: Path | None = None,
                  make_app: Callable[[Feed], Starlette] | None = None) -> None:
-        """``make_app``: serve this app of the feed instead of the scoreboard (the console)."""
+        """``club_db``: the club database whose statistics the scoreboard serves too;
+        ``make_app``: serve this app of the feed instead of the scoreboard (the console)."""
         self.feed = Feed(broker_host, broker_port, prefix, username=username, password=password,
                          tls=tls, ca_file=ca_file)
         if make_app is not None:
@@ -58,7 +60,7 @@ class Scoreboard:
             hands = JournalHands(journal) if journal is not None else None
             standings = NightFile(night) if night is not None else None
             files = HistoryFiles(histories) if histories else None
-            self.app = create_app(self.feed, admin_token, hands, standings, files)
+            self.app = create_app(self.feed, admin_token, hands, standings, files, club_db)
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:

@@ -9,16 +9,22 @@ for the broker before playing), ``lying`` (cards on pads before the board starts
 (wait for the host's acks up to ``wait_s``, then DISCONNECT), "cut" (wait, then stop without
 DISCONNECT: the broker publishes the last will) or "cut_now" (power cut right after the last
 play). Prints one JSON line: boot, seq, pending, published, connects, bad_messages, heap...
+For bench/firmware.py, ``readers_port`` puts the readers in tests/firmware/readerhost.py
+(not in this heap) and ``heap_sample_ms`` samples the live heap (remote_readers.py).
 """
 
 import gc
 import json
 import sys
 
-import pn532_emulator as E
-from app import App
-from casekit import LinkBoard
-from compat import asyncio, heap_used, sleep_ms, ticks_diff, ticks_ms, unhexlify
+with open(sys.argv[1]) as f:
+    SPEC = json.load(f)
+if "readers_port" in SPEC:  # the emulator stays out of this heap
+    import remote_readers as E
+else:
+    import pn532_emulator as E
+from app import App  # noqa: E402
+from compat import asyncio, heap_used, sleep_ms, ticks_diff, ticks_ms, unhexlify  # noqa: E402
 
 
 async def until(cond, ms):
@@ -32,6 +38,10 @@ async def until(cond, ms):
 
 async def drive(app, chips, spec):
     runner = asyncio.create_task(app.run())
+    if spec.get("heap_sample_ms"):
+        from remote_readers import HeapMark
+
+        mark = HeapMark(spec["heap_sample_ms"])
     offline = spec.get("offline", False)
     await until(lambda: all(p.ok for p in app.pads) and (offline or app.link.connected), 5000)
     await sleep_ms(spec.get("idle_ms", 0))
@@ -57,11 +67,12 @@ async def drive(app, chips, spec):
     await sleep_ms(spec.get("linger_ms", 0))
     runner.cancel()
     gc.collect()
-    return {"boot": app.outbox.boot, "seq": app.outbox.seq, "pending": len(app.outbox.pending),
-            "published": app.link.published, "connects": app.link.connects,
-            "bad_messages": app.bad_messages, "heap": heap_used(),
-            "rotations": app.outbox.rotations, "writes": app.outbox.writes,
-            "last_error": app.last_error}
+    heap = mark.stop() if spec.get("heap_sample_ms") else {}
+    return heap | {"boot": app.outbox.boot, "seq": app.outbox.seq,
+                   "pending": len(app.outbox.pending), "published": app.link.published, "connects": app.link.connects,
+                   "bad_messages": app.bad_messages, "heap": heap_used(),
+                   "rotations": app.outbox.rotations, "writes": app.outbox.writes,
+                   "last_error": app.last_error}
 
 
 def tag(uid):
@@ -70,16 +81,21 @@ def tag(uid):
 
 
 def main():
-    with open(sys.argv[1]) as f:
-        spec = json.load(f)
+    spec = SPEC
     import config
 
     cfg = config.validate(spec["config"])
     del sys.modules["config"], config  # boot-time only, as on a board: give its RAM back
-    chips = [E.PN532() for _ in range(cfg["pads"])]
+    if "readers_port" in spec:
+        board = E.RemoteBoard(spec["readers_port"], cfg["pads"])
+        chips = board.chips
+    else:
+        from casekit import LinkBoard
+
+        chips = [E.PN532() for _ in range(cfg["pads"])]
+        board = LinkBoard(chips)
     for pad, uid in spec.get("lying", []):
         chips[pad].place(tag(uid))
-    board = LinkBoard(chips)
     app = App(board, cfg, spec["storage"])
     summary = asyncio.run(drive(app, chips, spec))
     print(json.dumps(summary))

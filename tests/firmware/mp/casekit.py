@@ -7,6 +7,8 @@ through the virtual machine module; ``LinkBoard`` is the lightest whole pad boar
 on emulator UART ports, nothing else), so a 96k heap holds the firmware, not the harness.
 """
 
+import sys
+
 import pn532_emulator as E
 from pn532 import PN532
 
@@ -20,15 +22,16 @@ def check(cond, what):
         raise AssertionError(what)
 
 
-def reader(bus="spi", lsb_first_in_hardware=False):
-    """(chip, driver) on a fresh virtual bus, reset pin wired."""
+def reader(bus="spi", lsb_first_in_hardware=False, chip=None):
+    """(chip, driver) on a fresh virtual bus, reset pin wired (a new emulated chip, or
+    ``chip``)."""
     import virtual
     from pn532_i2c import I2CTransport
     from pn532_spi import SPITransport
     from pn532_uart import UARTTransport
 
     virtual.unwire()
-    chip = E.PN532()
+    chip = chip or E.PN532()
     if bus == "spi":
         virtual.wire_spi(0, 5, E.SPIPort(chip))
         firstbit = virtual.SPI.LSB if lsb_first_in_hardware else virtual.SPI.MSB
@@ -75,3 +78,15 @@ class LinkBoard:
 
     def feed(self):
         self.feeds += 1
+
+
+def boards_json():
+    """boards.json from the firmware directory on the path (copied beside the .mpy build)."""
+    for d in sys.path:
+        path = (d or ".") + "/boards.json"
+        try:
+            with open(path):
+                return path
+        except OSError:
+            pass
+    raise AssertionError("boards.json not found on the path")

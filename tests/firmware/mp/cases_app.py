@@ -24,6 +24,9 @@ async def case_app_scans_to_the_outbox_and_remembers_pads(tmp):
     status = app.status()
     check(status["readers"] == 2 and status["faults"] == [] and status["pending"] == 1 and status["boot"] == app.outbox.boot,
           "status telemetry")
+    check(status["reads"] == [0, 1] and status["misses"] == [0, 0]
+          and len(status["reader_errors"]) == len(status["reader_resets"]) == 2,
+          "per-pad health: cards read, misreads, frames sent again, resets")
 
 
 async def case_app_refuses_bad_host_messages_unchanged(tmp):

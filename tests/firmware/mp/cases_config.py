@@ -77,3 +77,19 @@ def case_a_malformed_config_is_refused_and_changes_nothing(tmp):
     check(app.table == "t1" and app.enabled == [0, 1] and "tricktable/v1/table/t1/display" in subs
           and app.link.subscriptions == subs
           and len(spi.transactions) == writes, "nothing changed")
+
+
+def case_wifi_is_a_list_of_networks_and_a_bad_one_is_named(tmp):
+    """config.json ``wifi``: networks tried in order; one object is a list of one."""
+    base = {"board": "north", "broker": {"host": "127.0.0.1"}}
+    two = [{"ssid": "cardroom", "password": "x"}, {"ssid": "bar"}]
+    check(validate(dict(base, wifi=two))["wifi"] == two, "a list kept in order")
+    check(validate(dict(base, wifi={"ssid": "cardroom"}))["wifi"] == [{"ssid": "cardroom"}],
+          "one network is a list of one")
+    for bad in ([], [{"password": "x"}], [{"ssid": ""}], [{"ssid": "a", "password": 5}], "cardroom"):
+        try:
+            validate(dict(base, wifi=bad))
+        except ValueError as e:
+            check("'wifi'" in str(e), f"the error names the key: {e}")
+        else:
+            raise AssertionError(f"wifi {bad!r} accepted")

@@ -4,7 +4,7 @@ import sys
 
 import pn532_emulator as E
 import virtual
-from casekit import UID4, UID7, check, tag
+from casekit import UID4, UID7, boards_json, check, tag
 
 for name in ("machine", "network", "neopixel"):
     sys.modules[name] = virtual
@@ -12,20 +12,9 @@ import hw  # noqa: E402  (after the virtual machine is in place, as on a test be
 from config import validate  # noqa: E402
 
 
-def boards_json():
-    """boards.json from the firmware directory on the path (copied beside the .mpy build)."""
-    for d in sys.path:
-        path = (d or ".") + "/boards.json"
-        try:
-            with open(path):
-                return path
-        except OSError:
-            pass
-    raise AssertionError("boards.json not found on the path")
-
-
-async def wired_board(name, pads=4, bus="spi"):
-    """hw.Board for a pin map, with emulated PN532s wired to exactly the pins it names."""
+async def wired_board(name, pads=4, bus="spi", irq=False):
+    """hw.Board for a pin map, with emulated PN532s wired to exactly the pins it names (IRQ
+    lines too, with ``irq``: config.json "irq": true)."""
     virtual.unwire()
     p = hw.load_pins(name, path=boards_json())
     chips = [E.PN532() for _ in range(pads)]
@@ -35,7 +24,9 @@ async def wired_board(name, pads=4, bus="spi"):
         else:
             virtual.wire_i2c(p["i2c"][i]["id"], 0x24, E.I2CPort(chips[i]))
         virtual.wire_reset(p["reset"][i], chips[i])
-    cfg = validate({"board": "north", "pins": name, "pads": pads, "reader_bus": bus,
+        if irq:
+            virtual.wire_irq(p["irq"][bus][i], chips[i])
+    cfg = validate({"board": "north", "pins": name, "pads": pads, "reader_bus": bus, "irq": irq,
                     "wifi": {"ssid": "cardroom"}, "broker": {"host": "127.0.0.1"}})
     board = hw.Board(cfg, p)
     for r in board.readers:
@@ -70,6 +61,18 @@ async def case_wifi_power_save_is_off_before_joining(tmp):
               f"{name}: joined with {wlan.joined_with!r}, not pm={pm!r}")
 
 
+async def case_irq_lines_are_used_only_when_the_config_says_they_are_wired(tmp):
+    """hardware/pins.md, irq: an unwired line may float, so the map's pins wait for "irq"."""
+    for name in ("pico_w", "esp32"):
+        chips, board, _ = await wired_board(name, irq=True)
+        chips[1].place(tag(UID7))
+        lines = [r.irq.id for r in board.readers]
+        check(lines == hw.load_pins(name, boards_json())["irq"]["spi"], f"{name}: {lines}")
+        check(await board.readers[1].poll() == UID7, f"{name}: read with IRQ")
+    _, board, _ = await wired_board("pico_w")
+    check(all(r.irq is None for r in board.readers), "no IRQ unless the config says so")
+
+
 async def case_i2c_readers_one_per_bus(tmp):
     chips, board, _ = await wired_board("pico_w", pads=2, bus="i2c")
     chips[1].place(tag(UID4))
@@ -87,3 +90,29 @@ async def case_board_feeds_watchdog_reports_wifi_and_feedback_pins(tmp):
     virtual.LINK["up"] = False
     check(board.network_up() is False, "Wi-Fi lost")
     check(board.pixels.n == 2 and board.buzzer is not None, "NeoPixels and buzzer")
+
+
+async def case_wifi_networks_are_tried_in_order_and_the_first_again_after_a_loss(tmp):
+    """config.json ``wifi``: a list of networks; the board joins the first one in range."""
+    _, board, _ = await wired_board("pico_w", pads=1)
+    board.wifi = [{"ssid": "upstairs", "password": "a"}, {"ssid": "cardroom", "password": "b"},
+                  {"ssid": "car park"}]
+    virtual.LINK["ssids"] = ("cardroom", "car park")
+    board.connect_wifi()
+    wlan = virtual.WLAN.last
+    check(board.network_up() is False, "upstairs is not in range")
+    check(board.network_up() is True and wlan.joined == "cardroom", "the second network joined")
+    check(wlan.tried == ["upstairs", "cardroom"], f"tried in order: {wlan.tried!r}")
+    virtual.LINK["up"] = False
+    check(board.network_up() is False, "link lost")
+    virtual.LINK["up"] = True
+    check(wlan.tried[-1] == "upstairs", "after a loss the first network is tried again")
+    board.network_up()
+    check(board.network_up() is True and wlan.tried[-1] == "cardroom", "and then the next")
+
+
+async def case_the_reboot_cause_is_named_for_the_status(tmp):
+    for cause, word in ((virtual.PWRON_RESET, "power"), (virtual.WDT_RESET, "watchdog"),
+                        (99, "unknown")):
+        virtual.CAUSE["now"] = cause
+        check(hw.reset_cause() == word, f"cause {cause} is {word}")

@@ -21,11 +21,10 @@ async def case_poll_reads_4_and_7_byte_uids_on_every_bus(tmp):
         for uid in (UID4, UID7):
             chip.place(tag(uid))
             check(await pn.poll() == uid, f"{bus}: uid of {len(uid)} bytes")
-            await pn.release()
             chip.remove()
 
 
-async def case_ntag_read_keeps_16_bytes_write_one_page_and_signature(tmp):
+async def case_ntag_read_keeps_16_bytes_and_exchange_carries_write_and_signature(tmp):
     chip, pn = reader("spi")
     await pn.begin()
     t = tag(UID7)
@@ -33,11 +32,12 @@ async def case_ntag_read_keeps_16_bytes_write_one_page_and_signature(tmp):
     chip.place(t)
     await pn.poll()
     check(await pn.read16(4) == b"0123456789abcdef", "READ returns all 16 bytes of 4 pages")
-    await pn.write_page(5, b"WXYZ")
+    await pn.exchange(b"\xa2\x05WXYZ")
     check(await pn.read16(4) == b"0123WXYZ89abcdef", "WRITE changed one page only")
-    check(await pn.read_signature() == t.signature, "READ_SIG returns the 32-byte signature")
-    e = await raises(TagError, pn.write_page(2, b"nope"))
-    check(e.status == 0x14, "the tag NAKs a write to a locked page")
+    check(await pn.exchange(b"\x3c\x00", max_len=64) == t.signature,
+          "READ_SIG returns the 32-byte signature")
+    e = await raises(TagError, pn.exchange(b"\xa2\x02nope"))
+    check(e.args[0] == 0x14, "the tag NAKs a write to a locked page (status 14)")
 
 
 async def case_a_frame_without_ack_is_sent_again(tmp):

@@ -1,7 +1,7 @@
 """Cases: the pad scanner's presence and debounce rules (issue 5, item 3)."""
 
 from casekit import UID4, UID7, check, reader, tag
-from scanner import Pad
+from scanner import Pad, scan_order
 
 
 async def pad_on(bus="spi", misses=3):
@@ -67,5 +67,17 @@ async def case_a_reader_that_keeps_failing_is_reset(tmp):
     chip.place(tag(UID4))
     chip.hang()
     await scans(pad, 3)
-    check(pad.reader.resets == 2 and not chip.hung, "reset after 3 failed polls")
+    check(pad.reader.resets == 1, "3 failed polls, no reset yet")
+    await scans(pad, 1)
+    check(pad.reader.resets == 2 and not chip.hung, "the scan after 3 failed polls resets it")
     check(await scans(pad, 1) == [(UID4, bytes(16))], "and reading again")
+
+
+def case_the_seat_to_play_is_polled_after_every_other_pad(tmp):
+    # docs/cardpath.md, "The seat to play first": the host lights the seat to play blue.
+    lit = [("off", "solid", None)] * 4
+    check(scan_order([0, 1, 2, 3], lit) == [0, 1, 2, 3], "nobody to play: each pad once")
+    lit[2] = ("blue", "solid", None)
+    check(scan_order([0, 1, 2, 3], lit) == [2, 0, 2, 1, 2, 3], "pad 2 between every other pad")
+    check(scan_order([0, 1, 3], lit) == [0, 1, 3], "a disabled pad lit blue is not polled")
+    check(scan_order([1, 2], lit) == [1, 2], "two pads alternate already")

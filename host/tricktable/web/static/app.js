@@ -16,6 +16,36 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// Player pages, when the scoreboard has a club database: /api/players/names maps each public
+// name (casefolded) to its player's id. Hidden players and Guests are not in it (and their
+// names never reach the page: the server says "Guest"), so they are never linked. Read again
+// every minute, so a player counted later in the night gets a link too.
+let playerIds = new Map();
+async function loadPlayerIds() {
+  try {
+    const r = await fetch("/api/players/names");
+    if (!r.ok) return;
+    playerIds = new Map(Object.entries((await r.json()).players));
+    document.querySelectorAll("[data-needs-club]").forEach((node) => { node.hidden = false; });
+    document.body.dataset.players = String(playerIds.size);
+  } catch (_) { /* offline: names stay plain until the next read */ }
+}
+const playersReady = loadPlayerIds().then(() => {
+  if (document.body.dataset.players) setInterval(loadPlayerIds, 60000);
+});
+
+// A link saying `text` to the page of the player called `name`, or null when they have none.
+function playerPageLink(name, text, attrs = {}) {
+  const id = name == null ? undefined : playerIds.get(String(name).trim().toLowerCase());
+  if (id === undefined) return null;
+  return el("a", { ...attrs, class: `${attrs.class || ""} player-link`.trim(), href: `/player/${id}`, text });
+}
+
+// A player's name: a link to their page when they have a public one, else plain text.
+function playerName(name, attrs = {}) {
+  return playerPageLink(name, name, attrs) || el("span", { ...attrs, text: name });
+}
+
 function parseCard(text) {
   const copy = text.endsWith("'");
   const core = copy ? text.slice(0, -1) : text;
@@ -148,7 +178,7 @@ function drawSeats(felt, state, trick, winner) {
     box.classList.toggle("to-act", state.to_act === seat);
     box.classList.toggle("dealer", state.dealer === seat);
     box.classList.toggle("winner", winner === seat);
-    const label = el("div", { class: "who" }, el("span", { class: "name", text: state.seats[seat] }));
+    const label = el("div", { class: "who" }, playerName(state.seats[seat], { class: "name" }));
     if (state.dealer === seat) label.append(el("span", { class: "chip", text: "D" }));
     if (state.contract && state.contract.seat === seat) label.append(el("span", { class: "chip maker", text: "maker" }));
     box.append(label);
@@ -354,6 +384,37 @@ function showAnalysis(hand) {
   }
 }
 
+// Par under the bidding (tricktable.analysis.par, in hand.analysis.par): the contract the
+// auction ends in with every hand known, and each side's best contract at each bid.
+function showPar(hand) {
+  const a = hand.analysis;
+  const par = a && a.par;
+  const section = document.getElementById("par");
+  const table = document.getElementById("par-table");
+  section.hidden = !par;
+  table.replaceChildren();
+  if (!par) return;
+  const names = (hand.sides || []).map((side) => side.name);
+  const line = document.getElementById("par-line");
+  if (par.none) {
+    const tricks = par.tricks ? ` Double dummy: ${names.map((n, i) => `${n} ${par.tricks[i]}`).join(", ")}.` : "";
+    line.textContent = `No par: ${par.none}.${tricks}`;
+    return;
+  }
+  line.textContent = `Par: ${par.text}.`;
+  const best = par.par;
+  table.append(el("caption", { text: "Each side's best contract at each bid: declarer, trump, tricks of each side double dummy, and the score of each side (par: the bid and side of the par contract)" }),
+    el("tr", {}, el("th", { text: "Bid", scope: "col" }), ...names.map((n) => el("th", { text: n, scope: "col" }))));
+  for (const row of par.by_bid) {
+    table.append(el("tr", { "data-bid": row.bid }, el("th", { text: row.text, scope: "row" }),
+      ...row.sides.map((r, i) => {
+        const isPar = Boolean(r && best && row.bid === best.bid && hand.sides[i].seats.includes(best.seat));
+        return el("td", { class: `num${isPar ? " par" : ""}`,
+          text: r ? `${hand.seats[r.seat]} ${SUITS[r.trump] || trumpName(r.trump)} ${r.tricks.join("-")} (${r.score.map((d) => (d > 0 ? `+${d}` : String(d))).join("/")})${isPar ? " par" : ""}` : "–" });
+      })));
+  }
+}
+
 // A hand the scoreboard only saw live (no journal): no dealt hands, revokes without cards.
 function seenLive(hand) {
   const played = (seat) => hand.tricks.flatMap((t) => t.cards.filter((c) => c.seat === seat).map((c) => c.card));
@@ -416,6 +477,7 @@ async function replayPage() {
     document.getElementById("revokes").replaceChildren(...(hand.revokes || []).map((r) =>
       el("li", { text: `${r.text}: ${r.card ? cardLabel(r.card) : "?"} played${r.proof ? `; the proof: ${cardLabel(r.proof)}` : ""}` })));
     showAnalysis(hand);
+    showPar(hand);
   };
   const fill = (list) => {
     pick.replaceChildren(...list.map((h) => el("option", { value: `${h.game}/${h.hand}`,
@@ -463,8 +525,9 @@ async function replayPage() {
   await open(Number(params.get("trick")) || 1);
 }
 
-// Pages drawn here; /standings is drawn by standings.js, /tv by tv.js and /results by
-// results.js, which use el(), live(), tableName() and byTable() above.
+// Pages drawn here; /standings is drawn by standings.js, /tv by tv.js, /results by
+// results.js and the statistics pages by stats.js, which use el(), live(), tableName(),
+// byTable(), playerName() and playersReady above. Each starts once the player pages are known.
 const PAGES = { club: clubPage, table: tablePage, replay: replayPage };
 const page = PAGES[document.body.dataset.page];
-if (page) page();
+if (page) playersReady.then(page);

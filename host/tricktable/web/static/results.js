@@ -25,8 +25,9 @@
 
   function standingRow(s) {
     const link = el("a", { href: `/scorecard/${encodeURIComponent(s.name)}`, text: s.name });
+    const pageLink = playerPageLink(s.name, "★", { "aria-label": `${s.name}: player page` });
     return el("tr", { "data-player": s.name, class: s.high ? "high" : s.low ? "low" : "" },
-      el("td", { class: "n", text: String(s.rank) }), el("th", { scope: "row", class: "player" }, link),
+      el("td", { class: "n", text: String(s.rank) }), el("th", { scope: "row", class: "player" }, link, pageLink && " ", pageLink),
       el("td", { class: "n total", text: String(s.total) }), el("td", { class: "n", text: String(s.won) }),
       el("td", { class: "n", text: String(s.played) }), el("td", {}, mark(s)));
   }
@@ -84,5 +85,5 @@
   document.getElementById("print").addEventListener("click", () => window.print());
   const paper = new URLSearchParams(location.search).get("paper");
   if (paper === "a4" || paper === "letter") document.body.classList.add(`paper-${paper}`);
-  if (document.body.dataset.page === "results") resultsPage(); else scorecardPage();
+  playersReady.then(document.body.dataset.page === "results" ? resultsPage : scorecardPage);
 })();

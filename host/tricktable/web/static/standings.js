@@ -17,7 +17,7 @@
     if (s.high) marks.push(el("span", { class: "mark high", text: "HIGH" }));
     if (s.low) marks.push(el("span", { class: "mark low", text: "LOW" }));
     const tr = el("tr", { "data-player": s.name, class: s.high ? "high" : s.low ? "low" : "" });
-    tr.append(el("td", { class: "rank", text: String(s.rank) }), el("th", { scope: "row", class: "player", text: s.name }),
+    tr.append(el("td", { class: "rank", text: String(s.rank) }), el("th", { scope: "row", class: "player" }, playerName(s.name)),
       el("td", { class: "n total", text: String(s.total) }), el("td", { class: "n won", text: String(s.won) }),
       el("td", { class: "marks" }, ...marks));
     return tr;
@@ -62,5 +62,5 @@
     });
   }
 
-  start();
+  playersReady.then(start);
 })();

@@ -82,7 +82,7 @@
     if (s.high) marks.push(el("span", { class: "mark high", text: "HIGH" }));
     if (s.low) marks.push(el("span", { class: "mark low", text: "LOW" }));
     return el("li", { class: `row${s.high ? " high" : ""}`, "data-player": s.name },
-      el("span", { class: "rank", text: String(s.rank) }), el("span", { class: "who", text: s.name }),
+      el("span", { class: "rank", text: String(s.rank) }), playerName(s.name, { class: "who" }),
       el("span", { class: "marks" }, ...marks), el("span", { class: "total", text: String(s.total) }));
   }
 
@@ -95,7 +95,7 @@
   }
 
   function seatItem(s) {
-    return el("li", { class: "row", "data-player": s.name }, el("span", { class: "who", text: s.name }),
+    return el("li", { class: "row", "data-player": s.name }, playerName(s.name, { class: "who" }),
       el("span", { class: "where", text: `${tableName(s.table)} · ${SEAT_NAMES[s.seat] || s.seat}` }));
   }
 
@@ -295,5 +295,5 @@
     }
   }
 
-  start();
+  playersReady.then(start);
 })();

@@ -1,0 +1,1148 @@
+/* The double-dummy search's inner loop, compiled: tricktable.analysis._search.
+ *
+ * ``analysis/solver.py`` builds a ``Core`` for one side of one ``Solver`` from the rules as
+ * data (the ``Ordering``'s effective suits, keys and strengths, the seats and sides, the
+ * cards of each suit in rank order) and drives it: ``Core.set_position`` gives the hands
+ * and the trick in progress, ``Core.test(need, ...)`` answers the null-window test "can the
+ * side take ``need`` more tricks?". Nothing of a variant's rules is written here: the
+ * follow-suit rule is the effective suit, the trick goes to the highest key (the first of
+ * equal cards), and a lead restriction is asked of the variant through the ``ask`` callback
+ * (once per hand and set of cards gone). What the search does (a transposition table at
+ * trick starts by partition search, equivalent cards, sure tricks, move ordering) is
+ * described in solver.py and docs/analysis.md; this file is that description in C.
+ *
+ * Bit sets of physical cards (up to 106, two copies of 53) are unsigned __int128.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef unsigned __int128 u128;
+
+#define NCARDS 106
+#define COPY_STRIDE 53
+#define NSUITS 5
+#define MAXSEATS 8
+#define MAXSUIT 32
+#define KEYWORDS 4
+
+static int popcount(u128 x) {
+    return __builtin_popcountll((uint64_t)x) + __builtin_popcountll((uint64_t)(x >> 64));
+}
+
+static int top_bit(u128 x) { /* x != 0 */
+    uint64_t hi = (uint64_t)(x >> 64);
+    if (hi) return 127 - __builtin_clzll(hi);
+    return 63 - __builtin_clzll((uint64_t)x);
+}
+
+#define BIT(p) (((u128)1) << (p))
+
+/* -- a hash table: four words of key -> two words of value ------------------------------ */
+
+typedef struct {
+    uint64_t k[KEYWORDS];
+    uint64_t v0, v1;
+    uint64_t used;
+} Entry;
+
+typedef struct {
+    Entry *slots;
+    size_t cap, size; /* cap: a power of two */
+} Table;
+
+static uint64_t hash_key(const uint64_t *k) {
+    uint64_t h = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < KEYWORDS; i++) {
+        h ^= k[i];
+        h *= 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+static int table_init(Table *t, size_t cap) {
+    t->slots = calloc(cap, sizeof(Entry));
+    t->cap = cap;
+    t->size = 0;
+    return t->slots ? 0 : -1;
+}
+
+static Entry *table_find(Table *t, const uint64_t *k, int *found) {
+    size_t mask = t->cap - 1, i = hash_key(k) & mask;
+    for (;;) {
+        Entry *e = &t->slots[i];
+        if (!e->used) { *found = 0; return e; }
+        if (!memcmp(e->k, k, sizeof(e->k))) { *found = 1; return e; }
+        i = (i + 1) & mask;
+    }
+}
+
+static int table_grow(Table *t) {
+    Table bigger;
+    if (table_init(&bigger, t->cap * 2) < 0) return -1;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (t->slots[i].used) {
+            int found;
+            Entry *e = table_find(&bigger, t->slots[i].k, &found);
+            *e = t->slots[i];
+        }
+    }
+    free(t->slots);
+    bigger.size = t->size;
+    *t = bigger;
+    return 0;
+}
+
+/* The entry of key k, new (used = 0 on return, found = 0) or stored. NULL: out of memory. */
+static Entry *table_get(Table *t, const uint64_t *k, int *found) {
+    if (2 * (t->size + 1) > t->cap && table_grow(t) < 0) return NULL;
+    Entry *e = table_find(t, k, found);
+    if (!*found) {
+        memcpy(e->k, k, sizeof(e->k));
+        e->used = 1;
+        t->size++;
+    }
+    return e;
+}
+
+/* -- partition search: what a result depended on ----------------------------------------- *
+ *
+ * A result of the search (the side takes need more tricks, or not) is stored with the cards
+ * it depended on: per suit a strength threshold, every card of the suit at or above it
+ * "relevant" (who holds it matters), the cards below it small cards whose holders do not
+ * matter beyond each hand's count of the suit. Any trick start with the same leader, the
+ * same suit lengths in each hand and the same holders of the relevant cards (relative
+ * ranks) has the same answer (Ginsberg's partition search; DDS's "winning ranks"). */
+
+typedef struct {
+    int t[NSUITS]; /* per suit: the cards at or above this strength matter */
+} Rel;
+
+static void rel_none(Rel *r) {
+    for (int s = 0; s < NSUITS; s++) r->t[s] = INT_MAX;
+}
+
+static void rel_all(Rel *r) {
+    for (int s = 0; s < NSUITS; s++) r->t[s] = INT_MIN;
+}
+
+static void rel_merge(Rel *r, const Rel *o) {
+    for (int s = 0; s < NSUITS; s++)
+        if (o->t[s] < r->t[s]) r->t[s] = o->t[s];
+}
+
+static void rel_card(Rel *r, int suit, int strength) {
+    if (strength < r->t[suit]) r->t[suit] = strength;
+}
+
+/* A stored result: the trick start's key masked to the relevant cards (pat, mask: Core.prefix's
+ * of the count of relevant cards per suit, m), bounds on the side's tricks, and
+ * the lead that settled the last test there (lead_code). A bucket (the leader, whether the
+ * lead is restricted, each hand's suit lengths) keeps its entries in one array, scanned in
+ * order. */
+typedef struct {
+    uint64_t pat[KEYWORDS], mask[KEYWORDS];
+    uint8_t m[NSUITS];
+    int8_t lo, hi;
+    uint16_t lead;
+} PEntry;
+
+typedef struct {
+    PEntry *e;
+    uint64_t (*f)[2]; /* per entry, its filter: (sig, sigmask) of filter() */
+    uint32_t n, cap;
+} Bucket;
+
+/* -- the core ------------------------------------------------------------------------- */
+
+typedef struct {
+    int seat, card;
+} Played;
+
+typedef struct {
+    PyObject_HEAD
+    int nplayers, nseats;
+    int seats[MAXSEATS];
+    int next_seat[MAXSEATS];
+    int ours[MAXSEATS];
+    int eff[NCARDS];
+    int strength[NCARDS];
+    int keys[NSUITS][NCARDS];
+    u128 suit_masks[NSUITS];
+    u128 twin[NCARDS];
+    int suit_order[NSUITS][MAXSUIT];
+    int suit_len[NSUITS];
+    /* the transposition key: per suit the cards held at the start in rank order, their
+     * holder, the card above when the two tie (-1), and the key's bits for the suit */
+    int key_card[NSUITS][MAXSUIT], key_holder[NSUITS][MAXSUIT], key_tie[NSUITS][MAXSUIT];
+    int key_len[NSUITS], key_offset[NSUITS];
+    int key_pos[NCARDS]; /* a card's place in its suit's key order, -1: not held at the start */
+    uint32_t kpres[NSUITS]; /* per suit, the places of the cards left (kept by search()) */
+    int trump_suit;
+    u128 trumps;
+    int restricts;
+    PyObject *ask; /* ask(seat, hands, finished) -> (lead mask, free), under a restriction */
+    u128 hands[MAXSEATS];
+    /* under a lead restriction: the cards played in the search (the trick in progress at the
+     * start first) and the tricks finished in it (leader, first card's index, winner) */
+    Played played[NCARDS + MAXSEATS];
+    int nplayed;
+    int finished[NCARDS][3];
+    int nfinished, finished_before;
+    int free; /* no lead is restricted below this node (the variant's leads_free) */
+    Table tt, leads; /* tt: a bucket per leader, restriction and suit lengths -> entries */
+    Bucket *buckets;
+    uint32_t nbuckets, capbuckets;
+    /* per suit and count m of its best cards left, the bits of the key that hold them and
+     * the tie flag of the card after them */
+    uint64_t prefix[NSUITS][MAXSUIT + 1][KEYWORDS];
+    int partition; /* the rules rank cards within a suit as their strength: entries may match
+                    * positions that agree on the relevant cards only */
+    long long nodes, probes, hits;
+} Core;
+
+static int to_u128(PyObject *o, u128 *out) {
+    PyObject *shift = PyLong_FromLong(64), *hi_obj;
+    if (!shift) return -1;
+    uint64_t lo = PyLong_AsUnsignedLongLongMask(o);
+    if (lo == (uint64_t)-1 && PyErr_Occurred()) { Py_DECREF(shift); return -1; }
+    hi_obj = PyNumber_Rshift(o, shift);
+    Py_DECREF(shift);
+    if (!hi_obj) return -1;
+    uint64_t hi = PyLong_AsUnsignedLongLongMask(hi_obj);
+    Py_DECREF(hi_obj);
+    if (hi == (uint64_t)-1 && PyErr_Occurred()) return -1;
+    *out = ((u128)hi << 64) | lo;
+    return 0;
+}
+
+static PyObject *from_u128(u128 x) {
+    PyObject *lo = PyLong_FromUnsignedLongLong((uint64_t)x);
+    PyObject *hi = PyLong_FromUnsignedLongLong((uint64_t)(x >> 64));
+    PyObject *shift = PyLong_FromLong(64), *high = NULL, *out = NULL;
+    if (lo && hi && shift && (high = PyNumber_Lshift(hi, shift)))
+        out = PyNumber_Or(high, lo);
+    Py_XDECREF(lo);
+    Py_XDECREF(hi);
+    Py_XDECREF(shift);
+    Py_XDECREF(high);
+    return out;
+}
+
+/* Fill ints[0..n) from a sequence of exactly n ints. */
+static int int_array(PyObject *seq, int *out, Py_ssize_t n, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd values, not %zd", what,
+                     PySequence_Fast_GET_SIZE(fast), n);
+        Py_DECREF(fast);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* Fill a list of up to max ints; the count, or -1. */
+static Py_ssize_t int_list(PyObject *seq, int *out, Py_ssize_t max, const char *what) {
+    Py_ssize_t n = PySequence_Size(seq);
+    if (n < 0) return -1;
+    if (n > max) {
+        PyErr_Format(PyExc_ValueError, "%s: more than %zd values", what, max);
+        return -1;
+    }
+    return int_array(seq, out, n, what) < 0 ? -1 : n;
+}
+
+static void Core_dealloc(Core *c) {
+    free(c->tt.slots);
+    for (uint32_t i = 0; i < c->nbuckets; i++) {
+        free(c->buckets[i].e);
+        free(c->buckets[i].f);
+    }
+    free(c->buckets);
+    free(c->leads.slots);
+    Py_XDECREF(c->ask);
+    Py_TYPE(c)->tp_free((PyObject *)c);
+}
+
+/* Core(seats, ours, eff, strength, keys, suit_masks, suit_order, key_order, trump_suit, ask)
+ * seats: the seats that play, in order round the table; ours: per seat (every seat of the
+ * table) whether it is of the side searched; eff/strength: per card; keys: per suit led, per
+ * card; suit_masks: per suit; suit_order: per suit the cards in play, best first;
+ * key_order: per suit (card, holder, card above it tied or -1) of the cards held at the
+ * start; ask: None, or the variant's lead restriction as ask(seat, hands, finished) ->
+ * (lead mask, free: no lead restricted below). */
+static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSED(kwds)) {
+    PyObject *seats, *ours, *eff, *strength, *keys, *suit_masks, *suit_order, *key_order, *ask;
+    int trump_suit;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOiO", &seats, &ours, &eff, &strength, &keys,
+                          &suit_masks, &suit_order, &key_order, &trump_suit, &ask))
+        return NULL;
+    Core *c = (Core *)type->tp_alloc(type, 0);
+    if (!c) return NULL;
+    Py_ssize_t n;
+    if ((n = int_list(seats, c->seats, MAXSEATS, "seats")) < 0) goto fail;
+    c->nseats = (int)n;
+    if ((n = int_list(ours, c->ours, MAXSEATS, "ours")) < 0) goto fail;
+    c->nplayers = (int)n;
+    for (int i = 0; i < c->nseats; i++) {
+        if (c->seats[i] < 0 || c->seats[i] >= c->nplayers) {
+            PyErr_SetString(PyExc_ValueError, "a seat out of range");
+            goto fail;
+        }
+        c->next_seat[c->seats[i]] = c->seats[(i + 1) % c->nseats];
+    }
+    if (int_array(eff, c->eff, NCARDS, "eff") < 0) goto fail;
+    if (int_array(strength, c->strength, NCARDS, "strength") < 0) goto fail;
+    if (PySequence_Size(keys) != NSUITS || PySequence_Size(suit_masks) != NSUITS ||
+        PySequence_Size(suit_order) != NSUITS || PySequence_Size(key_order) != NSUITS) {
+        PyErr_SetString(PyExc_ValueError, "keys, suit masks and orders: five suits each");
+        goto fail;
+    }
+    int bits = 3; /* the leader */
+    for (int p = 0; p < NCARDS; p++) c->key_pos[p] = -1;
+    for (int s = 0; s < NSUITS; s++) {
+        PyObject *item = PySequence_GetItem(keys, s);
+        int bad = !item || int_array(item, c->keys[s], NCARDS, "keys") < 0;
+        Py_XDECREF(item);
+        if (bad) goto fail;
+        item = PySequence_GetItem(suit_masks, s);
+        bad = !item || to_u128(item, &c->suit_masks[s]) < 0;
+        Py_XDECREF(item);
+        if (bad) goto fail;
+        item = PySequence_GetItem(suit_order, s);
+        bad = !item || (n = int_list(item, c->suit_order[s], MAXSUIT, "suit order")) < 0;
+        Py_XDECREF(item);
+        if (bad) goto fail;
+        c->suit_len[s] = (int)n;
+        PyObject *seq = PySequence_GetItem(key_order, s);
+        if (!seq) goto fail;
+        n = PySequence_Size(seq);
+        if (n < 0 || n > MAXSUIT) {
+            Py_DECREF(seq);
+            if (n > MAXSUIT) PyErr_SetString(PyExc_ValueError, "too many cards in a suit");
+            goto fail;
+        }
+        c->key_len[s] = (int)n;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            int triple[3];
+            item = PySequence_GetItem(seq, i);
+            bad = !item || int_array(item, triple, 3, "key order") < 0;
+            Py_XDECREF(item);
+            if (bad) { Py_DECREF(seq); goto fail; }
+            if (triple[1] < 0 || triple[1] >= 8) {
+                Py_DECREF(seq);
+                PyErr_SetString(PyExc_ValueError, "a holder out of range");
+                goto fail;
+            }
+            c->key_card[s][i] = triple[0];
+            if (triple[0] < 0 || triple[0] >= NCARDS) {
+                Py_DECREF(seq);
+                PyErr_SetString(PyExc_ValueError, "a card out of range");
+                goto fail;
+            }
+            c->key_pos[triple[0]] = (int)i;
+            c->key_holder[s][i] = triple[1];
+            c->key_tie[s][i] = triple[2];
+        }
+        Py_DECREF(seq);
+        c->key_offset[s] = bits;
+        bits += 4 * (int)n + 1;
+    }
+    if (bits > 64 * KEYWORDS) {
+        PyErr_SetString(PyExc_ValueError, "too many cards for the transposition key");
+        goto fail;
+    }
+    if (trump_suit < 0 || trump_suit >= NSUITS) {
+        PyErr_SetString(PyExc_ValueError, "trump suit out of range");
+        goto fail;
+    }
+    c->trump_suit = trump_suit;
+    c->trumps = c->suit_masks[trump_suit];
+    for (int p = 0; p < NCARDS; p++) c->twin[p] = BIT((p + COPY_STRIDE) % NCARDS);
+    c->restricts = ask != Py_None;
+    Py_INCREF(ask);
+    c->ask = ask;
+    c->partition = 1;
+    for (int s = 0; s < NSUITS && c->partition; s++)
+        for (int i = 1; i < c->suit_len[s]; i++) {
+            int p = c->suit_order[s][i - 1], q = c->suit_order[s][i];
+            for (int l = 0; l < NSUITS; l++)
+                if (c->keys[l][p] < c->keys[l][q] ||
+                    (c->strength[p] == c->strength[q] && c->keys[l][p] != c->keys[l][q]))
+                    c->partition = 0;
+        }
+    for (int s = 0; s < NSUITS; s++)
+        for (int m = 0; m <= c->key_len[s]; m++) {
+            uint64_t *w = c->prefix[s][m];
+            for (int b = c->key_offset[s]; b < c->key_offset[s] + 4 * m; b++)
+                w[b >> 6] |= (uint64_t)1 << (b & 63);
+            if (m < c->key_len[s]) {
+                int b = c->key_offset[s] + 4 * m + 3;
+                w[b >> 6] |= (uint64_t)1 << (b & 63);
+            }
+        }
+    c->capbuckets = 1 << 10;
+    c->buckets = malloc(c->capbuckets * sizeof(Bucket));
+    if (!c->buckets || table_init(&c->tt, 1 << 12) < 0 || table_init(&c->leads, 1 << 8) < 0) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    return (PyObject *)c;
+fail:
+    Py_DECREF(c);
+    return NULL;
+}
+
+/* set_position(hands, trick, finished_before): every seat's hand, the trick in progress as
+ * (seat, card) pairs, and how many tricks were finished before the position. */
+static PyObject *Core_set_position(Core *c, PyObject *args) {
+    PyObject *hands, *trick;
+    int before;
+    if (!PyArg_ParseTuple(args, "OOi", &hands, &trick, &before)) return NULL;
+    if (PySequence_Size(hands) != c->nplayers) {
+        PyErr_SetString(PyExc_ValueError, "one hand per seat");
+        return NULL;
+    }
+    for (int x = 0; x < c->nplayers; x++) {
+        PyObject *h = PySequence_GetItem(hands, x);
+        int bad = !h || to_u128(h, &c->hands[x]) < 0;
+        Py_XDECREF(h);
+        if (bad) return NULL;
+    }
+    Py_ssize_t n = PySequence_Size(trick);
+    if (n < 0 || n >= c->nseats) {
+        if (n >= 0) PyErr_SetString(PyExc_ValueError, "the trick in progress is too long");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int pair[2];
+        PyObject *item = PySequence_GetItem(trick, i);
+        int bad = !item || int_array(item, pair, 2, "trick") < 0;
+        Py_XDECREF(item);
+        if (bad) return NULL;
+        c->played[i].seat = pair[0];
+        c->played[i].card = pair[1];
+    }
+    c->nplayed = (int)n;
+    c->nfinished = 0;
+    c->finished_before = before;
+    c->free = 0;
+    Py_RETURN_NONE;
+}
+
+/* One card of each group of equivalent cards of legal (others: the cards of other hands and
+ * of the trick, in its suits), highest first. */
+static int reps_of(Core *c, u128 legal, u128 others, int *reps) {
+    int n = 0;
+    for (int s = 0; s < NSUITS; s++) {
+        if (!(legal & c->suit_masks[s])) continue;
+        int prev_mine = 0, prev = 0;
+        for (int i = 0; i < c->suit_len[s]; i++) {
+            int p = c->suit_order[s][i];
+            u128 bit = BIT(p);
+            if (legal & bit) {
+                if (!(prev_mine && !(others & (c->twin[p] | c->twin[prev])))) reps[n++] = p;
+                prev_mine = 1;
+                prev = p;
+            } else if (others & bit) {
+                prev_mine = 0;
+            }
+        }
+    }
+    return n;
+}
+
+/* Stable insertion sort of moves by their (a, b, c) scores, ascending. */
+static void sort_moves(int *moves, int (*score)[3], int n) {
+    for (int i = 1; i < n; i++) {
+        int m = moves[i], s0 = score[i][0], s1 = score[i][1], s2 = score[i][2];
+        int j = i - 1;
+        while (j >= 0 && (score[j][0] > s0 || (score[j][0] == s0 && (score[j][1] > s1 ||
+                          (score[j][1] == s1 && score[j][2] > s2))))) {
+            moves[j + 1] = moves[j];
+            memcpy(score[j + 1], score[j], sizeof(score[j]));
+            j--;
+        }
+        moves[j + 1] = m;
+        score[j + 1][0] = s0;
+        score[j + 1][1] = s1;
+        score[j + 1][2] = s2;
+    }
+}
+
+/* Winners nobody ruffs, low cards to a partner's winner, high cards, then suits an
+ * opponent can ruff. */
+static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
+    int mine = c->ours[seat];
+    u128 ruffers[MAXSEATS];
+    int nruff = 0;
+    for (int i = 0; i < c->nseats; i++) {
+        int x = c->seats[i];
+        if (c->ours[x] != mine && (c->hands[x] & c->trumps)) ruffers[nruff++] = c->hands[x];
+    }
+    int tops[NSUITS] = {-2, -2, -2, -2, -2};
+    int score[NCARDS][3];
+    for (int i = 0; i < n; i++) {
+        int p = moves[i], s = c->eff[p];
+        if (tops[s] == -2) {
+            tops[s] = -1;
+            for (int j = 0; j < c->suit_len[s]; j++) {
+                int q = c->suit_order[s][j];
+                if (present & BIT(q)) { tops[s] = q; break; }
+            }
+        }
+        int top = tops[s], ruffed = 0;
+        if (s != c->trump_suit)
+            for (int r = 0; r < nruff; r++)
+                if (!(ruffers[r] & c->suit_masks[s])) { ruffed = 1; break; }
+        int sc;
+        if (c->strength[top] == c->strength[p]) { /* the best card (of a tie, led first) */
+            sc = ruffed ? 1 : 4;
+        } else if (ruffed) {
+            sc = 0;
+        } else {
+            int holder = -1;
+            for (int j = 0; j < c->nseats; j++)
+                if (c->hands[c->seats[j]] & BIT(top)) { holder = c->seats[j]; break; }
+            if (holder >= 0 && c->ours[holder] == mine) {
+                score[i][0] = -3;
+                score[i][1] = c->strength[p];
+                score[i][2] = p;
+                continue;
+            }
+            sc = 2;
+        }
+        score[i][0] = -sc;
+        score[i][1] = -c->strength[p];
+        score[i][2] = p;
+    }
+    sort_moves(moves, score, n);
+}
+
+/* The cheapest card that wins the trick against the opponents still to play first, then:
+ * partner winning, low cards; second hand, low cards before the other winners; later, the
+ * other winners before low cards. */
+static void follow_order(Core *c, int seat, int n, int led, int best, int winning,
+                         int *moves, int nmoves) {
+    const int *keys = c->keys[led];
+    int mine = c->ours[seat], threat = -2;
+    int x = c->next_seat[seat];
+    for (int k = n + 1; k < c->nseats; k++) {
+        if (c->ours[x] != mine) {
+            u128 h = c->hands[x];
+            int suit = (h & c->suit_masks[led]) ? led : c->trump_suit;
+            u128 f = h & c->suit_masks[suit];
+            if (f) {
+                for (int j = 0; j < c->suit_len[suit]; j++) {
+                    int q = c->suit_order[suit][j];
+                    if (f & BIT(q)) {
+                        if (keys[q] > threat) threat = keys[q];
+                        break;
+                    }
+                }
+            }
+        }
+        x = c->next_seat[x];
+    }
+    int score[NCARDS][3];
+    int low = n == 1 ? 2 : 1;
+    for (int i = 0; i < nmoves; i++) {
+        int p = moves[i], k = keys[p];
+        if (winning) {
+            score[i][0] = threat <= best ? 0 : k < threat;
+        } else {
+            score[i][0] = (k > best && k >= threat) ? 0 : (k > best ? low : 3 - low);
+        }
+        score[i][1] = k;
+        score[i][2] = c->strength[p];
+    }
+    sort_moves(moves, score, nmoves);
+}
+
+/* Tricks each team (the side searched; everyone else) is sure of when leader leads: see
+ * Solver's docs ("sure tricks"); rel: per team, the cards its count depends on (the runs
+ * counted). */
+static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_out,
+                 Rel *rel) {
+    int trump_holder = -1, trump_run = 0, trump_last = -1;
+    int cash_suit[NSUITS], cash_run[NSUITS], ncash = 0;
+    Rel cashed;
+    rel_none(&cashed);
+    for (int s = 0; s < NSUITS; s++) {
+        int holder = -1, run = 0, last = -1;
+        u128 hand = 0;
+        for (int i = 0; i < c->suit_len[s]; i++) {
+            int p = c->suit_order[s][i];
+            u128 bit = BIT(p);
+            if (!(present & bit)) continue;
+            if (holder < 0) {
+                for (int j = 0; j < c->nseats; j++)
+                    if (c->hands[c->seats[j]] & bit) { holder = c->seats[j]; break; }
+                if (holder < 0) break;
+                hand = c->hands[holder];
+            }
+            if (!(hand & bit) || (present & ~hand & c->twin[p])) break;
+            run++;
+            last = p;
+        }
+        if (run) {
+            if (s == c->trump_suit) {
+                trump_holder = holder;
+                trump_run = run;
+                trump_last = last;
+            } else if (holder == leader) {
+                cash_suit[ncash] = s;
+                cash_run[ncash++] = run;
+                rel_card(&cashed, s, c->strength[last]);
+            }
+        }
+    }
+    int cash = 0;
+    if (ncash && !(c->restricts && c->finished_before + c->nfinished == 0)) {
+        int mine = c->ours[leader];
+        u128 ruffers[MAXSEATS];
+        int nruff = 0;
+        for (int j = 0; j < c->nseats; j++) {
+            int x = c->seats[j];
+            if (c->ours[x] != mine && (c->hands[x] & c->trumps)) ruffers[nruff++] = c->hands[x];
+        }
+        for (int i = 0; i < ncash; i++) {
+            u128 m = c->suit_masks[cash_suit[i]];
+            int run = cash_run[i];
+            if (nruff) {
+                int least = run;
+                for (int r = 0; r < nruff; r++) {
+                    int k = popcount(ruffers[r] & m);
+                    if (k < least) least = k;
+                }
+                cash += least;
+            } else {
+                int all = 1;
+                for (int j = 0; j < c->nseats; j++) {
+                    int x = c->seats[j];
+                    if (x != leader && popcount(c->hands[x] & m) > run) { all = 0; break; }
+                }
+                cash += all ? popcount(c->hands[leader] & m) : run;
+            }
+        }
+        if (cash) {
+            for (int j = 0; j < c->nseats; j++) {
+                int x = c->seats[j];
+                if (c->ours[x] == mine && x != leader &&
+                    popcount(c->hands[x] & ~c->trumps) < cash) { cash = 0; break; }
+            }
+        }
+    }
+    int best[2] = {0, 0};
+    rel_none(&rel[0]);
+    rel_none(&rel[1]);
+    int team = c->ours[leader] ? 0 : 1;
+    best[team] = cash + (trump_holder == leader ? trump_run : 0);
+    if (cash) rel[team] = cashed;
+    if (trump_holder == leader && trump_run) rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
+    if (trump_holder >= 0) {
+        team = c->ours[trump_holder] ? 0 : 1;
+        if (trump_run > best[team]) {
+            best[team] = trump_run;
+            rel_none(&rel[team]);
+            rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
+        }
+    }
+    *mine_out = best[0];
+    *theirs_out = best[1];
+}
+
+/* The transposition key of a trick start: the leader and, suit by suit, the holders of the
+ * cards left in rank order (+ 8 for a card that ties the one above). */
+static void tt_key(Core *c, int seat, uint64_t *key) {
+    memset(key, 0, KEYWORDS * sizeof(uint64_t));
+    key[0] = (uint64_t)seat;
+    for (int s = 0; s < NSUITS; s++) {
+        if (!c->key_len[s]) continue;
+        int pos = c->key_offset[s];
+        /* the suit's code: one nibble per card left, then a 1 (the end) */
+        for (uint32_t left = c->kpres[s]; left; left &= left - 1) {
+            int i = __builtin_ctz(left), tie = c->key_tie[s][i];
+            uint64_t nib = (uint64_t)c->key_holder[s][i] +
+                           (tie >= 0 && (c->kpres[s] >> c->key_pos[tie] & 1) ? 8 : 0);
+            key[pos >> 6] |= nib << (pos & 63);
+            if ((pos & 63) > 60) key[(pos >> 6) + 1] |= nib >> (64 - (pos & 63));
+            pos += 4;
+        }
+        key[pos >> 6] |= (uint64_t)1 << (pos & 63);
+    }
+}
+
+/* The cards seat may lead from hand, asked of the variant once per hand and set of cards
+ * gone, and whether no lead is restricted any more below (*free). -1: an exception. */
+static int lead_mask(Core *c, int seat, u128 hand, u128 present, u128 *out, int *free) {
+    uint64_t k[KEYWORDS] = {(uint64_t)hand, (uint64_t)(hand >> 64), (uint64_t)present,
+                            (uint64_t)(present >> 64)};
+    int found;
+    Entry *e = table_find(&c->leads, k, &found);
+    if (found) {
+        *out = ((u128)e->v1 << 64) | e->v0;
+        *free = (int)(e->used >> 1);
+        return 0;
+    }
+    PyObject *hands = PyList_New(c->nplayers), *finished = NULL, *res = NULL;
+    int status = -1;
+    if (!hands) goto done;
+    for (int x = 0; x < c->nplayers; x++) {
+        PyObject *h = from_u128(c->hands[x]);
+        if (!h) goto done;
+        PyList_SET_ITEM(hands, x, h);
+    }
+    finished = PyList_New(c->nfinished);
+    if (!finished) goto done;
+    for (int t = 0; t < c->nfinished; t++) {
+        int first = c->finished[t][1];
+        PyObject *cards = PyList_New(c->nseats);
+        if (!cards) goto done;
+        for (int i = 0; i < c->nseats; i++) {
+            PyObject *pair = Py_BuildValue("(ii)", c->played[first + i].seat,
+                                           c->played[first + i].card);
+            if (!pair) { Py_DECREF(cards); goto done; }
+            PyList_SET_ITEM(cards, i, pair);
+        }
+        PyObject *row = Py_BuildValue("(iNi)", c->finished[t][0], cards, c->finished[t][2]);
+        if (!row) goto done;
+        PyList_SET_ITEM(finished, t, row);
+    }
+    res = PyObject_CallFunction(c->ask, "iOO", seat, hands, finished);
+    PyObject *mask;
+    if (!res || !PyArg_ParseTuple(res, "Op", &mask, free) || to_u128(mask, out) < 0) goto done;
+    e = table_get(&c->leads, k, &found);
+    if (!e) { PyErr_NoMemory(); goto done; }
+    e->v0 = (uint64_t)*out;
+    e->v1 = (uint64_t)(*out >> 64);
+    e->used = 1 | (uint64_t)(*free ? 2 : 0);
+    status = 0;
+done:
+    Py_XDECREF(hands);
+    Py_XDECREF(finished);
+    Py_XDECREF(res);
+    return status;
+}
+
+/* The lead that settled a test at a trick start, kept in its table entry for the next test
+ * there: its suit + 1 and its place among the suit's cards left (positions that share an
+ * entry hold the same ranks, not always the same cards). */
+static uint64_t lead_code(Core *c, int p, u128 present) {
+    int s = c->eff[p], place = 0;
+    for (int i = 0; i < c->suit_len[s] && c->suit_order[s][i] != p; i++)
+        place += (present & BIT(c->suit_order[s][i])) != 0;
+    return (uint64_t)(s + 1) | ((uint64_t)place << 8);
+}
+
+/* Move the lead kept by lead_code to the front of moves (when it is one of them). */
+static void first_lead(Core *c, uint64_t code, u128 present, int *moves, int nmoves) {
+    int s = (int)(code & 0xFF) - 1, place = (int)(code >> 8), q = -1;
+    for (int i = 0; i < c->suit_len[s]; i++) {
+        int p = c->suit_order[s][i];
+        if (present & BIT(p) && place-- == 0) { q = p; break; }
+    }
+    for (int i = 0; i < nmoves; i++) {
+        if (moves[i] == q) {
+            memmove(moves + 1, moves, i * sizeof(int));
+            moves[0] = q;
+            return;
+        }
+    }
+}
+
+/* The bucket of a trick start: the leader, whether its lead is restricted, and each playing
+ * hand's length in each suit. */
+static void bucket_key(Core *c, int seat, int restricted, uint64_t *k) {
+    memset(k, 0, KEYWORDS * sizeof(uint64_t));
+    k[0] = (uint64_t)seat | (uint64_t)restricted << 3;
+    int pos = 4;
+    for (int j = 0; j < c->nseats; j++) {
+        u128 h = c->hands[c->seats[j]];
+        for (int s = 0; s < NSUITS; s++) {
+            if (!c->key_len[s]) continue;
+            uint64_t len = (uint64_t)popcount(h & c->suit_masks[s]);
+            k[pos >> 6] |= len << (pos & 63);
+            if ((pos & 63) > 59) k[(pos >> 6) + 1] |= len >> (64 - (pos & 63));
+            pos += 5;
+        }
+    }
+}
+
+/* The dependence of a stored result, at the position it matches: per suit the strength of
+ * its m-th card left (its relevant cards are the m best). */
+static void rel_of_entry(Core *c, const PEntry *e, Rel *rel) {
+    for (int s = 0; s < NSUITS; s++) {
+        rel->t[s] = INT_MAX;
+        uint32_t left = c->kpres[s];
+        for (int m = e->m[s]; m && left; m--, left &= left - 1)
+            if (m == 1) rel->t[s] = c->strength[c->key_card[s][__builtin_ctz(left)]];
+    }
+}
+
+static int entry_matches(const PEntry *e, const uint64_t *key) {
+    return (key[0] & e->mask[0]) == e->pat[0] && (key[1] & e->mask[1]) == e->pat[1] &&
+           (key[2] & e->mask[2]) == e->pat[2] && (key[3] & e->mask[3]) == e->pat[3];
+}
+
+/* The filter of a key (or a mask, a pattern): the first three cards' nibbles of each suit in
+ * one word, so that an entry is passed over with one test when one of those differs. */
+static uint64_t filter(Core *c, const uint64_t *key) {
+    uint64_t f = 0;
+    for (int s = 0; s < NSUITS; s++) {
+        int pos = c->key_offset[s], w = pos >> 6, b = pos & 63;
+        uint64_t bits = key[w] >> b;
+        if (b > 52 && w + 1 < KEYWORDS) bits |= key[w + 1] << (64 - b);
+        f |= (bits & 0xFFF) << (12 * s);
+    }
+    return f;
+}
+
+/* A stored result that answers "need more tricks?" at this trick start: 1 or 0 (and what it
+ * depended on in rel), or -1 (none; *lead: a lead that settled a test there, or 0). */
+static int tt_lookup(Core *c, const uint64_t *bkey, const uint64_t *key, int need, Rel *rel,
+                     uint16_t *lead) {
+    int found;
+    Entry *b = table_find(&c->tt, bkey, &found);
+    if (!found) return -1;
+    Bucket *bucket = &c->buckets[b->v0];
+    uint64_t f = filter(c, key);
+    for (uint32_t i = bucket->n; i-- > 0;) { /* the newest first */
+        if ((f & bucket->f[i][1]) != bucket->f[i][0]) continue;
+        const PEntry *e = &bucket->e[i];
+        if (!entry_matches(e, key)) continue;
+        if (e->lo >= need || e->hi < need) {
+            rel_of_entry(c, e, rel);
+            return e->lo >= need;
+        }
+        if (!*lead) *lead = e->lead;
+    }
+    return -1;
+}
+
+/* Store a result (the side takes need more tricks: result) with what it depended on. -1: out
+ * of memory. */
+static int tt_store(Core *c, const uint64_t *bkey, const uint64_t *key, const Rel *rel,
+                    int result, int need, uint16_t lead) {
+    uint64_t mask[KEYWORDS] = {0, 0, 0, 0}, pat[KEYWORDS];
+    uint8_t m[NSUITS] = {0, 0, 0, 0, 0};
+    for (int s = 0; s < NSUITS; s++) {
+        for (uint32_t left = c->kpres[s]; left; left &= left - 1) {
+            if (c->partition && c->strength[c->key_card[s][__builtin_ctz(left)]] < rel->t[s])
+                break;
+            m[s]++;
+        }
+        for (int w = 0; w < KEYWORDS; w++) mask[w] |= c->prefix[s][m[s]][w];
+    }
+    for (int w = 0; w < KEYWORDS; w++) pat[w] = key[w] & mask[w];
+    int found;
+    Entry *b = table_get(&c->tt, bkey, &found);
+    if (!b) return -1;
+    if (!found) {
+        if (c->nbuckets == c->capbuckets) {
+            Bucket *more = realloc(c->buckets, 2 * (size_t)c->capbuckets * sizeof(Bucket));
+            if (!more) return -1;
+            c->buckets = more;
+            c->capbuckets *= 2;
+        }
+        c->buckets[c->nbuckets] = (Bucket){NULL, NULL, 0, 0};
+        b->v0 = c->nbuckets++;
+    }
+    Bucket *bucket = &c->buckets[b->v0];
+    PEntry *e = NULL;
+    uint64_t fpat = filter(c, pat), fmask = filter(c, mask);
+    for (uint32_t i = 0; i < bucket->n; i++) {
+        if (bucket->f[i][0] != fpat || bucket->f[i][1] != fmask) continue;
+        PEntry *x = &bucket->e[i];
+        if (!memcmp(x->m, m, sizeof(m)) && !memcmp(x->pat, pat, sizeof(pat))) {
+            e = x;
+            break;
+        }
+    }
+    if (!e) {
+        if (bucket->n == bucket->cap) {
+            uint32_t cap = bucket->cap ? 2 * bucket->cap : 4;
+            PEntry *more = realloc(bucket->e, cap * sizeof(PEntry));
+            if (!more) return -1;
+            bucket->e = more;
+            uint64_t (*fmore)[2] = realloc(bucket->f, cap * sizeof(*fmore));
+            if (!fmore) return -1;
+            bucket->f = fmore;
+            bucket->cap = cap;
+        }
+        bucket->f[bucket->n][0] = fpat;
+        bucket->f[bucket->n][1] = fmask;
+        e = &bucket->e[bucket->n++];
+        memcpy(e->pat, pat, sizeof(pat));
+        memcpy(e->mask, mask, sizeof(mask));
+        memcpy(e->m, m, sizeof(m));
+        e->lo = 0;
+        e->hi = 127;
+        e->lead = 0;
+    }
+    if (result) { if (need > e->lo) e->lo = (int8_t)need; }
+    else if (need - 1 < e->hi) e->hi = (int8_t)(need - 1);
+    if (lead) e->lead = lead;
+    return 0;
+}
+
+/* A finished trick's cards (trick) won by card w: when another card of w's suit was in it,
+ * the rank of w decided it. */
+static void trick_rel(Core *c, Rel *rel, u128 trick, int w) {
+    int s = c->eff[w];
+    u128 same = trick & c->suit_masks[s];
+    if (same & (same - 1)) rel_card(rel, s, c->strength[w]);
+}
+
+/* The strength of the lowest card of the group of equivalent cards p stands for (reps_of's
+ * groups of legal, others the cards of the other hands and of the trick). */
+static int group_low(Core *c, int p, u128 legal, u128 others) {
+    int s = c->eff[p], i = 0, low = p, prev = p;
+    while (c->suit_order[s][i] != p) i++;
+    for (i++; i < c->suit_len[s]; i++) {
+        int q = c->suit_order[s][i];
+        u128 bit = BIT(q);
+        if (legal & bit) {
+            if (others & (c->twin[q] | c->twin[prev])) break;
+            low = prev = q;
+        } else if (others & bit) {
+            break;
+        }
+    }
+    return c->strength[low];
+}
+
+/* When every move was needed for a result, a relevant card tried for its group stands for
+ * the whole group: the group's cards become relevant too (a small card of the group in
+ * another position could not be matched with the one tried). */
+static void extend_groups(Core *c, Rel *rel, const int *moves, int nmoves, u128 legal,
+                          u128 others) {
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int i = 0; i < nmoves; i++) {
+            int p = moves[i], s = c->eff[p];
+            if (c->strength[p] < rel->t[s]) continue;
+            int low = group_low(c, p, legal, others);
+            if (low < rel->t[s]) {
+                rel->t[s] = low;
+                changed = 1;
+            }
+        }
+    }
+}
+
+/* Can the side take need more tricks (the one in progress included) when seat plays the
+ * trick's n-th card; led: the suit led; best: the key of the best card so far (best_card),
+ * played by best_seat; gone: the cards of the trick; present: every card not gone in an
+ * earlier trick. 1 yes, 0 no, -1 an exception (an interrupt, the lead restriction's
+ * callback). rel: the cards the answer depended on (partition search, above). */
+static int search(Core *c, int need, u128 present, int seat, int n, int led, int best,
+                  int best_seat, int best_card, u128 gone, Rel *rel) {
+    if ((++c->nodes & 0xFFFF) == 0 && PyErr_CheckSignals() < 0) return -1;
+    u128 hand = c->hands[seat], legal, others;
+    uint64_t key[KEYWORDS], bkey[KEYWORDS];
+    int moves[NCARDS], nmoves, free = c->free, restricted = 0;
+    uint16_t lead = 0;
+    rel_none(rel);
+    if (n == 0) {
+        if (need <= 0) return 1;
+        int rem = popcount(hand);
+        if (need > rem) return 0;
+        if (rem == 1) { /* the last trick: every card is forced */
+            int p = top_bit(hand);
+            const int *keys = c->keys[c->eff[p]];
+            int b = keys[p], bs = seat, bc = p;
+            u128 trick = BIT(p);
+            for (int x = c->next_seat[seat]; x != seat; x = c->next_seat[x]) {
+                int q = top_bit(c->hands[x]);
+                trick |= BIT(q);
+                if (keys[q] > b) { b = keys[q]; bs = x; bc = q; }
+            }
+            trick_rel(c, rel, trick, bc);
+            return c->ours[bs];
+        }
+        restricted = c->restricts && !c->free;
+        bucket_key(c, seat, restricted, bkey);
+        tt_key(c, seat, key);
+        c->probes++;
+        int r = tt_lookup(c, bkey, key, need, rel, &lead);
+        if (r >= 0) { c->hits++; return r; }
+        int mine, theirs;
+        Rel counted[2];
+        sure(c, present, seat, &mine, &theirs, counted);
+        if (mine >= need) { *rel = counted[0]; return 1; }
+        if (rem - theirs < need) { *rel = counted[1]; return 0; }
+        rel_none(rel);
+        legal = hand;
+        if (restricted && lead_mask(c, seat, hand, present, &legal, &free) < 0) return -1;
+        others = present & ~hand;
+        nmoves = reps_of(c, legal, others, moves);
+        lead_order(c, seat, moves, nmoves, present);
+        if (lead) first_lead(c, lead, present, moves, nmoves);
+    } else {
+        u128 follow = hand & c->suit_masks[led];
+        legal = follow ? follow : hand;
+        others = present & ~hand & (follow ? c->suit_masks[led] : ~(u128)0);
+        if (follow && !(follow & (follow - 1))) {
+            moves[0] = top_bit(follow);
+            nmoves = 1;
+        } else {
+            nmoves = reps_of(c, legal, others, moves);
+        }
+        if (nmoves > 1) follow_order(c, seat, n, led, best, c->ours[best_seat], moves, nmoves);
+    }
+    int maxing = c->ours[seat];
+    int result = !maxing, was_free = c->free, cut = -1;
+    c->free = free;
+    for (int i = 0; i < nmoves; i++) {
+        int p = moves[i], ok;
+        u128 bit = BIT(p);
+        Rel crel;
+        c->hands[seat] = hand ^ bit;
+        if (c->restricts) {
+            c->played[c->nplayed].seat = seat;
+            c->played[c->nplayed++].card = p;
+        }
+        if (n == 0) {
+            int l = c->eff[p];
+            ok = search(c, need, present, c->next_seat[seat], 1, l, c->keys[l][p], seat, p, bit,
+                        &crel);
+        } else {
+            int k = c->keys[led][p], b = best, bs = best_seat, bc = best_card;
+            if (k > best) { b = k; bs = seat; bc = p; }
+            if (n + 1 == c->nseats) {
+                if (c->restricts) {
+                    int *row = c->finished[c->nfinished++];
+                    row[1] = c->nplayed - c->nseats;
+                    row[0] = c->played[row[1]].seat;
+                    row[2] = bs;
+                }
+                uint32_t kpres[NSUITS];
+                memcpy(kpres, c->kpres, sizeof(kpres));
+                for (u128 t = gone | bit; t; t &= t - 1) {
+                    int q = top_bit(t & -t);
+                    if (c->key_pos[q] >= 0) c->kpres[c->eff[q]] &= ~((uint32_t)1 << c->key_pos[q]);
+                }
+                ok = search(c, need - c->ours[bs], present & ~(gone | bit), bs, 0, 0, 0, 0, -1, 0,
+                            &crel);
+                memcpy(c->kpres, kpres, sizeof(kpres));
+                if (c->restricts) c->nfinished--;
+                trick_rel(c, &crel, gone | bit, bc);
+            } else {
+                ok = search(c, need, present, c->next_seat[seat], n + 1, led, b, bs, bc,
+                            gone | bit, &crel);
+            }
+        }
+        if (c->restricts) c->nplayed--;
+        c->hands[seat] = hand;
+        if (ok < 0) { c->free = was_free; return -1; }
+        if (ok == maxing) {
+            result = ok;
+            cut = p;
+            *rel = crel;
+            break;
+        }
+        rel_merge(rel, &crel);
+    }
+    c->free = was_free;
+    if (cut < 0) extend_groups(c, rel, moves, nmoves, legal, others);
+    if (restricted) rel_all(rel); /* the variant's restriction may depend on any card */
+    if (n == 0 && tt_store(c, bkey, key, rel, result, need,
+                           cut >= 0 ? (uint16_t)lead_code(c, cut, present) : 0) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return result;
+}
+
+/* test(need, present, seat, n, led, best, best_seat, gone) -> bool: see search(). */
+static PyObject *Core_test(Core *c, PyObject *args) {
+    int need, seat, n, led, best, best_seat;
+    PyObject *present_obj, *gone_obj;
+    u128 present, gone;
+    if (!PyArg_ParseTuple(args, "iOiiiiiO", &need, &present_obj, &seat, &n, &led, &best,
+                          &best_seat, &gone_obj))
+        return NULL;
+    if (to_u128(present_obj, &present) < 0 || to_u128(gone_obj, &gone) < 0) return NULL;
+    if (seat < 0 || seat >= c->nplayers || led < 0 || led >= NSUITS || n < 0 ||
+        n >= c->nseats || best_seat < 0 || best_seat >= c->nplayers) {
+        PyErr_SetString(PyExc_ValueError, "not a position of this table");
+        return NULL;
+    }
+    int best_card = -1;
+    for (int p = 0; p < NCARDS; p++)
+        if ((gone & BIT(p)) && c->keys[led][p] == best) { best_card = p; break; }
+    if (n > 0 && best_card < 0) {
+        PyErr_SetString(PyExc_ValueError, "no card of the trick is its best");
+        return NULL;
+    }
+    for (int s = 0; s < NSUITS; s++) {
+        c->kpres[s] = 0;
+        for (int i = 0; i < c->key_len[s]; i++)
+            if (present & BIT(c->key_card[s][i])) c->kpres[s] |= (uint32_t)1 << i;
+    }
+    int saved_played = c->nplayed;
+    Rel rel;
+    int ok = search(c, need, present, seat, n, led, best, best_seat, best_card, gone, &rel);
+    c->nplayed = saved_played;
+    c->nfinished = 0;
+    if (ok < 0) return NULL;
+    return PyBool_FromLong(ok);
+}
+
+/* counters() -> (nodes, probes, hits) since the last call. */
+static PyObject *Core_counters(Core *c, PyObject *Py_UNUSED(noargs)) {
+    PyObject *out = Py_BuildValue("(LLL)", c->nodes, c->probes, c->hits);
+    c->nodes = c->probes = c->hits = 0;
+    return out;
+}
+
+static PyMethodDef Core_methods[] = {
+    {"set_position", (PyCFunction)Core_set_position, METH_VARARGS,
+     "set_position(hands, trick, finished_before): the position the tests start from"},
+    {"test", (PyCFunction)Core_test, METH_VARARGS,
+     "test(need, present, seat, n, led, best, best_seat, gone) -> can the side take need"},
+    {"counters", (PyCFunction)Core_counters, METH_NOARGS,
+     "(nodes, probes, hits) since the last call"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "tricktable.analysis._search.Core",
+    .tp_doc = "The search of one side of one Solver (see analysis/solver.py).",
+    .tp_basicsize = sizeof(Core),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = Core_new,
+    .tp_dealloc = (destructor)Core_dealloc,
+    .tp_methods = Core_methods,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_search",
+    "The double-dummy search's inner loop, compiled (see analysis/solver.py).", -1, NULL,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__search(void) {
+    if (PyType_Ready(&CoreType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
+        Py_DECREF(&CoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

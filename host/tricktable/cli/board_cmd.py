@@ -1,0 +1,91 @@
+"""``tricktable board setup PORT``: set up one table-side board over USB serial.
+
+A thin shell over tricktable.provision: the board's config is built and checked before the
+port is opened (a bad one is refused with nothing written), the broker's ACL and password
+file are checked before the board is touched, then the firmware and config go on the board
+(temporary names, verified, renamed, read back), and only then is the board's new
+password added to the mosquitto password file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from tricktable.mqtturl import BrokerConfigError, BrokerURL
+from tricktable.provision.boardfile import BoardSpec, ConfigError, board_config, read_wifi_file
+from tricktable.provision.bundle import FIRMWARE_DIR, BundleError, build_bundle
+from tricktable.provision.passwords import (
+    BrokerFileError,
+    add_board_user,
+    check_writable,
+    ensure_acl,
+    new_password,
+)
+from tricktable.provision.rawrepl import BoardError, RawREPL
+from tricktable.provision.setup import setup_board
+
+
+@click.group("board")
+def board_group() -> None:
+    """Set up table-side boards over USB."""
+
+
+@board_group.command("setup")
+@click.argument("port")
+@click.option("--board", "board_id", required=True, help="Board id (MQTT client id and broker user).")
+@click.option("--broker", required=True, help="Broker the board joins: mqtt://host[:port].")
+@click.option("--wifi-file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              required=True, help='JSON list of {"ssid", "password"}, tried in this order.')
+@click.option("--passwd-file", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The mosquitto password file the board's user is added to.")
+@click.option("--acl-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The mosquitto ACL: written from the project's template if missing, else checked.")
+@click.option("--table", default="t1", show_default=True, help="Table id for the display topic.")
+@click.option("--prefix", default="tricktable", show_default=True, help="MQTT topic prefix.")
+@click.option("--pins", default="pico_w", show_default=True, help="Pin map in boards.json.")
+@click.option("--pads", type=int, default=1, show_default=True, help="Readers on the board (0..4).")
+@click.option("--reader-bus", type=click.Choice(["spi", "i2c", "uart"]), default="spi",
+              show_default=True)
+@click.option("--feedback", type=click.Choice(["neopixel", "leds", "none"]), default="neopixel",
+              show_default=True)
+@click.option("--display", type=click.Choice(["none", "max7219", "ssd1306"]), default="none",
+              show_default=True)
+@click.option("--firmware", type=click.Path(file_okay=False, path_type=Path),
+              default=FIRMWARE_DIR, show_default=True, help="The firmware/ directory.")
+@click.option("--mpy-cross", "mpy_cross", default=None, help="mpy-cross to compile with.")
+@click.option("--update-key", default=None,
+              help="The boards' update key (`tricktable fleet key`): the board then takes "
+                   "firmware updates over the network. Without it, it takes none.")
+@click.option("--baudrate", type=int, default=115200, show_default=True)
+@click.option("--no-reset", is_flag=True, help="Leave the board at its REPL (no soft reset).")
+def setup(port: str, board_id: str, broker: str, wifi_file: Path, passwd_file: Path,
+          acl_file: Path | None, table: str, prefix: str, pins: str, pads: int,
+          reader_bus: str, feedback: str, display: str, firmware: Path, mpy_cross: str | None,
+          update_key: str | None, baudrate: int, no_reset: bool) -> None:
+    """Copy the compiled firmware and this board's config.json to the board on PORT."""
+    try:
+        url = BrokerURL.parse(broker)
+        if url.tls:
+            raise ConfigError("broker: boards join over mqtt:// here (TLS on boards is not "
+                              "set up by this command)")
+        password = new_password()
+        spec = BoardSpec(board=board_id, broker_host=url.host, broker_port=url.port,
+                         password=password, wifi=read_wifi_file(wifi_file), table=table,
+                         prefix=prefix, pins=pins, pads=pads, reader_bus=reader_bus,
+                         feedback=feedback, display=None if display == "none" else display,
+                         update_key=update_key)
+        config = board_config(spec, firmware)
+        check_writable(passwd_file)
+        if acl_file is not None and ensure_acl(acl_file, prefix):
+            click.echo(f"wrote the ACL {acl_file}")
+        bundle = build_bundle(firmware, mpy_cross)
+        with RawREPL(port, baudrate) as repl:
+            result = setup_board(repl, bundle, config, progress=click.echo)
+            repl.close(soft_reset=not no_reset)
+        add_board_user(passwd_file, board_id, password)
+    except (BrokerConfigError, ConfigError, BrokerFileError, BundleError, BoardError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"board {board_id}: {len(result.hashes)} files verified; user {board_id} added "
+               f"to {passwd_file}. Reload mosquitto (systemctl reload mosquitto) so it reads it.")

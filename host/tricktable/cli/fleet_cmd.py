@@ -1,0 +1,106 @@
+"""``tricktable fleet``: firmware bundles for the boards, and updating them table by table.
+
+``fleet key`` prints the boards' update key (config.json ``update_key``), ``fleet bundle``
+compiles and signs a bundle, ``fleet update`` offers one to every board of the club file,
+table by table, between hands (docs/fleet.md). Imports ``clubfile``, ``decks``, ``fleet`` and
+the broker options; the club key comes from the deck registry (``tricktable deck key``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from tricktable import decks
+from tricktable.cli.brokeropts import broker_options, broker_url
+from tricktable.cli.deck_cmds import registry_option
+from tricktable.clubfile import ClubFileError, load_club
+from tricktable.fleet import bundle
+from tricktable.fleet.updater import BoardResult, UpdateError, Updater
+from tricktable.mqtturl import BrokerConfigError
+
+
+def _club_key(registry: Path | None) -> bytes:
+    try:
+        with decks.Registry(registry or decks.default_path(), readonly=True) as reg:
+            keys = reg.keys()
+    except decks.RegistryError as exc:
+        raise click.ClickException(str(exc)) from None
+    if not keys:
+        raise click.ClickException("the registry holds no club key: `tricktable deck key` "
+                                   "makes one")
+    return keys[max(keys)]
+
+
+@click.group("fleet")
+def fleet() -> None:
+    """Firmware bundles for the boards, and updates table by table."""
+
+
+@fleet.command("key")
+@registry_option
+def key_command(registry: Path | None) -> None:
+    """Print the boards' update key (config.json "update_key"), derived from the club key."""
+    click.echo(bundle.update_key(_club_key(registry)))
+
+
+@fleet.command("bundle")
+@click.option("--version", "version", required=True, help="the bundle's version, e.g. 0.2.0")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="directory to write the bundle into (new or empty)")
+@registry_option
+def bundle_command(version: str, out: Path, registry: Path | None) -> None:
+    """Compile the firmware with mpy-cross into a bundle signed with the club key."""
+    try:
+        made = bundle.build(out, version, _club_key(registry))
+    except bundle.BundleError as exc:
+        raise click.ClickException(str(exc)) from None
+    size = sum(len(d) for d in made.files.values())
+    click.echo(f"bundle {made.version}: {len(made.files)} files, {size} bytes in {out}")
+
+
+@fleet.command("update")
+@click.argument("bundle_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--club", "club_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              required=True, help="the club file: its tables and their boards")
+@click.option("--table", "only", multiple=True, help="only this table (repeatable)")
+@click.option("--timeout", default=300.0, show_default=True,
+              help="seconds a table may take (waiting between hands, then each board)")
+@registry_option
+@broker_options
+def update_command(bundle_dir: Path, club_file: Path, only: tuple[str, ...], timeout: float,
+                   registry: Path | None, broker: str, ca_file: str | None, prefix: str,
+                   username: str | None, password_file: Path | None) -> None:
+    """Offer BUNDLE_DIR to every board, table by table, between hands; stop at the first
+    table where a board refuses it or rolls back."""
+    try:
+        club = load_club(club_file)
+        loaded = bundle.load(bundle_dir, _club_key(registry))
+        url = broker_url(broker, username, password_file)
+    except (ClubFileError, bundle.BundleError, BrokerConfigError) as exc:
+        raise click.ClickException(str(exc)) from None
+    unknown = [t for t in only if t not in club.tables]
+    if unknown:
+        raise click.ClickException(f"no table {', '.join(unknown)} in {club_file}")
+    tables = {t: cfg.boards for t, cfg in club.tables.items() if not only or t in only}
+    updater = Updater(loaded, url, prefix, ca_file=ca_file)
+    try:
+        updater.start()
+    except UpdateError as exc:
+        raise click.ClickException(str(exc)) from None
+
+    def report(table: str, results: list[BoardResult]) -> None:
+        for r in results:
+            click.echo(f"{table} {r.board}: " + ("runs " + loaded.version if r.ok else r.why))
+
+    try:
+        done = updater.update_tables(tables, timeout, report)
+    finally:
+        updater.stop()
+    failed = [r for results in done.values() for r in results if not r.ok]
+    if failed or len(done) < len(tables):
+        raise click.ClickException(f"stopped after table {list(done)[-1] if done else '-'}: "
+                                   f"{len(failed)} board(s) did not take {loaded.version}; "
+                                   f"{len(tables) - len(done)} table(s) not offered it")
+    click.echo(f"every board of {len(tables)} table(s) runs {loaded.version}")

@@ -1,0 +1,103 @@
+"""A firmware bundle: the board's modules compiled by mpy-cross, a manifest, and its signature.
+
+A bundle is a directory: ``manifest.json`` (``{"v": 1, "version", "files": [{"name", "size",
+"sha256"}]}``, signed byte for byte as written), ``manifest.sig`` (the signature in hex) and the
+files. The signature is HMAC-SHA256 under the boards' *update key*, which is derived from the
+club key (``update_key``): a board holds only the derived key, so a board lost from a club can
+forge neither a tag's MAC nor, once the club key changes, a bundle. Symmetric because a
+board's MicroPython has SHA-256 but no public-key signature check (docs/fleet.md, "Why HMAC").
+The boot loader (main.py, fwslot.py), the pin maps and the test-only virtual.py are never in a
+bundle. Imports provision.bundle (the compiling, shared with ``tricktable board setup``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from tricktable.provision.bundle import FIRMWARE_DIR, build_bundle
+from tricktable.provision.bundle import BundleError as SetupBundleError
+
+BOOT_LOADER = ("main.py", "fwslot.py")
+UPDATE_DOMAIN = b"tricktable-firmware-v1"
+VERSION = re.compile(r"^[0-9A-Za-z][0-9A-Za-z.+_-]{0,31}$")
+
+
+class BundleError(ValueError):
+    """A bundle that cannot be built or does not check out; the message says which file."""
+
+
+def update_key(club_key: bytes) -> str:
+    """The boards' update key (config.json ``update_key``, hex) derived from the club key."""
+    return hmac.new(club_key, UPDATE_DOMAIN, hashlib.sha256).hexdigest()
+
+
+def sign(key_hex: str, manifest: bytes) -> str:
+    return hmac.new(bytes.fromhex(key_hex), manifest, hashlib.sha256).hexdigest()
+
+
+@dataclass
+class Bundle:
+    """A bundle in memory, as the host offers it."""
+
+    version: str
+    manifest: str  # the signed text
+    sig: str
+    files: dict[str, bytes]
+
+
+def build(out: Path, version: str, club_key: bytes, sources: Path = FIRMWARE_DIR) -> Bundle:
+    """Compile ``sources``' modules into ``out`` (created; must not hold a bundle already),
+    write the manifest and sign it."""
+    if not VERSION.match(version):
+        raise BundleError(f"version {version!r}: 1-32 letters, digits, '.', '+', '_', '-'")
+    if (out / "manifest.json").exists():
+        raise BundleError(f"{out} already holds a bundle")
+    try:  # compiled as `tricktable board setup` compiles them; the boot loader stays behind
+        compiled = build_bundle(sources)
+    except SetupBundleError as exc:
+        raise BundleError(str(exc)) from None
+    files = {name: data for name, data in compiled.files.items()
+             if name.endswith(".mpy") and name[:-len(".mpy")] + ".py" not in BOOT_LOADER}
+    out.mkdir(parents=True, exist_ok=True)
+    return write(out, version, club_key, files)
+
+
+def write(out: Path, version: str, club_key: bytes, files: dict[str, bytes]) -> Bundle:
+    """Write ``files`` with their signed manifest into ``out``."""
+    manifest = json.dumps({"v": 1, "version": version, "files": [
+        {"name": name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+        for name, data in sorted(files.items())]}, indent=1)
+    sig = sign(update_key(club_key), manifest.encode())
+    for name, data in files.items():
+        (out / name).write_bytes(data)
+    (out / "manifest.json").write_text(manifest)
+    (out / "manifest.sig").write_text(sig + "\n")
+    return Bundle(version, manifest, sig, files)
+
+
+def load(where: Path, club_key: bytes) -> Bundle:
+    """Read a bundle and check it as a board will: the signature under this club's key, then
+    every file's size and SHA-256. BundleError names what is wrong."""
+    try:
+        manifest = (where / "manifest.json").read_text()
+        sig = (where / "manifest.sig").read_text().strip()
+    except OSError as exc:
+        raise BundleError(f"{where} is not a bundle: {exc}") from None
+    if not hmac.compare_digest(sign(update_key(club_key), manifest.encode()), sig):
+        raise BundleError(f"{where}: the signature is not this club key's")
+    doc = json.loads(manifest)
+    files: dict[str, bytes] = {}
+    for entry in doc["files"]:
+        try:
+            data = (where / entry["name"]).read_bytes()
+        except OSError as exc:
+            raise BundleError(f"{where}: {exc}") from None
+        if len(data) != entry["size"] or hashlib.sha256(data).hexdigest() != entry["sha256"]:
+            raise BundleError(f"{where / entry['name']}: SHA-256 differs from the manifest")
+        files[entry["name"]] = data
+    return Bundle(doc["version"], manifest, sig, files)

@@ -1,0 +1,94 @@
+"""What the boards' statuses say about their health: one row per board, with its flags.
+
+``FleetHealth.seen(board, status)`` takes every ``BoardStatus`` as it comes; ``rows()`` gives
+the fleet page's rows. A board is flagged when it is offline, when a pad's reader is down,
+when a reader is weak (reads of a card that failed and were read again, PN532 frames failed
+and sent again, or reader resets, for many of its tries: a pad that needs a second go at a
+card), when it restarted while watched (its boot id changed: power, the watchdog, a crash,
+an update), or when an update was refused or rolled back. No I/O. Imports protocol.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from tricktable.protocol import BoardStatus
+
+WEAK_MISS_RATE = 0.2  # misreads per card read or misread above which a reader is weak
+WEAK_ERRORS_PER_TRY = 0.2  # failed frames per card read or misread above which a reader is weak
+WEAK_MIN_READS = 10  # ... judged only once the pad has read (or misread) this many cards
+WEAK_RESETS = 3  # resets of one reader that flag it whatever its reads
+WEAK_ERRORS = 25  # failed frames that flag a reader when the board does not send its reads
+
+
+def _at(counts: list[int], pad: int) -> int:
+    return counts[pad] if pad < len(counts) else 0
+
+
+def weak_reader(status: BoardStatus, pad: int) -> str | None:
+    """Why this pad's reader is weak, or None: misreads above ``WEAK_MISS_RATE`` of its
+    tries, failed frames above ``WEAK_ERRORS_PER_TRY`` of them, or ``WEAK_RESETS``
+    resets; a board that sends no read counts is judged by its failed frames alone."""
+    misses, errors = _at(status.misses, pad), _at(status.reader_errors, pad)
+    resets = _at(status.reader_resets, pad)
+    if pad >= len(status.reads):
+        weak = errors >= WEAK_ERRORS
+        counts = f"{errors} errors, {resets} resets"
+    else:
+        reads = status.reads[pad]
+        tries = reads + misses
+        weak = tries >= WEAK_MIN_READS and (misses > WEAK_MISS_RATE * tries
+                                            or errors > WEAK_ERRORS_PER_TRY * tries)
+        counts = f"{misses} misses, {errors} errors, {resets} resets in {reads} reads"
+    return counts if weak or resets >= WEAK_RESETS else None
+
+
+def flags(status: BoardStatus, restarts: int) -> list[str]:
+    """The flags of one board, plain words for the fleet page."""
+    out = []
+    if not status.online:
+        out.append("offline")
+    out += [f"pad {pad}: reader down" for pad in status.faults]
+    pads = max(len(status.reads), len(status.misses), len(status.reader_errors),
+               len(status.reader_resets))
+    for pad in range(pads):
+        if (why := weak_reader(status, pad)) is not None:
+            out.append(f"pad {pad}: weak reader ({why})")
+    if restarts:
+        out.append(f"restarted {restarts} time{'s' if restarts > 1 else ''}")
+    update = status.update
+    if update is not None and update.state in ("refused", "rolled_back"):
+        out.append(f"update {update.version} {update.state.replace('_', ' ')}: "
+                   f"{update.reason or ''}".rstrip(": "))
+    return out
+
+
+class FleetHealth:
+    """Every board's latest status and the restarts seen since this started watching."""
+
+    def __init__(self) -> None:
+        self._status: dict[str, BoardStatus] = {}
+        self._boot: dict[str, int] = {}
+        self._restarts: dict[str, int] = {}
+
+    def seen(self, board: str, status: BoardStatus) -> None:
+        if status.online and status.boot is not None:
+            if self._boot.get(board, status.boot) != status.boot:
+                self._restarts[board] = self._restarts.get(board, 0) + 1
+            self._boot[board] = status.boot
+        self._status[board] = status
+
+    def forget(self, board: str) -> None:
+        self._status.pop(board, None)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per board, by name: its status as sent, ``restarts`` and ``flags``."""
+        out = []
+        for board, status in sorted(self._status.items()):
+            restarts = self._restarts.get(board, 0)
+            row = msgspec.to_builtins(status)
+            row.update(board=board, restarts=restarts, flags=flags(status, restarts))
+            out.append(row)
+        return out

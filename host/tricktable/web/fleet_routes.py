@@ -1,0 +1,43 @@
+"""The fleet page's routes, served by the scoreboard and by the director console alike.
+
+``fleet_routes(feed, refused)``: ``/fleet`` (static/fleet.html), ``GET /api/fleet`` (every
+board's health and flags, ``tricktable.fleet.health`` through the feed's model) and
+``POST /api/fleet/{board}/blink`` (the board's pads blink blue, with a chirp, to find it).
+``refused(request)`` is the caller's admin check: a response when the call is not allowed,
+else None. Imports ``tricktable.web.feed`` and ``tricktable.web.responses``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from tricktable.web.feed import Feed
+from tricktable.web.responses import error, page
+
+
+def fleet_routes(feed: Feed, refused: Callable[[Request], Response | None]) -> list[Route]:
+    async def api_fleet(request: Request) -> Response:
+        if (refusal := refused(request)) is not None:
+            return refusal
+        with feed.lock:
+            return JSONResponse({"boards": feed.club.fleet.rows()})
+
+    async def api_blink(request: Request) -> Response:
+        if (refusal := refused(request)) is not None:
+            return refusal
+        board = request.path_params["board"]
+        with feed.lock:
+            row = next((r for r in feed.club.fleet.rows() if r["board"] == board), None)
+        if row is None:
+            return error(404, f"no board {board!r} has reported yet")
+        pads = max(len(row["reader_errors"]), row["readers"] or 0, 1)
+        await asyncio.to_thread(feed.blink, board, pads)
+        return JSONResponse({"ok": True, "board": board, "pads": pads})
+
+    return [Route("/fleet", page("fleet.html")), Route("/api/fleet", api_fleet),
+            Route("/api/fleet/{board}/blink", api_blink, methods=["POST"])]

@@ -1,0 +1,30 @@
+"""The compiled part of the package, built by ``pip install`` with the system's C compiler:
+
+- the double-dummy search's inner loop (C; docs/analysis.md, "The compiled search"); on
+  x86-64 the count of a bit set is the processor's ``popcnt`` (every x86-64 processor since
+  2008 has it), not a library call;
+- the rules engine and the rules (``cards``, ``engine``, ``rules``) compiled from their own
+  Python source by mypyc (PyPI's mypy, a build requirement in pyproject.toml; docs/analysis.md,
+  "The compiled engine").
+
+In an editable install the compiled modules are imported instead of the ``.py`` beside them:
+after an edit to one, ``pip install -e .`` again (``scripts/run-tests`` does).
+Everything else is in pyproject.toml."""
+
+import platform
+from glob import glob
+
+from mypyc.build import mypycify
+from setuptools import Extension, setup
+
+X86_64 = platform.machine().lower() in ("x86_64", "amd64")
+INTERPRETED = ("__init__.py",)
+COMPILED = ["host/tricktable/cards.py",
+            *sorted(p for p in glob("host/tricktable/engine/*.py") + glob("host/tricktable/rules/*.py")
+                    if not p.endswith(INTERPRETED))]
+
+setup(ext_modules=[
+    Extension("tricktable.analysis._search", ["host/tricktable/analysis/_search.c"],
+              extra_compile_args=["-O3", *(["-mpopcnt"] if X86_64 else [])]),
+    *mypycify(COMPILED, opt_level="3", debug_level="0", group_name="tricktable"),
+])

@@ -1,0 +1,20 @@
+"""Power up a board from its flash: its own main.py, on virtual hardware.
+
+Usage: micropython -i boot_run.py FLASH. virtual.py stands in for ``machine``, ``network``
+and ``neopixel`` (no reader is wired: each pad reports a fault; Wi-Fi joins the first
+network); the board's flash is the working directory and comes first on the path, so the
+board runs the .mpy files ``tricktable board setup`` copied there. With ``-i``, the Ctrl-C
+that ``tricktable board setup`` sends stops main.py and leaves the board at its REPL.
+"""
+
+import os
+import sys
+
+import virtual
+
+for name in ("machine", "network", "neopixel"):
+    sys.modules[name] = virtual
+os.chdir(sys.argv[1])
+sys.path.insert(0, "")
+with open("main.py") as f:
+    exec(f.read())

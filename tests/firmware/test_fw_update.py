@@ -1,0 +1,230 @@
+"""Firmware updates over the network (docs/fleet.md): the real firmware under MicroPython with
+a board's 96k heap (its reader outside it), booted the way main.py boots it, takes a bundle
+the host's ``Updater`` offers through mosquitto. A corrupted file or a bad signature is
+refused and the board keeps running what it ran; a bundle that never comes online is rolled
+back; a good one is fetched in chunks, checked, swapped in and reported.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+from click.testing import CliRunner
+from fwkit import FIRMWARE, HEAP, MicroPython, PoweredBoard, mpy_cross
+from tricktable.cli import main
+from tricktable.decks import Registry
+from tricktable.fleet import bundle
+from tricktable.fleet.updater import Updater
+from tricktable.mqtturl import BrokerURL
+from waiting import eventually
+
+pytestmark = [pytest.mark.micropython, pytest.mark.timeout(120)]
+
+# The board's heap, as the link tests' (fwkit.HEAP): the readers outside it (readerhost.py),
+# the manifest fetched in chunks like the files (docs/fleet.md, "Memory").
+UPDATE_HEAP = HEAP
+
+CLUB_KEY = bytes(range(32))
+FACTORY = "0.1.0"  # app.FW_VERSION: what the board runs before any update
+
+
+@pytest.fixture(scope="module")
+def good_bundle(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("bundle") / "0.2.0"
+    bundle.build(out, "0.2.0", CLUB_KEY)
+    return out
+
+
+@pytest.fixture
+def board(mpy_build, mqtt_broker, topic_prefix, reader_host, tmp_path):
+    """Start a board ("north", one pad, its reader outside its heap) with the club's update
+    key; yields a starter."""
+    boards: list[PoweredBoard] = []
+
+    def start(trial_s: int = 10, lying: list | None = None) -> PoweredBoard:
+        (tmp_path / "flash").mkdir(exist_ok=True)
+        spec = tmp_path / "spec.json"
+        spec.write_text(json.dumps({
+            "storage": str(tmp_path / "flash"), "trial_s": trial_s, "lying": lying or [],
+            "readers_port": reader_host.port,
+            "config": {"board": "north", "prefix": topic_prefix, "pads": 1, "scan_ms": 20,
+                       "backoff_ms": [100, 500], "update_key": bundle.update_key(CLUB_KEY),
+                       "broker": {"host": "127.0.0.1", "port": mqtt_broker.port,
+                                  "keepalive": 5}}}))
+        boards.append(PoweredBoard(MicroPython(mpy_build, heap=UPDATE_HEAP), spec))
+        return boards[-1]
+
+    yield start
+    for b in boards:
+        b.stop()
+
+
+@pytest.fixture
+def updater_for(mqtt_broker, topic_prefix):
+    made: list[Updater] = []
+
+    def make(b: bundle.Bundle) -> Updater:
+        made.append(Updater(b, BrokerURL(mqtt_broker.host, mqtt_broker.port), topic_prefix))
+        made[-1].start()
+        return made[-1]
+
+    yield make
+    for u in made:
+        u.stop()
+
+
+def online_with(updater: Updater, version: str) -> None:
+    eventually(lambda: (s := updater.statuses.get("north")) is not None and s.online
+               and s.fw == version, f"north online with {version}", timeout=30)
+
+
+def test_a_good_bundle_is_fetched_checked_swapped_in_and_reported(board, updater_for,
+                                                                 good_bundle):
+    powered = board()
+    updater = updater_for(bundle.load(good_bundle, CLUB_KEY))
+    try:
+        online_with(updater, FACTORY)
+        (result,) = updater.update_boards(["north"], timeout=60)
+        assert result.ok, result.why
+        online_with(updater, "0.2.0")
+        eventually(lambda: updater.statuses["north"].update is not None
+                   and updater.statuses["north"].update.state == "confirmed",
+                   "the new bundle confirmed", timeout=30)
+        assert powered.boots == 2  # one restart: into the new bundle
+        assert updater.statuses["north"].reboot == "update"
+        assert updater.chunks_served >= len(updater.bundle.files)
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n{powered.stop()}") from None
+
+
+def test_a_corrupted_file_is_refused_and_the_board_keeps_running(board, updater_for,
+                                                                 good_bundle):
+    powered = board()
+    corrupted = bundle.load(good_bundle, CLUB_KEY)
+    data = bytearray(corrupted.files["app.mpy"])
+    data[len(data) // 2] ^= 0xFF  # one bit flipped in transit; the manifest is genuine
+    corrupted.files["app.mpy"] = bytes(data)
+    updater = updater_for(corrupted)
+    try:
+        online_with(updater, FACTORY)
+        (result,) = updater.update_boards(["north"], timeout=60)
+        assert not result.ok and "app.mpy: SHA-256 differs from the manifest" in result.why
+        status = updater.statuses["north"]
+        assert status.online and status.fw == FACTORY and powered.boots == 1
+        assert status.reboot == "power"
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n{powered.stop()}") from None
+
+
+def test_a_bundle_signed_with_another_key_is_refused_before_its_files(board, updater_for, good_bundle,
+                                                                tmp_path):
+    powered = board()
+    genuine = bundle.load(good_bundle, CLUB_KEY)
+    (tmp_path / "forged").mkdir()
+    forged = bundle.write(tmp_path / "forged", "0.2.0", b"another club's key, 32 bytes ...",
+                          genuine.files)
+    updater = updater_for(forged)
+    try:
+        online_with(updater, FACTORY)
+        (result,) = updater.update_boards(["north"], timeout=60)
+        assert not result.ok and "bad signature" in result.why
+        assert updater.files_served == {"manifest.json"}, "no file fetched, only the manifest"
+        assert powered.boots == 1
+        assert updater.statuses["north"].fw == FACTORY
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n{powered.stop()}") from None
+
+
+def test_a_bundle_that_never_comes_online_is_rolled_back(board, updater_for, good_bundle,
+                                                         tmp_path):
+    """The new bundle's MQTT client never reaches the broker: the trial guard restarts the
+    board, and the next boot goes back to the bundle before."""
+    source = (FIRMWARE / "mqtt.py").read_text().replace(
+        "    async def _open(self):\n",
+        "    async def _open(self):\n        raise OSError('this bundle never reaches the broker')\n")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "mqtt.py").write_text(source)
+    proc = mpy_cross(tmp_path / "src" / "mqtt.py", tmp_path / "src" / "mqtt.mpy")
+    assert proc.returncode == 0, proc.stderr
+    files = dict(bundle.load(good_bundle, CLUB_KEY).files)
+    files["mqtt.mpy"] = (tmp_path / "src" / "mqtt.mpy").read_bytes()
+    (tmp_path / "broken").mkdir()
+    broken = bundle.write(tmp_path / "broken", "0.3.0-broken", CLUB_KEY, files)
+    powered = board(trial_s=3)
+    updater = updater_for(broken)
+    try:
+        online_with(updater, FACTORY)
+        (result,) = updater.update_boards(["north"], timeout=60)
+        assert not result.ok and result.why.startswith(f"rolled back to {FACTORY}"), result.why
+        assert powered.boots == 3  # into the new bundle, then back
+        assert updater.statuses["north"].online
+        assert updater.statuses["north"].reboot == "rollback"
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n{powered.stop()}") from None
+
+
+def test_a_board_with_a_card_on_a_pad_refuses_mid_hand(board, updater_for, good_bundle):
+    powered = board(lying=[[0, "04a1b2c3d4e5f6"]])
+    updater = updater_for(bundle.load(good_bundle, CLUB_KEY))
+    try:
+        online_with(updater, FACTORY)
+        (result,) = updater.update_boards(["north"], timeout=30, busy_timeout=0)
+        assert not result.ok and "busy: a card lies on a pad" in result.why, result.why
+        assert powered.boots == 1 and updater.chunks_served == 0
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n{powered.stop()}") from None
+
+
+def test_fleet_update_takes_a_table_between_hands_and_reports_each_board(
+        board, good_bundle, mqtt_broker, topic_prefix, tmp_path):
+    """``tricktable fleet update``: the table is mid-hand, so nothing is offered until its
+    state shows the hand over; then its board takes the bundle."""
+    registry = tmp_path / "decks.sqlite"
+    with Registry(registry) as reg:
+        reg.add_key(1, CLUB_KEY)
+    (tmp_path / "club.toml").write_text(
+        f'[club]\nprefix = "{topic_prefix}"\n[tables.t1]\nvariant = "bid-euchre"\n'
+        '[tables.t1.pads]\n"north:0" = 0\n')
+    offers: list[bytes] = []
+    offers_mid_hand: list[int] = []  # offers seen when the hand ended: there must be none
+    subscribed = threading.Event()
+    host = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    host.on_message = lambda c, u, m: offers.append(m.payload)
+    host.on_subscribe = lambda *a: subscribed.set()
+    host.connect(mqtt_broker.host, mqtt_broker.port)
+    host.loop_start()
+    host.subscribe(f"{topic_prefix}/v1/board/north/update", qos=1)
+    assert subscribed.wait(10)
+
+    def publish_state(state: dict) -> None:
+        if state["phase"] == "deal":
+            offers_mid_hand.append(len(offers))
+        host.publish(f"{topic_prefix}/v1/table/t1/state", json.dumps(state), qos=1,
+                     retain=True).wait_for_publish(5)
+
+    powered = board()
+    mid_hand = {"table": "t1", "phase": "play", "bids": [{"seat": 0, "bid": "3"}],
+                "trick": {"cards": [{"seat": 0, "card": "AS"}]}, "tricks": []}
+    publish_state(mid_hand)
+    timer = threading.Timer(3.0, publish_state, [{**mid_hand, "phase": "deal", "bids": [],
+                                                  "trick": {"cards": []}}])
+    timer.start()
+    try:
+        run = CliRunner().invoke(main, [
+            "fleet", "update", str(good_bundle), "--club", str(tmp_path / "club.toml"),
+            "--registry", str(registry), "--broker", f"mqtt://127.0.0.1:{mqtt_broker.port}",
+            "--prefix", topic_prefix, "--timeout", "60"])
+        assert run.exit_code == 0, run.output
+        assert "t1 north: runs 0.2.0" in run.output
+        assert "every board of 1 table(s) runs 0.2.0" in run.output
+        assert offers_mid_hand == [0] and offers, "offered only once the hand was over"
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n{powered.stop()}") from None
+    finally:
+        timer.cancel()
+        host.loop_stop()
+        host.disconnect()

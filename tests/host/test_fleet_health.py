@@ -1,0 +1,37 @@
+"""The fleet page's flags (tricktable.fleet.health): a reader down, a weak reader (its miss
+rate per pad, or without the board's read counts its failed frames), a board that restarted
+while watched, an update that failed."""
+
+from __future__ import annotations
+
+from tricktable.fleet.health import FleetHealth
+from tricktable.protocol import BoardStatus, UpdateProgress
+
+
+def test_flags_name_what_a_director_should_look_at():
+    health = FleetHealth()
+    health.seen("ok", BoardStatus(online=True, boot=1, reader_errors=[3], reader_resets=[0],
+                                  reads=[50]))
+    health.seen("down", BoardStatus(online=True, boot=2, faults=[1], reader_errors=[0, 0]))
+    health.seen("weak", BoardStatus(online=True, boot=3, reader_errors=[30], reader_resets=[1]))
+    health.seen("resets", BoardStatus(online=True, boot=4, reader_errors=[0],
+                                      reader_resets=[3]))
+    health.seen("misses", BoardStatus(online=True, boot=7, reads=[40, 40], misses=[8, 11],
+                                      reader_errors=[0, 0], reader_resets=[0, 0]))
+    health.seen("early", BoardStatus(online=True, boot=8, reads=[5], misses=[4],
+                                     reader_errors=[0], reader_resets=[0]))
+    health.seen("again", BoardStatus(online=True, boot=5))
+    health.seen("again", BoardStatus(online=False))  # the last will: not a restart yet
+    health.seen("again", BoardStatus(online=True, boot=6, update=UpdateProgress(
+        state="rolled_back", version="0.3.0", reason="it did not come online")))
+    flags = {row["board"]: row["flags"] for row in health.rows()}
+    assert flags["ok"] == []
+    assert flags["down"] == ["pad 1: reader down"]
+    assert flags["weak"] == ["pad 0: weak reader (30 errors, 1 resets)"]
+    # a miss rate per pad: 8 of 48 tries is a pad's ordinary luck, 11 of 51 is not; and 4
+    # misses in 9 tries are too few tries to judge
+    assert flags["misses"] == ["pad 1: weak reader (11 misses, 0 errors, 0 resets in 40 reads)"]
+    assert flags["early"] == []
+    assert flags["resets"] == ["pad 0: weak reader (0 errors, 3 resets)"]
+    assert flags["again"] == ["restarted 1 time",
+                              "update 0.3.0 rolled back: it did not come online"]

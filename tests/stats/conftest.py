@@ -1,0 +1,36 @@
+"""A seasoned club: three short club nights played through the real stack (broker, host
+service keeping the night, virtual boards running the firmware, bots), one each of Bid
+Euchre, Euchre and Spades, with the statistics counted live as hands score
+(``stats.follow``, as ``serve --night --club-db`` does). Played once per session: the tests
+copy the database before changing it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from seasoning import HANDS, ROUNDS, TABLES, VARIANTS, SeasonedClub
+from tricktable.broker import BrokerHandle
+from tricktable.demo import Demo, DemoConfig
+
+
+@pytest.fixture(scope="session")
+def seasoned(mqtt_broker: BrokerHandle, tmp_path_factory: pytest.TempPathFactory
+             ) -> Iterator[SeasonedClub]:
+    where = tmp_path_factory.mktemp("seasoned")
+    db = where / "club.sqlite"
+    nights = {}
+    for number, variant in enumerate(VARIANTS):
+        demo = Demo(DemoConfig(variant=variant, tables=TABLES, night=True, rounds=ROUNDS,
+                               hands=HANDS, speed=0, web_port=None, seed=11 + number,
+                               revoke_rate=0.08, workdir=where / variant,
+                               broker=f"mqtt://{mqtt_broker.host}:{mqtt_broker.port}",
+                               prefix=f"tt-seasoned-{variant}", club_db=db,
+                               night_name=variant))
+        demo.start()
+        try:
+            assert demo.wait(timeout=240), f"the {variant} night did not finish"
+        finally:
+            demo.stop()
+        nights[variant] = (demo.journal_path, demo.night_path)
+    yield SeasonedClub(db, nights)
