@@ -167,16 +167,32 @@ def test_a_bundle_that_never_comes_online_is_rolled_back(board, updater_for, goo
         raise AssertionError(f"{exc}\n{powered.stop()}") from None
 
 
-def test_a_board_with_a_card_on_a_pad_refuses_mid_hand(board, updater_for, good_bundle):
+def test_a_board_with_a_card_on_a_pad_refuses_mid_hand(board, updater_for, good_bundle,
+                                                       mqtt_broker, topic_prefix):
+    """The offer comes once the board has reported the card: before its first scan of the
+    pad, the board does not yet know a card lies there."""
+    events: list[bytes] = []
+    subscribed = threading.Event()
+    host = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    host.on_message = lambda c, u, m: events.append(m.payload)
+    host.on_subscribe = lambda *a: subscribed.set()
+    host.connect(mqtt_broker.host, mqtt_broker.port)
+    host.loop_start()
+    host.subscribe(f"{topic_prefix}/v1/board/north/event", qos=1)
+    assert subscribed.wait(10)
     powered = board(lying=[[0, "04a1b2c3d4e5f6"]])
     updater = updater_for(bundle.load(good_bundle, CLUB_KEY))
     try:
         online_with(updater, FACTORY)
+        eventually(lambda: events, "the board reported the card lying on its pad")
         (result,) = updater.update_boards(["north"], timeout=30, busy_timeout=0)
         assert not result.ok and "busy: a card lies on a pad" in result.why, result.why
         assert powered.boots == 1 and updater.chunks_served == 0
     except AssertionError as exc:
         raise AssertionError(f"{exc}\n{powered.stop()}") from None
+    finally:
+        host.loop_stop()
+        host.disconnect()
 
 
 def test_fleet_update_takes_a_table_between_hands_and_reports_each_board(
