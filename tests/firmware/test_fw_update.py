@@ -42,10 +42,11 @@ def good_bundle(tmp_path_factory) -> Path:
 @pytest.fixture
 def board(mpy_build, mqtt_broker, topic_prefix, reader_host, tmp_path):
     """Start a board ("north", one pad, its reader outside its heap) with the club's update
-    key; yields a starter."""
+    key; yields a starter. A new bundle has a minute to come online (``trial_s``), so a loaded
+    machine is not taken for a bundle that never does; the rollback test gives it 3 s."""
     boards: list[PoweredBoard] = []
 
-    def start(trial_s: int = 10, lying: list | None = None) -> PoweredBoard:
+    def start(trial_s: int = 60, lying: list | None = None) -> PoweredBoard:
         (tmp_path / "flash").mkdir(exist_ok=True)
         spec = tmp_path / "spec.json"
         spec.write_text(json.dumps({
