@@ -78,6 +78,31 @@ def updater_for(mqtt_broker, topic_prefix):
         u.stop()
 
 
+@pytest.fixture
+def listen(mqtt_broker):
+    """Subscribe a host-side client to a topic: ``listen(topic)`` returns the client and the
+    list the payloads it receives are appended to."""
+    clients: list[mqtt.Client] = []
+
+    def subscribe(topic: str) -> tuple[mqtt.Client, list[bytes]]:
+        got: list[bytes] = []
+        subscribed = threading.Event()
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+        client.on_message = lambda c, u, m: got.append(m.payload)
+        client.on_subscribe = lambda *a: subscribed.set()
+        client.connect(mqtt_broker.host, mqtt_broker.port)
+        client.loop_start()
+        clients.append(client)
+        client.subscribe(topic, qos=1)
+        assert subscribed.wait(10), f"never subscribed to {topic}"
+        return client, got
+
+    yield subscribe
+    for client in clients:
+        client.loop_stop()
+        client.disconnect()
+
+
 def online_with(updater: Updater, version: str) -> None:
     eventually(lambda: (s := updater.statuses.get("north")) is not None and s.online
                and s.fw == version, f"north online with {version}", timeout=30)
@@ -168,19 +193,11 @@ def test_a_bundle_that_never_comes_online_is_rolled_back(board, updater_for, goo
         raise AssertionError(f"{exc}\n{powered.stop()}") from None
 
 
-def test_a_board_with_a_card_on_a_pad_refuses_mid_hand(board, updater_for, good_bundle,
-                                                       mqtt_broker, topic_prefix):
+def test_a_board_with_a_card_on_a_pad_refuses_mid_hand(board, updater_for, good_bundle, listen,
+                                                       topic_prefix):
     """The offer comes once the board has reported the card: before its first scan of the
     pad, the board does not yet know a card lies there."""
-    events: list[bytes] = []
-    subscribed = threading.Event()
-    host = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
-    host.on_message = lambda c, u, m: events.append(m.payload)
-    host.on_subscribe = lambda *a: subscribed.set()
-    host.connect(mqtt_broker.host, mqtt_broker.port)
-    host.loop_start()
-    host.subscribe(f"{topic_prefix}/v1/board/north/event", qos=1)
-    assert subscribed.wait(10)
+    _, events = listen(f"{topic_prefix}/v1/board/north/event")
     powered = board(lying=[[0, "04a1b2c3d4e5f6"]])
     updater = updater_for(bundle.load(good_bundle, CLUB_KEY))
     try:
@@ -191,13 +208,10 @@ def test_a_board_with_a_card_on_a_pad_refuses_mid_hand(board, updater_for, good_
         assert powered.boots == 1 and updater.chunks_served == 0
     except AssertionError as exc:
         raise AssertionError(f"{exc}\n{powered.stop()}") from None
-    finally:
-        host.loop_stop()
-        host.disconnect()
 
 
 def test_fleet_update_takes_a_table_between_hands_and_reports_each_board(
-        board, good_bundle, mqtt_broker, topic_prefix, tmp_path):
+        board, good_bundle, mqtt_broker, topic_prefix, listen, tmp_path):
     """``tricktable fleet update``: the table is mid-hand, so nothing is offered until its
     state shows the hand over; then its board takes the bundle."""
     registry = tmp_path / "decks.sqlite"
@@ -206,16 +220,8 @@ def test_fleet_update_takes_a_table_between_hands_and_reports_each_board(
     (tmp_path / "club.toml").write_text(
         f'[club]\nprefix = "{topic_prefix}"\n[tables.t1]\nvariant = "bid-euchre"\n'
         '[tables.t1.pads]\n"north:0" = 0\n')
-    offers: list[bytes] = []
     offers_mid_hand: list[int] = []  # offers seen when the hand ended: there must be none
-    subscribed = threading.Event()
-    host = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
-    host.on_message = lambda c, u, m: offers.append(m.payload)
-    host.on_subscribe = lambda *a: subscribed.set()
-    host.connect(mqtt_broker.host, mqtt_broker.port)
-    host.loop_start()
-    host.subscribe(f"{topic_prefix}/v1/board/north/update", qos=1)
-    assert subscribed.wait(10)
+    host, offers = listen(f"{topic_prefix}/v1/board/north/update")
 
     def publish_state(state: dict) -> None:
         if state["phase"] == "deal":
@@ -243,5 +249,3 @@ def test_fleet_update_takes_a_table_between_hands_and_reports_each_board(
         raise AssertionError(f"{exc}\n{powered.stop()}") from None
     finally:
         timer.cancel()
-        host.loop_stop()
-        host.disconnect()
