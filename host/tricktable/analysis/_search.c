@@ -158,6 +158,15 @@ typedef struct {
 
 /* -- the core ------------------------------------------------------------------------- */
 
+/* The cards left, as the transposition key sees them: per suit, the places (in the key order
+ * of the cards held at the start) of those left, and the suit's part of the key, a nibble per
+ * card left in rank order (its holder, + 8 when it ties the card above, left too). Kept up
+ * to date card by card (take_out) rather than worked out at each trick start. */
+typedef struct {
+    uint32_t kpres[NSUITS];
+    u128 code[NSUITS];
+} Left;
+
 typedef struct {
     int seat, card;
 } Played;
@@ -176,11 +185,12 @@ typedef struct {
     int suit_order[NSUITS][MAXSUIT];
     int suit_len[NSUITS];
     /* the transposition key: per suit the cards held at the start in rank order, their
-     * holder, the card above when the two tie (-1), and the key's bits for the suit */
-    int key_card[NSUITS][MAXSUIT], key_holder[NSUITS][MAXSUIT], key_tie[NSUITS][MAXSUIT];
+     * holder, and the key's bits for the suit */
+    int key_card[NSUITS][MAXSUIT], key_holder[NSUITS][MAXSUIT];
     int key_len[NSUITS], key_offset[NSUITS];
     int key_pos[NCARDS]; /* a card's place in its suit's key order, -1: not held at the start */
-    uint32_t kpres[NSUITS]; /* per suit, the places of the cards left (kept by search()) */
+    uint32_t tie_above[NSUITS]; /* per suit, the places whose card ties the one above */
+    Left left; /* the cards left, kept by search() and take_out() */
     int trump_suit;
     u128 trumps;
     int restricts;
@@ -352,7 +362,7 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
             }
             c->key_pos[triple[0]] = (int)i;
             c->key_holder[s][i] = triple[1];
-            c->key_tie[s][i] = triple[2];
+            if (i && triple[2] == c->key_card[s][i - 1]) c->tie_above[s] |= (uint32_t)1 << i;
         }
         Py_DECREF(seq);
         c->key_offset[s] = bits;
@@ -663,23 +673,54 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
 }
 
 /* The transposition key of a trick start: the leader and, suit by suit, the holders of the
- * cards left in rank order (+ 8 for a card that ties the one above). */
+ * cards left in rank order (+ 8 for a card that ties the one above): the suit's code (Left)
+ * and a 1 after it (the end). */
 static void tt_key(Core *c, int seat, uint64_t *key) {
     memset(key, 0, KEYWORDS * sizeof(uint64_t));
     key[0] = (uint64_t)seat;
     for (int s = 0; s < NSUITS; s++) {
         if (!c->key_len[s]) continue;
-        int pos = c->key_offset[s];
-        /* the suit's code: one nibble per card left, then a 1 (the end) */
-        for (uint32_t left = c->kpres[s]; left; left &= left - 1) {
-            int i = __builtin_ctz(left), tie = c->key_tie[s][i];
-            uint64_t nib = (uint64_t)c->key_holder[s][i] +
-                           (tie >= 0 && (c->kpres[s] >> c->key_pos[tie] & 1) ? 8 : 0);
-            key[pos >> 6] |= nib << (pos & 63);
-            if ((pos & 63) > 60) key[(pos >> 6) + 1] |= nib >> (64 - (pos & 63));
-            pos += 4;
+        int pos = c->key_offset[s], w = pos >> 6, b = pos & 63;
+        uint64_t lo = (uint64_t)c->left.code[s], hi = (uint64_t)(c->left.code[s] >> 64);
+        key[w] |= lo << b;
+        if (w + 1 < KEYWORDS) key[w + 1] |= (b ? lo >> (64 - b) : 0) | hi << b;
+        if (b && w + 2 < KEYWORDS) key[w + 2] |= hi >> (64 - b);
+        int end = pos + 4 * __builtin_popcount(c->left.kpres[s]);
+        key[end >> 6] |= (uint64_t)1 << (end & 63);
+    }
+}
+
+/* The cards left and their codes (Left) from present, every card not gone. */
+static void set_left(Core *c, u128 present) {
+    for (int s = 0; s < NSUITS; s++) {
+        uint32_t kpres = 0;
+        u128 code = 0;
+        int r = 0;
+        for (int i = 0; i < c->key_len[s]; i++) {
+            if (!(present & BIT(c->key_card[s][i]))) continue;
+            int tie = c->tie_above[s] >> i & 1 && kpres >> (i - 1) & 1;
+            code |= (u128)(c->key_holder[s][i] + (tie ? 8 : 0)) << (4 * r++);
+            kpres |= (uint32_t)1 << i;
         }
-        key[pos >> 6] |= (uint64_t)1 << (pos & 63);
+        c->left.kpres[s] = kpres;
+        c->left.code[s] = code;
+    }
+}
+
+/* Take cards out of the cards left and their codes (Left). */
+static void take_out(Core *c, u128 cards) {
+    for (; cards; cards &= cards - 1) {
+        int q = top_bit(cards & -cards), i = c->key_pos[q];
+        if (i < 0) continue;
+        int s = c->eff[q];
+        uint64_t kpres = c->left.kpres[s];
+        int r = __builtin_popcountll(kpres & (((uint64_t)1 << i) - 1));
+        u128 low = ((u128)1 << (4 * r)) - 1, code = c->left.code[s];
+        code = (code & low) | (code >> 4 & ~low);
+        if (c->tie_above[s] >> (i + 1) & 1 && kpres >> (i + 1) & 1)
+            code &= ~((u128)8 << (4 * r)); /* the card below tied with this one */
+        c->left.code[s] = code;
+        c->left.kpres[s] = (uint32_t)(kpres & ~((uint64_t)1 << i));
     }
 }
 
@@ -784,7 +825,7 @@ static void bucket_key(Core *c, int seat, int restricted, uint64_t *k) {
 static void rel_of_entry(Core *c, const PEntry *e, Rel *rel) {
     for (int s = 0; s < NSUITS; s++) {
         rel->t[s] = INT_MAX;
-        uint32_t left = c->kpres[s];
+        uint32_t left = c->left.kpres[s];
         for (int m = e->m[s]; m && left; m--, left &= left - 1)
             if (m == 1) rel->t[s] = c->strength[c->key_card[s][__builtin_ctz(left)]];
     }
@@ -837,7 +878,7 @@ static int tt_store(Core *c, const uint64_t *bkey, const uint64_t *key, const Re
     uint64_t mask[KEYWORDS] = {0, 0, 0, 0}, pat[KEYWORDS];
     uint8_t m[NSUITS] = {0, 0, 0, 0, 0};
     for (int s = 0; s < NSUITS; s++) {
-        for (uint32_t left = c->kpres[s]; left; left &= left - 1) {
+        for (uint32_t left = c->left.kpres[s]; left; left &= left - 1) {
             if (c->partition && c->strength[c->key_card[s][__builtin_ctz(left)]] < rel->t[s])
                 break;
             m[s]++;
@@ -941,6 +982,65 @@ static void extend_groups(Core *c, Rel *rel, const int *moves, int nmoves, u128 
     }
 }
 
+/* A trick start (seat to lead, more than one card each) answered without a search: by a
+ * stored result, or by the sure tricks of one team. 1 or 0 (and what it depended on in rel),
+ * or -1 (bkey and key: the start's bucket and key; *lead: a lead that settled a test there,
+ * or 0). */
+static int settled(Core *c, int need, u128 present, int seat, int restricted, uint64_t *bkey,
+                   uint64_t *key, Rel *rel, uint16_t *lead) {
+    bucket_key(c, seat, restricted, bkey);
+    tt_key(c, seat, key);
+    c->probes++;
+    int r = tt_lookup(c, bkey, key, need, rel, lead);
+    if (r >= 0) { c->hits++; return r; }
+    int mine, theirs;
+    Rel counted[2];
+    sure(c, present, seat, &mine, &theirs, counted);
+    if (mine >= need) { *rel = counted[0]; return 1; }
+    if (popcount(c->hands[seat]) - theirs < need) { *rel = counted[1]; return 0; }
+    rel_none(rel);
+    return -1;
+}
+
+/* The trick's last card, before any move is searched (enhanced transposition cutoff): a move
+ * whose next trick start settled() answers for the player to move (the table or the sure
+ * tricks) ends the node at once, without searching the moves before it. 1 (and the move in
+ * *cut, what the answer depended on in rel) or 0. */
+static int settled_by_move(Core *c, int need, u128 present, int seat, int led, int best,
+                           int best_seat, int best_card, u128 gone, const int *moves,
+                           int nmoves, int *cut, Rel *rel) {
+    u128 hand = c->hands[seat];
+    int maxing = c->ours[seat], restricted = c->restricts && !c->free, found = 0;
+    if (popcount(hand) < 3) return 0; /* the next trick start is the last trick or the end */
+    Left kept = c->left;
+    take_out(c, gone);
+    for (int i = 0; i < nmoves && !found; i++) {
+        int p = moves[i], bs = best_seat, bc = best_card;
+        if (c->keys[led][p] > best) { bs = seat; bc = p; }
+        int left = need - c->ours[bs];
+        if (left <= 0 || left > popcount(hand) - 1) {
+            if ((left <= 0) != maxing) continue;
+            rel_none(rel);
+        } else {
+            uint64_t key[KEYWORDS], bkey[KEYWORDS];
+            uint16_t lead = 0;
+            Left before = c->left;
+            take_out(c, BIT(p));
+            c->hands[seat] = hand ^ BIT(p);
+            int r = settled(c, left, present & ~(gone | BIT(p)), bs, restricted, bkey, key, rel,
+                            &lead);
+            c->hands[seat] = hand;
+            c->left = before;
+            if (r != maxing) continue;
+        }
+        trick_rel(c, rel, gone | BIT(p), bc);
+        *cut = p;
+        found = 1;
+    }
+    c->left = kept;
+    return found;
+}
+
 /* Can the side take need more tricks (the one in progress included) when seat plays the
  * trick's n-th card; led: the suit led; best: the key of the best card so far (best_card),
  * played by best_seat; gone: the cards of the trick; present: every card not gone in an
@@ -972,17 +1072,8 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
             return c->ours[bs];
         }
         restricted = c->restricts && !c->free;
-        bucket_key(c, seat, restricted, bkey);
-        tt_key(c, seat, key);
-        c->probes++;
-        int r = tt_lookup(c, bkey, key, need, rel, &lead);
-        if (r >= 0) { c->hits++; return r; }
-        int mine, theirs;
-        Rel counted[2];
-        sure(c, present, seat, &mine, &theirs, counted);
-        if (mine >= need) { *rel = counted[0]; return 1; }
-        if (rem - theirs < need) { *rel = counted[1]; return 0; }
-        rel_none(rel);
+        int r = settled(c, need, present, seat, restricted, bkey, key, rel, &lead);
+        if (r >= 0) return r;
         legal = hand;
         if (restricted && lead_mask(c, seat, hand, present, &legal, &free) < 0) return -1;
         others = present & ~hand;
@@ -1004,6 +1095,12 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
     int maxing = c->ours[seat];
     int result = !maxing, was_free = c->free, cut = -1;
     c->free = free;
+    if (n + 1 == c->nseats && nmoves > 1 &&
+        settled_by_move(c, need, present, seat, led, best, best_seat, best_card, gone, moves,
+                        nmoves, &cut, rel)) {
+        result = maxing;
+        nmoves = 0;
+    }
     for (int i = 0; i < nmoves; i++) {
         int p = moves[i], ok;
         u128 bit = BIT(p);
@@ -1027,15 +1124,11 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
                     row[0] = c->played[row[1]].seat;
                     row[2] = bs;
                 }
-                uint32_t kpres[NSUITS];
-                memcpy(kpres, c->kpres, sizeof(kpres));
-                for (u128 t = gone | bit; t; t &= t - 1) {
-                    int q = top_bit(t & -t);
-                    if (c->key_pos[q] >= 0) c->kpres[c->eff[q]] &= ~((uint32_t)1 << c->key_pos[q]);
-                }
+                Left kept = c->left;
+                take_out(c, gone | bit);
                 ok = search(c, need - c->ours[bs], present & ~(gone | bit), bs, 0, 0, 0, 0, -1, 0,
                             &crel);
-                memcpy(c->kpres, kpres, sizeof(kpres));
+                c->left = kept;
                 if (c->restricts) c->nfinished--;
                 trick_rel(c, &crel, gone | bit, bc);
             } else {
@@ -1086,11 +1179,7 @@ static PyObject *Core_test(Core *c, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "no card of the trick is its best");
         return NULL;
     }
-    for (int s = 0; s < NSUITS; s++) {
-        c->kpres[s] = 0;
-        for (int i = 0; i < c->key_len[s]; i++)
-            if (present & BIT(c->key_card[s][i])) c->kpres[s] |= (uint32_t)1 << i;
-    }
+    set_left(c, present);
     int saved_played = c->nplayed;
     Rel rel;
     int ok = search(c, need, present, seat, n, led, best, best_seat, best_card, gone, &rel);
