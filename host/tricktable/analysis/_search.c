@@ -38,6 +38,11 @@ static int top_bit(u128 x) { /* x != 0 */
     return 63 - __builtin_clzll((uint64_t)x);
 }
 
+static int low_bit(u128 x) { /* x != 0 */
+    uint64_t lo = (uint64_t)x;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(x >> 64));
+}
+
 #define BIT(p) (((u128)1) << (p))
 
 /* -- a hash table: four words of key -> two words of value ------------------------------ */
@@ -191,6 +196,10 @@ typedef struct {
     int key_pos[NCARDS]; /* a card's place in its suit's key order, -1: not held at the start */
     uint32_t tie_above[NSUITS]; /* per suit, the places whose card ties the one above */
     Left left; /* the cards left, kept by search() and take_out() */
+    /* the bucket key's suit lengths: per seat that plays and suit held at the start, a field
+     * of five bits (word, bit; -1: none), twelve to a word after the leader's four bits */
+    uint64_t lens[KEYWORDS];
+    int len_word[MAXSEATS][NSUITS], len_bit[MAXSEATS][NSUITS];
     int trump_suit;
     u128 trumps;
     int restricts;
@@ -401,6 +410,16 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
                 w[b >> 6] |= (uint64_t)1 << (b & 63);
             }
         }
+    for (int x = 0; x < MAXSEATS; x++)
+        for (int s = 0; s < NSUITS; s++) c->len_word[x][s] = -1;
+    int fields = 0;
+    for (int j = 0; j < c->nseats; j++)
+        for (int s = 0; s < NSUITS; s++)
+            if (c->key_len[s]) {
+                c->len_word[c->seats[j]][s] = fields / 12;
+                c->len_bit[c->seats[j]][s] = 4 + 5 * (fields % 12);
+                fields++;
+            }
     c->capbuckets = 1 << 10;
     c->buckets = malloc(c->capbuckets * sizeof(Bucket));
     if (!c->buckets || table_init(&c->tt, 1 << 12) < 0 || table_init(&c->leads, 1 << 8) < 0) {
@@ -710,7 +729,7 @@ static void set_left(Core *c, u128 present) {
 /* Take cards out of the cards left and their codes (Left). */
 static void take_out(Core *c, u128 cards) {
     for (; cards; cards &= cards - 1) {
-        int q = top_bit(cards & -cards), i = c->key_pos[q];
+        int q = low_bit(cards), i = c->key_pos[q];
         if (i < 0) continue;
         int s = c->eff[q];
         uint64_t kpres = c->left.kpres[s];
@@ -803,21 +822,31 @@ static void first_lead(Core *c, uint64_t code, u128 present, int *moves, int nmo
 }
 
 /* The bucket of a trick start: the leader, whether its lead is restricted, and each playing
- * hand's length in each suit. */
+ * hand's length in each suit (lens, kept by play_card). */
 static void bucket_key(Core *c, int seat, int restricted, uint64_t *k) {
-    memset(k, 0, KEYWORDS * sizeof(uint64_t));
-    k[0] = (uint64_t)seat | (uint64_t)restricted << 3;
-    int pos = 4;
-    for (int j = 0; j < c->nseats; j++) {
-        u128 h = c->hands[c->seats[j]];
-        for (int s = 0; s < NSUITS; s++) {
-            if (!c->key_len[s]) continue;
-            uint64_t len = (uint64_t)popcount(h & c->suit_masks[s]);
-            k[pos >> 6] |= len << (pos & 63);
-            if ((pos & 63) > 59) k[(pos >> 6) + 1] |= len >> (64 - (pos & 63));
-            pos += 5;
-        }
-    }
+    memcpy(k, c->lens, KEYWORDS * sizeof(uint64_t));
+    k[0] |= (uint64_t)seat | (uint64_t)restricted << 3;
+}
+
+/* Seat plays card p (back: takes it back into its hand): its hand and its length in p's suit
+ * in the bucket key (lens). */
+static void play_card(Core *c, int seat, int p, int back) {
+    c->hands[seat] ^= BIT(p);
+    int s = c->eff[p], w = c->len_word[seat][s];
+    if (w < 0) return;
+    uint64_t one = (uint64_t)1 << c->len_bit[seat][s];
+    if (back) c->lens[w] += one;
+    else c->lens[w] -= one;
+}
+
+/* The bucket key's suit lengths (lens) from the hands. */
+static void set_lens(Core *c) {
+    memset(c->lens, 0, sizeof(c->lens));
+    for (int x = 0; x < MAXSEATS; x++)
+        for (int s = 0; s < NSUITS; s++)
+            if (c->len_word[x][s] >= 0)
+                c->lens[c->len_word[x][s]] |= (uint64_t)popcount(c->hands[x] & c->suit_masks[s])
+                                              << c->len_bit[x][s];
 }
 
 /* The dependence of a stored result, at the position it matches: per suit the strength of
@@ -1026,10 +1055,10 @@ static int settled_by_move(Core *c, int need, u128 present, int seat, int led, i
             uint16_t lead = 0;
             Left before = c->left;
             take_out(c, BIT(p));
-            c->hands[seat] = hand ^ BIT(p);
+            play_card(c, seat, p, 0);
             int r = settled(c, left, present & ~(gone | BIT(p)), bs, restricted, bkey, key, rel,
                             &lead);
-            c->hands[seat] = hand;
+            play_card(c, seat, p, 1);
             c->left = before;
             if (r != maxing) continue;
         }
@@ -1105,7 +1134,7 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
         int p = moves[i], ok;
         u128 bit = BIT(p);
         Rel crel;
-        c->hands[seat] = hand ^ bit;
+        play_card(c, seat, p, 0);
         if (c->restricts) {
             c->played[c->nplayed].seat = seat;
             c->played[c->nplayed++].card = p;
@@ -1137,7 +1166,7 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
             }
         }
         if (c->restricts) c->nplayed--;
-        c->hands[seat] = hand;
+        play_card(c, seat, p, 1);
         if (ok < 0) { c->free = was_free; return -1; }
         if (ok == maxing) {
             result = ok;
@@ -1180,6 +1209,7 @@ static PyObject *Core_test(Core *c, PyObject *args) {
         return NULL;
     }
     set_left(c, present);
+    set_lens(c);
     int saved_played = c->nplayed;
     Rel rel;
     int ok = search(c, need, present, seat, n, led, best, best_seat, best_card, gone, &rel);
