@@ -1031,43 +1031,46 @@ static int settled(Core *c, int need, u128 present, int seat, int restricted, ui
     return -1;
 }
 
-/* The trick's last card, before any move is searched (enhanced transposition cutoff): a move
- * whose next trick start settled() answers for the player to move (the table or the sure
- * tricks) ends the node at once, without searching the moves before it. 1 (and the move in
- * *cut, what the answer depended on in rel) or 0. */
-static int settled_by_move(Core *c, int need, u128 present, int seat, int led, int best,
-                           int best_seat, int best_card, u128 gone, const int *moves,
-                           int nmoves, int *cut, Rel *rel) {
+/* The trick's last card, before any move is searched (enhanced transposition cutoff): what
+ * settled() answers (the table, the sure tricks) at the trick start after each move, in
+ * answer[i] (1, 0, or -1: nothing) with what it depended on, the finished trick's cards
+ * included, in rels[i]. It stops at a move that answers for the player to move and returns
+ * its index: the node ends without a search (-1: none; the moves answered against the
+ * player need no search either). */
+static int settled_moves(Core *c, int need, u128 present, int seat, int led, int best,
+                         int best_seat, int best_card, u128 gone, const int *moves, int nmoves,
+                         int *answer, Rel *rels) {
     u128 hand = c->hands[seat];
-    int maxing = c->ours[seat], restricted = c->restricts && !c->free, found = 0;
-    if (popcount(hand) < 3) return 0; /* the next trick start is the last trick or the end */
+    int maxing = c->ours[seat], restricted = c->restricts && !c->free, cut = -1;
+    for (int i = 0; i < nmoves; i++) answer[i] = -1;
+    if (popcount(hand) < 3) return -1; /* the next trick start is the last trick or the end */
     Left kept = c->left;
     take_out(c, gone);
-    for (int i = 0; i < nmoves && !found; i++) {
-        int p = moves[i], bs = best_seat, bc = best_card;
+    for (int i = 0; i < nmoves && cut < 0; i++) {
+        int p = moves[i], bs = best_seat, bc = best_card, r;
         if (c->keys[led][p] > best) { bs = seat; bc = p; }
         int left = need - c->ours[bs];
         if (left <= 0 || left > popcount(hand) - 1) {
-            if ((left <= 0) != maxing) continue;
-            rel_none(rel);
+            r = left <= 0;
+            rel_none(&rels[i]);
         } else {
             uint64_t key[KEYWORDS], bkey[KEYWORDS];
             uint16_t lead = 0;
             Left before = c->left;
             take_out(c, BIT(p));
             play_card(c, seat, p, 0);
-            int r = settled(c, left, present & ~(gone | BIT(p)), bs, restricted, bkey, key, rel,
-                            &lead);
+            r = settled(c, left, present & ~(gone | BIT(p)), bs, restricted, bkey, key,
+                        &rels[i], &lead);
             play_card(c, seat, p, 1);
             c->left = before;
-            if (r != maxing) continue;
+            if (r < 0) continue;
         }
-        trick_rel(c, rel, gone | BIT(p), bc);
-        *cut = p;
-        found = 1;
+        trick_rel(c, &rels[i], gone | BIT(p), bc);
+        answer[i] = r;
+        if (r == maxing) cut = i;
     }
     c->left = kept;
-    return found;
+    return cut;
 }
 
 /* Can the side take need more tricks (the one in progress included) when seat plays the
@@ -1124,14 +1127,24 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
     int maxing = c->ours[seat];
     int result = !maxing, was_free = c->free, cut = -1;
     c->free = free;
-    if (n + 1 == c->nseats && nmoves > 1 &&
-        settled_by_move(c, need, present, seat, led, best, best_seat, best_card, gone, moves,
-                        nmoves, &cut, rel)) {
-        result = maxing;
-        nmoves = 0;
+    int answer[NCARDS], known = n + 1 == c->nseats && nmoves > 1;
+    Rel rels[NCARDS];
+    if (known) {
+        int i = settled_moves(c, need, present, seat, led, best, best_seat, best_card, gone,
+                              moves, nmoves, answer, rels);
+        if (i >= 0) {
+            result = maxing;
+            cut = moves[i];
+            *rel = rels[i];
+            nmoves = 0;
+        }
     }
     for (int i = 0; i < nmoves; i++) {
         int p = moves[i], ok;
+        if (known && answer[i] >= 0) { /* against the player to move: settled_moves */
+            rel_merge(rel, &rels[i]);
+            continue;
+        }
         u128 bit = BIT(p);
         Rel crel;
         play_card(c, seat, p, 0);
