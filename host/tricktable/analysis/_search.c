@@ -1122,7 +1122,8 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
         } else {
             nmoves = reps_of(c, legal, others, moves);
         }
-        if (nmoves > 1) follow_order(c, seat, n, led, best, c->ours[best_seat], moves, nmoves);
+        if (nmoves > 1) follow_order(c, seat, n, led, best, c->ours[best_seat] == c->ours[seat], moves,
+                                   nmoves);
     }
     int maxing = c->ours[seat];
     int result = !maxing, was_free = c->free, cut = -1;
