@@ -509,8 +509,10 @@ static void sort_moves(int *moves, int (*score)[3], int n) {
     }
 }
 
-/* Winners nobody ruffs, low cards to a partner's winner, high cards, then suits an
- * opponent can ruff. */
+/* Winners nobody ruffs, low cards to a partner's winner, the suits whose best card an
+ * opponent holds (low cards first: the high ones are left to win later), the best cards of
+ * suits an opponent can ruff, then the other cards of those suits (low first). A suit the
+ * leader heads but not with the card led is one an opponent may win like the others. */
 static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
     int mine = c->ours[seat];
     u128 ruffers[MAXSEATS];
@@ -543,7 +545,7 @@ static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
             int holder = -1;
             for (int j = 0; j < c->nseats; j++)
                 if (c->hands[c->seats[j]] & BIT(top)) { holder = c->seats[j]; break; }
-            if (holder >= 0 && c->ours[holder] == mine) {
+            if (holder >= 0 && holder != seat && c->ours[holder] == mine) {
                 score[i][0] = -3;
                 score[i][1] = c->strength[p];
                 score[i][2] = p;
@@ -552,7 +554,7 @@ static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
             sc = 2;
         }
         score[i][0] = -sc;
-        score[i][1] = -c->strength[p];
+        score[i][1] = sc == 4 || sc == 1 ? -c->strength[p] : c->strength[p];
         score[i][2] = p;
     }
     sort_moves(moves, score, n);
