@@ -509,17 +509,20 @@ static void sort_moves(int *moves, int (*score)[3], int n) {
     }
 }
 
-/* Winners nobody ruffs, low cards to a partner's winner, the suits whose best card an
- * opponent holds (low cards first: the high ones are left to win later), the best cards of
- * suits an opponent can ruff, then the other cards of those suits (low first). A suit the
- * leader heads but not with the card led is one an opponent may win like the others. */
+/* Winners nobody ruffs, low cards to a partner's winner or to a partner who ruffs (the
+ * suit's other cards, when no opponent ruffs), the suits whose best card an opponent holds
+ * (low cards first: the high ones are left to win later), the best cards of suits an
+ * opponent can ruff, then the other cards of those suits (low first). A suit the leader
+ * heads but not with the card led is one an opponent may win like the others. */
 static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
     int mine = c->ours[seat];
-    u128 ruffers[MAXSEATS];
-    int nruff = 0;
+    u128 ruffers[MAXSEATS], partners[MAXSEATS];
+    int nruff = 0, npartners = 0;
     for (int i = 0; i < c->nseats; i++) {
         int x = c->seats[i];
-        if (c->ours[x] != mine && (c->hands[x] & c->trumps)) ruffers[nruff++] = c->hands[x];
+        if (!(c->hands[x] & c->trumps)) continue;
+        if (c->ours[x] != mine) ruffers[nruff++] = c->hands[x];
+        else if (x != seat) partners[npartners++] = c->hands[x];
     }
     int tops[NSUITS] = {-2, -2, -2, -2, -2};
     int score[NCARDS][3];
@@ -532,10 +535,13 @@ static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
                 if (present & BIT(q)) { tops[s] = q; break; }
             }
         }
-        int top = tops[s], ruffed = 0;
-        if (s != c->trump_suit)
+        int top = tops[s], ruffed = 0, partner_ruffs = 0;
+        if (s != c->trump_suit) {
             for (int r = 0; r < nruff; r++)
                 if (!(ruffers[r] & c->suit_masks[s])) { ruffed = 1; break; }
+            for (int r = 0; r < npartners; r++)
+                if (!(partners[r] & c->suit_masks[s])) { partner_ruffs = 1; break; }
+        }
         int sc;
         if (c->strength[top] == c->strength[p]) { /* the best card (of a tie, led first) */
             sc = ruffed ? 1 : 4;
@@ -545,13 +551,8 @@ static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
             int holder = -1;
             for (int j = 0; j < c->nseats; j++)
                 if (c->hands[c->seats[j]] & BIT(top)) { holder = c->seats[j]; break; }
-            if (holder >= 0 && holder != seat && c->ours[holder] == mine) {
-                score[i][0] = -3;
-                score[i][1] = c->strength[p];
-                score[i][2] = p;
-                continue;
-            }
-            sc = 2;
+            sc = partner_ruffs || (holder >= 0 && holder != seat && c->ours[holder] == mine)
+                     ? 3 : 2;
         }
         score[i][0] = -sc;
         score[i][1] = sc == 4 || sc == 1 ? -c->strength[p] : c->strength[p];
