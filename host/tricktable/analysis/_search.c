@@ -562,8 +562,8 @@ static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
 }
 
 /* The cheapest card that wins the trick against the opponents still to play first, then:
- * partner winning, low cards; second hand, low cards before the other winners; later, the
- * other winners before low cards. */
+ * partner winning (winning: the player's side has the best card so far), low cards; second
+ * hand, low cards before the other winners; later, the other winners before low cards. */
 static void follow_order(Core *c, int seat, int n, int led, int best, int winning,
                          int *moves, int nmoves) {
     const int *keys = c->keys[led];
@@ -739,7 +739,7 @@ static void take_out(Core *c, u128 cards) {
         int r = __builtin_popcountll(kpres & (((uint64_t)1 << i) - 1));
         u128 low = ((u128)1 << (4 * r)) - 1, code = c->left.code[s];
         code = (code & low) | (code >> 4 & ~low);
-        if (c->tie_above[s] >> (i + 1) & 1 && kpres >> (i + 1) & 1)
+        if ((uint64_t)c->tie_above[s] >> (i + 1) & 1 && kpres >> (i + 1) & 1)
             code &= ~((u128)8 << (4 * r)); /* the card below tied with this one */
         c->left.code[s] = code;
         c->left.kpres[s] = (uint32_t)(kpres & ~((uint64_t)1 << i));
@@ -1125,8 +1125,9 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
         } else {
             nmoves = reps_of(c, legal, others, moves);
         }
-        if (nmoves > 1) follow_order(c, seat, n, led, best, c->ours[best_seat] == c->ours[seat], moves,
-                                   nmoves);
+        if (nmoves > 1)
+            follow_order(c, seat, n, led, best, c->ours[best_seat] == c->ours[seat], moves,
+                         nmoves);
     }
     int maxing = c->ours[seat];
     int result = !maxing, was_free = c->free, cut = -1;
