@@ -511,28 +511,34 @@ static void sort_moves(int *moves, int (*score)[3], int n) {
 
 /* Winners nobody ruffs, low cards to a partner's winner or to a partner who ruffs (the
  * suit's other cards, when no opponent ruffs), the suits whose best card an opponent holds
- * (low cards first: the high ones are left to win later), the best cards of suits an
- * opponent can ruff, then the other cards of those suits (low first). A suit the leader
- * heads but not with the card led is one an opponent may win like the others. */
+ * (those where the side's own best card is lowest first, low cards first: the high ones are
+ * left to win later), the best cards of suits an opponent can ruff, then the other cards of
+ * those suits (low first). A suit the leader heads but not with the card led is one an
+ * opponent may win like the others. */
 static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
     int mine = c->ours[seat];
-    u128 ruffers[MAXSEATS], partners[MAXSEATS];
+    u128 ruffers[MAXSEATS], partners[MAXSEATS], side = 0;
     int nruff = 0, npartners = 0;
     for (int i = 0; i < c->nseats; i++) {
         int x = c->seats[i];
+        if (c->ours[x] == mine) side |= c->hands[x];
         if (!(c->hands[x] & c->trumps)) continue;
         if (c->ours[x] != mine) ruffers[nruff++] = c->hands[x];
         else if (x != seat) partners[npartners++] = c->hands[x];
     }
-    int tops[NSUITS] = {-2, -2, -2, -2, -2};
+    u128 partner_cards = side & ~c->hands[seat];
+    int tops[NSUITS] = {-2, -2, -2, -2, -2}, side_best[NSUITS];
     int score[NCARDS][3];
     for (int i = 0; i < n; i++) {
         int p = moves[i], s = c->eff[p];
-        if (tops[s] == -2) {
+        if (tops[s] == -2) { /* the suit's best card left, and the side's */
             tops[s] = -1;
-            for (int j = 0; j < c->suit_len[s]; j++) {
+            side_best[s] = -1;
+            for (int j = 0; j < c->suit_len[s] && side_best[s] < 0; j++) {
                 int q = c->suit_order[s][j];
-                if (present & BIT(q)) { tops[s] = q; break; }
+                if (!(present & BIT(q))) continue;
+                if (tops[s] < 0) tops[s] = q;
+                if (side & BIT(q)) side_best[s] = c->strength[q];
             }
         }
         int top = tops[s], ruffed = 0, partner_ruffs = 0;
@@ -548,15 +554,12 @@ static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
         } else if (ruffed) {
             sc = 0;
         } else {
-            int holder = -1;
-            for (int j = 0; j < c->nseats; j++)
-                if (c->hands[c->seats[j]] & BIT(top)) { holder = c->seats[j]; break; }
-            sc = partner_ruffs || (holder >= 0 && holder != seat && c->ours[holder] == mine)
-                     ? 3 : 2;
+            sc = partner_ruffs || (partner_cards & BIT(top)) ? 3 : 2;
         }
         score[i][0] = -sc;
-        score[i][1] = sc == 4 || sc == 1 ? -c->strength[p] : c->strength[p];
-        score[i][2] = p;
+        score[i][1] = sc == 2 ? side_best[s] : 0;
+        /* within a group: the best cards high first, the others low first; then by card */
+        score[i][2] = (sc == 4 || sc == 1 ? -c->strength[p] : c->strength[p]) * NCARDS + p;
     }
     sort_moves(moves, score, n);
 }
