@@ -509,12 +509,13 @@ static void sort_moves(int *moves, int (*score)[3], int n) {
     }
 }
 
-/* Winners nobody ruffs, low cards to a partner's winner or to a partner who ruffs (the
- * suit's other cards, when no opponent ruffs), the suits whose best card an opponent holds
- * (those where the side's own best card is lowest first, low cards first: the high ones are
- * left to win later), the best cards of suits an opponent can ruff, then the other cards of
- * those suits (low first). A suit the leader heads but not with the card led is one an
- * opponent may win like the others. */
+/* Winners nobody ruffs (other suits' before trumps), low cards to a partner's winner or to
+ * a partner who ruffs (the suit's other cards, when no opponent ruffs), the suits whose best
+ * card an opponent holds (low cards first: the high ones are left to win later), the best
+ * cards of suits an opponent can ruff, then the other cards of those suits (low first). In
+ * the two middle groups, the suits where the side's own best card is lowest come first. A
+ * suit the leader heads but not with the card led is one an opponent may win like the
+ * others. */
 static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
     int mine = c->ours[seat];
     u128 ruffers[MAXSEATS], partners[MAXSEATS], side = 0;
@@ -557,7 +558,7 @@ static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
             sc = partner_ruffs || (partner_cards & BIT(top)) ? 3 : 2;
         }
         score[i][0] = -sc;
-        score[i][1] = sc == 2 ? side_best[s] : 0;
+        score[i][1] = sc == 2 || sc == 3 ? side_best[s] : sc == 4 ? s == c->trump_suit : 0;
         /* within a group: the best cards high first, the others low first; then by card */
         score[i][2] = (sc == 4 || sc == 1 ? -c->strength[p] : c->strength[p]) * NCARDS + p;
     }
