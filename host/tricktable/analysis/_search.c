@@ -38,6 +38,11 @@ static int top_bit(u128 x) { /* x != 0 */
     return 63 - __builtin_clzll((uint64_t)x);
 }
 
+static int low_bit(u128 x) { /* x != 0 */
+    uint64_t lo = (uint64_t)x;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(x >> 64));
+}
+
 #define BIT(p) (((u128)1) << (p))
 
 /* -- a hash table: four words of key -> two words of value ------------------------------ */
@@ -158,6 +163,15 @@ typedef struct {
 
 /* -- the core ------------------------------------------------------------------------- */
 
+/* The cards left, as the transposition key sees them: per suit, the places (in the key order
+ * of the cards held at the start) of those left, and the suit's part of the key, a nibble per
+ * card left in rank order (its holder, + 8 when it ties the card above, left too). Kept up
+ * to date card by card (take_out) rather than worked out at each trick start. */
+typedef struct {
+    uint32_t kpres[NSUITS];
+    u128 code[NSUITS];
+} Left;
+
 typedef struct {
     int seat, card;
 } Played;
@@ -176,11 +190,16 @@ typedef struct {
     int suit_order[NSUITS][MAXSUIT];
     int suit_len[NSUITS];
     /* the transposition key: per suit the cards held at the start in rank order, their
-     * holder, the card above when the two tie (-1), and the key's bits for the suit */
-    int key_card[NSUITS][MAXSUIT], key_holder[NSUITS][MAXSUIT], key_tie[NSUITS][MAXSUIT];
+     * holder, and the key's bits for the suit */
+    int key_card[NSUITS][MAXSUIT], key_holder[NSUITS][MAXSUIT];
     int key_len[NSUITS], key_offset[NSUITS];
     int key_pos[NCARDS]; /* a card's place in its suit's key order, -1: not held at the start */
-    uint32_t kpres[NSUITS]; /* per suit, the places of the cards left (kept by search()) */
+    uint32_t tie_above[NSUITS]; /* per suit, the places whose card ties the one above */
+    Left left; /* the cards left, kept by search() and take_out() */
+    /* the bucket key's suit lengths: per seat that plays and suit held at the start, a field
+     * of five bits (word, bit; -1: none), twelve to a word after the leader's four bits */
+    uint64_t lens[KEYWORDS];
+    int len_word[MAXSEATS][NSUITS], len_bit[MAXSEATS][NSUITS];
     int trump_suit;
     u128 trumps;
     int restricts;
@@ -352,7 +371,7 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
             }
             c->key_pos[triple[0]] = (int)i;
             c->key_holder[s][i] = triple[1];
-            c->key_tie[s][i] = triple[2];
+            if (i && triple[2] == c->key_card[s][i - 1]) c->tie_above[s] |= (uint32_t)1 << i;
         }
         Py_DECREF(seq);
         c->key_offset[s] = bits;
@@ -391,6 +410,16 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
                 w[b >> 6] |= (uint64_t)1 << (b & 63);
             }
         }
+    for (int x = 0; x < MAXSEATS; x++)
+        for (int s = 0; s < NSUITS; s++) c->len_word[x][s] = -1;
+    int fields = 0;
+    for (int j = 0; j < c->nseats; j++)
+        for (int s = 0; s < NSUITS; s++)
+            if (c->key_len[s]) {
+                c->len_word[c->seats[j]][s] = fields / 12;
+                c->len_bit[c->seats[j]][s] = 4 + 5 * (fields % 12);
+                fields++;
+            }
     c->capbuckets = 1 << 10;
     c->buckets = malloc(c->capbuckets * sizeof(Bucket));
     if (!c->buckets || table_init(&c->tt, 1 << 12) < 0 || table_init(&c->leads, 1 << 8) < 0) {
@@ -480,58 +509,65 @@ static void sort_moves(int *moves, int (*score)[3], int n) {
     }
 }
 
-/* Winners nobody ruffs, low cards to a partner's winner, high cards, then suits an
- * opponent can ruff. */
+/* Winners nobody ruffs (other suits' before trumps), low cards to a partner's winner or to
+ * a partner who ruffs (the suit's other cards, when no opponent ruffs), the suits whose best
+ * card an opponent holds (low cards first: the high ones are left to win later), the best
+ * cards of suits an opponent can ruff, then the other cards of those suits (low first). In
+ * the two middle groups, the suits where the side's own best card is lowest come first. A
+ * suit the leader heads but not with the card led is one an opponent may win like the
+ * others. */
 static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
     int mine = c->ours[seat];
-    u128 ruffers[MAXSEATS];
-    int nruff = 0;
+    u128 ruffers[MAXSEATS], partners[MAXSEATS], side = 0;
+    int nruff = 0, npartners = 0;
     for (int i = 0; i < c->nseats; i++) {
         int x = c->seats[i];
-        if (c->ours[x] != mine && (c->hands[x] & c->trumps)) ruffers[nruff++] = c->hands[x];
+        if (c->ours[x] == mine) side |= c->hands[x];
+        if (!(c->hands[x] & c->trumps)) continue;
+        if (c->ours[x] != mine) ruffers[nruff++] = c->hands[x];
+        else if (x != seat) partners[npartners++] = c->hands[x];
     }
-    int tops[NSUITS] = {-2, -2, -2, -2, -2};
+    u128 partner_cards = side & ~c->hands[seat];
+    int tops[NSUITS] = {-2, -2, -2, -2, -2}, side_best[NSUITS];
     int score[NCARDS][3];
     for (int i = 0; i < n; i++) {
         int p = moves[i], s = c->eff[p];
-        if (tops[s] == -2) {
+        if (tops[s] == -2) { /* the suit's best card left, and the side's */
             tops[s] = -1;
-            for (int j = 0; j < c->suit_len[s]; j++) {
+            side_best[s] = -1;
+            for (int j = 0; j < c->suit_len[s] && side_best[s] < 0; j++) {
                 int q = c->suit_order[s][j];
-                if (present & BIT(q)) { tops[s] = q; break; }
+                if (!(present & BIT(q))) continue;
+                if (tops[s] < 0) tops[s] = q;
+                if (side & BIT(q)) side_best[s] = c->strength[q];
             }
         }
-        int top = tops[s], ruffed = 0;
-        if (s != c->trump_suit)
+        int top = tops[s], ruffed = 0, partner_ruffs = 0;
+        if (s != c->trump_suit) {
             for (int r = 0; r < nruff; r++)
                 if (!(ruffers[r] & c->suit_masks[s])) { ruffed = 1; break; }
+            for (int r = 0; r < npartners; r++)
+                if (!(partners[r] & c->suit_masks[s])) { partner_ruffs = 1; break; }
+        }
         int sc;
         if (c->strength[top] == c->strength[p]) { /* the best card (of a tie, led first) */
             sc = ruffed ? 1 : 4;
         } else if (ruffed) {
             sc = 0;
         } else {
-            int holder = -1;
-            for (int j = 0; j < c->nseats; j++)
-                if (c->hands[c->seats[j]] & BIT(top)) { holder = c->seats[j]; break; }
-            if (holder >= 0 && c->ours[holder] == mine) {
-                score[i][0] = -3;
-                score[i][1] = c->strength[p];
-                score[i][2] = p;
-                continue;
-            }
-            sc = 2;
+            sc = partner_ruffs || (partner_cards & BIT(top)) ? 3 : 2;
         }
         score[i][0] = -sc;
-        score[i][1] = -c->strength[p];
-        score[i][2] = p;
+        score[i][1] = sc == 2 || sc == 3 ? side_best[s] : sc == 4 ? s == c->trump_suit : 0;
+        /* within a group: the best cards high first, the others low first; then by card */
+        score[i][2] = (sc == 4 || sc == 1 ? -c->strength[p] : c->strength[p]) * NCARDS + p;
     }
     sort_moves(moves, score, n);
 }
 
 /* The cheapest card that wins the trick against the opponents still to play first, then:
- * partner winning, low cards; second hand, low cards before the other winners; later, the
- * other winners before low cards. */
+ * partner winning (winning: the player's side has the best card so far), low cards; second
+ * hand, low cards before the other winners; later, the other winners before low cards. */
 static void follow_order(Core *c, int seat, int n, int led, int best, int winning,
                          int *moves, int nmoves) {
     const int *keys = c->keys[led];
@@ -663,23 +699,54 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
 }
 
 /* The transposition key of a trick start: the leader and, suit by suit, the holders of the
- * cards left in rank order (+ 8 for a card that ties the one above). */
+ * cards left in rank order (+ 8 for a card that ties the one above): the suit's code (Left)
+ * and a 1 after it (the end). */
 static void tt_key(Core *c, int seat, uint64_t *key) {
     memset(key, 0, KEYWORDS * sizeof(uint64_t));
     key[0] = (uint64_t)seat;
     for (int s = 0; s < NSUITS; s++) {
         if (!c->key_len[s]) continue;
-        int pos = c->key_offset[s];
-        /* the suit's code: one nibble per card left, then a 1 (the end) */
-        for (uint32_t left = c->kpres[s]; left; left &= left - 1) {
-            int i = __builtin_ctz(left), tie = c->key_tie[s][i];
-            uint64_t nib = (uint64_t)c->key_holder[s][i] +
-                           (tie >= 0 && (c->kpres[s] >> c->key_pos[tie] & 1) ? 8 : 0);
-            key[pos >> 6] |= nib << (pos & 63);
-            if ((pos & 63) > 60) key[(pos >> 6) + 1] |= nib >> (64 - (pos & 63));
-            pos += 4;
+        int pos = c->key_offset[s], w = pos >> 6, b = pos & 63;
+        uint64_t lo = (uint64_t)c->left.code[s], hi = (uint64_t)(c->left.code[s] >> 64);
+        key[w] |= lo << b;
+        if (w + 1 < KEYWORDS) key[w + 1] |= (b ? lo >> (64 - b) : 0) | hi << b;
+        if (b && w + 2 < KEYWORDS) key[w + 2] |= hi >> (64 - b);
+        int end = pos + 4 * __builtin_popcount(c->left.kpres[s]);
+        key[end >> 6] |= (uint64_t)1 << (end & 63);
+    }
+}
+
+/* The cards left and their codes (Left) from present, every card not gone. */
+static void set_left(Core *c, u128 present) {
+    for (int s = 0; s < NSUITS; s++) {
+        uint32_t kpres = 0;
+        u128 code = 0;
+        int r = 0;
+        for (int i = 0; i < c->key_len[s]; i++) {
+            if (!(present & BIT(c->key_card[s][i]))) continue;
+            int tie = c->tie_above[s] >> i & 1 && kpres >> (i - 1) & 1;
+            code |= (u128)(c->key_holder[s][i] + (tie ? 8 : 0)) << (4 * r++);
+            kpres |= (uint32_t)1 << i;
         }
-        key[pos >> 6] |= (uint64_t)1 << (pos & 63);
+        c->left.kpres[s] = kpres;
+        c->left.code[s] = code;
+    }
+}
+
+/* Take cards out of the cards left and their codes (Left). */
+static void take_out(Core *c, u128 cards) {
+    for (; cards; cards &= cards - 1) {
+        int q = low_bit(cards), i = c->key_pos[q];
+        if (i < 0) continue;
+        int s = c->eff[q];
+        uint64_t kpres = c->left.kpres[s];
+        int r = __builtin_popcountll(kpres & (((uint64_t)1 << i) - 1));
+        u128 low = ((u128)1 << (4 * r)) - 1, code = c->left.code[s];
+        code = (code & low) | (code >> 4 & ~low);
+        if ((uint64_t)c->tie_above[s] >> (i + 1) & 1 && kpres >> (i + 1) & 1)
+            code &= ~((u128)8 << (4 * r)); /* the card below tied with this one */
+        c->left.code[s] = code;
+        c->left.kpres[s] = (uint32_t)(kpres & ~((uint64_t)1 << i));
     }
 }
 
@@ -762,21 +829,31 @@ static void first_lead(Core *c, uint64_t code, u128 present, int *moves, int nmo
 }
 
 /* The bucket of a trick start: the leader, whether its lead is restricted, and each playing
- * hand's length in each suit. */
+ * hand's length in each suit (lens, kept by play_card). */
 static void bucket_key(Core *c, int seat, int restricted, uint64_t *k) {
-    memset(k, 0, KEYWORDS * sizeof(uint64_t));
-    k[0] = (uint64_t)seat | (uint64_t)restricted << 3;
-    int pos = 4;
-    for (int j = 0; j < c->nseats; j++) {
-        u128 h = c->hands[c->seats[j]];
-        for (int s = 0; s < NSUITS; s++) {
-            if (!c->key_len[s]) continue;
-            uint64_t len = (uint64_t)popcount(h & c->suit_masks[s]);
-            k[pos >> 6] |= len << (pos & 63);
-            if ((pos & 63) > 59) k[(pos >> 6) + 1] |= len >> (64 - (pos & 63));
-            pos += 5;
-        }
-    }
+    memcpy(k, c->lens, KEYWORDS * sizeof(uint64_t));
+    k[0] |= (uint64_t)seat | (uint64_t)restricted << 3;
+}
+
+/* Seat plays card p (back: takes it back into its hand): its hand and its length in p's suit
+ * in the bucket key (lens). */
+static void play_card(Core *c, int seat, int p, int back) {
+    c->hands[seat] ^= BIT(p);
+    int s = c->eff[p], w = c->len_word[seat][s];
+    if (w < 0) return;
+    uint64_t one = (uint64_t)1 << c->len_bit[seat][s];
+    if (back) c->lens[w] += one;
+    else c->lens[w] -= one;
+}
+
+/* The bucket key's suit lengths (lens) from the hands. */
+static void set_lens(Core *c) {
+    memset(c->lens, 0, sizeof(c->lens));
+    for (int x = 0; x < MAXSEATS; x++)
+        for (int s = 0; s < NSUITS; s++)
+            if (c->len_word[x][s] >= 0)
+                c->lens[c->len_word[x][s]] |= (uint64_t)popcount(c->hands[x] & c->suit_masks[s])
+                                              << c->len_bit[x][s];
 }
 
 /* The dependence of a stored result, at the position it matches: per suit the strength of
@@ -784,7 +861,7 @@ static void bucket_key(Core *c, int seat, int restricted, uint64_t *k) {
 static void rel_of_entry(Core *c, const PEntry *e, Rel *rel) {
     for (int s = 0; s < NSUITS; s++) {
         rel->t[s] = INT_MAX;
-        uint32_t left = c->kpres[s];
+        uint32_t left = c->left.kpres[s];
         for (int m = e->m[s]; m && left; m--, left &= left - 1)
             if (m == 1) rel->t[s] = c->strength[c->key_card[s][__builtin_ctz(left)]];
     }
@@ -837,7 +914,7 @@ static int tt_store(Core *c, const uint64_t *bkey, const uint64_t *key, const Re
     uint64_t mask[KEYWORDS] = {0, 0, 0, 0}, pat[KEYWORDS];
     uint8_t m[NSUITS] = {0, 0, 0, 0, 0};
     for (int s = 0; s < NSUITS; s++) {
-        for (uint32_t left = c->kpres[s]; left; left &= left - 1) {
+        for (uint32_t left = c->left.kpres[s]; left; left &= left - 1) {
             if (c->partition && c->strength[c->key_card[s][__builtin_ctz(left)]] < rel->t[s])
                 break;
             m[s]++;
@@ -941,6 +1018,68 @@ static void extend_groups(Core *c, Rel *rel, const int *moves, int nmoves, u128 
     }
 }
 
+/* A trick start (seat to lead, more than one card each) answered without a search: by a
+ * stored result, or by the sure tricks of one team. 1 or 0 (and what it depended on in rel),
+ * or -1 (bkey and key: the start's bucket and key; *lead: a lead that settled a test there,
+ * or 0). */
+static int settled(Core *c, int need, u128 present, int seat, int restricted, uint64_t *bkey,
+                   uint64_t *key, Rel *rel, uint16_t *lead) {
+    bucket_key(c, seat, restricted, bkey);
+    tt_key(c, seat, key);
+    c->probes++;
+    int r = tt_lookup(c, bkey, key, need, rel, lead);
+    if (r >= 0) { c->hits++; return r; }
+    int mine, theirs;
+    Rel counted[2];
+    sure(c, present, seat, &mine, &theirs, counted);
+    if (mine >= need) { *rel = counted[0]; return 1; }
+    if (popcount(c->hands[seat]) - theirs < need) { *rel = counted[1]; return 0; }
+    rel_none(rel);
+    return -1;
+}
+
+/* The trick's last card, before any move is searched (enhanced transposition cutoff): what
+ * settled() answers (the table, the sure tricks) at the trick start after each move, in
+ * answer[i] (1, 0, or -1: nothing) with what it depended on, the finished trick's cards
+ * included, in rels[i]. It stops at a move that answers for the player to move and returns
+ * its index: the node ends without a search (-1: none; the moves answered against the
+ * player need no search either). */
+static int settled_moves(Core *c, int need, u128 present, int seat, int led, int best,
+                         int best_seat, int best_card, u128 gone, const int *moves, int nmoves,
+                         int *answer, Rel *rels) {
+    u128 hand = c->hands[seat];
+    int maxing = c->ours[seat], restricted = c->restricts && !c->free, cut = -1;
+    for (int i = 0; i < nmoves; i++) answer[i] = -1;
+    if (popcount(hand) < 3) return -1; /* the next trick start is the last trick or the end */
+    Left kept = c->left;
+    take_out(c, gone);
+    for (int i = 0; i < nmoves && cut < 0; i++) {
+        int p = moves[i], bs = best_seat, bc = best_card, r;
+        if (c->keys[led][p] > best) { bs = seat; bc = p; }
+        int left = need - c->ours[bs];
+        if (left <= 0 || left > popcount(hand) - 1) {
+            r = left <= 0;
+            rel_none(&rels[i]);
+        } else {
+            uint64_t key[KEYWORDS], bkey[KEYWORDS];
+            uint16_t lead = 0;
+            Left before = c->left;
+            take_out(c, BIT(p));
+            play_card(c, seat, p, 0);
+            r = settled(c, left, present & ~(gone | BIT(p)), bs, restricted, bkey, key,
+                        &rels[i], &lead);
+            play_card(c, seat, p, 1);
+            c->left = before;
+            if (r < 0) continue;
+        }
+        trick_rel(c, &rels[i], gone | BIT(p), bc);
+        answer[i] = r;
+        if (r == maxing) cut = i;
+    }
+    c->left = kept;
+    return cut;
+}
+
 /* Can the side take need more tricks (the one in progress included) when seat plays the
  * trick's n-th card; led: the suit led; best: the key of the best card so far (best_card),
  * played by best_seat; gone: the cards of the trick; present: every card not gone in an
@@ -972,17 +1111,8 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
             return c->ours[bs];
         }
         restricted = c->restricts && !c->free;
-        bucket_key(c, seat, restricted, bkey);
-        tt_key(c, seat, key);
-        c->probes++;
-        int r = tt_lookup(c, bkey, key, need, rel, &lead);
-        if (r >= 0) { c->hits++; return r; }
-        int mine, theirs;
-        Rel counted[2];
-        sure(c, present, seat, &mine, &theirs, counted);
-        if (mine >= need) { *rel = counted[0]; return 1; }
-        if (rem - theirs < need) { *rel = counted[1]; return 0; }
-        rel_none(rel);
+        int r = settled(c, need, present, seat, restricted, bkey, key, rel, &lead);
+        if (r >= 0) return r;
         legal = hand;
         if (restricted && lead_mask(c, seat, hand, present, &legal, &free) < 0) return -1;
         others = present & ~hand;
@@ -999,16 +1129,34 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
         } else {
             nmoves = reps_of(c, legal, others, moves);
         }
-        if (nmoves > 1) follow_order(c, seat, n, led, best, c->ours[best_seat], moves, nmoves);
+        if (nmoves > 1)
+            follow_order(c, seat, n, led, best, c->ours[best_seat] == c->ours[seat], moves,
+                         nmoves);
     }
     int maxing = c->ours[seat];
     int result = !maxing, was_free = c->free, cut = -1;
     c->free = free;
+    int answer[NCARDS], known = n + 1 == c->nseats && nmoves > 1;
+    Rel rels[NCARDS];
+    if (known) {
+        int i = settled_moves(c, need, present, seat, led, best, best_seat, best_card, gone,
+                              moves, nmoves, answer, rels);
+        if (i >= 0) {
+            result = maxing;
+            cut = moves[i];
+            *rel = rels[i];
+            nmoves = 0;
+        }
+    }
     for (int i = 0; i < nmoves; i++) {
         int p = moves[i], ok;
+        if (known && answer[i] >= 0) { /* against the player to move: settled_moves */
+            rel_merge(rel, &rels[i]);
+            continue;
+        }
         u128 bit = BIT(p);
         Rel crel;
-        c->hands[seat] = hand ^ bit;
+        play_card(c, seat, p, 0);
         if (c->restricts) {
             c->played[c->nplayed].seat = seat;
             c->played[c->nplayed++].card = p;
@@ -1027,15 +1175,11 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
                     row[0] = c->played[row[1]].seat;
                     row[2] = bs;
                 }
-                uint32_t kpres[NSUITS];
-                memcpy(kpres, c->kpres, sizeof(kpres));
-                for (u128 t = gone | bit; t; t &= t - 1) {
-                    int q = top_bit(t & -t);
-                    if (c->key_pos[q] >= 0) c->kpres[c->eff[q]] &= ~((uint32_t)1 << c->key_pos[q]);
-                }
+                Left kept = c->left;
+                take_out(c, gone | bit);
                 ok = search(c, need - c->ours[bs], present & ~(gone | bit), bs, 0, 0, 0, 0, -1, 0,
                             &crel);
-                memcpy(c->kpres, kpres, sizeof(kpres));
+                c->left = kept;
                 if (c->restricts) c->nfinished--;
                 trick_rel(c, &crel, gone | bit, bc);
             } else {
@@ -1044,7 +1188,7 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
             }
         }
         if (c->restricts) c->nplayed--;
-        c->hands[seat] = hand;
+        play_card(c, seat, p, 1);
         if (ok < 0) { c->free = was_free; return -1; }
         if (ok == maxing) {
             result = ok;
@@ -1086,11 +1230,8 @@ static PyObject *Core_test(Core *c, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "no card of the trick is its best");
         return NULL;
     }
-    for (int s = 0; s < NSUITS; s++) {
-        c->kpres[s] = 0;
-        for (int i = 0; i < c->key_len[s]; i++)
-            if (present & BIT(c->key_card[s][i])) c->kpres[s] |= (uint32_t)1 << i;
-    }
+    set_left(c, present);
+    set_lens(c);
     int saved_played = c->nplayed;
     Rel rel;
     int ok = search(c, need, present, seat, n, led, best, best_seat, best_card, gone, &rel);
