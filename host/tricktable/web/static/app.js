@@ -16,6 +16,19 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// Show `nodes` as the children of `box`, keeping each child that is the same already. Live
+// pages redraw on every update; replacing what did not change would swallow a click (or a
+// tap) that lands between its press and release, and restart a tile's flash. Only for
+// children without event listeners of their own (a kept child keeps its old ones).
+function showChildren(box, ...nodes) {
+  nodes.forEach((node, i) => {
+    const old = box.childNodes[i];
+    if (!old) box.append(node);
+    else if (!old.isEqualNode(node)) old.replaceWith(node);
+  });
+  while (box.childNodes.length > nodes.length) box.lastChild.remove();
+}
+
 // Player pages, when the scoreboard has a club database: /api/players/names maps each public
 // name (casefolded) to its player's id. Hidden players and Guests are not in it (and their
 // names never reach the page: the server says "Guest"), so they are never linked. Read again
@@ -146,7 +159,7 @@ function clubPage() {
   const grid = document.getElementById("tables");
   const render = () => {
     const sorted = [...tables.values()].sort((a, b) => byTable(a.table, b.table));
-    grid.replaceChildren(...sorted.map(clubCard));
+    showChildren(grid, ...sorted.map(clubCard));
     document.getElementById("empty").hidden = tables.size > 0;
   };
   fetch("/api/club").then((r) => r.json()).then((club) => {

@@ -43,9 +43,9 @@
     const error = document.getElementById("night-error");
     error.hidden = !v.error;
     error.textContent = v.error ? `The night file could not be read; showing the last good standings. ${v.error}` : "";
-    document.getElementById("standings-body").replaceChildren(...v.standings.map(row));
+    showChildren(document.getElementById("standings-body"), ...v.standings.map(row));
     document.getElementById("seating-title").hidden = v.seating.length === 0;
-    document.getElementById("seating").replaceChildren(...v.seating.map(seatCard));
+    showChildren(document.getElementById("seating"), ...v.seating.map(seatCard));
   }
 
   function start() {

@@ -144,23 +144,16 @@
       grid.style.gridTemplateColumns = `repeat(${s.layout.cols}, minmax(0, 1fr))`;
       grid.style.gridTemplateRows = `repeat(${s.layout.rows}, ${s.layout.tall}px)`;
       grid.append(...s.items.map(tile));
-      show(box, s.items.length ? grid : el("p", { class: "empty", text: "No table has reported yet." }));
+      showChildren(box, s.items.length ? grid : el("p", { class: "empty", text: "No table has reported yet." }));
       return;
     }
     const list = el("ol", { class: `tv-list ${s.kind}` });
     list.style.gridTemplateColumns = `repeat(${s.layout.cols}, minmax(0, 1fr))`;
     list.style.gridTemplateRows = `repeat(${s.layout.rows}, 2.2rem)`;
     list.append(...s.items.map(s.kind === "standings" ? standingItem : seatItem));
-    show(box, list);
+    showChildren(box, list);
   }
 
-  // Put the screen drawn in the box, unless the box shows the same already: every update
-  // redraws, and replacing what did not change would swallow a click (or a tap on a touch
-  // screen) that lands between its press and release, and restart a tile's flash.
-  function show(box, node) {
-    if (box.childElementCount === 1 && box.firstElementChild.isEqualNode(node)) return;
-    box.replaceChildren(node);
-  }
 
   // ---- the bar: clock and banners ------------------------------------------------------
   function clockText() {
