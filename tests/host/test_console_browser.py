@@ -1,7 +1,7 @@
 """The director console in Debian's chromium, on a live night through the real service on
 mosquitto: behind the admin token, a correction asks for confirmation (cancel sends nothing),
 is done by ``serve --night``'s night, and its audit entry appears; the public pages show no
-admin buttons.
+admin buttons; what the director picks stays picked while the console reads the night again.
 """
 
 from __future__ import annotations
@@ -13,12 +13,14 @@ import httpx
 from browsing import chromium, needs_chromium
 from playwright.sync_api import expect
 from test_console_night import audit, first_hand, open_room  # noqa: F401 (a fixture)
+from test_live_night import live
 from tricktable.club.store import load_night
 from tricktable.journal import Journal
 from tricktable.service import BrokerURL
 from tricktable.web.console import create_console
 from tricktable.web.console_link import NightLink
 from tricktable.web.server import Scoreboard
+from waiting import eventually
 
 TOKEN = "director-secret"
 WAIT_MS = 30_000
@@ -92,3 +94,36 @@ def test_the_console_voids_a_hand_after_confirmation_and_logs_it(
     finally:
         console.stop()
         public.stop()
+
+
+@needs_chromium
+def test_a_tie_winner_picked_stays_picked_while_the_console_reads_the_night_again(
+        open_room, mqtt_broker, topic_prefix, tmp_path):  # noqa: F811 (the fixture)
+    room = open_room(hands_per_round=1)
+    first_hand(room, tmp_path)  # the head table's one hand; table 2 closes at 0-0: tied
+    eventually(lambda: live(tmp_path)["closed"] == {"t1": 1, "t2": 0}, "both tables closed")
+    link = NightLink(BrokerURL("127.0.0.1", mqtt_broker.port), topic_prefix)
+    console = serve(mqtt_broker, topic_prefix, make_app=lambda feed: create_console(
+        feed, TOKEN, tmp_path / "night.json", tmp_path / "journal.sqlite", link))
+    try:
+        with chromium() as browser:
+            page = browser.new_page()
+            page.goto(console.url)
+            page.fill("#by", "Dana")
+            page.fill("#token", TOKEN)
+            page.click("#signin button")
+            tie = page.locator('[data-tie="t2"]')
+            tie.select_option("B", timeout=WAIT_MS)
+            reads = int(page.evaluate("document.body.dataset.reads"))
+            page.wait_for_function(f"Number(document.body.dataset.reads) >= {reads + 2}",
+                                   timeout=WAIT_MS)  # read twice more, every 2 s
+            assert tie.input_value() == "B", "the pick survives the console's redraws"
+            page.click("#settle")
+            expect(page.locator("#confirm-text")).to_have_text("Settle the ties: t2 team B")
+            page.click("#confirm")
+            expect(page.locator("#result")).to_contain_text("done: ", timeout=WAIT_MS)
+        night = eventually(lambda: load_night(tmp_path / "night.json").games and
+                           load_night(tmp_path / "night.json"), "the players moving")
+        assert night.games[0].decided == {2: "B"}
+    finally:
+        console.stop()

@@ -18,8 +18,9 @@ function el(tag, attrs = {}, ...children) {
 
 // Show `nodes` as the children of `box`, keeping each child that is the same already. Live
 // pages redraw on every update; replacing what did not change would swallow a click (or a
-// tap) that lands between its press and release, and restart a tile's flash. Only for
-// children without event listeners of their own (a kept child keeps its old ones).
+// tap) that lands between its press and release, restart a tile's flash, and undo what a
+// person picked in a form. A kept child keeps its own listeners: right when they act on
+// what the child shows, which is the same.
 function showChildren(box, ...nodes) {
   nodes.forEach((node, i) => {
     const old = box.childNodes[i];

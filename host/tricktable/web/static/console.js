@@ -93,6 +93,8 @@ function tableCard(view, t) {
     el("h3", { text: "Actions this game" }), actions);
 }
 
+// Read again every 2 s: what did not change stays on the page as it is (showChildren), so a
+// press is not lost to a redraw, a picked tie winner stays picked and an open game stays open.
 function render(view) {
   $("round").textContent = `${view.round} of ${view.rounds}`;
   $("bell-state").textContent = view.finished ? "the night is over" : view.bell ? `bell rung${view.early ? " by hand" : ""}`
@@ -100,7 +102,7 @@ function render(view) {
   const tied = view.tables.filter((t) => t.closed && t.tied);
   const picks = tied.map((t) => el("label", { text: `${t.table} (tied ${t.score[0]}-${t.score[1]}) winner ` },
     el("select", { "data-tie": t.table }, el("option", { value: "A", text: "A (N/S)" }), el("option", { value: "B", text: "B (E/W)" }))));
-  $("ties").replaceChildren(...(tied.length ? [el("h3", { text: "Ties waiting" }), ...picks,
+  showChildren($("ties"), ...(tied.length ? [el("h3", { text: "Ties waiting" }), ...picks,
     button("Settle ties", () => {
       const winners = {};
       document.querySelectorAll("[data-tie]").forEach((s) => { winners[s.dataset.tie] = s.value; });
@@ -112,11 +114,14 @@ function render(view) {
     select.replaceChildren(...places.map((p) => el("option", { value: `${p.table}/${p.seat}`, text: `${p.table} ${p.seat}: ${p.name}` })));
     if (keep) select.value = keep;
   }
-  $("tables").replaceChildren(...view.tables.map((t) => tableCard(view, t)));
-  $("games").replaceChildren(...view.games.map((g) => el("details", {}, el("summary", { text: `Game ${g.number}` }),
+  showChildren($("tables"), ...view.tables.map((t) => tableCard(view, t)));
+  const opened = new Set([...document.querySelectorAll("#games details[open]")].map((d) => d.dataset.game));
+  const game = (g) => el("details", { "data-game": String(g.number), ...(opened.has(String(g.number)) ? { open: "" } : {}) },
+    el("summary", { text: `Game ${g.number}` }),
     ...g.tables.map((t) => el("div", {}, el("h3", { text: t.table }),
-      el("ol", {}, ...t.hands.map((h, i) => handLine(t.table, g.number, h, i + 1, false))))))));
-  $("audit").replaceChildren(...view.audit.map((e) => el("tr", { "data-audit": e.id },
+      el("ol", {}, ...t.hands.map((h, i) => handLine(t.table, g.number, h, i + 1, false))))));
+  showChildren($("games"), ...view.games.map(game));
+  showChildren($("audit"), ...view.audit.map((e) => el("tr", { "data-audit": e.id },
     el("td", { text: e.at }), el("td", { text: e.by }), el("td", { text: `${e.cmd}: ${e.what}` }),
     el("td", { text: e.before }), el("td", { text: e.after }))));
 }
@@ -137,6 +142,7 @@ async function load() {
   $("status").textContent = `signed in: ${by}`;
   $("status").className = "live on";
   render(body);
+  document.body.dataset.reads = String(Number(document.body.dataset.reads || 0) + 1);
   return true;
 }
 
