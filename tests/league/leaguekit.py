@@ -9,6 +9,8 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +25,7 @@ from tricktable.journal import Journal
 from tricktable.league.bridge import bridge_config, league_acl
 from tricktable.league.club_feed import ClubFeed
 from tricktable.league.club_players import ClubPlayers
+from tricktable.league.consumer import LeagueService
 from tricktable.league.messages import (
     LeagueHand,
     LeagueMessage,
@@ -73,6 +76,19 @@ def start_club_broker(club: str, league_url: str, ca: Path) -> BrokerHandle:
     the club's tables; persistence on, as broker.py always sets it)."""
     return start_broker("mosquitto", extra=bridge_config(club, league_url, ca_file=ca,
                                                          retry_max=3) + "autosave_interval 1\n")
+
+
+@contextmanager
+def running_service(store: LeagueStore, broker: LeagueBroker, name: str) -> Iterator[LeagueService]:
+    """A league service instance in this process, named ``name``, subscribed on the league's
+    broker; stopped (leaving its group cleanly) afterwards."""
+    service = LeagueService(store, BrokerURL.parse(broker.service_url()), name, str(broker.ca))
+    service.start()
+    try:
+        assert service.subscribed.wait(30), f"league service {name!r} never subscribed"
+        yield service
+    finally:
+        service.stop()
 
 
 def serve_command(dsn: str, broker: LeagueBroker, name: str) -> list[str]:

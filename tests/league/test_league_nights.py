@@ -28,13 +28,13 @@ from leaguekit import (
     league_standings,
     play_club_night,
     rows,
+    running_service,
     start_club_broker,
 )
 from tricktable.broker import BrokerHandle
 from tricktable.league.club_feed import ClubFeed
 from tricktable.league.consumer import LeagueService
 from tricktable.league.store import LeagueStore
-from tricktable.mqtturl import BrokerURL
 from waiting import eventually
 
 NIGHT_TIMEOUT = 120  # a liveness bound for a two-table, two-game night under load
@@ -42,14 +42,8 @@ NIGHT_TIMEOUT = 120  # a liveness bound for a two-table, two-game night under lo
 
 @pytest.fixture
 def league_service(league_db: str, league_broker: LeagueBroker) -> Iterator[LeagueService]:
-    store = LeagueStore(league_db)
-    service = LeagueService(store, BrokerURL.parse(league_broker.service_url()), "test",
-                            str(league_broker.ca))
-    service.start()
-    assert service.subscribed.wait(30), "the league service never subscribed"
-    yield service
-    service.stop()
-    store.close()
+    with LeagueStore(league_db) as store, running_service(store, league_broker, "test") as service:
+        yield service
 
 
 def league_hands(dsn: str, club: str) -> dict[tuple[str, int], list[tuple[int, int]]]:
@@ -192,21 +186,14 @@ def test_what_the_league_broker_drops_is_sent_again_until_receipted(
     The club's sender sends again what the league has not receipted, once it is there."""
     broker = start_club_broker("ashby", league_broker.club_url("ashby"), league_broker.ca)
     night = play_club_night("ashby", broker, tmp_path / "ashby", seed=3, resend_after=0.5)
-    store = LeagueStore(league_db)
-    service = None
     try:
         assert night.demo.wait(timeout=NIGHT_TIMEOUT), "ashby's night did not finish"
         eventually(lambda: not night.sender.feed.pending(), "the night sent once")
         assert night.sender.feed.waiting() > 0  # nobody at the league to receipt it
-        service = LeagueService(store, BrokerURL.parse(league_broker.service_url()), "late",
-                                str(league_broker.ca))
-        service.start()
-        eventually(lambda: all_in_league(night, league_db), "the night sent again, stored",
-                   timeout=60)
-        check_league_against(night, league_db)
+        with LeagueStore(league_db) as store, running_service(store, league_broker, "late"):
+            eventually(lambda: all_in_league(night, league_db), "the night sent again, stored",
+                       timeout=60)
+            check_league_against(night, league_db)
     finally:
-        if service is not None:
-            service.stop()
-        store.close()
         night.stop()
         broker.stop()

@@ -24,6 +24,7 @@ from leaguekit import (
     publish,
     publish_raw,
     rows,
+    running_service,
     start_club_broker,
     start_instance,
     synthetic_hand,
@@ -76,23 +77,16 @@ def test_migrations_run_once_however_many_instances_start_together(league_db: st
 
 def test_bad_messages_are_refused_and_the_service_goes_on(
         league_db: str, league_broker: LeagueBroker, club_broker: BrokerHandle) -> None:
-    with LeagueStore(league_db) as store:
-        service = LeagueService(store, BrokerURL.parse(league_broker.service_url()), "bad",
-                                str(league_broker.ca))
-        service.start()
-        try:
-            assert service.subscribed.wait(30)
-            publish_raw(club_broker, [
-                ("league/v1/ashby/hand", b"{not json"),
-                ("league/v1/ashby/hand",  # another club's hand on ashby's topic
-                 encode(synthetic_hand("brook", 1, 1, 1))),
-                ("league/v1/ashby/hand", b'{"kind": "hand", "v": 2, "club": "ashby"}')])
-            publish(club_broker, [synthetic_hand("ashby", 1, 1, 1)])
-            eventually(lambda: hand_count(league_db) == 1, "the good hand stored")
-            eventually(lambda: service.counts.refused == 3, "three messages refused")
-            assert rows(league_db, "SELECT club FROM hands") == [("ashby",)]
-        finally:
-            service.stop()
+    with LeagueStore(league_db) as store, running_service(store, league_broker, "bad") as service:
+        publish_raw(club_broker, [
+            ("league/v1/ashby/hand", b"{not json"),
+            ("league/v1/ashby/hand",  # another club's hand on ashby's topic
+             encode(synthetic_hand("brook", 1, 1, 1))),
+            ("league/v1/ashby/hand", b'{"kind": "hand", "v": 2, "club": "ashby"}')])
+        publish(club_broker, [synthetic_hand("ashby", 1, 1, 1)])
+        eventually(lambda: hand_count(league_db) == 1, "the good hand stored")
+        eventually(lambda: service.counts.refused == 3, "three messages refused")
+        assert rows(league_db, "SELECT club FROM hands") == [("ashby",)]
 
 
 def test_an_instance_killed_mid_stream_loses_nothing(
@@ -152,19 +146,12 @@ def test_a_club_speaks_only_for_itself_on_the_league_broker(
     """The league's ACL (``league.bridge.league_acl``): user ``ashby`` writes only under
     ``league/v1/ashby/``; what it publishes as another club never reaches the service
     (mosquitto drops it, and closes the connection)."""
-    with LeagueStore(league_db) as store:
-        service = LeagueService(store, BrokerURL.parse(league_broker.service_url()), "acl",
-                                str(league_broker.ca))
-        service.start()
-        try:
-            assert service.subscribed.wait(30)
-            for message in (synthetic_hand("brook", 1, 1, 1), synthetic_hand("ashby", 1, 1, 1)):
-                publish_as_club(league_broker, "ashby", message)
-            eventually(lambda: hand_count(league_db) == 1, "ashby's own hand stored")
-            assert rows(league_db, "SELECT club FROM hands") == [("ashby",)]
-            assert service.counts.received == 1  # brook's never reached the service
-        finally:
-            service.stop()
+    with LeagueStore(league_db) as store, running_service(store, league_broker, "acl") as service:
+        for message in (synthetic_hand("brook", 1, 1, 1), synthetic_hand("ashby", 1, 1, 1)):
+            publish_as_club(league_broker, "ashby", message)
+        eventually(lambda: hand_count(league_db) == 1, "ashby's own hand stored")
+        assert rows(league_db, "SELECT club FROM hands") == [("ashby",)]
+        assert service.counts.received == 1  # brook's never reached the service
 
 
 def publish_as_club(league_broker: LeagueBroker, club: str, message: LeagueMessage) -> None:
