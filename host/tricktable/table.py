@@ -188,9 +188,7 @@ class TableSession:
         except UnknownTag as exc:
             return self._refuse(seat, "unknown_tag", str(exc), board, pad)
         except Misread as exc:
-            result = self._refuse(seat, "misread", str(exc))
-            result.feedback.append((board, Feedback(pad=pad, **READ_AGAIN_FEEDBACK)))
-            return result
+            return self._refuse(seat, "misread", str(exc), board, pad, READ_AGAIN_FEEDBACK)
         except BadRecord as exc:
             return self._refuse(seat, "bad_record", str(exc), board, pad)
         cfg = self.config
@@ -300,10 +298,11 @@ class TableSession:
         return result
 
     def _refuse(self, seat: int | None, code: str, reason: str,
-                board: str | None = None, pad: int | None = None) -> Result:
+                board: str | None = None, pad: int | None = None,
+                light: dict[str, Any] = REFUSED_FEEDBACK) -> Result:
         result = Result(ok=False, seat=seat, code=code or "refused", reason=reason)
         if board is not None and pad is not None:
-            result.feedback.append((board, Feedback(pad=pad, **REFUSED_FEEDBACK)))
+            result.feedback.append((board, Feedback(pad=pad, **light)))
         return result
 
     def _no_game(self, seat: int, board: str | None, pad: int | None) -> Result:
