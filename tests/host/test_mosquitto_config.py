@@ -54,9 +54,13 @@ def starts(config: Path, port: int) -> None:
     try:
         eventually(listening, f"mosquitto -c {config} listening on {port}", timeout=15,
                    every=0.05)
-    finally:
+    finally:  # stopped as tricktable.broker stops its own mosquitto: what is tested is the start
         proc.terminate()
-        proc.wait(10)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:  # seen once under load (it saves its persistence file)
+            proc.kill()
+            proc.wait()
 
 
 def test_the_conf_d_snippet_starts_beside_a_debian_main_file(tmp_path):
