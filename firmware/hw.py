@@ -15,7 +15,8 @@ import machine
 from compat import ticks_diff, ticks_ms
 from pn532 import PN532
 
-JOIN_MS = 15000  # a network still "connecting" after this long is given up for the next one
+JOIN_MS = 15000  # a network still joining after this long is given up for the next one
+CYW43_LINK_NOIP = 2  # Pico W status(): joined, waiting for DHCP (rp2's network names no constant)
 
 
 def load_pins(name, path="boards.json"):
@@ -126,11 +127,23 @@ class Board:
         self.join(0)
 
     def join(self, index):
-        """Start joining network ``index`` of the configured list."""
+        """Start joining network ``index`` of the configured list. An attempt still under way
+        is stopped first: the ESP32 port raises OSError("Wifi Internal Error") for connect()
+        while it is connecting (or rejoining a lost link by itself); should connect() raise
+        all the same, the next network_up() tries again."""
         self.wifi_index = index
         self.joining_since = ticks_ms()
         net = self.wifi[index]
-        self.wlan.connect(net["ssid"], net.get("password", ""))
+        try:
+            if self.joining():
+                self.wlan.disconnect()
+            self.wlan.connect(net["ssid"], net.get("password", ""))
+        except OSError:
+            pass
+
+    def joining(self):
+        """True while the interface is associating or waiting for DHCP."""
+        return self.wlan.status() in (self.network.STAT_CONNECTING, CYW43_LINK_NOIP)
 
     def power_save_off(self):
         """Wi-Fi power save off (the pin map's ``wifi_pm``): with it on, messages to a Pico W
@@ -155,8 +168,7 @@ class Board:
         if self.wifi_joined:  # the link was lost: start again from the first network
             self.wifi_joined = False
             self.join(0)
-        elif (self.wlan.status() != self.network.STAT_CONNECTING
-              or ticks_diff(ticks_ms(), self.joining_since) > JOIN_MS):
+        elif not self.joining() or ticks_diff(ticks_ms(), self.joining_since) > JOIN_MS:
             self.join((self.wifi_index + 1) % len(self.wifi))  # failed: the next one, in order
         return False
 

@@ -13,13 +13,18 @@ traffic; elsewhere it asks the bus's ready flag once a millisecond.
 
 Transport interface: ``wakeup()``, ``write(frame)``, ``ready() -> bool``,
 ``read_frame(max_len) -> bytes`` (one whole frame, preamble included).
+
+Frames are read as chips send them, not only as UM0701-02 6.2.1.1 draws them (one preamble
+byte 00, start code 00 FF, one postamble byte): every 00 before the start code's FF is
+preamble (chips send more after a wake-up and on I2C, as Adafruit's adafruit_pn532
+``_read_frame`` allows), and the postamble is not needed.
 """
 
 from compat import sleep_ms, ticks_diff, ticks_ms
 
 ACK = b"\x00\x00\xff\x00\xff\x00"
 NACK = b"\x00\x00\xff\xff\x00\x00"
-ERROR_FRAME = b"\x00\x00\xff\x01\xff\x7f\x81\x00"
+ERROR_BODY = b"\x01\xff\x7f\x81"  # the error frame after its start code: LEN LCS TFI DCS
 
 CMD_FIRMWARE = 0x02
 CMD_SAM = 0x14
@@ -50,14 +55,36 @@ def build_frame(data):
     return b"\x00\x00\xff" + bytes([n, (-n) & 0xFF, 0xD4]) + data + bytes([(-total) & 0xFF, 0])
 
 
+def body(frame):
+    """Where a frame's LEN byte is: after any number of preamble 00s and the start code
+    00 FF; -1 when there is no start code."""
+    i = 0
+    end = len(frame)
+    while i < end and frame[i] == 0:
+        i += 1
+    return i + 1 if 0 < i < end and frame[i] == 0xFF else -1
+
+
+def is_ack(frame):
+    i = body(frame)
+    return i > 0 and frame[i : i + 2] == b"\x00\xff"
+
+
+def is_error(frame):
+    """The PN532's error frame (a syntax error in the command it was sent)."""
+    i = body(frame)
+    return i > 0 and frame[i : i + 4] == ERROR_BODY
+
+
 def parse_frame(frame):
     """Return the data after TFI D5 of an answer frame; PN532Error if it is not one whole
-    good frame (preamble, length and its checksum, TFI, data checksum)."""
-    n = len(frame) > 6 and frame[3]
-    if (not n or frame[0:3] != b"\x00\x00\xff" or (n + frame[4]) & 0xFF or len(frame) < n + 6
-            or (sum(frame[5 : 6 + n])) & 0xFF or frame[5] != 0xD5):
+    good frame (start code, length and its checksum, TFI, data checksum)."""
+    i = body(frame)
+    n = frame[i] if 0 < i < len(frame) - 3 else 0
+    if (not n or (n + frame[i + 1]) & 0xFF or len(frame) < i + n + 3
+            or (sum(frame[i + 2 : i + 3 + n])) & 0xFF or frame[i + 2] != 0xD5):
         raise PN532Error("bad answer frame %r" % frame)
-    return frame[6 : 5 + n]
+    return frame[i + 3 : i + 2 + n]
 
 
 class PN532:
@@ -115,7 +142,7 @@ class PN532:
                 break
             if not self._write(frame) or not await self._wait_ready(min(left, self.ACK_TIMEOUT_MS)):
                 continue  # no ACK: send again
-            if self._read(6) != ACK:
+            if not is_ack(self._read(6)):
                 continue
             for _ in range(self.TRIES):
                 left = budget - ticks_diff(ticks_ms(), start)
@@ -124,7 +151,7 @@ class PN532:
                     self.errors += 1
                     raise PN532Timeout("PN532 command 0x%02x: no answer in %d ms" % (code, budget))
                 frame = self._read(max_len)
-                if frame[:8] == ERROR_FRAME:
+                if is_error(frame):
                     self.errors += 1
                     raise PN532Error("PN532 error frame (syntax error) for command 0x%02x" % code)
                 try:

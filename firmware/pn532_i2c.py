@@ -1,7 +1,10 @@
 """PN532 over I2C (address 0x24): every read starts with the ready byte.
 
-Imports nothing. One reader per bus (the address is fixed).
+Imports nothing. One reader per bus (the address is fixed). A frame is read whole in one
+transaction, with room for the extra preamble zeros chips send on I2C (pn532.py).
 """
+
+PREAMBLE_ROOM = 6  # bytes read beyond the frame drawn in UM0701-02: up to 7 preamble zeros
 
 class I2CTransport:
     """PN532 I2C (address 0x24): every read starts with the ready byte."""
@@ -23,5 +26,5 @@ class I2CTransport:
             return False  # a chip in reset or hung does not ACK its address
 
     def read_frame(self, max_len):
-        data = self.i2c.readfrom(self.address, max_len + 1)
+        data = self.i2c.readfrom(self.address, max_len + 1 + PREAMBLE_ROOM)
         return bytes(data[1:])

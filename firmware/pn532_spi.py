@@ -1,8 +1,12 @@
 """PN532 over SPI: mode 0, least significant bit first, one chip select per reader.
 
 Imports nothing. Several readers share one bus, each with its own chip-select Pin. Ports
-whose SPI cannot shift LSB first (RP2040) flip every byte through a 256-entry table.
+whose SPI cannot shift LSB first (RP2040) flip every byte through a 256-entry table. A frame
+is clocked out in one transaction: zeros are read on until the start code's FF (chips send
+more than UM0701-02's one preamble byte; pn532.py), then its length says how much follows.
 """
+
+PREAMBLE_MAX = 8  # zeros read before a frame's start code is given up for (not ready)
 
 def _reverse(b):
     r = 0
@@ -53,8 +57,15 @@ class SPITransport:
     def read_frame(self, max_len):
         self.cs(0)
         try:
-            head = self._xfer(b"\x03\x00\x00\x00\x00\x00")[1:]
-            n = head[3]
+            head = self._xfer(b"\x03\x00\x00\x00\x00\x00")[1:]  # 00 00 FF LEN LCS, as drawn
+            zeros = _zeros(head)
+            while zeros == len(head) and zeros < PREAMBLE_MAX:  # more preamble: read on
+                head += self._xfer(b"\x00")
+                zeros = _zeros(head)
+            short = zeros + 3 - len(head)  # FF, LEN and LCS not read yet
+            if short > 0:
+                head += self._xfer(bytes(short))
+            n = head[zeros + 1]
             if n == 0x00 or n == 0xFF:
                 rest = self._xfer(b"\x00")  # ACK or NACK: one postamble byte
             else:
@@ -62,3 +73,10 @@ class SPITransport:
         finally:
             self.cs(1)
         return head + rest
+
+
+def _zeros(data):
+    i = 0
+    while i < len(data) and data[i] == 0:
+        i += 1
+    return i

@@ -18,17 +18,17 @@ class UARTTransport:
         self.uart.write(frame)
 
     def _frame_end(self):
-        i = self.buf.find(b"\x00\x00\xff")
+        i = self.buf.find(b"\x00\xff")  # the start code, whatever preamble came before it
         if i < 0:
             return -1
         if i:
             self.buf = self.buf[i:]
-        if len(self.buf) < 6:
+        if len(self.buf) < 4:
             return -1
-        n = self.buf[3]
+        n = self.buf[2]
         if n == 0x00 or n == 0xFF:
-            return 6
-        end = n + 7
+            return 4
+        end = n + 5  # to the data checksum: the postamble is not waited for (pn532.py)
         return end if len(self.buf) >= end else -1
 
     def ready(self):

@@ -18,7 +18,10 @@ LEVELS = {}  # pin number -> level
 SOURCES = {}  # pin number -> callable() -> level, for a pin a device drives (a PN532's IRQ)
 WATCHERS = {}  # pin number -> [callable(level)]
 BUSES = {}  # ("spi", id) -> [device], ("i2c", id) -> {address: device}, ("uart", id) -> device
-LINK = {"up": True, "rssi": -58, "ssids": None}  # the Wi-Fi world (ssids in range; None: any)
+# the Wi-Fi world (wifi_world() sets it per test): access points on the air, signal, networks in
+# range (None: any), passwords, association and DHCP times on the virtual clock, the port
+LINK = {"up": True, "rssi": -58, "ssids": None, "passwords": {}, "join_ms": 0, "dhcp_ms": 0,
+        "port": "rp2"}
 
 
 class Reboot(Exception):
@@ -31,8 +34,8 @@ def unwire():
     SOURCES.clear()
     WATCHERS.clear()
     BUSES.clear()
-    LINK["up"] = True
-    LINK["ssids"] = None
+    wifi_world()
+    NOW["ms"] = 0
 
 
 def _watch(pin, fn):
@@ -209,12 +212,70 @@ def reset_cause():
 
 # -- network ------------------------------------------------------------------------------
 STA_IF = 0
-STAT_IDLE = 0
-STAT_CONNECTING = 1
-STAT_GOT_IP = 3
+NOW = {"ms": 0}  # the Wi-Fi world's clock: a test moves it with tick(); hw may be given it too
+
+
+def ticks_ms():
+    return NOW["ms"]
+
+
+def tick(ms):
+    NOW["ms"] += ms
+
+
+# network.WLAN.status() as each port reports it (MicroPython docs, network.WLAN.status; the
+# ports' network modules). The Pico W returns the CYW43 driver's link state (cyw43.h:
+# CYW43_LINK_DOWN 0, JOIN 1, NOIP 2, UP 3, FAIL -1, NONET -2, BADAUTH -3); its network module
+# names all but NOIP, "joined, waiting for DHCP". The ESP32 port says STAT_CONNECTING from
+# connect() until DHCP has given an address, then STAT_GOT_IP; after a failure the reason
+# (STAT_NO_AP_FOUND 201, STAT_WRONG_PASSWORD 202, ...).
+PORTS = {
+    "rp2": {"STAT_IDLE": 0, "STAT_CONNECTING": 1, "NOIP": 2, "STAT_GOT_IP": 3,
+            "STAT_CONNECT_FAIL": -1, "STAT_NO_AP_FOUND": -2, "STAT_WRONG_PASSWORD": -3},
+    "esp32": {"STAT_IDLE": 1000, "STAT_CONNECTING": 1001, "NOIP": 1001, "STAT_GOT_IP": 1010,
+              "STAT_CONNECT_FAIL": 203, "STAT_NO_AP_FOUND": 201, "STAT_WRONG_PASSWORD": 202},
+}
+STAT_IDLE = STAT_CONNECTING = STAT_GOT_IP = STAT_CONNECT_FAIL = 0
+STAT_NO_AP_FOUND = STAT_WRONG_PASSWORD = 0
+
+
+def wifi_port(port):
+    """Make this module's network constants and WLAN behave as ``port``'s ("rp2", "esp32")."""
+    LINK["port"] = port
+    codes = PORTS[port]
+    g = globals()
+    for name in codes:
+        if name.startswith("STAT_"):
+            g[name] = codes[name]
+
+
+wifi_port("rp2")
+
+
+def wifi_world(port="rp2", join_ms=0, dhcp_ms=0, ssids=None, passwords=None, up=True):
+    """Set the Wi-Fi world for one test: the port, how long association and DHCP take (ms of
+    the virtual clock), the networks in range (None: any), their passwords (ssid -> password;
+    a network not named takes any) and whether the access points are on the air."""
+    LINK.update({"join_ms": join_ms, "dhcp_ms": dhcp_ms, "ssids": ssids,
+                 "passwords": passwords or {}, "up": up})
+    wifi_port(port)
 
 
 class WLAN:
+    """A station interface whose status() follows the port's documented sequence over the
+    virtual clock (MicroPython docs, network.WLAN.connect/status/isconnected):
+
+    * Pico W (CYW43): connect() -> JOIN (1) for ``join_ms`` -> NOIP (2) for ``dhcp_ms`` ->
+      UP (3); a network not in range (or access points off the air) -> NONET (-2), a wrong
+      password -> BADAUTH (-3). The driver does not rejoin by itself once the link is lost:
+      the status says NONET until connect() is called again.
+    * ESP32: connect() -> STAT_CONNECTING through association and DHCP -> STAT_GOT_IP; no
+      network -> STAT_NO_AP_FOUND, a wrong password -> STAT_WRONG_PASSWORD. A lost link is
+      rejoined by the port itself (STAT_CONNECTING again), and connect() called while it is
+      connecting raises ``OSError("Wifi Internal Error")`` (esp_wifi_connect's
+      ESP_ERR_WIFI_CONN, as the port reports it); disconnect() stops the attempt.
+    """
+
     PM_NONE = 0x10
     PM_PERFORMANCE = 0xA11142
     PM_POWERSAVE = 0x111022
@@ -224,6 +285,11 @@ class WLAN:
         self.joined = None
         self.tried = []
         self.settings = {}
+        self.ssid = None  # the network asked for (None: idle)
+        self.password = ""
+        self.since = 0
+        self.was_up = False  # got an address since connect()
+        self.lost = False  # had one, then the access point went off the air
         WLAN.last = self
 
     def config(self, **settings):
@@ -232,19 +298,55 @@ class WLAN:
     def active(self, on=None):
         return True
 
-    def connect(self, ssid, password=""):
-        self.tried.append(ssid)
-        in_range = LINK["ssids"] is None or ssid in LINK["ssids"]
-        self.joined = ssid if in_range else None
-        self.joined_with = dict(self.settings)
+    def _codes(self):
+        return PORTS[LINK["port"]]
 
-    def isconnected(self):
-        return self.joined is not None and LINK["up"]
+    def connect(self, ssid, password=""):
+        if LINK["port"] == "esp32" and self.status() == self._codes()["STAT_CONNECTING"]:
+            raise OSError("Wifi Internal Error")
+        self.tried.append(ssid)
+        self.ssid, self.password, self.since = ssid, password, NOW["ms"]
+        self.was_up = self.lost = False
+        self.joined_with = dict(self.settings)
+        self.joined = ssid if self.status() == self._codes()["STAT_GOT_IP"] else None
+
+    def disconnect(self):
+        self.ssid = self.joined = None
+        self.was_up = self.lost = False
+
+    def _in_range(self):
+        return LINK["up"] and (LINK["ssids"] is None or self.ssid in LINK["ssids"])
 
     def status(self, param=None):
         if param == "rssi":
             return LINK["rssi"]
-        return STAT_GOT_IP if self.isconnected() else STAT_IDLE
+        c = self._codes()
+        esp32 = LINK["port"] == "esp32"
+        if self.ssid is None:
+            return c["STAT_IDLE"]
+        if not self._in_range():
+            self.lost = self.lost or self.was_up
+            self.was_up = False
+            return c["STAT_CONNECTING"] if self.lost and esp32 else c["STAT_NO_AP_FOUND"]
+        if self.lost:
+            if not esp32:
+                return c["STAT_NO_AP_FOUND"]  # CYW43: down until connect() is called again
+            self.lost, self.since = False, NOW["ms"]  # the ESP32 port's own rejoin starts
+        want = LINK["passwords"].get(self.ssid)
+        if want is not None and want != self.password:
+            return c["STAT_WRONG_PASSWORD"]
+        elapsed = NOW["ms"] - self.since
+        if elapsed < LINK["join_ms"]:
+            return c["STAT_CONNECTING"]
+        if elapsed < LINK["join_ms"] + LINK["dhcp_ms"]:
+            return c["NOIP"]
+        self.was_up = True
+        return c["STAT_GOT_IP"]
+
+    def isconnected(self):
+        up = self.status() == self._codes()["STAT_GOT_IP"]
+        self.joined = self.ssid if up else None
+        return up
 
 
 # -- neopixel -----------------------------------------------------------------------------

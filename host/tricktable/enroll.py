@@ -27,6 +27,7 @@ from tricktable import decks, tags
 
 _IN_LIST_PASSIVE_TARGET = 0x4A
 _IN_DATA_EXCHANGE = 0x40
+_IN_COMMUNICATE_THRU = 0x42
 _RF_CONFIGURATION = 0x32
 _OPEN_TRIES = 3  # handshakes tried before a reader is taken to be absent
 _NTAG_READ_SIG = 0x3C
@@ -129,8 +130,14 @@ class UsbReader:
             return None
         return reply[6 : 6 + reply[5]]
 
-    def _exchange(self, ntag_command: list[int], reply_len: int) -> bytes:
-        reply = self._call(_IN_DATA_EXCHANGE, [0x01, *ntag_command], reply_len + 1)
+    def _exchange(self, ntag_command: list[int], reply_len: int, thru: bool = False) -> bytes:
+        """An NTAG command to the tag last polled: through InDataExchange, or with ``thru``
+        through InCommunicateThru, which hands the bytes to the tag as they are (InDataExchange
+        takes a first byte 60h/61h for MIFARE Classic authentication: UM0701-02 7.3.8)."""
+        if thru:
+            reply = self._call(_IN_COMMUNICATE_THRU, ntag_command, reply_len + 1)
+        else:
+            reply = self._call(_IN_DATA_EXCHANGE, [0x01, *ntag_command], reply_len + 1)
         if not reply or reply[0] != 0x00:
             status = f"0x{reply[0]:02X}" if reply else "nothing"
             error = TagNak if reply and reply[0] == _STATUS_NAK else ReaderError
@@ -157,7 +164,7 @@ class UsbReader:
 
     def protection(self) -> Protection:
         """The tag's CFG0/CFG1, found through GET_VERSION (NTAG213/215/216 only)."""
-        version = self._exchange([_NTAG_GET_VERSION], 8)
+        version = self._exchange([_NTAG_GET_VERSION], 8, thru=True)
         cfg0_page = tags.CFG0_PAGES.get(version[6]) if len(version) == 8 else None
         if cfg0_page is None:
             raise ReaderError(f"not an NTAG213/215/216 (GET_VERSION {version.hex()}): no password")

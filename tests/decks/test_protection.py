@@ -131,6 +131,24 @@ def test_the_pn532_reports_a_nak_as_status_14_and_a_silent_tag_as_01():
     assert exchange(chip, b"\x30\x04")[:2] == b"\x41\x00"
 
 
+
+def test_get_version_goes_through_in_communicate_thru_not_in_data_exchange():
+    """PN532 user manual (UM0701-02) 7.3.8 InDataExchange: to a MIFARE-class target (an NTAG
+    answers SEL_RES 00) the first byte is a MIFARE command, and 60h is MIFARE Classic
+    authentication with key A, which needs a key and the UID: a one-byte 60h is refused
+    (status 14h) and the tag, sent garbage, is silent until selected again. 7.3.9
+    InCommunicateThru hands the bytes to the tag as they are: NTAG's GET_VERSION (60h)."""
+    chip = PN532()
+    chip.place(Tag(UID, kind="ntag215"))
+    list_target(chip)
+    assert exchange(chip, b"\x60") == b"\x41\x14"
+    assert exchange(chip, b"\x30\x04")[:2] == b"\x41\x01"
+    list_target(chip)
+    chip.receive(build_frame(0xD4, b"\x42\x60"))
+    assert chip.out[-1][6:-2] == b"\x43\x00" + bytes.fromhex("0004040201001103")
+    assert exchange(chip, b"\x30\x04")[:2] == b"\x41\x00"
+
+
 # -- the password ------------------------------------------------------------------------------
 
 

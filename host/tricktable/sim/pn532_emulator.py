@@ -19,7 +19,22 @@ MaxRetries; others accepted), InListPassiveTarget (4A, 106 kbps type A, 4- and 7
 selects that tag only),
 InDataExchange (40) carrying NTAG commands READ (30: 16 bytes = 4 pages, rolls over at the
 end), WRITE (A2: one page; pages 0..3, the dynamic lock page and beyond the configuration
-pages refused), READ_SIG (3C: 32 bytes), GET_VERSION (60), PWD_AUTH (1B), and InRelease (52).
+pages refused), READ_SIG (3C: 32 bytes), PWD_AUTH (1B), InCommunicateThru (42: the same
+commands and GET_VERSION (60), passed to the tag as they are), and InRelease (52).
+InDataExchange to a MIFARE-class target (an NTAG is one: SEL_RES 00) takes its first byte
+for a MIFARE command (UM0701-02 7.3.8: 60h/61h are MIFARE Classic authentication with key
+A/B, which needs a key and the UID): GET_VERSION (60) sent that way is refused with status
+14h (MIFARE authentication error) and the tag, sent garbage, drops to IDLE. NTAG's
+GET_VERSION goes through InCommunicateThru.
+
+Frames as real chips send them (``chip.preamble``, ``chip.postamble``, ``chip.ack_late_ms``,
+class defaults, so a test sets them on one chip): UM0701-02 6.2.1.1 draws one preamble byte
+(00) before the start code 00 FF and one postamble byte after the checksum; chips send more
+zeros before the start code (after a wake-up, on I2C reads; Adafruit's adafruit_pn532
+``_read_frame`` skips every 00 before FF for that reason) and may add or drop postamble
+bytes. ``preamble = 3`` sends ``00 00 00 00 FF ...``; ``postamble = 0`` drops the trailing
+00, ``postamble = 3`` sends three. ``ack_late_ms`` makes the ACK's ready bit come that late
+(a chip still waking up; with ``clock``).
 
 Password protection, as the NXP NTAG213/215/216 data sheet (Rev. 3.2) describes it: the four
 configuration pages after the dynamic lock page (NTAG213 29h-2Ch, NTAG215 83h-86h, NTAG216
@@ -42,6 +57,7 @@ API::
     chip.place(tag); chip.remove()    # one antenna field, one tag at a time
     chip.hang()                       # answers nothing, never ready, until a reset pulse
     chip.late_ms = 500                # ACKs at once, answers each command 500 ms late (clock)
+    chip.preamble = 3; chip.postamble = 0; chip.ack_late_ms = 10   # frames as chips send them
                                       # P70_IRQ (wired by firmware/virtual.py) = not ready()
     chip.set_reset(0); chip.set_reset(1)   # RSTPDN pin: low then high = power-on reset
     chip.model_us                     # modeled busy time (commands + bytes on the bus), us
@@ -96,7 +112,9 @@ ST_OK = 0x00
 ST_TIMEOUT = 0x01  # target did not answer (gone from the field)
 ST_CRC = 0x02  # the tag's answer failed its CRC_A
 ST_NAK = 0x14  # tag answered NAK (page out of range, locked page, protected page, bad PWD)
+ST_MIFARE_AUTH = 0x14  # MIFARE authentication error (UM0701-02 7.1; the same code as a NAK)
 ST_CONTEXT = 0x27  # no such activated target
+MIFARE_AUTH = (0x60, 0x61)  # InDataExchange takes these for MIFARE Classic authentication
 
 
 def checksum(data: bytes) -> int:
@@ -244,6 +262,9 @@ class PN532:
     """The controller: frame parser, command set, antenna field, reset pin, timing model."""
 
     late_ms = 0  # set on a chip to make it answer late (a class default: one less slot each)
+    ack_late_ms = 0  # the ACK's ready bit this late (with a clock)
+    preamble = 1  # 00 bytes before the start code 00 FF of every frame sent
+    postamble = 1  # 00 bytes after the data checksum
 
     def __init__(self, clock: "Callable[[], int] | None" = None) -> None:
         self.clock = clock
@@ -260,6 +281,7 @@ class PN532:
         self.out = []  # frames waiting to be read, in order
         self.last_answer = None
         self.ready_at = 0
+        self.ack_at = 0
         self.in_reset = False
 
     # -- the physical world --------------------------------------------------------------
@@ -297,15 +319,21 @@ class PN532:
         """True when a frame waits to be read (the status byte's ready bit)."""
         if self.hung or self.in_reset or not self.out:
             return False
-        if len(self.out) == 1 and self.out[0] is not ACK and self.clock:
+        if self.clock and self.out[0] is ACK:
+            return self._now() >= self.ack_at
+        if len(self.out) == 1 and self.clock:
             return self._now() >= self.ready_at
         return True
 
     def pop_frame(self) -> bytes:
-        """Take the next pending frame (or b"" when none is ready)."""
+        """Take the next pending frame (or b"" when none is ready), with the preamble and
+        postamble this chip sends."""
         if not self.ready():
             return b""
-        return self.out.pop(0)
+        frame = self.out.pop(0)
+        if self.preamble != 1 or self.postamble != 1:
+            frame = bytes(self.preamble - 1) + frame[:-1] + bytes(self.postamble)
+        return frame
 
     def receive(self, data: bytes) -> None:
         """Handle one complete frame written by the host (SPI/I2C: one write transaction)."""
@@ -333,6 +361,7 @@ class PN532:
             return  # bad data checksum: ignored, no ACK
         self.commands += 1
         self.out = [ACK]
+        self.ack_at = self._now() + self.ack_late_ms * 1000
         if body[0] != 0xD4 or n < 2:
             self._answer(ERROR_FRAME, TIMING_US["frame"])
             return
@@ -365,6 +394,8 @@ class PN532:
             return self._list_passive(reply, args[1], bytes(args[2:]))
         if code == 0x40 and len(args) >= 2:
             return self._data_exchange(reply, args[0], args[1:])
+        if code == 0x42 and args:
+            return self._exchange(reply, args)
         if code == 0x52 and len(args) == 1:
             self.active = False
             if self.tag is not None:
@@ -390,7 +421,16 @@ class PN532:
         return build_frame(0xD5, bytes([reply, 0])), tries * TIMING_US["activation_try"]
 
     def _data_exchange(self, reply, target, cmd):
-        if target != 1 or not self.active:
+        if target != 1:
+            return build_frame(0xD5, bytes([reply, ST_CONTEXT])), TIMING_US["frame"]
+        if cmd[0] in MIFARE_AUTH and self.active and self.tag is not None:
+            self.tag.idle = True  # the tag got a garbled command: back to IDLE
+            return build_frame(0xD5, bytes([reply, ST_MIFARE_AUTH])), TIMING_US["frame"]
+        return self._exchange(reply, cmd)
+
+    def _exchange(self, reply, cmd):
+        """The tag command ``cmd`` to the activated target, as it is."""
+        if not self.active:
             return build_frame(0xD5, bytes([reply, ST_CONTEXT])), TIMING_US["frame"]
         if self.tag is None:
             self.active = False

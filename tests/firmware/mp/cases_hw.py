@@ -116,3 +116,87 @@ async def case_the_reboot_cause_is_named_for_the_status(tmp):
                         (99, "unknown")):
         virtual.CAUSE["now"] = cause
         check(hw.reset_cause() == word, f"cause {cause} is {word}")
+
+
+async def wifi_board(pins, networks, **world):
+    """hw.Board on pin map ``pins`` joining ``networks`` in the Wi-Fi world ``world``
+    (virtual.wifi_world), its join clock the virtual one; restore with ``real_clock()``."""
+    _, board, _ = await wired_board(pins, pads=1)
+    virtual.wifi_world(**world)
+    board.wifi = networks
+    hw.ticks_ms = virtual.ticks_ms
+    return board
+
+
+def real_clock():
+    hw.ticks_ms = hw_ticks_ms
+
+
+hw_ticks_ms = hw.ticks_ms
+
+
+def online_within(board, ms, poll_ms=250):
+    """Poll network_up() every ``poll_ms`` of the virtual clock, as mqtt.run does between
+    tries; True once it says up within ``ms``. Never raises what the board would not."""
+    for _ in range(ms // poll_ms):
+        if board.network_up():
+            return True
+        virtual.tick(poll_ms)
+    return board.network_up()
+
+
+async def case_a_pico_w_gets_online_however_long_dhcp_takes(tmp):
+    """CYW43 status: JOIN (1), then NOIP (2) until DHCP answers, then UP (3). "Joined, no
+    address yet" is not a failure: the one join runs on until the address comes."""
+    try:
+        for dhcp_ms in (100, 249, 400, 1000, 3000):
+            board = await wifi_board("pico_w", [{"ssid": "cardroom"}], port="rp2", join_ms=300,
+                                     dhcp_ms=dhcp_ms)
+            board.connect_wifi()
+            check(online_within(board, 60000), f"DHCP {dhcp_ms} ms: online within 60 s")
+            tried = virtual.WLAN.last.tried
+            check(tried == ["cardroom"], f"DHCP {dhcp_ms} ms: one join, not {len(tried)}")
+    finally:
+        real_clock()
+
+
+async def case_a_wrong_password_or_a_missing_network_moves_on_to_the_next(tmp):
+    """Pico W BADAUTH (-3) and NONET (-2), ESP32 STAT_WRONG_PASSWORD and STAT_NO_AP_FOUND:
+    failures, so the next configured network is tried."""
+    nets = [{"ssid": "upstairs", "password": "guess"}, {"ssid": "annex"},
+            {"ssid": "cardroom", "password": "right"}]
+    try:
+        for port, pins in (("rp2", "pico_w"), ("esp32", "esp32")):
+            board = await wifi_board(pins, nets, port=port, join_ms=500, dhcp_ms=800,
+                                     ssids=("upstairs", "cardroom"),
+                                     passwords={"upstairs": "secret", "cardroom": "right"})
+            board.connect_wifi()
+            check(online_within(board, 20000), port + ": online on the third network")
+            wlan = virtual.WLAN.last
+            check(wlan.tried == ["upstairs", "annex", "cardroom"], f"{port}: {wlan.tried!r}")
+    finally:
+        real_clock()
+
+
+async def case_an_esp32_that_is_still_connecting_is_stopped_before_it_is_asked_again(tmp):
+    """The ESP32 port raises OSError("Wifi Internal Error") for connect() while it connects
+    (and while it rejoins a lost link by itself): the board neither lets it escape (main.py
+    would reset it, again and again) nor stays off the air."""
+    try:
+        board = await wifi_board("esp32", [{"ssid": "cardroom"}], port="esp32", join_ms=400,
+                                 dhcp_ms=600)
+        board.connect_wifi()
+        check(online_within(board, 5000), "online at first")
+        virtual.LINK["up"] = False  # the access point goes off the air
+        check(not online_within(board, 30000), "offline while the access point is away")
+        virtual.LINK["up"] = True
+        check(online_within(board, 20000), "online again once it is back")
+        # association slower than hw.JOIN_MS: given up for the next network, still connecting
+        board = await wifi_board("esp32", [{"ssid": "slow"}, {"ssid": "cardroom"}],
+                                 port="esp32", join_ms=hw.JOIN_MS + 5000)
+        board.connect_wifi()
+        online_within(board, 2 * hw.JOIN_MS)
+        tried = virtual.WLAN.last.tried
+        check(tried[:2] == ["slow", "cardroom"], f"moved on to the next network: {tried!r}")
+    finally:
+        real_clock()

@@ -107,3 +107,41 @@ async def case_waiting_for_a_slow_reader_lets_other_tasks_run(tmp):
     task.cancel()
     check(uid == UID7, "the slow answer arrives")
     check(ran[0] > 0, "the event loop ran another task while the reader worked")
+
+
+async def case_frames_with_more_preamble_zeros_or_another_postamble_are_read_on_every_bus(tmp):
+    """UM0701-02 6.2.1.1 draws one preamble byte (00) before the start code 00 FF and one
+    postamble byte; chips send more zeros first (after a wake-up, on I2C) and the postamble
+    may differ. Every 00 before the FF is preamble: ACKs, answers and the error frame are
+    read all the same (Adafruit's adafruit_pn532 reads them so too)."""
+    for bus in BUSES:
+        for preamble, postamble in ((2, 1), (3, 0), (7, 3), (1, 0)):
+            chip, pn = reader(bus)
+            chip.preamble, chip.postamble = preamble, postamble
+            what = f"{bus}, {preamble} preamble and {postamble} postamble bytes"
+            await pn.begin()
+            t = tag(UID7)
+            t.write_user(b"0123456789abcdef")
+            chip.place(t)
+            check(await pn.poll() == UID7, what + ": the card is read")
+            check(await pn.read16(4) == b"0123456789abcdef", what + ": its record too")
+            e = await raises(PN532Error, pn.call(0x99))
+            check("error frame" in str(e), what + ": the error frame is an error, named")
+            check(pn.errors == 1, f"{what}: {pn.errors} errors, not one")
+
+
+async def case_a_chip_whose_ack_or_answer_is_late_is_waited_for(tmp):
+    """The ready bit of a chip still waking up comes late for the ACK, and a busy chip's
+    answer later still (the status byte / I2C ready byte / UART bytes): within the command's
+    deadline the driver waits, without a resend that would start the command again."""
+    from compat import ticks_us
+
+    for bus in BUSES:
+        chip, pn = reader(bus)
+        await pn.begin()
+        chip.clock = ticks_us
+        chip.ack_late_ms, chip.late_ms = 8, 20
+        chip.place(tag(UID4))
+        before = chip.commands
+        check(await pn.poll(timeout_ms=200) == UID4, bus + ": read late")
+        check(chip.commands == before + 1, f"{bus}: {chip.commands - before} commands, not one")
