@@ -31,11 +31,25 @@ def _out(pin, level=1):
     return machine.Pin(pin, machine.Pin.OUT, value=level)
 
 
-def make_readers(cfg, pins):
-    """One PN532 driver per pad on the configured bus."""
+BUS_PINS = {"spi": "cs", "i2c": "i2c", "uart": "uart"}  # the pin map's list of readers per bus
+
+
+def wired_pads(cfg, pins):
+    """(pads the pin map wires on the configured bus, what the board refused of its config or
+    None): a config asking for more pads than that (config.json written by hand: the host
+    refuses it at setup) runs the wired ones and says so in the status's "error"."""
+    bus = cfg["reader_bus"]
+    wired = len(pins[BUS_PINS[bus]])
+    if cfg["pads"] <= wired:
+        return cfg["pads"], None
+    return wired, "pads %d refused: the %s map wires %d %s readers" % (
+        cfg["pads"], cfg["pins"], wired, bus)
+
+
+def make_readers(cfg, pins, n):
+    """One PN532 driver for each of the first ``n`` pads on the configured bus."""
     readers = []
     bus = cfg["reader_bus"]
-    n = cfg["pads"]
     if n == 0:
         return readers  # a display board
     if bus == "spi":
@@ -92,17 +106,18 @@ class Board:
     """What the application may touch: readers, lights, buzzer, display, network, watchdog."""
 
     def __init__(self, cfg, pins, watchdog=True):
-        self.readers = make_readers(cfg, pins)
+        pads, self.problem = wired_pads(cfg, pins)
+        self.readers = make_readers(cfg, pins, pads)
         self.pixels = None
         self.leds = None
         self.buzzer = None
-        if cfg["pads"] and cfg["feedback"] == "neopixel":
+        if pads and cfg["feedback"] == "neopixel":
             from neopixel import NeoPixel
 
-            self.pixels = NeoPixel(machine.Pin(pins["neopixel"]), cfg["pads"])
-        elif cfg["pads"] and cfg["feedback"] == "leds":
-            self.leds = [(_out(p[0], 0), _out(p[1], 0)) for p in pins["leds"][: cfg["pads"]]]
-        if cfg["pads"] and cfg["feedback"] != "none":
+            self.pixels = NeoPixel(machine.Pin(pins["neopixel"]), pads)
+        elif pads and cfg["feedback"] == "leds":
+            self.leds = [(_out(p[0], 0), _out(p[1], 0)) for p in pins["leds"][:pads]]
+        if pads and cfg["feedback"] != "none":
             self.buzzer = machine.PWM(machine.Pin(pins["buzzer"]), freq=2000, duty_u16=0)
         self.display = make_display(cfg["display"], pins) if cfg["display"] else None
         self.wlan = None
@@ -113,6 +128,8 @@ class Board:
         self.joining_since = 0
         self.wifi_pm = pins.get("wifi_pm")
         self.wdt = machine.WDT(timeout=cfg["watchdog_ms"]) if watchdog else None
+        if self.wdt is not None:
+            STARTED.append(self.wdt)
 
     def connect_wifi(self):
         """Start joining the first configured network (returns at once; network_up() tells)."""
@@ -215,6 +232,26 @@ class SetupSignal:
 
     def blink(self, on):
         self.led(1 if on else 0)
+
+
+STARTED = []  # the watchdog a Board started, then the timer keep_fed() feeds it from
+
+
+def keep_fed(period_ms=1000):
+    """From now on a timer feeds a watchdog a Board started: the board was stopped over USB
+    (Ctrl-C: ``tricktable board setup``, or a person at the REPL), and once started the
+    watchdog cannot be stopped (RP2040: 8.3 s at most) while the REPL runs no code of ours.
+    A machine.Timer callback runs from the scheduler, at the REPL too; a soft reset (setup's
+    last step) ends the timer and main.py starts the watchdog's feeding afresh."""
+    import sys
+
+    if not STARTED:
+        return
+    wdt = STARTED[0]
+    wdt.feed()
+    timer_id = -1 if sys.platform == "rp2" else 0  # rp2: virtual timers only; ESP32: 0..3
+    STARTED.append(machine.Timer(timer_id, mode=machine.Timer.PERIODIC, period=period_ms,
+                                 callback=lambda t: wdt.feed()))
 
 
 def reset():

@@ -5,8 +5,10 @@ slot (fw/a or fw/b, or the root) and counts a new bundle's trial boot; only then
 firmware modules imported, from that slot first. Without a usable config.json the board stays
 in setup mode (hw.SetupSignal) until ``tricktable board setup`` writes one. A fatal error is
 printed and the board resets after a pause, so a board in the field never sits dead (and a
-bundle on trial that fails goes back to the one before); the watchdog covers hangs. The reset
-is hw.reset, the root's own hw when a broken bundle's does not even import.
+bundle on trial that fails goes back to the one before, as does one whose config check
+refuses the board's config.json); the watchdog covers hangs. The reset is hw.reset, the
+root's own hw when a broken bundle's does not even import. Stopped over USB (Ctrl-C), the
+board keeps its watchdog fed from a timer while the REPL is in use.
 """
 
 import sys
@@ -42,6 +44,17 @@ def setup_mode(why):
             time.sleep(0.5)
 
 
+def stopped():
+    """Ctrl-C over USB stopped the firmware: a started watchdog is fed from a timer while the
+    REPL is in use (``tricktable board setup`` takes longer than its 8 s)."""
+    try:
+        from hw import keep_fed
+    except ImportError:  # a bundle from before keep_fed
+        return
+    keep_fed()
+    print("tricktable: stopped; the watchdog is fed while the REPL is in use")
+
+
 SLOT = []  # the bundle's directory, first on sys.path while it runs
 
 
@@ -57,14 +70,26 @@ def main():
     try:
         cfg = boot_config()
     except ValueError as e:  # no config.json, or one that does not validate
+        if "trial" in pointer:  # a new bundle refuses the config the board runs: go back
+            print("tricktable: the new firmware refuses config.json (%s); going back" % e)
+            reset()  # fwslot.boot rolls a trial that failed back to the bundle before
         setup_mode(str(e))
     board = Board(cfg, load_pins(cfg["pins"]))
     board.connect_wifi()
-    asyncio.run(fwslot.run(App(board, cfg, "."), pointer, ".", reset, TRIAL_S, reset_cause()))
+    app = App(board, cfg, ".")
+    fwslot.report(app, config=board.problem)  # pads the pin map does not wire: the host is told
+    asyncio.run(fwslot.run(app, pointer, ".", reset, TRIAL_S, reset_cause()))
 
 
 try:
     main()
+except KeyboardInterrupt:  # stopped over USB (Ctrl-C): setup or a person takes the REPL
+    for _ in range(3):  # the raw REPL sends Ctrl-C twice: the second may land in here
+        try:
+            stopped()
+            break
+        except KeyboardInterrupt:
+            pass
 except Exception as e:  # the last line of defence on a board: report, pause, reboot
     sys.print_exception(e)
     time.sleep(5)

@@ -9,6 +9,11 @@ a reset Pin drives the chip's RSTPDN. Devices are PN532 emulator ports
 ``wire_spi``/``wire_i2c``/``wire_uart``/``wire_reset``/``wire_irq``.
 """
 
+import _thread
+import os
+import time
+
+import compat
 from pn532 import PN532
 from pn532_i2c import I2CTransport
 from pn532_spi import SPITransport
@@ -187,15 +192,55 @@ class PWM:
 
 
 class WDT:
+    """machine.WDT (MicroPython docs, machine.WDT: once started it cannot be stopped or
+    reconfigured; the RP2040's runs at most 8.3 s). With ``WDT.bites`` (a board booting its
+    main.py: mp/boot_run.py) a thread watches it as the chip does: unfed for ``timeout`` ms,
+    it prints ``watchdog reset`` and ends the process (the board resets), whatever runs, the
+    REPL included."""
+
     last = None
+    bites = False
 
     def __init__(self, id=0, timeout=5000):
         self.timeout = timeout
         self.feeds = 0
+        self.fed = compat.ticks_ms()
         WDT.last = self
+        if WDT.bites:
+            _thread.start_new_thread(self._watch, ())
 
     def feed(self):
         self.feeds += 1
+        self.fed = compat.ticks_ms()
+
+    def _watch(self):
+        while True:
+            time.sleep(0.05)
+            starved = compat.ticks_diff(compat.ticks_ms(), self.fed)
+            if starved > self.timeout:
+                print("watchdog reset: not fed for %d ms" % starved)
+                os.system("kill -9 $PPID")  # the shell's parent: this board
+
+
+class Timer:
+    """machine.Timer, periodic (MicroPython docs, machine.Timer): ``callback(timer)`` every
+    ``period`` ms until deinit(). On a board the scheduler runs it (at the REPL too); here a
+    thread does."""
+
+    PERIODIC = 1
+
+    def __init__(self, id=-1, mode=PERIODIC, period=1000, callback=None):
+        self.running = True
+        _thread.start_new_thread(self._run, (period, callback))
+
+    def _run(self, period, callback):
+        while self.running:
+            time.sleep(period / 1000)
+            if self.running:
+                callback(self)
+
+    def deinit(self):
+        self.running = False
 
 
 def reset():

@@ -113,6 +113,7 @@ class BoardStatus(_Message, kw_only=True):
     pending: Annotated[int, Meta(ge=0)] | None = None  # outbox depth: plays not yet acked
     reboot: ShortText | None = None  # why the board last started (power, watchdog, update...)
     error: Reason | None = None
+    config: Reason | None = None  # what the board refused of its config.json
     update: UpdateProgress | None = None
 
 

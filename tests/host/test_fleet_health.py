@@ -35,3 +35,13 @@ def test_flags_name_what_a_director_should_look_at():
     assert flags["resets"] == ["pad 0: weak reader (0 errors, 3 resets)"]
     assert flags["again"] == ["restarted 1 time",
                               "update 0.3.0 rolled back: it did not come online"]
+
+
+def test_a_board_that_refused_part_of_its_config_is_flagged_with_why():
+    """docs/protocol.md, the status's ``config``: a config.json asking for pads the board's
+    pin map does not wire runs the wired ones, and the fleet page says so."""
+    health = FleetHealth()
+    health.seen("north", BoardStatus(online=True, boot=1, config="pads 3 refused: the pico_w "
+                                     "map wires 2 i2c readers"))
+    assert health.rows()[0]["flags"] == [
+        "config.json: pads 3 refused: the pico_w map wires 2 i2c readers"]

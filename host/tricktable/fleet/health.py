@@ -5,7 +5,8 @@ the fleet page's rows. A board is flagged when it is offline, when a pad's reade
 when a reader is weak (reads of a card that failed and were read again, PN532 frames failed
 and sent again, or reader resets, for many of its tries: a pad that needs a second go at a
 card), when it restarted while watched (its boot id changed: power, the watchdog, a crash,
-an update), or when an update was refused or rolled back. No I/O. Imports protocol.
+an update), when it refused part of its config.json, or when an update was refused or rolled
+back. No I/O. Imports protocol.
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ def flags(status: BoardStatus, restarts: int) -> list[str]:
     for pad in range(pads):
         if (why := weak_reader(status, pad)) is not None:
             out.append(f"pad {pad}: weak reader ({why})")
+    if status.config:
+        out.append(f"config.json: {status.config}")
     if restarts:
         out.append(f"restarted {restarts} time{'s' if restarts > 1 else ''}")
     update = status.update

@@ -2,7 +2,7 @@
 
 Usage: micropython -i boot_run.py FLASH. virtual.py stands in for ``machine``, ``network``
 and ``neopixel`` (no reader is wired: each pad reports a fault; Wi-Fi joins the first
-network); the board's flash is the working directory and comes first on the path, so the
+network; the watchdog bites: virtual.WDT.bites); the board's flash is the working directory and comes first on the path, so the
 board runs the .mpy files ``tricktable board setup`` copied there. With ``-i``, the Ctrl-C
 that ``tricktable board setup`` sends stops main.py and leaves the board at its REPL.
 """
@@ -14,6 +14,7 @@ import virtual
 
 for name in ("machine", "network", "neopixel"):
     sys.modules[name] = virtual
+virtual.WDT.bites = True
 os.chdir(sys.argv[1])
 sys.path.insert(0, "")
 with open("main.py") as f:

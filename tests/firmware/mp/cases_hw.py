@@ -200,3 +200,21 @@ async def case_an_esp32_that_is_still_connecting_is_stopped_before_it_is_asked_a
         check(tried[:2] == ["slow", "cardroom"], f"moved on to the next network: {tried!r}")
     finally:
         real_clock()
+
+
+async def case_more_pads_than_the_bus_wires_are_refused_and_said_not_raised(tmp):
+    """One PN532 per I2C bus or UART, and the pin maps wire two: a config.json asking for
+    more (written by hand: the host refuses it at setup) runs the two and names what it
+    refused (main.py puts it in the status's ``config``), instead of an IndexError at
+    every boot."""
+    for bus in ("i2c", "uart"):
+        virtual.unwire()
+        pins = hw.load_pins("pico_w", path=boards_json())
+        cfg = validate({"board": "north", "pads": 4, "reader_bus": bus,
+                        "broker": {"host": "127.0.0.1"}})
+        board = hw.Board(cfg, pins)
+        check(len(board.readers) == 2 and board.pixels.n == 2, bus + ": the two wired pads")
+        check(board.problem == f"pads 4 refused: the pico_w map wires 2 {bus} readers",
+              f"{bus}: {board.problem!r}")
+    _, board, _ = await wired_board("pico_w", pads=4)
+    check(board.problem is None, "four SPI pads: nothing refused")
