@@ -11,7 +11,7 @@ import time
 try:
     import asyncio
 except ImportError:  # older MicroPython firmware
-    import uasyncio as asyncio
+    import uasyncio as asyncio  # type: ignore[no-redef]
 
 if hasattr(time, "ticks_ms"):
     ticks_ms = time.ticks_ms

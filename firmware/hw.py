@@ -6,12 +6,15 @@ and the buzzer, the score display, Wi-Fi and the watchdog. The application sees 
 Board's attributes and methods, so tests and the simulator inject another board
 (virtual.py) or fake ``machine``/``network`` modules. ``reset()`` resets the board for
 main.py's last line of defence and ``reset_cause()`` for the status, so no other module
-touches ``machine``.
+touches ``machine``. Annotated (strings: MicroPython never reads them) so that mypy checks
+every call into ``machine`` and ``network`` against each port's own stubs
+(tests/firmware/test_fw_types.py).
 """
 
 import json
 
 import machine
+import network
 from compat import ticks_diff, ticks_ms
 from pn532 import PN532
 
@@ -19,7 +22,7 @@ JOIN_MS = 15000  # a network still joining after this long is given up for the n
 CYW43_LINK_NOIP = 2  # Pico W status(): joined, waiting for DHCP (rp2's network names no constant)
 
 
-def load_pins(name, path="boards.json"):
+def load_pins(name: str, path: str = "boards.json") -> dict:
     with open(path) as f:
         maps = json.load(f)
     if name not in maps:
@@ -27,14 +30,14 @@ def load_pins(name, path="boards.json"):
     return maps[name]
 
 
-def _out(pin, level=1):
+def _out(pin: "int | str", level: int = 1) -> "machine.Pin":
     return machine.Pin(pin, machine.Pin.OUT, value=level)
 
 
 BUS_PINS = {"spi": "cs", "i2c": "i2c", "uart": "uart"}  # the pin map's list of readers per bus
 
 
-def wired_pads(cfg, pins):
+def wired_pads(cfg: dict, pins: dict) -> "tuple[int, str | None]":
     """(pads the pin map wires on the configured bus, what the board refused of its config or
     None): a config asking for more pads than that (config.json written by hand: the host
     refuses it at setup) runs the wired ones and says so in the status's "error"."""
@@ -46,9 +49,10 @@ def wired_pads(cfg, pins):
         cfg["pads"], cfg["pins"], wired, bus)
 
 
-def make_readers(cfg, pins, n):
+def make_readers(cfg: dict, pins: dict, n: int) -> "list[PN532]":
     """One PN532 driver for each of the first ``n`` pads on the configured bus."""
-    readers = []
+    readers: list[PN532] = []
+    transports: list = []
     bus = cfg["reader_bus"]
     if n == 0:
         return readers  # a display board
@@ -64,7 +68,6 @@ def make_readers(cfg, pins, n):
     elif bus == "i2c":
         from pn532_i2c import I2CTransport
 
-        transports = []
         for i in range(n):
             c = pins["i2c"][i]
             i2c = machine.I2C(c["id"], sda=machine.Pin(c["sda"]), scl=machine.Pin(c["scl"]),
@@ -73,7 +76,6 @@ def make_readers(cfg, pins, n):
     else:
         from pn532_uart import UARTTransport
 
-        transports = []
         for i in range(n):
             c = pins["uart"][i]
             uart = machine.UART(c["id"], baudrate=115200, tx=machine.Pin(c["tx"]),
@@ -87,7 +89,7 @@ def make_readers(cfg, pins, n):
     return readers
 
 
-def make_display(kind, pins):
+def make_display(kind: str, pins: dict):
     from display import MAX7219, SSD1306
 
     if kind == "max7219":
@@ -102,10 +104,15 @@ def make_display(kind, pins):
     return SSD1306(i2c, d["address"])
 
 
+def joining(wlan: "network.WLAN") -> bool:
+    """True while the interface is associating or waiting for DHCP."""
+    return wlan.status() in (network.STAT_CONNECTING, CYW43_LINK_NOIP)
+
+
 class Board:
     """What the application may touch: readers, lights, buzzer, display, network, watchdog."""
 
-    def __init__(self, cfg, pins, watchdog=True):
+    def __init__(self, cfg: dict, pins: dict, watchdog: bool = True) -> None:
         pads, self.problem = wired_pads(cfg, pins)
         self.readers = make_readers(cfg, pins, pads)
         self.pixels = None
@@ -120,82 +127,79 @@ class Board:
         if pads and cfg["feedback"] != "none":
             self.buzzer = machine.PWM(machine.Pin(pins["buzzer"]), freq=2000, duty_u16=0)
         self.display = make_display(cfg["display"], pins) if cfg["display"] else None
-        self.wlan = None
-        self.network = None
-        self.wifi = cfg["wifi"]  # networks tried in order (config.wifi_networks)
+        self.wlan: network.WLAN | None = None
+        self.wifi: list[dict] | None = cfg["wifi"]  # networks tried in order (config.wifi_networks)
         self.wifi_index = 0
         self.wifi_joined = False
-        self.joining_since = 0
+        self.joining_since = ticks_ms()
         self.wifi_pm = pins.get("wifi_pm")
-        self.wdt = machine.WDT(timeout=cfg["watchdog_ms"]) if watchdog else None
+        self.wdt: machine.WDT | None = None
+        if watchdog:
+            self.wdt = machine.WDT(timeout=cfg["watchdog_ms"])
         if self.wdt is not None:
             STARTED.append(self.wdt)
 
-    def connect_wifi(self):
+    def connect_wifi(self) -> None:
         """Start joining the first configured network (returns at once; network_up() tells)."""
         if self.wifi is None:
             return
-        import network
+        self.wlan = wlan = network.WLAN(network.STA_IF)
+        wlan.active(True)
+        self.power_save_off(wlan)
+        self.join(wlan, 0)
 
-        self.network = network
-        self.wlan = network.WLAN(network.STA_IF)
-        self.wlan.active(True)
-        self.power_save_off()
-        self.join(0)
-
-    def join(self, index):
+    def join(self, wlan: "network.WLAN", index: int) -> None:
         """Start joining network ``index`` of the configured list. An attempt still under way
         is stopped first: the ESP32 port raises OSError("Wifi Internal Error") for connect()
         while it is connecting (or rejoining a lost link by itself); should connect() raise
         all the same, the next network_up() tries again."""
+        if self.wifi is None:
+            return
         self.wifi_index = index
         self.joining_since = ticks_ms()
         net = self.wifi[index]
         try:
-            if self.joining():
-                self.wlan.disconnect()
-            self.wlan.connect(net["ssid"], net.get("password", ""))
+            if joining(wlan):
+                wlan.disconnect()
+            wlan.connect(net["ssid"], net.get("password", ""))
         except OSError:
             pass
 
-    def joining(self):
-        """True while the interface is associating or waiting for DHCP."""
-        return self.wlan.status() in (self.network.STAT_CONNECTING, CYW43_LINK_NOIP)
-
-    def power_save_off(self):
+    def power_save_off(self, wlan: "network.WLAN") -> None:
         """Wi-Fi power save off (the pin map's ``wifi_pm``): with it on, messages to a Pico W
         were seen 5-8 s late and ESP32 pings took up to 4 s; off, a verdict is milliseconds.
         A number is written as is (the Pico W's CYW43 register, 0xa11140: power management
         disabled); a name is the port's WLAN constant (``PM_NONE`` on the ESP32)."""
         pm = self.wifi_pm
         if isinstance(pm, str):
-            pm = getattr(self.network.WLAN, pm, None)
+            pm = getattr(network.WLAN, pm, None)
         if pm is not None:
-            self.wlan.config(pm=pm)
+            wlan.config(pm=pm)
 
-    def network_up(self):
+    def network_up(self) -> bool:
         """True when the link can carry sockets; rejoins Wi-Fi when it was lost."""
+        wlan = self.wlan
         if self.wifi is None:
             return True  # wired or host-side: the socket layer decides
-        if self.wlan is None:
+        if wlan is None:
             return False
-        if self.wlan.isconnected():
+        if wlan.isconnected():
             self.wifi_joined = True
             return True
         if self.wifi_joined:  # the link was lost: start again from the first network
             self.wifi_joined = False
-            self.join(0)
-        elif not self.joining() or ticks_diff(ticks_ms(), self.joining_since) > JOIN_MS:
-            self.join((self.wifi_index + 1) % len(self.wifi))  # failed: the next one, in order
+            self.join(wlan, 0)
+        elif not joining(wlan) or ticks_diff(ticks_ms(), self.joining_since) > JOIN_MS:
+            self.join(wlan, (self.wifi_index + 1) % len(self.wifi))  # failed: the next one
         return False
 
-    def rssi(self):
+    def rssi(self) -> "int | None":
         try:
             return self.wlan.status("rssi") if self.wlan is not None else None
         except (OSError, ValueError):
             return None
 
-    def feed(self):
+    def feed(self) -> None:
         if self.wdt is not None:
             self.wdt.feed()
 
@@ -209,7 +213,7 @@ class SetupSignal:
     display or strip that is not fitted is skipped (an I2C display that does not answer
     raises OSError; SPI and NeoPixel writes to nothing are harmless)."""
 
-    def __init__(self, why, path="boards.json"):
+    def __init__(self, why: str, path: str = "boards.json") -> None:
         import sys
 
         from neopixel import NeoPixel
@@ -220,7 +224,7 @@ class SetupSignal:
             self.pixels[i] = SETUP_BLUE
         self.pixels.write()
         self.led = _out("LED" if sys.platform == "rp2" else 2, 0)
-        self.displays = []
+        self.displays: list = []
         for kind, msg in (("max7219", {"text8": "SETUP"}),
                           ("ssd1306", {"lines": ["tricktable", "SETUP MODE", why[:16]]})):
             try:
@@ -230,14 +234,14 @@ class SetupSignal:
             except (OSError, ImportError):
                 pass  # not fitted (or, for the OLED, a port without framebuf)
 
-    def blink(self, on):
+    def blink(self, on: bool) -> None:
         self.led(1 if on else 0)
 
 
-STARTED = []  # the watchdog a Board started, then the timer keep_fed() feeds it from
+STARTED: list = []  # the watchdog a Board started, then the timer keep_fed() feeds it from
 
 
-def keep_fed(period_ms=1000):
+def keep_fed(period_ms: int = 1000) -> None:
     """From now on a timer feeds a watchdog a Board started: the board was stopped over USB
     (Ctrl-C: ``tricktable board setup``, or a person at the REPL), and once started the
     watchdog cannot be stopped (RP2040: 8.3 s at most) while the REPL runs no code of ours.
@@ -254,7 +258,7 @@ def keep_fed(period_ms=1000):
                                  callback=lambda t: wdt.feed()))
 
 
-def reset():
+def reset() -> None:
     """Reset the board (main.py's last line of defence after a fatal error)."""
     machine.reset()
 
@@ -263,7 +267,7 @@ CAUSES = (("PWRON_RESET", "power"), ("HARD_RESET", "reset"), ("WDT_RESET", "watc
           ("DEEPSLEEP_RESET", "deepsleep"), ("SOFT_RESET", "soft"))
 
 
-def reset_cause():
+def reset_cause() -> str:
     """Why the board started, in a word for the status's ``reboot`` (machine.reset_cause())."""
     cause = machine.reset_cause()
     for name, word in CAUSES:

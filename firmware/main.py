@@ -55,7 +55,7 @@ def stopped():
     print("tricktable: stopped; the watchdog is fed while the REPL is in use")
 
 
-SLOT = []  # the bundle's directory, first on sys.path while it runs
+SLOT: list = []  # the bundle's directory, first on sys.path while it runs
 
 
 def main():
