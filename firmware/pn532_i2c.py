@@ -1,10 +1,11 @@
 """PN532 over I2C (address 0x24): every read starts with the ready byte.
 
 Imports nothing. One reader per bus (the address is fixed). A frame is read whole in one
-transaction, with room for the extra preamble zeros chips send on I2C (pn532.py).
+transaction, with room for the extra preamble zeros chips send on I2C (pn532.py): answers are
+read with room to spare already (``max_len``), an ACK (6 bytes as drawn) with 6 more.
 """
 
-PREAMBLE_ROOM = 6  # bytes read beyond the frame drawn in UM0701-02: up to 7 preamble zeros
+SHORTEST_READ = 12  # an ACK behind up to 7 preamble zeros
 
 class I2CTransport:
     """PN532 I2C (address 0x24): every read starts with the ready byte."""
@@ -26,5 +27,5 @@ class I2CTransport:
             return False  # a chip in reset or hung does not ACK its address
 
     def read_frame(self, max_len):
-        data = self.i2c.readfrom(self.address, max_len + 1 + PREAMBLE_ROOM)
+        data = self.i2c.readfrom(self.address, max(max_len, SHORTEST_READ) + 1)
         return bytes(data[1:])
