@@ -312,8 +312,8 @@ class WLAN:
 
     * Pico W (CYW43): connect() -> JOIN (1) for ``join_ms`` -> NOIP (2) for ``dhcp_ms`` ->
       UP (3); a network not in range (or access points off the air) -> NONET (-2), a wrong
-      password -> BADAUTH (-3). The driver does not rejoin by itself once the link is lost:
-      the status says NONET until connect() is called again.
+      password -> BADAUTH (-3). Once the link is lost the status says NONET until connect()
+      is called again (the firmware rejoins by itself: nothing relies on the driver doing so).
     * ESP32: connect() -> STAT_CONNECTING through association and DHCP -> STAT_GOT_IP; no
       network -> STAT_NO_AP_FOUND, a wrong password -> STAT_WRONG_PASSWORD. A lost link is
       rejoined by the port itself (STAT_CONNECTING again), and connect() called while it is
