@@ -65,6 +65,23 @@ def up(club_file: Path, data: Path | None, night: Path | None) -> None:
         raise click.ClickException(str(exc)) from None
 
 
+@click.command("doctor")
+@club_options
+def doctor(club_file: Path, data: Path | None, night: Path | None) -> None:
+    """Check the club before a night: broker, boards, decks, disk, pages. One line each."""
+    from tricktable.appliance.doctor import examine
+
+    settings = settings_of(club_file, data, night)
+    checks = examine(settings, credentials.Credentials(settings.data / "secrets"))
+    for check in checks:
+        click.echo(check.line())
+    stopping = [c for c in checks if not c.ok and c.stops]
+    if stopping:
+        click.echo(f"{len(stopping)} problem(s) would stop the night (✗); ! is a warning")
+        raise SystemExit(1)
+    click.echo("ready for the night")
+
+
 @click.command("log")
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path), envvar=DATA_ENV,
               help=f"the host's data directory [env {DATA_ENV}]")
