@@ -35,6 +35,7 @@ ROSTER = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 TABLES = ("t1", "t2")
 OPTIONS = ProgressiveOptions(hands_per_round=1, rounds=2)
 PARTS = ("broker", "serve", "web", "console")
+SEEDS = {"t1": 3, "t2": 2}
 
 
 class ClubBoard(Board):
@@ -106,7 +107,7 @@ class Up:
         self.boards = {t: [ClubBoard(self.port, prefix, f"{t}-{s}", passwords[f"{t}-{s}"])
                            for s in SEATS] for t in TABLES}
         self.shadows: dict[str, Engine] = {}
-        self.rngs = {"t1": random.Random(3), "t2": random.Random(2)}  # no tied table
+        self.rngs: dict[str, random.Random] = {}
 
     # -- the tree --------------------------------------------------------------------------
     @property
@@ -178,11 +179,15 @@ class Up:
         self.observer.close()
 
     # -- play ------------------------------------------------------------------------------
-    def seated(self, table: str, game: int, players: list[str]) -> None:
+    def seated(self, table: str, game: int, players: list[str], mark: int = 0) -> None:
+        """Wait (from the observer's message ``mark``) until ``table`` plays ``game`` with
+        ``players``; follow it with a new shadow and the bots' choices from their seed (these
+        seeds tie no table's first hand: a tied table waits for the director)."""
         state = self.observer.topics.state(table)
         self.observer.wait_for(lambda t, p: t == state and json.loads(p)["game"] == game
-                               and json.loads(p)["seats"] == players)
+                               and json.loads(p)["seats"] == players, mark, timeout=60)
         self.shadows[table] = Engine.new("bid-euchre", seed=1, dealer=0, players=players)
+        self.rngs[table] = random.Random(SEEDS[table])
 
     def tap(self, table: str, meanwhile=lambda: None) -> None:  # type: ignore[no-untyped-def]
         """The next play at ``table``, its verdict awaited (``meanwhile`` runs in between)."""
