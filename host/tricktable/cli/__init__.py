@@ -38,6 +38,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "doctor": ("tricktable.cli.up_cmd:doctor", "Check the club before a night: broker, boards, decks, disk, pages."),
     "log": ("tricktable.cli.up_cmd:log_command", "Print the log of `tricktable up`, every part and restart in one."),
     "restore": ("tricktable.cli.up_cmd:restore", "Bring back a backup `tricktable up` took of the night."),
+    "service": ("tricktable.cli.up_cmd:service_group", "Start `tricktable up` at boot: a systemd unit, installed or removed."),
     "cardtime": ("tricktable.cli.cardtime_cmd:cardtime", "Measure card down to verdict at a live table's seats, from its boards."),
 }
 

@@ -125,3 +125,57 @@ def restore(club_file: Path, data: Path | None, night: Path | None, which: str |
     except backup.BackupError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"restored {', '.join(names)} from {chosen}; start `tricktable up` to carry on")
+
+
+@click.group("service")
+def service_group() -> None:
+    """Start `tricktable up` at boot with systemd (docs/appliance.md)."""
+
+
+def _unit_options(command):  # type: ignore[no-untyped-def]
+    command = click.option("--no-enable", is_flag=True,
+                           help="only write (remove) the file; do not run systemctl")(command)
+    command = click.option("--unit-dir", type=click.Path(file_okay=False, path_type=Path),
+                           help="where the unit goes (default: /etc/systemd/system, or "
+                                "~/.config/systemd/user with --user)")(command)
+    return click.option("--user", "user_unit", is_flag=True,
+                        help="a user unit (needs `loginctl enable-linger` to start at "
+                             "boot) instead of a system unit")(command)
+
+
+@service_group.command("install")
+@club_options
+@_unit_options
+def service_install(club_file: Path, data: Path | None, night: Path | None, user_unit: bool,
+                    unit_dir: Path | None, no_enable: bool) -> None:
+    """Write tricktable.service for `up` with this club and data, enable and start it."""
+    from tricktable.appliance import unit
+
+    settings = settings_of(club_file, data, night)
+    settings.data.mkdir(parents=True, exist_ok=True)
+    folder = unit_dir or (unit.USER_DIR if user_unit else unit.SYSTEM_DIR)
+    try:
+        text = unit.unit_text(settings.club_file, settings.data,
+                              night.resolve() if night else None, user_unit)
+        path = unit.install(text, folder, user_unit, not no_enable)
+    except (unit.UnitError, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"wrote {path}" + ("" if no_enable else "; enabled and started"))
+    if user_unit:
+        click.echo("a user unit starts at boot only with: loginctl enable-linger $USER")
+    click.echo("check the night with: tricktable doctor --club "
+               f"{settings.club_file} --data {settings.data}")
+
+
+@service_group.command("uninstall")
+@_unit_options
+def service_uninstall(user_unit: bool, unit_dir: Path | None, no_enable: bool) -> None:
+    """Stop and disable tricktable.service and remove it."""
+    from tricktable.appliance import unit
+
+    folder = unit_dir or (unit.USER_DIR if user_unit else unit.SYSTEM_DIR)
+    try:
+        path = unit.uninstall(folder, user_unit, not no_enable)
+    except (unit.UnitError, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"removed {path}")
