@@ -1,10 +1,11 @@
 // tricktable scoreboard: the addresses panel of the TV (/tv) under `tricktable up`: where the
 // TV, the players' phone page and the director console are, each with its QR code, from
-// /api/addresses (empty, and no panel, when the scoreboard runs without `up`). Loaded after
-// app.js (el).
+// /api/addresses (empty, and no panel, when the scoreboard runs without `up`); ?addresses=0
+// hides it. Loaded after app.js (el).
 "use strict";
 
 (async () => {
+  if (new URLSearchParams(location.search).get("addresses") === "0") return;
   let places = [];
   try {
     const response = await fetch("/api/addresses");
