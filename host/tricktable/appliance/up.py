@@ -115,6 +115,7 @@ def _broker_part(settings: Settings, creds: Credentials) -> Part | None:
                       f"installed ({MOSQUITTO}): apt install mosquitto")
     workdir = settings.data / "broker"
     workdir.mkdir(parents=True, exist_ok=True)
+    os.chmod(workdir, 0o700)  # the password hashes and the queued messages
     auth = BrokerAuth(users={HOST_USER: creds.read(HOST_USER), WEB_USER: creds.read(WEB_USER)},
                       acl=acl_text(settings.club.prefix), password_file=settings.passwd)
     config = write_mosquitto_config(workdir, settings.listen, url.port, auth,
