@@ -160,14 +160,15 @@ class Supervisor:
             if self._stop.is_set():
                 return
             lived = time.monotonic() - started
-            pause = pause * 2 if lived < YOUNG_S else FIRST_PAUSE_S
-            pause = min(max(pause, FIRST_PAUSE_S), MAX_PAUSE_S)
+            if lived >= YOUNG_S:
+                pause = FIRST_PAUSE_S
             how = f"signal {-code}" if code < 0 else f"status {code}"
             self.log.line("up", f"{part.name} exited ({how}) after {lived:.0f} s; starting "
                                 f"it again in {pause:g} s")
             running.restarts += 1
             if self._stop.wait(pause):
                 return
+            pause = min(pause * 2, MAX_PAUSE_S)  # the next, if it dies young again
 
     def _stop_all(self) -> None:
         for running in reversed(self.parts):
