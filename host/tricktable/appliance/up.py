@@ -124,6 +124,13 @@ def _broker_part(settings: Settings, creds: Credentials) -> Part | None:
                 ready_check=lambda: answers(url.host, url.port, 0.2))
 
 
+def check(settings: Settings) -> None:
+    """Refuse, before anything starts, what would only make a part fail again and again."""
+    if settings.night is not None and not settings.night.is_file():
+        raise UpError(f"no night file at {settings.night}: make it with `tricktable club "
+                      f"--night {settings.night} new --players FILE`")
+
+
 def plan(settings: Settings, creds: Credentials) -> list[Part]:
     """The parts of the night, in the order they start."""
     url = settings.broker
@@ -175,6 +182,7 @@ def running(data: Path) -> bool:
 def run(settings: Settings, creds: Credentials, stop: threading.Event,
         echo: TextIO | None = None) -> None:
     """Run the night's parts until ``stop`` is set (see the module's docstring)."""
+    check(settings)
     held = lock(settings.data)
     try:
         parts = plan(settings, creds)

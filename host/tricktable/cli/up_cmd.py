@@ -17,7 +17,7 @@ import click
 
 from tricktable.appliance import backup, credentials
 from tricktable.appliance.settings import DATA_ENV, Settings, SettingsError, load_settings
-from tricktable.appliance.up import UpError, addresses, run, running
+from tricktable.appliance.up import UpError, addresses, check, run, running
 
 CLUB_ENV = "TRICKTABLE_CLUB"
 
@@ -48,6 +48,10 @@ def settings_of(club_file: Path, data: Path | None, night: Path | None) -> Setti
 def up(club_file: Path, data: Path | None, night: Path | None) -> None:
     """Run the whole night: broker, tables, scoreboard, console; restarted if one dies."""
     settings = settings_of(club_file, data, night)
+    try:
+        check(settings)
+    except UpError as exc:
+        raise click.ClickException(str(exc)) from None
     creds = credentials.ensure(settings.data)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
@@ -73,8 +77,8 @@ def doctor(club_file: Path, data: Path | None, night: Path | None) -> None:
 
     settings = settings_of(club_file, data, night)
     checks = examine(settings, credentials.Credentials(settings.data / "secrets"))
-    for check in checks:
-        click.echo(check.line())
+    for line in checks:
+        click.echo(line.line())
     stopping = [c for c in checks if not c.ok and c.stops]
     if stopping:
         click.echo(f"{len(stopping)} problem(s) would stop the night (✗); ! is a warning")
