@@ -138,7 +138,7 @@ class Up:
                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         eventually(lambda: self.proc.poll() is not None or self.output().count(
             "director console on") >= 1 and set(self.pids()) == set(PARTS),
-            "up's parts all started")
+            "up's parts all started", timeout=120)
         assert self.proc.poll() is None, self.output()
 
     def pids(self) -> dict[str, int]:
@@ -155,7 +155,7 @@ class Up:
         """SIGKILL one part; wait until up has started it again."""
         old = self.pids()[part]
         os.kill(old, signal.SIGKILL)
-        eventually(lambda: self.pids().get(part, old) != old, f"{part} started again")
+        eventually(lambda: self.pids().get(part, old) != old, f"{part} started again", 60)
         assert f"{part} exited (signal 9)" in self.log(), self.log()
 
     def kill_all(self) -> None:
