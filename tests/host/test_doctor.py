@@ -2,12 +2,16 @@
 ``tricktable up``, every check passes; then each failure that would stop a night is named on
 its own line with its fix and the exit status is 1: the broker down, a board offline, a board
 on an old firmware, a deck not enrolled, a disk too full (its threshold raised past the free
-space, ``host.min_free_mb``, rather than filling a real disk).
+space, ``host.min_free_mb``, rather than filling a real disk). A deck not checked at the
+reader for longer than ``host.deck_check_days`` is a warning (``!``): the night can run.
 """
 
 from __future__ import annotations
 
+import time
+
 import pytest
+from tricktable.decks import Registry
 from tricktable.protocol import BoardStatus, encode
 from upkit import TABLES, Up
 
@@ -38,10 +42,17 @@ def test_the_doctor_passes_a_ready_club_and_names_each_failure(tmp_path, topic_p
         for table in TABLES:
             for seat in SEATS:
                 status(f"{table}-{seat}")
+        with Registry(tmp_path / "decks.sqlite") as registry:  # as `tricktable deck check`
+            registry.record_check(1, ok=True)
+            registry.record_check(100, ok=True, at=time.time() - 40 * 86400)
         code, text = report(up)
         assert (code, failures(text)) == (0, []), text
         assert "ready for the night" in text
-        assert text.count("✓ board") == 8 and "✓ TV page" in text and "✓ deck 1" in text
+        assert text.count("✓ board") == 8 and "✓ TV page" in text
+        assert "✓ deck 1 (t1, t2) enrolled, checked 0 days ago, whole" in text
+        assert "! deck 100 (t1, t2) enrolled, checked 40 days ago: more than " \
+               "host.deck_check_days (30): check it before the night: `tricktable deck " \
+               "check --deck 100 ...`" in text  # a warning: the night can run
 
         status("t1-n", online=False)
         code, text = report(up)

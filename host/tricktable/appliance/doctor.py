@@ -6,7 +6,8 @@ the broker answers to the host's user and password; every board of the club file
 retained status that says it is online, runs the club's firmware (``host.firmware``), has
 no update refused or rolled back (a bundle whose signature or hash it refused), its Wi-Fi
 signal, and its readers (down, or weak by the /fleet page's rules, ``fleet.health``); every
-table's card deck and token decks are enrolled whole in the deck registry; the journal's
+table's card deck and token decks are enrolled whole in the deck registry and were checked
+whole at the reader within ``host.deck_check_days`` (else a warning); the journal's
 disk has ``host.min_free_mb`` free; the TV, phone and console pages are served. Each
 :class:`Check` says whether it ``stops`` the night (the exit status) or only warns.
 Imports ``decks``, ``fleet.health``, ``mqtturl`` and ``protocol``.
@@ -18,6 +19,7 @@ import dataclasses
 import os
 import shutil
 import threading
+import time
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +29,7 @@ import paho.mqtt.client as mqtt
 from tricktable.appliance.credentials import HOST_USER, Credentials
 from tricktable.appliance.settings import Settings
 from tricktable.appliance.up import addresses
-from tricktable.decks import Registry, RegistryError
+from tricktable.decks import DeckCheck, Registry, RegistryError
 from tricktable.fleet.health import flags
 from tricktable.mqtturl import BrokerConfigError, configure_client
 from tricktable.protocol import MAX_STATUS_MESSAGE, BoardStatus, ProtocolError, Topics, decode
@@ -145,6 +147,24 @@ def _board(settings: Settings, board: str, payload: bytes | None) -> list[Check]
     return out
 
 
+def _checked(settings: Settings, at: str, deck: int, last: DeckCheck | None,
+             now: float) -> Check:
+    """An enrolled deck, by its last check at the reader (a warning when it is old or found
+    something: a card may have gone missing since)."""
+    again = f"check it before the night: `tricktable deck check --deck {deck} ...`"
+    if last is None:
+        return Check(False, f"{at} enrolled, never checked at the reader", again, stops=False)
+    days = (now - last.at) / 86400
+    when = f"checked {days:.0f} day{'s' if round(days) != 1 else ''} ago"
+    if not last.ok:
+        return Check(False, f"{at} enrolled, {when} with cards missing or foreign", again,
+                     stops=False)
+    if days > settings.deck_check_days:
+        return Check(False, f"{at} enrolled, {when}", f"more than host.deck_check_days "
+                     f"({settings.deck_check_days}): {again}", stops=False)
+    return Check(True, f"{at} enrolled, {when}, whole")
+
+
 def _decks(settings: Settings) -> list[Check]:
     path = settings.club.registry
     if path is None or not path.exists():
@@ -155,6 +175,7 @@ def _decks(settings: Settings) -> list[Check]:
         for deck in ([table.deck] if table.deck is not None else []) + list(table.token_decks):
             wanted.setdefault(deck, []).append(table.id)
     out = []
+    now = time.time()
     try:
         with Registry(path, readonly=True) as registry:
             for deck, tables in sorted(wanted.items()):
@@ -164,9 +185,11 @@ def _decks(settings: Settings) -> list[Check]:
                                      f"`tricktable enroll --deck {deck} ...` at the USB reader"))
                     continue
                 have, size = len(registry.enrolled(deck)), len(registry.slots(deck))
-                out.append(Check(True, f"{at} enrolled, {have}/{size} tags") if have >= size
-                           else Check(False, f"{at} has {have}/{size} tags enrolled",
-                                      f"finish it: `tricktable enroll --deck {deck} ...`"))
+                if have < size:
+                    out.append(Check(False, f"{at} has {have}/{size} tags enrolled",
+                                     f"finish it: `tricktable enroll --deck {deck} ...`"))
+                    continue
+                out.append(_checked(settings, at, deck, registry.last_check(deck), now))
     except RegistryError as exc:
         return [Check(False, "deck registry", f"{exc}")]
     return out

@@ -22,7 +22,7 @@ from tricktable.textfiles import TextFileError, read_text
 
 DATA_ENV = "TRICKTABLE_DATA"
 KEYS = {"night", "broker", "listen", "passwd", "web", "console", "club_db", "backups", "keep",
-        "firmware", "min_free_mb"}
+        "firmware", "min_free_mb", "deck_check_days"}
 
 
 class SettingsError(ValueError):
@@ -63,6 +63,7 @@ class Settings:
     keep: int
     firmware: str | None  # the firmware version every board should run (doctor)
     min_free_mb: int
+    deck_check_days: int  # a deck not checked at the reader for longer is named (doctor)
 
     @property
     def journal(self) -> Path:
@@ -135,4 +136,5 @@ def load_settings(club_file: Path, data: Path | None = None, night: Path | None 
         keep=_int(raw.get("keep"), "keep", 10, 1),
         firmware=_str(raw.get("firmware"), "firmware"),
         min_free_mb=_int(raw.get("min_free_mb"), "min_free_mb", 200, 0),
+        deck_check_days=_int(raw.get("deck_check_days"), "deck_check_days", 30, 1),
     )
