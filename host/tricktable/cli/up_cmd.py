@@ -16,7 +16,13 @@ from pathlib import Path
 import click
 
 from tricktable.appliance import backup, credentials
-from tricktable.appliance.settings import DATA_ENV, Settings, SettingsError, load_settings
+from tricktable.appliance.settings import (
+    DATA_ENV,
+    Settings,
+    SettingsError,
+    default_data_dir,
+    load_settings,
+)
 from tricktable.appliance.up import UpError, addresses, check, run, running
 
 CLUB_ENV = "TRICKTABLE_CLUB"
@@ -93,8 +99,6 @@ def doctor(club_file: Path, data: Path | None, night: Path | None) -> None:
 @click.option("-n", "--lines", default=50, show_default=True, help="how many last lines")
 def log_command(data: Path | None, follow: bool, lines: int) -> None:
     """Print the log of `tricktable up`: every part's lines and every restart."""
-    from tricktable.appliance.settings import default_data_dir
-
     path = (data or default_data_dir()) / "up.log"
     if not path.exists():
         raise click.ClickException(f"no log at {path}: has `tricktable up` run with this --data?")
