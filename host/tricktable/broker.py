@@ -332,12 +332,6 @@ def start_broker(
     raise BrokerError(f"no free port found for {kind} on {host}")
 
 
-def die_with_parent() -> None:
-    """For ``preexec_fn``: the child gets SIGTERM when the thread that started it ends (Linux;
-    elsewhere nothing). For supervisors whose starting threads live as long as they do."""
-    _die_with_parent()
-
-
 def write_mosquitto_config(workdir: Path, host: str, port: int, auth: BrokerAuth | None = None,
                            tls: BrokerTLS | None = None, extra: str = "") -> Path:
     """Write, in ``workdir``, the config (and password and ACL files) :func:`start_broker`

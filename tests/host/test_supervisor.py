@@ -1,12 +1,15 @@
 """The supervisor under ``tricktable up`` (docs/appliance.md): every line of every part in
 one log, a part that dies is started again (1 s, then 2 s while it keeps dying young) and the
 log says so, and stopping ends every part, one that ignores SIGTERM by SIGKILL after the
-grace period.
+grace period; and the parts end with a supervisor killed alone (SIGKILL), by Linux's
+parent-death signal.
 """
 
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
 import sys
 import threading
 
@@ -48,3 +51,32 @@ def test_a_dying_part_is_started_again_and_every_part_stops_with_the_tree(tmp_pa
     assert "stubborn did not stop within 1 s; killing it" in lines
     assert lines.rstrip().endswith("up: every part stopped")
     assert not (tmp_path / "up.json").exists()
+
+
+def test_the_parts_end_when_the_supervisor_alone_is_killed(tmp_path):
+    script = (
+        "import sys, threading; from pathlib import Path\n"
+        "from tricktable.appliance.supervisor import Log, Part, Supervisor\n"
+        f"folder = Path({str(tmp_path)!r})\n"
+        "part = Part('sleeper', [sys.executable, '-c', 'import time; time.sleep(600)'])\n"
+        "Supervisor([part], Log(folder / 'up.log'), folder / 'up.json').run(threading.Event())\n")
+    supervisor = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        pid = eventually(lambda: (tmp_path / "up.json").exists() and json.loads(
+            (tmp_path / "up.json").read_text())["parts"].get("sleeper"), "the part started")
+        supervisor.send_signal(signal.SIGKILL)
+        supervisor.wait(15)
+        eventually(lambda: not alive(pid), "the part ending with its supervisor")
+    finally:
+        if supervisor.poll() is None:
+            supervisor.kill()
+            supervisor.wait()
+
+
+def alive(pid: int) -> bool:
+    """True while ``pid`` runs (a zombie counts as ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(") ", 1)[1][0] != "Z"
+    except FileNotFoundError:
+        return False

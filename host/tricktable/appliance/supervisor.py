@@ -9,12 +9,14 @@ starting it again in 1 s``). Every line a part prints goes to the log file prefi
 time and the part's name, and to ``echo``. ``state`` (JSON) names the supervisor's and each
 part's process id, rewritten on every start, for ``tricktable log``, ``restore`` and tests.
 Stopping sends SIGTERM to every part, newest first, and SIGKILL to one that has not ended
-within ``grace`` seconds. Each child gets SIGTERM from Linux if the supervisor is killed.
-Imports ``broker`` (its death-signal helper) only.
+within ``grace`` seconds. Each child gets SIGTERM from Linux if the supervisor is killed
+(``prctl(PR_SET_PDEATHSIG)``, looked up before any fork: the child, forked from a process with
+threads, only calls it, loading nothing). Imports nothing of ours.
 """
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import signal
@@ -26,7 +28,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from tricktable.broker import die_with_parent
+
+def _death_signal() -> Callable[[], None] | None:
+    """For ``preexec_fn``: ask Linux for SIGTERM when the parent's starting thread ends (the
+    keeper threads live as long as the supervisor); None where there is no prctl."""
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    pr_set_pdeathsig = 1
+
+    def ask() -> None:
+        prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+    return ask
+
+
+DIE_WITH_PARENT = _death_signal()
 
 FIRST_PAUSE_S = 1.0
 MAX_PAUSE_S = 30.0
@@ -128,7 +146,7 @@ class Supervisor:
         proc = subprocess.Popen(part.argv, env={**os.environ, **part.env},
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True, errors="replace",
-                                preexec_fn=die_with_parent)
+                                preexec_fn=DIE_WITH_PARENT)
         with self._lock:
             running.proc = proc
         self._write_state()
