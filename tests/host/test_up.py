@@ -92,6 +92,7 @@ def test_the_whole_tree_sigkilled_mid_hand_and_during_the_bell_loses_nothing(up)
     up.play_until("t2", lambda s: s.phase == "play" and s.public_state()["tricks"])
     up.kill_all()  # a power cut during a hand
     up.tap("t2", meanwhile=up.start)
+    assert up.secret("console-token") not in up.output()  # shown the first time only
     up.play_until("t2", lambda s: len(s.public_state()["tricks"]) >= 3)
     up.play_until("t1", lambda s: s.public_state()["hand_number"] == 2)
 
