@@ -2,7 +2,8 @@
 
 One SQLite file holds the club keys, the enrolled decks (id, kind, name), one row per
 enrolled tag (UID -> deck, code, copy) and the names of the members of each ``members`` deck
-(member number -> name): a member tag is a player's own tag, slot ``MEMBER:n`` of a members
+(member number -> name), and when each deck was last checked at the reader (``tricktable deck
+check``: ``record_check``, ``last_check``, read by ``tricktable doctor``): a member tag is a player's own tag, slot ``MEMBER:n`` of a members
 deck, that the table resolves to the player's name (``Resolved.player``). ``Registry.resolve(uid, record)`` is what the table
 calls for every pad event (docs/architecture.md, "Tags and tokens"): a UID enrolled here is
 answered from the registry; an unknown UID is accepted only with a record whose MAC checks
@@ -17,6 +18,7 @@ import os
 import secrets
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -171,6 +173,23 @@ _MEMBERS_TABLE = """
                 name TEXT NOT NULL,
                 PRIMARY KEY (deck_id, number));
 """
+# came with the doctor's "checked recently": likewise absent from an older registry
+_CHECKS_TABLE = """
+            CREATE TABLE IF NOT EXISTS checks (
+                deck_id INTEGER NOT NULL REFERENCES decks,
+                at REAL NOT NULL,
+                ok INTEGER NOT NULL CHECK (ok IN (0, 1)),
+                PRIMARY KEY (deck_id, at));
+"""
+
+
+@dataclass(frozen=True)
+class DeckCheck:
+    """The last check of a deck at the reader: when (unix time) and whether it was whole and
+    clean."""
+
+    at: float
+    ok: bool
 
 
 class Registry:
@@ -219,6 +238,7 @@ class Registry:
                 UNIQUE (deck_id, code, copy));
             """
             + _MEMBERS_TABLE
+            + _CHECKS_TABLE
         )
 
     def _open_existing(self) -> sqlite3.Connection:
@@ -328,6 +348,23 @@ class Registry:
         except sqlite3.OperationalError:  # a read-only registry from before member tags
             return {}
         return dict(rows)
+
+    def record_check(self, deck_id: int, ok: bool, at: float | None = None) -> None:
+        """Keep that deck ``deck_id`` was checked at the reader (now, or at ``at``)."""
+        if self.deck(deck_id) is None:
+            raise RegistryError(f"deck {deck_id} does not exist")
+        with self._tx() as db:
+            db.execute("INSERT OR REPLACE INTO checks VALUES (?, ?, ?)",
+                       (deck_id, time.time() if at is None else at, int(ok)))
+
+    def last_check(self, deck_id: int) -> DeckCheck | None:
+        """The deck's last check at the reader, or None if it was never checked here."""
+        try:
+            rows = self._query("SELECT at, ok FROM checks WHERE deck_id = ? ORDER BY at DESC "
+                               "LIMIT 1", (deck_id,))
+        except sqlite3.OperationalError:  # a read-only registry from before deck checks
+            return None
+        return DeckCheck(rows[0][0], bool(rows[0][1])) if rows else None
 
     def add_members(self, deck_id: int, names: list[str]) -> dict[int, str]:
         """Give the names not yet in members deck ``deck_id`` the next member numbers; returns

@@ -78,6 +78,9 @@ def test_enroll_list_and_check_from_the_command_line(emulator, tmp_path):
     assert checked.returncode == 1
     assert "seen 22/24" in checked.stdout, checked.stdout
     assert "missing: 9S 10S" in checked.stdout
+    with decks.Registry(path, readonly=True) as reg:  # kept for `tricktable doctor`
+        last = reg.last_check(12)
+        assert last is not None and last.ok is False
 
 
 def test_enroll_stopped_early_says_what_is_left(emulator, tmp_path):

@@ -34,6 +34,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "stats": ("tricktable.cli.stats_cmd:stats_group", "Statistics from the journals: players, partnerships, ratings, exports."),
     "season": ("tricktable.cli.stats_cmd:season_group", "Seasons of club nights and their ladders."),
     "verify": ("tricktable.cli.history_cmds:verify_command", "Recompute a hand history's scores and name each difference."),
+    "up": ("tricktable.cli.up_cmd:up", "Run the whole night as one supervised tree: broker, tables, web, console."),
+    "doctor": ("tricktable.cli.up_cmd:doctor", "Check the club before a night: broker, boards, decks, disk, pages."),
+    "log": ("tricktable.cli.up_cmd:log_command", "Print the log of `tricktable up`, every part and restart in one."),
+    "restore": ("tricktable.cli.up_cmd:restore", "Bring back a backup `tricktable up` took of the night."),
+    "service": ("tricktable.cli.up_cmd:service_group", "Start `tricktable up` at boot: a systemd unit, installed or removed."),
     "cardtime": ("tricktable.cli.cardtime_cmd:cardtime", "Measure card down to verdict at a live table's seats, from its boards."),
 }
 

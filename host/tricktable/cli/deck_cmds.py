@@ -233,6 +233,8 @@ def check_command(
         raise _reader_lost(port, exc) from None
     finally:
         reader.close()
+    with _open(registry) as reg:  # when, for `tricktable doctor`
+        reg.record_check(deck_id, report.ok)
     console.print(f"seen {len(report.seen)}/{total}")
     if report.seen:
         locked = sum(report.protected.values())

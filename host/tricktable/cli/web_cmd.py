@@ -38,13 +38,15 @@ from tricktable.web.server import Scoreboard
               help="the club database (tricktable players, docs/stats.md): the leaderboard, "
                    "player and season pages on the same scoreboard, names linked to them, "
                    "hidden players as Guest [env TRICKTABLE_CLUB_DB]")
+@click.option("--addresses", default=None, type=click.Path(dir_okay=False, path_type=Path),
+              help="the addresses file `tricktable up` writes: the TV shows them with QR codes")
 @click.option("--admin-token", envvar="TRICKTABLE_ADMIN_TOKEN", default=None,
               help="enable admin actions (new game, undo, void hand) for this bearer token "
                    "[env TRICKTABLE_ADMIN_TOKEN]; off when not given")
 def web(broker: str, ca_file: str | None, prefix: str, host: str, port: int,
         journal: Path | None, night: Path | None, histories: tuple[Path, ...],
         club_db: Path | None, username: str | None,
-        password_file: Path | None, admin_token: str | None) -> None:
+        password_file: Path | None, addresses: Path | None, admin_token: str | None) -> None:
     """Serve the live scoreboard: every table, one table, and hand replays."""
     try:
         if journal is not None:
@@ -54,7 +56,7 @@ def web(broker: str, ca_file: str | None, prefix: str, host: str, port: int,
                            admin_token=admin_token or None, username=url.username,
                            password=url.password, tls=url.tls, ca_file=ca_file,
                            journal=journal, night=night, histories=list(histories),
-                           club_db=club_db)
+                           club_db=club_db, addresses=addresses)
     except (BrokerConfigError, JournalError, HistoryError, PlayersError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     try:

@@ -178,16 +178,25 @@ class Hub:
 
 def create_app(feed: Feed, admin_token: str | None = None,
                journal: JournalHands | None = None, night: NightFile | None = None,
-               files: HistoryFiles | None = None, club_db: Path | None = None) -> Starlette:
+               files: HistoryFiles | None = None, club_db: Path | None = None,
+               addresses: Path | None = None) -> Starlette:
     """The scoreboard for a started ``Feed``; admin actions only when ``admin_token`` is set;
     recorded hands from ``journal`` when given, else from what the feed has seen, and from
     the hand-history ``files``; the club night's standings when ``night`` is given; the
-    club's statistics (and their nights' hands) from the club database ``club_db``."""
+    club's statistics (and their nights' hands) from the club database ``club_db``; the
+    addresses and QR codes ``tricktable up`` writes, for the TV's panel, from ``addresses``."""
     hub = Hub(feed, night)
     club = StatsPages(club_db) if club_db is not None else None
 
     def night_hands(key: str) -> tuple[JournalHands, str] | None:
         return club.night_hands(key) if club is not None and "~" in key else None
+
+    async def api_addresses(_request: Request) -> Response:
+        try:
+            text = await asyncio.to_thread(addresses.read_text) if addresses else "[]"
+        except OSError:
+            text = "[]"
+        return Response(text, media_type="application/json")
 
     async def api_club(_request: Request) -> Response:
         with feed.lock:
@@ -306,6 +315,7 @@ def create_app(feed: Feed, admin_token: str | None = None,
         Route("/tv", page("tv.html")),
         *results_routes(night, page),
         Route("/api/club", api_club),
+        Route("/api/addresses", api_addresses),
         Route("/api/standings", api_standings),
         Route("/api/stream", api_stream),
         Route("/api/table/{table}", api_table),

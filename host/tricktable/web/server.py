@@ -49,8 +49,9 @@ class Scoreboard:
                  password: str | None = None, tls: bool = False, ca_file: str | None = None,
                  journal: Path | None = None, night: Path | None = None,
                  histories: list[Path] | None = None, club_db: Path | None = None,
-                 make_app: Callable[[Feed], Starlette] | None = None) -> None:
+                 addresses: Path | None = None, make_app: Callable[[Feed], Starlette] | None = None) -> None:
         """``club_db``: the club database whose statistics the scoreboard serves too;
+        ``addresses``: the file of addresses ``tricktable up`` shows on the TV;
         ``make_app``: serve this app of the feed instead of the scoreboard (the console)."""
         self.feed = Feed(broker_host, broker_port, prefix, username=username, password=password,
                          tls=tls, ca_file=ca_file)
@@ -60,7 +61,8 @@ class Scoreboard:
             hands = JournalHands(journal) if journal is not None else None
             standings = NightFile(night) if night is not None else None
             files = HistoryFiles(histories) if histories else None
-            self.app = create_app(self.feed, admin_token, hands, standings, files, club_db)
+            self.app = create_app(self.feed, admin_token, hands, standings, files, club_db,
+                                  addresses)
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:

@@ -1,0 +1,248 @@
+"""``tricktable doctor``: before a night, one line per check, each passed or failed with the fix
+in words, and whether a failure would stop the night.
+
+``examine(settings, creds)`` checks, against the running ``up`` (or the club's own broker):
+the broker answers to the host's user and password; every board of the club file has a
+retained status that says it is online, runs the club's firmware (``host.firmware``), has
+no update refused or rolled back (a bundle whose signature or hash it refused), its Wi-Fi
+signal, and its readers (down, or weak by the /fleet page's rules, ``fleet.health``); every
+table's card deck and token decks are enrolled whole in the deck registry and were checked
+whole at the reader within ``host.deck_check_days`` (else a warning); the journal's
+disk has ``host.min_free_mb`` free; the TV, phone and console pages are served. Each
+:class:`Check` says whether it ``stops`` the night (the exit status) or only warns.
+Imports ``decks``, ``fleet.health``, ``mqtturl`` and ``protocol``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+
+from tricktable.appliance.credentials import HOST_USER, Credentials
+from tricktable.appliance.settings import Settings
+from tricktable.appliance.up import addresses
+from tricktable.decks import DeckCheck, Registry, RegistryError
+from tricktable.fleet.health import flags
+from tricktable.mqtturl import BrokerConfigError, configure_client
+from tricktable.protocol import MAX_STATUS_MESSAGE, BoardStatus, ProtocolError, Topics, decode
+
+WEAK_RSSI_DBM = -80  # below this a board's Wi-Fi drops plays now and then
+WAIT_S = 5.0
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of the doctor: what was checked, passed or not, the fix, and whether it stops
+    the night (False: a warning)."""
+
+    ok: bool
+    what: str
+    fix: str = ""
+    stops: bool = True
+
+    def line(self) -> str:
+        if self.ok:
+            return f"✓ {self.what}"
+        return f"{'✗' if self.stops else '!'} {self.what}: {self.fix}"
+
+
+def _statuses(settings: Settings, creds: Credentials) -> tuple[Check, dict[str, bytes]]:
+    """Connect as the host; the broker's check and every board's retained status."""
+    url = settings.broker
+    where = f"{'mqtts' if url.tls else 'mqtt'}://{url.host}:{url.port}"
+    try:
+        password = creds.read(HOST_USER)
+    except OSError:
+        return Check(False, f"broker {where}", f"no host password in {creds.folder}: run "
+                     "`tricktable up` once with this --data"), {}
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
+                         client_id=f"tricktable-doctor-{threading.get_ident()}")
+    answer: list[int] = []
+    subscribed = threading.Event()
+    statuses: dict[str, bytes] = {}
+    topics = Topics(settings.club.prefix)
+    wildcard = topics.board_status("+")
+
+    def connected(c: mqtt.Client, _u: object, _f: object, reason: mqtt.ReasonCode,
+                  _p: object = None) -> None:
+        answer.append(reason.value)
+        if not reason.is_failure:
+            c.subscribe(wildcard, qos=1)
+
+    def message(_c: mqtt.Client, _u: object, msg: mqtt.MQTTMessage) -> None:
+        statuses[msg.topic.split("/")[-2]] = msg.payload
+
+    client.on_connect = connected
+    client.on_subscribe = lambda *a: subscribed.set()
+    client.on_message = message
+    try:
+        configure_client(client, dataclasses.replace(url, username=HOST_USER, password=password))
+        client.connect(url.host, url.port, keepalive=10)
+    except (OSError, BrokerConfigError) as exc:
+        return Check(False, f"broker {where}", f"it does not answer ({exc}): start "
+                     "`tricktable up` (it starts one) or the club's mosquitto"), {}
+    client.loop_start()
+    try:
+        if not subscribed.wait(WAIT_S):
+            if answer and answer[0] != 0:
+                return Check(False, f"broker {where}", f"it refuses {HOST_USER}'s password "
+                             f"(reason {answer[0]}): add the user with the password in "
+                             f"{creds.host_password} (`tricktable up` does it for its own "
+                             "broker)"), {}
+            return Check(False, f"broker {where}", "it accepted the connection but did "
+                         "not answer in time: check the broker's log"), {}
+        threading.Event().wait(0.5)  # the retained statuses follow the subscription at once
+    finally:
+        client.disconnect()
+        client.loop_stop()
+    return Check(True, f"broker {where} answers to {HOST_USER}"), dict(statuses)
+
+
+def _board(settings: Settings, board: str, payload: bytes | None) -> list[Check]:
+    if payload is None:
+        return [Check(False, f"board {board}", "has never reported on this broker: power it "
+                      "and check it was set up for this club (`tricktable board setup`)")]
+    try:
+        status = decode(BoardStatus, payload, MAX_STATUS_MESSAGE)
+    except ProtocolError as exc:
+        return [Check(False, f"board {board}", f"its status cannot be read ({exc}): update "
+                      "its firmware (`tricktable fleet update`)")]
+    if not status.online:
+        return [Check(False, f"board {board} offline", "power it on and check its Wi-Fi "
+                      "(its display shows the Wi-Fi and broker state while it connects)")]
+    out = []
+    wanted = settings.firmware
+    if wanted is not None and status.fw != wanted:
+        out.append(Check(False, f"board {board} runs firmware {status.fw or 'unknown'}",
+                         f"the club's is {wanted}: `tricktable fleet update`"))
+    update = status.update
+    if update is not None and update.state in ("refused", "rolled_back"):
+        out.append(Check(False, f"board {board}: update {update.version} "
+                         f"{update.state.replace('_', ' ')}",
+                         f"{update.reason or 'the bundle was not accepted'}: build the "
+                         "bundle again with the club's key (`tricktable fleet`)"))
+    if status.rssi is not None and status.rssi < WEAK_RSSI_DBM:
+        out.append(Check(False, f"board {board} Wi-Fi {status.rssi} dBm",
+                         "weak: move the access point closer or the board away from metal",
+                         stops=False))
+    for flag in flags(status, 0):
+        if "reader down" in flag:
+            out.append(Check(False, f"board {board} {flag}", "reseat the reader's cable; "
+                             "the seat cannot play until it reads"))
+        elif "weak reader" in flag:
+            out.append(Check(False, f"board {board} {flag}", "clean the pad, check its "
+                             "antenna cable; players will need a second tap", stops=False))
+    if not out:
+        signal = f", Wi-Fi {status.rssi} dBm" if status.rssi is not None else ""
+        out.append(Check(True, f"board {board} online, firmware {status.fw or '?'}{signal}, "
+                         "readers fine"))
+    return out
+
+
+def _checked(settings: Settings, at: str, deck: int, last: DeckCheck | None,
+             now: float) -> Check:
+    """An enrolled deck, by its last check at the reader (a warning when it is old or found
+    something: a card may have gone missing since)."""
+    again = f"check it before the night: `tricktable deck check --deck {deck} ...`"
+    if last is None:
+        return Check(False, f"{at} enrolled, never checked at the reader", again, stops=False)
+    days = (now - last.at) / 86400
+    when = f"checked {days:.0f} day{'s' if round(days) != 1 else ''} ago"
+    if not last.ok:
+        return Check(False, f"{at} enrolled, {when} with cards missing or foreign", again,
+                     stops=False)
+    if days > settings.deck_check_days:
+        return Check(False, f"{at} enrolled, {when}", f"more than host.deck_check_days "
+                     f"({settings.deck_check_days}): {again}", stops=False)
+    return Check(True, f"{at} enrolled, {when}, whole")
+
+
+def _decks(settings: Settings) -> list[Check]:
+    path = settings.club.registry
+    if path is None or not path.exists():
+        return [Check(False, "deck registry", f"none at {path or '(club.registry unset)'}: "
+                      "enroll the decks (`tricktable enroll`) and name the file in the club file")]
+    wanted: dict[int, list[str]] = {}
+    for table in settings.club.tables.values():
+        for deck in ([table.deck] if table.deck is not None else []) + list(table.token_decks):
+            wanted.setdefault(deck, []).append(table.id)
+    out = []
+    now = time.time()
+    try:
+        with Registry(path, readonly=True) as registry:
+            for deck, tables in sorted(wanted.items()):
+                at = f"deck {deck} ({', '.join(tables)})"
+                if registry.deck(deck) is None:
+                    out.append(Check(False, f"{at} not enrolled",
+                                     f"`tricktable enroll --deck {deck} ...` at the USB reader"))
+                    continue
+                have, size = len(registry.enrolled(deck)), len(registry.slots(deck))
+                if have < size:
+                    out.append(Check(False, f"{at} has {have}/{size} tags enrolled",
+                                     f"finish it: `tricktable enroll --deck {deck} ...`"))
+                    continue
+                out.append(_checked(settings, at, deck, registry.last_check(deck), now))
+    except RegistryError as exc:
+        return [Check(False, "deck registry", f"{exc}")]
+    return out
+
+
+def _disk(settings: Settings) -> Check:
+    folder = settings.journal.parent
+    while not folder.exists():
+        folder = folder.parent
+    free_mb = shutil.disk_usage(folder).free // (1024 * 1024)
+    what = f"disk of {settings.journal.parent}: {free_mb} MB free"
+    if free_mb < settings.min_free_mb:
+        return Check(False, what, f"a night needs {settings.min_free_mb} MB "
+                     "(host.min_free_mb): free some space")
+    return Check(True, what)
+
+
+def _pages(settings: Settings) -> list[Check]:
+    out = []
+    for place in addresses(settings):
+        try:
+            with urllib.request.urlopen(place.url, timeout=WAIT_S) as response:
+                ok = response.status == 200
+        except OSError:
+            ok = False
+        out.append(Check(True, f"{place.what} page {place.url} served") if ok else
+                   Check(False, f"{place.what} page {place.url} not served",
+                         "start `tricktable up` (or `systemctl start tricktable`); "
+                         "`tricktable log` says why a part stopped"))
+    return out
+
+
+def _backups(settings: Settings) -> Check:
+    folder = settings.backups
+    probe: Path = folder
+    while not probe.exists():
+        probe = probe.parent
+    if not os.access(probe, os.W_OK):
+        return Check(False, f"backups to {folder}", "cannot write there: plug in the USB "
+                     "stick or fix host.backups", stops=False)
+    return Check(True, f"backups to {folder}")
+
+
+def examine(settings: Settings, creds: Credentials) -> list[Check]:
+    """Every check, in the order they are printed."""
+    broker, statuses = _statuses(settings, creds)
+    checks = [broker]
+    if broker.ok:
+        for table in settings.club.tables.values():
+            for board in table.boards:
+                checks += _board(settings, board, statuses.get(board))
+    checks += _decks(settings)
+    checks.append(_disk(settings))
+    checks.append(_backups(settings))
+    checks += _pages(settings)
+    return checks

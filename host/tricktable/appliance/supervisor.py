@@ -1,0 +1,217 @@
+"""A small process supervisor: each part a child process, started in order, started again when
+it dies, every line of every part in one log, all stopped together.
+
+``Supervisor(parts, log, state).run(stop)`` starts the parts one after the other (waiting for
+each one's ``ready`` check, a line of its output or a callable), then watches them until
+``stop`` is set: a part that exits is started again after a pause that doubles while it
+keeps dying young (1 s up to 30 s), and the log says so (``serve exited (signal 9) after 40 s;
+starting it again in 1 s``). Every line a part prints goes to the log file prefixed with the
+time and the part's name, and to ``echo``. ``state`` (JSON) names the supervisor's and each
+part's process id, rewritten on every start, for ``tricktable log``, ``restore`` and tests.
+Stopping sends SIGTERM to every part, newest first, and SIGKILL to one that has not ended
+within ``grace`` seconds. Each child gets SIGTERM from Linux if the supervisor is killed
+(``prctl(PR_SET_PDEATHSIG)``, looked up before any fork: the child, forked from a process with
+threads, only calls it, loading nothing). Imports nothing of ours.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+
+def _death_signal() -> Callable[[], None] | None:
+    """For ``preexec_fn``: ask Linux for SIGTERM when the parent's starting thread ends (the
+    keeper threads live as long as the supervisor); None where there is no prctl."""
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    pr_set_pdeathsig = 1
+
+    def ask() -> None:
+        prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+    return ask
+
+
+DIE_WITH_PARENT = _death_signal()
+
+FIRST_PAUSE_S = 1.0
+MAX_PAUSE_S = 30.0
+YOUNG_S = 30.0  # a part that dies sooner than this after its start waits longer each time
+READY_TIMEOUT_S = 30.0
+LOG_ROTATE_BYTES = 10 * 1024 * 1024
+
+
+@dataclass
+class Part:
+    """One program: its name in the log, its command line and extra environment, and how to
+    know it is ready (a substring of a line it prints, and/or a check that returns True)."""
+
+    name: str
+    argv: list[str]
+    env: Mapping[str, str] = field(default_factory=dict)
+    ready_line: str | None = None
+    ready_check: Callable[[], bool] | None = None
+
+
+class Log:
+    """One log file for every part, each line stamped and named; thread-safe."""
+
+    def __init__(self, path: Path, echo: TextIO | None = None) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists() and path.stat().st_size > LOG_ROTATE_BYTES:
+            os.replace(path, path.with_name(path.name + ".1"))
+        self.path = path
+        self._file = path.open("a", encoding="utf-8", buffering=1)
+        self._echo = echo
+        self._lock = threading.Lock()
+
+    def line(self, who: str, text: str) -> None:
+        stamped = f"{time.strftime('%Y-%m-%d %H:%M:%S')} {who}: {text.rstrip()}\n"
+        with self._lock:
+            self._file.write(stamped)
+            if self._echo is not None:
+                self._echo.write(stamped)
+                self._echo.flush()
+
+    def close(self) -> None:
+        with self._lock:
+            self._file.close()
+
+
+class _Running:
+    """A part's current process and its keeper thread."""
+
+    def __init__(self, part: Part) -> None:
+        self.part = part
+        self.proc: subprocess.Popen[str] | None = None
+        self.ready = threading.Event()
+        self.restarts = 0
+        self.thread: threading.Thread | None = None
+
+
+class Supervisor:
+    """Run ``parts`` as one tree (see the module's docstring)."""
+
+    def __init__(self, parts: list[Part], log: Log, state: Path, grace: float = 10.0) -> None:
+        self.parts = [_Running(p) for p in parts]
+        self.log, self.state, self.grace = log, state, grace
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+
+    def run(self, stop: threading.Event) -> None:
+        """Start every part, keep them running until ``stop`` is set, then stop them all."""
+        try:
+            for running in self.parts:
+                if stop.is_set():
+                    break
+                running.thread = threading.Thread(target=self._keep, args=(running,),
+                                                  name=f"part-{running.part.name}", daemon=True)
+                running.thread.start()
+                self._wait_ready(running, stop)
+            stop.wait()
+        finally:
+            self._stop.set()
+            self._stop_all()
+
+    def pids(self) -> dict[str, int]:
+        with self._lock:
+            return {r.part.name: r.proc.pid for r in self.parts if r.proc is not None}
+
+    def _wait_ready(self, running: _Running, stop: threading.Event) -> None:
+        part = running.part
+        deadline = time.monotonic() + READY_TIMEOUT_S
+        while not stop.is_set() and time.monotonic() < deadline:
+            line_ok = part.ready_line is None or running.ready.is_set()
+            if line_ok and (part.ready_check is None or part.ready_check()):
+                return
+            stop.wait(0.05)
+        if not stop.is_set():
+            self.log.line("up", f"{part.name} is not ready after {READY_TIMEOUT_S:g} s; "
+                                "starting the next part anyway")
+
+    def _spawn(self, running: _Running) -> subprocess.Popen[str]:
+        part = running.part
+        proc = subprocess.Popen(part.argv, env={**os.environ, **part.env},
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, errors="replace",
+                                preexec_fn=DIE_WITH_PARENT)
+        with self._lock:
+            running.proc = proc
+        self._write_state()
+        return proc
+
+    def _keep(self, running: _Running) -> None:
+        """Run one part until the supervisor stops, starting it again each time it dies."""
+        part, pause = running.part, FIRST_PAUSE_S
+        while not self._stop.is_set():
+            started = time.monotonic()
+            try:
+                proc = self._spawn(running)
+            except OSError as exc:
+                self.log.line("up", f"cannot start {part.name}: {exc}")
+                if self._stop.wait(pause):
+                    return
+                pause = min(pause * 2, MAX_PAUSE_S)
+                continue
+            what = "started" if running.restarts == 0 else \
+                f"started again (restart {running.restarts})"
+            self.log.line("up", f"{part.name} {what}, pid {proc.pid}")
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                self.log.line(part.name, line)
+                if part.ready_line is not None and part.ready_line in line:
+                    running.ready.set()
+            code = proc.wait()
+            proc.stdout.close()
+            if self._stop.is_set():
+                return
+            lived = time.monotonic() - started
+            if lived >= YOUNG_S:
+                pause = FIRST_PAUSE_S
+            how = f"signal {-code}" if code < 0 else f"status {code}"
+            self.log.line("up", f"{part.name} exited ({how}) after {lived:.0f} s; starting "
+                                f"it again in {pause:g} s")
+            running.restarts += 1
+            if self._stop.wait(pause):
+                return
+            pause = min(pause * 2, MAX_PAUSE_S)  # the next, if it dies young again
+
+    def _stop_all(self) -> None:
+        for running in reversed(self.parts):
+            proc = running.proc
+            if proc is not None and proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + self.grace
+        for running in reversed(self.parts):
+            proc = running.proc
+            if proc is None:
+                continue
+            try:
+                proc.wait(max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                self.log.line("up", f"{running.part.name} did not stop within "
+                                    f"{self.grace:g} s; killing it")
+                proc.kill()
+                proc.wait()
+        for running in self.parts:
+            if running.thread is not None:
+                running.thread.join(5)
+        self.log.line("up", "every part stopped")
+        self.state.unlink(missing_ok=True)
+
+    def _write_state(self) -> None:
+        temp = self.state.with_name(self.state.name + ".new")
+        temp.write_text(json.dumps({"pid": os.getpid(), "parts": self.pids()}))
+        os.replace(temp, self.state)

@@ -1,0 +1,105 @@
+"""``tricktable service install``: a systemd unit that runs ``tricktable up`` at boot.
+
+``unit_text(...)`` is the unit: ``up`` with the club file and data directory (absolute),
+``Restart=on-failure``, ``KillMode=mixed`` (systemd's SIGTERM goes to ``up``, which stops its
+parts itself; whatever is left after ``TimeoutStopSec`` is killed), started once the network
+is up. A system unit runs as the user who installed it (``User=``); a user unit
+(``--user``) needs ``loginctl enable-linger USER`` to start before anyone logs in.
+``install``/``uninstall`` write or remove ``tricktable.service`` in the unit folder and,
+unless told not to, run ``systemctl daemon-reload`` and ``enable --now`` (``disable
+--now``). Imports nothing of ours.
+"""
+
+from __future__ import annotations
+
+import getpass
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+UNIT = "tricktable.service"
+SYSTEM_DIR = Path("/etc/systemd/system")
+USER_DIR = Path.home() / ".config" / "systemd" / "user"
+
+
+class UnitError(RuntimeError):
+    """The unit cannot be installed or removed; the message says why."""
+
+
+def tricktable_command() -> str:
+    """The absolute path of the ``tricktable`` command of this installation."""
+    beside = Path(sys.executable).parent / "tricktable"
+    found = str(beside) if beside.exists() else shutil.which("tricktable")
+    if found is None:
+        raise UnitError("cannot find the tricktable command: install the package first")
+    return str(Path(found).absolute())
+
+
+def unit_text(club: Path, data: Path, night: Path | None, user_unit: bool,
+              command: str | None = None, user: str | None = None) -> str:
+    """The unit file's text."""
+    argv = [command or tricktable_command(), "up", "--club", str(club.absolute()),
+            "--data", str(data.absolute())]
+    if night is not None:
+        argv += ["--night", str(night.absolute())]
+    lines = [
+        "[Unit]",
+        "Description=tricktable: the club night's broker, tables, scoreboard and console",
+        "After=network-online.target",
+        "Wants=network-online.target",
+        "",
+        "[Service]",
+        "Type=simple",
+        f"ExecStart={shlex.join(argv)}",
+        f"WorkingDirectory={data.absolute()}",
+        "Environment=PYTHONUNBUFFERED=1",
+        "Restart=on-failure",
+        "RestartSec=5",
+        "KillMode=mixed",
+        "TimeoutStopSec=30",
+        *([] if user_unit else [f"User={user or getpass.getuser()}"]),
+        "",
+        "[Install]",
+        f"WantedBy={'default.target' if user_unit else 'multi-user.target'}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _systemctl(user_unit: bool, *args: str) -> None:
+    argv = ["systemctl", *(["--user"] if user_unit else []), *args]
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise UnitError(f"{shlex.join(argv)}: {exc}") from None
+    if done.returncode != 0:
+        raise UnitError(f"{shlex.join(argv)} failed: {(done.stderr or done.stdout).strip()} "
+                        "(is systemd running on this machine? in a container it usually is "
+                        "not: run `tricktable up` there instead)")
+
+
+def install(text: str, folder: Path, user_unit: bool, enable: bool) -> Path:
+    """Write the unit; with ``enable``, reload systemd and start it now and at every boot."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / UNIT
+    temp = path.with_name(UNIT + ".new")
+    temp.write_text(text)
+    temp.replace(path)
+    if enable:
+        _systemctl(user_unit, "daemon-reload")
+        _systemctl(user_unit, "enable", "--now", UNIT)
+    return path
+
+
+def uninstall(folder: Path, user_unit: bool, enable: bool) -> Path:
+    """Stop and disable the unit (with ``enable``) and remove its file."""
+    path = folder / UNIT
+    if not path.exists():
+        raise UnitError(f"no {UNIT} in {folder}")
+    if enable:
+        _systemctl(user_unit, "disable", "--now", UNIT)
+    path.unlink()
+    if enable:
+        _systemctl(user_unit, "daemon-reload")
+    return path

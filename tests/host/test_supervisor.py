@@ -1,0 +1,82 @@
+"""The supervisor under ``tricktable up`` (docs/appliance.md): every line of every part in
+one log, a part that dies is started again (1 s, then 2 s while it keeps dying young) and the
+log says so, and stopping ends every part, one that ignores SIGTERM by SIGKILL after the
+grace period; and the parts end with a supervisor killed alone (SIGKILL), by Linux's
+parent-death signal.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import threading
+
+from tricktable.appliance.supervisor import Log, Part, Supervisor
+from waiting import eventually
+
+
+def python(code: str) -> list[str]:
+    return [sys.executable, "-u", "-c", code]
+
+
+def test_a_dying_part_is_started_again_and_every_part_stops_with_the_tree(tmp_path):
+    log = Log(tmp_path / "up.log")
+    parts = [
+        Part("steady", python("import time; print('steady up'); time.sleep(600)"),
+             ready_line="steady up"),
+        Part("dying", python("print('dying up'); raise SystemExit(3)")),
+        Part("stubborn", python("import signal, time; signal.signal(signal.SIGTERM, "
+                                "signal.SIG_IGN); print('stubborn up'); time.sleep(600)"),
+             ready_line="stubborn up"),
+    ]
+    supervisor = Supervisor(parts, log, tmp_path / "up.json", grace=1.0)
+    stop = threading.Event()
+    runner = threading.Thread(target=supervisor.run, args=(stop,))
+    runner.start()
+    text = lambda: (tmp_path / "up.log").read_text()  # noqa: E731
+    try:
+        eventually(lambda: "dying started again (restart 2)" in text(), "two restarts")
+        state = json.loads((tmp_path / "up.json").read_text())
+        assert set(state["parts"]) == {"steady", "dying", "stubborn"}
+    finally:
+        stop.set()
+        runner.join(30)
+    log.close()
+    lines = text()
+    assert "steady: steady up" in lines and "dying: dying up" in lines
+    assert "dying exited (status 3) after 0 s; starting it again in 1 s" in lines
+    assert "dying exited (status 3) after 0 s; starting it again in 2 s" in lines
+    assert "stubborn did not stop within 1 s; killing it" in lines
+    assert lines.rstrip().endswith("up: every part stopped")
+    assert not (tmp_path / "up.json").exists()
+
+
+def test_the_parts_end_when_the_supervisor_alone_is_killed(tmp_path):
+    script = (
+        "import sys, threading; from pathlib import Path\n"
+        "from tricktable.appliance.supervisor import Log, Part, Supervisor\n"
+        f"folder = Path({str(tmp_path)!r})\n"
+        "part = Part('sleeper', [sys.executable, '-c', 'import time; time.sleep(600)'])\n"
+        "Supervisor([part], Log(folder / 'up.log'), folder / 'up.json').run(threading.Event())\n")
+    supervisor = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        pid = eventually(lambda: (tmp_path / "up.json").exists() and json.loads(
+            (tmp_path / "up.json").read_text())["parts"].get("sleeper"), "the part started")
+        supervisor.send_signal(signal.SIGKILL)
+        supervisor.wait(15)
+        eventually(lambda: not alive(pid), "the part ending with its supervisor")
+    finally:
+        if supervisor.poll() is None:
+            supervisor.kill()
+            supervisor.wait()
+
+
+def alive(pid: int) -> bool:
+    """True while ``pid`` runs (a zombie counts as ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(") ", 1)[1][0] != "Z"
+    except FileNotFoundError:
+        return False

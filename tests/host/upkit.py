@@ -1,0 +1,216 @@
+"""``tricktable up`` for tests: a demo-sized club (two Bid Euchre tables of raw boards, each
+board with its own broker password as ``tricktable board setup`` gives it), a night, and
+``up`` run as a child in its own process group, so a test can kill one part or the whole tree.
+
+The boards (``ClubBoard``) keep every play until the host acknowledges it and send it again
+meanwhile, as the firmware's outbox does (firmware/README.md, "The outbox"), so a broker that
+lost its sessions in a SIGKILL loses no play. The tables are played by shadow engines, as in
+test_live_night_kill.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from hostkit import SEATS, Board, Observer, bot_choice, club_toml, make_registry, tap_for
+from tricktable.broker import free_port
+from tricktable.club.store import save_night
+from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
+from tricktable.engine import Engine
+from tricktable.protocol import TableEvent, decode
+from tricktable.provision.passwords import add_board_user
+from waiting import eventually
+
+ROSTER = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
+TABLES = ("t1", "t2")
+OPTIONS = ProgressiveOptions(hands_per_round=1, rounds=2)
+PARTS = ("broker", "serve", "web", "console")
+SEEDS = {"t1": 3, "t2": 2}
+
+
+class ClubBoard(Board):
+    """A board with its broker password and the firmware's outbox (resent until acked)."""
+
+    def __init__(self, port: int, prefix: str, board: str, password: str) -> None:
+        super().__init__(port, prefix, board, password=password)
+        self.unacked: dict[int, Any] = {}
+        self._lock = threading.Lock()
+        ack = self.topics.ack(board)
+        self.client.on_connect = lambda c, *a: c.subscribe(ack, qos=1)
+        self.client.on_message = self._on_ack
+        self.client.subscribe(ack, qos=1)
+        self._stop = threading.Event()
+        self._resender = threading.Thread(target=self._resend, daemon=True)
+        self._resender.start()
+
+    def _on_ack(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        ack = json.loads(msg.payload)
+        if ack.get("boot") == self.boot:
+            with self._lock:
+                self.unacked.pop(ack.get("seq"), None)
+
+    def send(self, event, topic=None):  # type: ignore[no-untyped-def]
+        if not isinstance(event, bytes):
+            with self._lock:
+                self.unacked[event.seq] = event
+        return super().send(event, topic)
+
+    def _resend(self) -> None:
+        while not self._stop.wait(1.0):
+            with self._lock:
+                due = [self.unacked[seq] for seq in sorted(self.unacked)]
+            for event in due:
+                super().send(event)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._resender.join(5)
+        super().close()
+
+
+class Up:
+    """A club with ``tricktable up`` (its own mosquitto, web and console on free ports)."""
+
+    def __init__(self, tmp: Path, prefix: str, host_extra: str = "") -> None:
+        self.tmp, self.prefix = tmp, prefix
+        self.data = tmp / "data"
+        self.port = free_port()
+        self.web_port, self.console_port = free_port(), free_port()
+        passwords = {f"{t}-{s}": f"pw-{t}-{s}" for t in TABLES for s in SEATS}
+        for board, password in passwords.items():
+            add_board_user(tmp / "boards.passwd", board, password)
+        club = club_toml(prefix, TABLES).replace(
+            f'prefix = "{prefix}"', f'prefix = "{prefix}"\nregistry = "decks.sqlite"\n'
+                                    f'journal = "journal.sqlite"', 1)
+        (tmp / "club.toml").write_text(club + "\n".join([
+            "[host]", 'night = "night.json"', f'broker = "mqtt://127.0.0.1:{self.port}"',
+            'passwd = "boards.passwd"', f'web = "127.0.0.1:{self.web_port}"',
+            f'console = "127.0.0.1:{self.console_port}"', 'backups = "backups"', "keep = 5",
+            host_extra]) + "\n")
+        make_registry(tmp / "decks.sqlite").close()
+        save_night(ProgressiveTournament.new(ROSTER, 2, OPTIONS), tmp / "night.json")
+        self.proc: subprocess.Popen | None = None
+        self.runs = 0
+        self.start()
+        self.observer = Observer(self.port, prefix, auth=("tricktable-web", self.secret(
+            "tricktable-web")))
+        self.boards = {t: [ClubBoard(self.port, prefix, f"{t}-{s}", passwords[f"{t}-{s}"])
+                           for s in SEATS] for t in TABLES}
+        self.shadows: dict[str, Engine] = {}
+        self.rngs: dict[str, random.Random] = {}
+
+    # -- the tree --------------------------------------------------------------------------
+    @property
+    def out(self) -> Path:
+        return self.tmp / f"up-{self.runs}.out"
+
+    def output(self) -> str:
+        return self.out.read_text(errors="replace")
+
+    def log(self) -> str:
+        path = self.data / "up.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def secret(self, name: str) -> str:
+        return (self.data / "secrets" / name).read_text().strip()
+
+    def command(self, *args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", "from tricktable.cli import main; main()",
+                               *args], capture_output=True, text=True, timeout=120)
+
+    def start(self) -> None:
+        """Start ``up`` and wait until every part is ready (the console serves last)."""
+        self.runs += 1
+        with self.out.open("w") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", "from tricktable.cli import main; main()", "up",
+                 "--club", str(self.tmp / "club.toml"), "--data", str(self.data)],
+                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        eventually(lambda: self.proc.poll() is not None or self.output().count(
+            "director console on") >= 1 and set(self.pids()) == set(PARTS),
+            "up's parts all started", timeout=120)
+        assert self.proc.poll() is None, self.output()
+
+    def pids(self) -> dict[str, int]:
+        try:
+            return json.loads((self.data / "up.json").read_text())["parts"]
+        except (OSError, ValueError):
+            return {}
+
+    def addresses(self) -> dict[str, str]:
+        """What up printed: ``TV: URL`` and the like."""
+        return dict(re.findall(r"^(TV|phones|console): (\S+)$", self.output(), re.M))
+
+    def kill_part(self, part: str) -> None:
+        """SIGKILL one part; wait until up has started it again."""
+        old = self.pids()[part]
+        os.kill(old, signal.SIGKILL)
+        eventually(lambda: self.pids().get(part, old) != old, f"{part} started again", 60)
+        assert f"{part} exited (signal 9)" in self.log(), self.log()
+
+    def kill_all(self) -> None:
+        """SIGKILL the whole tree at once, as a power cut does."""
+        assert self.proc is not None
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(15)
+
+    def stop(self) -> int:
+        """Stop up as systemd does (SIGTERM to the whole group); its exit status."""
+        if self.proc is None or self.proc.poll() is not None:
+            return self.proc.returncode if self.proc else 0
+        os.killpg(self.proc.pid, signal.SIGTERM)
+        return self.proc.wait(60)
+
+    def close(self) -> None:
+        self.stop()
+        for boards in self.boards.values():
+            for board in boards:
+                board.close()
+        self.observer.close()
+
+    # -- play ------------------------------------------------------------------------------
+    def seated(self, table: str, game: int, players: list[str], mark: int = 0) -> None:
+        """Wait (from the observer's message ``mark``) until ``table`` plays ``game`` with
+        ``players``; follow it with a new shadow and the bots' choices from their seed (these
+        seeds tie no table's first hand: a tied table waits for the director)."""
+        state = self.observer.topics.state(table)
+        self.observer.wait_for(lambda t, p: t == state and json.loads(p)["game"] == game
+                               and json.loads(p)["seats"] == players, mark, timeout=60)
+        self.shadows[table] = Engine.new("bid-euchre", seed=1, dealer=0, players=players)
+        self.rngs[table] = random.Random(SEEDS[table])
+
+    def tap(self, table: str, meanwhile=lambda: None) -> None:  # type: ignore[no-untyped-def]
+        """The next play at ``table``, its verdict awaited (``meanwhile`` runs in between)."""
+        shadow = self.shadows[table]
+        action = bot_choice(shadow, self.rngs[table])
+        assert shadow.apply(action).ok
+        mark = self.observer.mark()
+        board = self.boards[table][action.seat]
+        board.tap(tap_for(action))
+        meanwhile()
+        events = self.observer.topics.events(table)
+
+        def mine(topic: str, payload: bytes) -> bool:
+            if topic != events or b'"board"' not in payload:
+                return False
+            verdict = decode(TableEvent, payload, 1 << 16)
+            return verdict.board == board.board and verdict.kind in ("accepted", "refused")
+
+        _, _, payload = self.observer.wait_for(mine, mark, timeout=60)
+        verdict = decode(TableEvent, payload, 1 << 16)
+        assert (verdict.kind, verdict.action) == ("accepted", action.to_json()), \
+            (verdict, self.log()[-3000:])
+
+    def play_until(self, table: str, done) -> None:  # type: ignore[no-untyped-def]
+        while not done(self.shadows[table]):
+            self.tap(table)
