@@ -482,6 +482,7 @@ class Engine:
             st.kitty &= ~(1 << p)
             st.known[receiver] |= 1 << p
             st.up_card = None
+        st.taken_up = p
         st.count[receiver] += 1
         st.exchanges_done += 1
         if self._telling:

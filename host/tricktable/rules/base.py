@@ -182,6 +182,7 @@ class TableView(Protocol):
     hands_played: int
     dropped: set[int]
     up_card: int | None
+    taken_up: int | None
     known: list[int]
     count: list[int]
     kitty: int
