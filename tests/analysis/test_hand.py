@@ -7,7 +7,7 @@ import json
 
 from click.testing import CliRunner
 from played_games import PLAYERS, random_game, write_journal
-from tricktable.analysis.cache import file_cache
+from tricktable.analysis.cache import file_cache, journal_cache
 from tricktable.analysis.hand import analyse_game
 from tricktable.cli import main
 from tricktable.engine import Engine
@@ -78,6 +78,25 @@ def test_analyse_a_journal(tmp_path):
     assert result.exit_code == 0, result.output
     assert result.output.startswith("t3 game 1: bid-euchre, Ann, Bob, Cy, Di")
     assert (tmp_path / "night.sqlite.analysis" / "t3-game1.json").exists()
+
+
+def test_analyse_a_whole_night_on_every_core(tmp_path):
+    """Every game of every table of a journal, in worker processes: each game's analysis is
+    written where the replay page reads it, the same as one process works out."""
+    path = tmp_path / "night.sqlite"
+    for table, seed in (("t1", 4), ("t2", 5), ("t3", 6)):
+        write_journal(path, table, random_game(seed, hands=1))
+    result = CliRunner().invoke(main, ["analyse", str(path), "--jobs", "2", "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "analysed 3 game(s), 3 hand(s), in " in result.output
+    assert "with 2 process(es)" in result.output
+    caches = [journal_cache(path, t, 1) for t in ("t1", "t2", "t3")]
+    parallel = [json.loads(c.read_text()) for c in caches]
+    for c in caches:
+        c.unlink()
+    serial = CliRunner().invoke(main, ["analyse", str(path), "--jobs", "1", "--json"])
+    assert serial.exit_code == 0, serial.output
+    assert [json.loads(c.read_text()) for c in caches] == parallel
 
 
 def test_hands_nobody_scanned_are_named_not_analysed():

@@ -17,7 +17,7 @@ Imports ``cards`` and ``rules.base``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Final, Literal, Optional
+from typing import Any, ClassVar, Final, Literal, Optional
 
 from mypy_extensions import mypyc_attr
 
@@ -118,6 +118,9 @@ class Euchre(Variant):
     cards_per_hand = 5
     deal_packets = (2, 3)
     has_up_card = True
+    stated_options: ClassVar[tuple[tuple[str, Any], ...]] = (("discard_up_card", True),)
+    """Before the option the engine let the dealer discard the up-card: a record that does not
+    say is read so."""
     bid_ladder = (ORDER_UP, ORDER_UP + ALONE, *TRUMP_SUITS, *(s + ALONE for s in TRUMP_SUITS))
 
     def deck(self, n: int, options: EuchreOptions) -> Deck:  # type: ignore[override]
