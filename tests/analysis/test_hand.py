@@ -13,6 +13,8 @@ from tricktable.cli import main
 from tricktable.engine import Engine
 from tricktable.engine.actions import Bid, DeclareTrump, Pass
 from tricktable.history import record_from_engine, write_json
+from tricktable.journal import Journal
+from tricktable.protocol import Control, encode
 
 
 def test_the_costs_chain_from_position_to_position_and_end_at_the_tricks_taken():
@@ -97,6 +99,22 @@ def test_analyse_a_whole_night_on_every_core(tmp_path):
     serial = CliRunner().invoke(main, ["analyse", str(path), "--jobs", "1", "--json"])
     assert serial.exit_code == 0, serial.output
     assert [json.loads(c.read_text()) for c in caches] == parallel
+
+
+def test_a_game_the_rules_refuse_stops_a_night_with_its_reason(tmp_path):
+    path = tmp_path / "night.sqlite"
+    write_journal(path, "t1", random_game(4, hands=1))
+    bad = random_game(5, hands=1)
+    write_journal(path, "t2", bad)
+    with Journal(path) as journal:  # a play in place of the deal: the rules refuse it
+        control = Control(cmd="correct")
+        entry = journal.append_control("t2", control, "c", encode(control))
+        journal.record_actions("t2", 1, entry.id,
+                               [(1, {"type": "play", "seat": 0, "card": "AS", "copy": 0})])
+    result = CliRunner().invoke(main, ["analyse", str(path), "--jobs", "2"])
+    assert result.exit_code == 1, result.output
+    assert result.output == ("Error: t2 game 1: action 1: cannot play a card now: the table is in "
+                             "the deal phase (wrong_phase)\n")
 
 
 def test_hands_nobody_scanned_are_named_not_analysed():
