@@ -77,7 +77,7 @@ def analyse(path: Path, table: str | None, game: int | None, as_json: bool, jobs
         if is_journal:
             games = _journal_games(path, table, game)
             with _Progress(len(games)) as progress:
-                found = analyse_games(path, games, jobs, progress.done, _note)
+                found, cpu = analyse_games(path, games, jobs, progress.done, _note)
             results = list(zip([label(t, g) for t, g in games], found, strict=True))
         else:
             if table or game:
@@ -99,7 +99,7 @@ def analyse(path: Path, table: str | None, game: int | None, as_json: bool, jobs
     if is_journal:
         hands = sum(len(result["hands"]) for _, result in results)
         _note(f"analysed {len(results)} game(s), {hands} hand(s), in {took:.1f} s with "
-              f"{min(jobs, len(results))} process(es)")
+              f"{len(cpu)} process(es) (CPU s: {', '.join(f'{c:.1f}' for c in cpu)})")
 
 
 class _Progress:
