@@ -27,7 +27,8 @@ On start the service replays each table's ``entries`` through its table session;
 ``Journal.history(table, game)`` turns a game into a hand-history record
 (``tricktable.history``), which ``tricktable export`` writes as text or JSON.
 
-Imports from us: protocol, history, and engine.actions (to read journaled actions back).
+Imports from us: protocol, history, engine.actions (to read journaled actions back) and rules
+(the house rules a stored setup was played under).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from typing import Any, Literal
 from tricktable import history
 from tricktable.engine.actions import action_from_json
 from tricktable.protocol import Control, PadEvent
+from tricktable.rules import recorded_options
 
 EntryKind = Literal["pad", "control", "invalid"]
 Sync = Literal["normal", "full"]
@@ -425,7 +427,8 @@ class Journal:
             else:
                 del live[length - 1:]
                 live.append(json.loads(action))
-        return [GameRecord(table, game, json.loads(setup), lists[game]) for game, setup in games]
+        return [GameRecord(table, game, _stored_setup(json.loads(setup)), lists[game])
+                for game, setup in games]
 
     def history(self, table: str, game: int) -> history.GameRecord:
         """Game ``game`` of ``table`` as a hand-history record (its live actions replayed).
@@ -437,3 +440,10 @@ class Journal:
                 return history.capture(record.setup, [action_from_json(a) for a in record.actions],
                                        tags)
         raise KeyError(f"the journal has no game {game} on table {table!r}")
+
+
+def _stored_setup(setup: dict[str, Any]) -> dict[str, Any]:
+    """A journaled setup with the house rules it was played under (``rules.recorded_options``:
+    a setup journaled before an option existed states the rule played then)."""
+    options = recorded_options(setup.get("variant", ""), setup.get("options"))
+    return setup if options == setup.get("options", {}) else setup | {"options": options}

@@ -141,6 +141,7 @@ class TableSession:
             engine = self._new_engine(setup)
         except (ValueError, KeyError, TypeError, LookupError) as exc:
             return self._refuse(None, "bad_setup", f"cannot start a game: {exc}")
+        setup = {**setup, "options": engine.config["options"]}  # the rules it states (Engine.new)
         self.game, self.setup, self.engine = number, setup, engine
         self.actions, self.hand_starts = [], [0]
         return Result(ok=True, game_started=(number, setup), changed=True,

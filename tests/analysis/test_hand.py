@@ -7,12 +7,14 @@ import json
 
 from click.testing import CliRunner
 from played_games import PLAYERS, random_game, write_journal
-from tricktable.analysis.cache import file_cache
+from tricktable.analysis.cache import file_cache, journal_cache
 from tricktable.analysis.hand import analyse_game
 from tricktable.cli import main
 from tricktable.engine import Engine
 from tricktable.engine.actions import Bid, DeclareTrump, Pass
 from tricktable.history import record_from_engine, write_json
+from tricktable.journal import Journal
+from tricktable.protocol import Control, encode
 
 
 def test_the_costs_chain_from_position_to_position_and_end_at_the_tricks_taken():
@@ -78,6 +80,41 @@ def test_analyse_a_journal(tmp_path):
     assert result.exit_code == 0, result.output
     assert result.output.startswith("t3 game 1: bid-euchre, Ann, Bob, Cy, Di")
     assert (tmp_path / "night.sqlite.analysis" / "t3-game1.json").exists()
+
+
+def test_analyse_a_whole_night_on_every_core(tmp_path):
+    """Every game of every table of a journal, in worker processes: each game's analysis is
+    written where the replay page reads it, the same as one process works out."""
+    path = tmp_path / "night.sqlite"
+    for table, seed in (("t1", 4), ("t2", 5), ("t3", 6)):
+        write_journal(path, table, random_game(seed, hands=1))
+    result = CliRunner().invoke(main, ["analyse", str(path), "--jobs", "2", "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "analysed 3 game(s), 3 hand(s), in " in result.output
+    assert "process(es) (CPU s: " in result.output  # one, or two when both started in time
+    caches = [journal_cache(path, t, 1) for t in ("t1", "t2", "t3")]
+    parallel = [json.loads(c.read_text()) for c in caches]
+    for c in caches:
+        c.unlink()
+    serial = CliRunner().invoke(main, ["analyse", str(path), "--jobs", "1", "--json"])
+    assert serial.exit_code == 0, serial.output
+    assert [json.loads(c.read_text()) for c in caches] == parallel
+
+
+def test_a_game_the_rules_refuse_stops_a_night_with_its_reason(tmp_path):
+    path = tmp_path / "night.sqlite"
+    write_journal(path, "t1", random_game(4, hands=1))
+    bad = random_game(5, hands=1)
+    write_journal(path, "t2", bad)
+    with Journal(path) as journal:  # a play in place of the deal: the rules refuse it
+        control = Control(cmd="correct")
+        entry = journal.append_control("t2", control, "c", encode(control))
+        journal.record_actions("t2", 1, entry.id,
+                               [(1, {"type": "play", "seat": 0, "card": "AS", "copy": 0})])
+    result = CliRunner().invoke(main, ["analyse", str(path), "--jobs", "2"])
+    assert result.exit_code == 1, result.output
+    assert result.output == ("Error: t2 game 1: action 1: cannot play a card now: the table is in "
+                             "the deal phase (wrong_phase)\n")
 
 
 def test_hands_nobody_scanned_are_named_not_analysed():

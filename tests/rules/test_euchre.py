@@ -28,6 +28,51 @@ def test_order_up_dealer_takes_up_card_and_discards() -> None:
     assert eng.phase == "play"
 
 
+def test_up_card_is_left_in_place_until_played_so_it_is_not_the_discard() -> None:
+    """Section “Making trump”: 'If the dealer acquires the top card ... it becomes part of the
+    dealer's hand. It is left in place until played, and the dealer discards a card to the
+    bottom of the kitty': the dealer's discard is one of the five cards in the hand."""
+    eng = table("euchre", HANDS, up="9H")
+    ok(eng, Bid(1, "ORDER_UP"))
+    discards = [str(a.card) for a in eng.legal_actions() if isinstance(a, Exchange)]
+    assert sorted(discards) == sorted(HANDS[0].split())
+    out = refused(eng, Exchange(0, parse_card("9H")), "exchange_refused")
+    assert "9H is the up-card: it stays on the table until played" in out.reason
+    ok(eng, Exchange(0, parse_card("AC")))
+    ok(eng, Play(1, parse_card("JH")), Play(2, parse_card("9C")), Play(3, parse_card("JS")))
+    assert "9H" in {str(a.card) for a in eng.legal_actions()}  # played later, from the table
+
+
+def test_discard_up_card_house_rule() -> None:
+    """Option discard_up_card (the house rule of tables that pick the up-card into the hand):
+    the dealer may discard the up-card itself."""
+    eng = table("euchre", HANDS, up="9H", options={"discard_up_card": True})
+    ok(eng, Bid(1, "ORDER_UP"))
+    discards = [str(a.card) for a in eng.legal_actions() if isinstance(a, Exchange)]
+    assert sorted(discards) == sorted([*HANDS[0].split(), "9H"])
+    ok(eng, Exchange(0, parse_card("9H")))
+    assert sorted(eng.known_hand(0)) == sorted(HANDS[0].split())
+
+
+@pytest.mark.parametrize(("variant", "passage"), [
+    ("euchre-1844", "If anyone orders up, the dealer picks up the upcard and discards a card in "
+                    "return"),
+    ("euchre-british", "The dealer picks it up and discards a card face down"),
+])
+def test_1844_and_british_dealer_picks_the_up_card_up_and_may_discard_it(
+        variant: str, passage: str) -> None:
+    """Section “History” (Mathews' 1844 rules): 'If anyone orders up, the dealer picks up the
+    upcard and discards a card in return'; section “Making trump” (British Euchre): 'The dealer
+    picks it up and discards a card face down'. Picked up, it is one of six cards to discard
+    from; option discard_up_card False keeps it on the table as in North America."""
+    assert Engine.new(variant).state.options.discard_up_card, passage
+    for allowed in (True, False):
+        eng = table(variant, BRITISH, up="9H", options={"discard_up_card": allowed})
+        ok(eng, Bid(1, "ORDER_UP"))
+        discards = {str(a.card) for a in eng.legal_actions() if isinstance(a, Exchange)}
+        assert ("9H" in discards) is allowed and len(discards) == 5 + allowed
+
+
 def test_eldest_leads_and_makers_with_three_tricks_score_one() -> None:
     """Section “Variations”: 'the eldest leads'; section “Making trump”: the makers must take at least 3 tricks
     to win and score 1 point."""

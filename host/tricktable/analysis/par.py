@@ -238,6 +238,7 @@ class _Auction:
                 raise _UpCardUnknown
             moved = list(hands)
             moved[receiver] |= 1 << st.up_card
+            view = _with(view, taken_up=st.up_card)
             return self._exchanged(view, moved, steps[1:], index + 1, play)
         sign = 1 if st.side_of[giver] == 0 else -1
         best: tuple[int, dict[str, Any]] | None = None

@@ -1,28 +1,43 @@
 """``tricktable analyse FILE|JOURNAL``: double-dummy analysis of recorded hands, cached.
 
 Reads a hand-history file (``history.load``, as ``replay`` does) or a journal (as ``export``
-does: ``Journal.history``), analyses each game with ``analysis.hand.analyse_game`` and keeps
-the result as JSON so a replay page opens at once: beside a file as ``FILE.analysis.json``,
-for a journal in ``JOURNAL.analysis/{table}-game{n}.json``. A cached result is used while the
+does: ``Journal.history``; every game of every table, so a club night's journal is the whole
+night), analyses each game with ``analysis.hand.analyse_game`` and keeps the result as JSON
+so a replay page opens at once: beside a file as ``FILE.analysis.json``, for a journal in
+``JOURNAL.analysis/{table}-game{n}.json``. A journal's games are analysed on every core
+(``analysis.batch``, ``--jobs``) behind a progress bar with an ETA on stderr; the time taken
+is said on stderr at the end (``--quiet``: only that). A cached result is used while the
 game's record is unchanged (its SHA-256 is stored with it) and the format is current; a
 cache that cannot be written is said (on stderr) and the analysis printed all the same.
 Prints each hand's contracts table, its par (``analysis.par``: the contract a
 perfect-information auction ends in, and each side's best contract at each bid) and every
 card that cost a trick; ``--json`` prints the analysis itself. Imports ``analysis``,
-``history`` and ``journal``.
+``history``, ``journal`` and rich.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import time
 from pathlib import Path
 from typing import Any
 
 import click
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
-from tricktable.analysis.cache import cached_analysis, file_cache, journal_cache
+from tricktable.analysis.batch import analyse_games, label
+from tricktable.analysis.cache import cached_analysis, file_cache
 from tricktable.engine import EngineError
-from tricktable.history import GameRecord, HistoryError, load
+from tricktable.history import HistoryError, load
 from tricktable.journal import Journal, JournalError
 
 __all__ = ["analyse"]
@@ -30,22 +45,11 @@ __all__ = ["analyse"]
 _SQLITE = b"SQLite format 3\x00"
 
 
-def _games(path: Path, table: str | None, game: int | None) -> list[tuple[str, GameRecord, Path]]:
-    """(label, record, cache file) of each game to analyse."""
-    with path.open("rb") as f:
-        is_journal = f.read(len(_SQLITE)) == _SQLITE
-    if not is_journal:
-        if table or game:
-            raise click.ClickException(f"{path} is a hand-history file: --table and --game "
-                                       "are for journals")
-        return [(path.name, load(str(path)), file_cache(path))]
-    out = []
+def _journal_games(path: Path, table: str | None, game: int | None) -> list[tuple[str, int]]:
+    """(table, game) of each game of the journal ``path`` to analyse."""
     with Journal(path, readonly=True) as journal:
-        for t in [table] if table else journal.tables():
-            for g in journal.games(t):
-                if game is None or g.game == game:
-                    out.append((f"{t} game {g.game}", journal.history(t, g.game),
-                                journal_cache(path, t, g.game)))
+        out = [(t, g.game) for t in ([table] if table else journal.tables())
+               for g in journal.games(t) if game is None or g.game == game]
     if not out:
         raise click.ClickException(f"no game matches in {path}")
     return out
@@ -56,22 +60,70 @@ def _games(path: Path, table: str | None, game: int | None) -> list[tuple[str, G
 @click.option("--table", help="Journal only: this table.")
 @click.option("--game", type=int, help="Journal only: this game number.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
-def analyse(path: Path, table: str | None, game: int | None, as_json: bool) -> None:
-    """Double-dummy analysis of every hand in PATH (a hand history or a journal)."""
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Journal only: games analysed at once, one process each [default: every "
+                   "core].")
+@click.option("--quiet", "-q", is_flag=True,
+              help="Only write the cache (what the replay pages show) and say how long it took.")
+def analyse(path: Path, table: str | None, game: int | None, as_json: bool, jobs: int | None,
+            quiet: bool) -> None:
+    """Double-dummy analysis of every hand in PATH (a hand history, or a journal: every game
+    of every table, a whole club night, on every core)."""
+    jobs = jobs or os.cpu_count() or 1
+    started = time.perf_counter()
     try:
-        games = _games(path, table, game)
-        results = [(label, cached_analysis(record, cache, _note)) for label, record, cache in games]
+        with path.open("rb") as f:
+            is_journal = f.read(len(_SQLITE)) == _SQLITE
+        if is_journal:
+            games = _journal_games(path, table, game)
+            with _Progress(len(games)) as progress:
+                found, cpu = analyse_games(path, games, jobs, progress.done, _note)
+            results = list(zip([label(t, g) for t, g in games], found, strict=True))
+        else:
+            if table or game:
+                raise click.ClickException(f"{path} is a hand-history file: --table and --game "
+                                           "are for journals")
+            results = [(path.name, cached_analysis(load(str(path)), file_cache(path), _note))]
     except (HistoryError, EngineError, JournalError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
         raise click.ClickException(f"{path}: {exc.strerror}") from None
-    if as_json:
+    took = time.perf_counter() - started
+    if as_json and not quiet:
         click.echo(json.dumps(results[0][1] if len(results) == 1 else dict(results), indent=1))
-        return
-    for label, result in results:
-        click.echo(f"{label}: {result['variant']}, {', '.join(result['players'])}")
-        for hand in result["hands"]:
-            _print_hand(hand, result["players"])
+    elif not quiet:
+        for name, result in results:
+            click.echo(f"{name}: {result['variant']}, {', '.join(result['players'])}")
+            for hand in result["hands"]:
+                _print_hand(hand, result["players"])
+    if is_journal:
+        hands = sum(len(result["hands"]) for _, result in results)
+        _note(f"analysed {len(results)} game(s), {hands} hand(s), in {took:.1f} s with "
+              f"{len(cpu)} process(es) (CPU s: {', '.join(f'{c:.1f}' for c in cpu)})")
+
+
+class _Progress:
+    """A progress bar with an ETA on stderr, by games (shown when stderr is a terminal)."""
+
+    def __init__(self, games: int) -> None:
+        console = Console(stderr=True)
+        self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            TextColumn("games"), TimeElapsedColumn(), TextColumn("ETA"),
+                            TimeRemainingColumn(), console=console,
+                            disable=not console.is_terminal)
+        self.task = self.bar.add_task("analysing", total=games)
+        self.hands = 0
+
+    def done(self, name: str, result: dict[str, Any]) -> None:
+        self.hands += len(result["hands"])
+        self.bar.update(self.task, advance=1, description=f"{self.hands} hands, last {name}")
+
+    def __enter__(self) -> _Progress:
+        self.bar.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.stop()
 
 
 def _note(text: str) -> None:

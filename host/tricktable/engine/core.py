@@ -137,7 +137,8 @@ class Engine:
         if not 0 <= dealer < n:
             raise EngineError(f"dealer must be a seat 0..{n - 1}, got {dealer}")
         names = list(players) if players else [f"Seat {i + 1}" for i in range(n)]
-        config = {"variant": v.name, "options": dict(options or {}), "seed": seed,
+        stated = {name: getattr(opts, name) for name, _ in v.stated_options}
+        config = {"variant": v.name, "options": stated | dict(options or {}), "seed": seed,
                   "dealer": dealer, "players": names}
         return cls(State(v, opts, names, dealer, seed), config)
 
@@ -482,6 +483,7 @@ class Engine:
             st.kitty &= ~(1 << p)
             st.known[receiver] |= 1 << p
             st.up_card = None
+        st.taken_up = p
         st.count[receiver] += 1
         st.exchanges_done += 1
         if self._telling:

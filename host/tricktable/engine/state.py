@@ -73,6 +73,8 @@ class State:
         self.unseen = self.deck_mask
         self.kitty = 0
         self.up_card: int | None = None
+        self.taken_up: int | None = None
+        """The up-card the dealer took up this hand (Euchre keeps it out of the discard)."""
         self.played = 0
         self.void = [0] * n
         self.void_trick: dict[tuple[int, int], int] = {}

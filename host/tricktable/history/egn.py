@@ -27,6 +27,7 @@ from tricktable.engine import Engine
 from tricktable.engine.actions import Action, Bid, Exchange, Pass, Play, ScanCard, TurnUp
 from tricktable.history.record import GameRecord, capture, trimmed
 from tricktable.history.text import HistoryError
+from tricktable.rules import recorded_options
 from tricktable.rules.base import STOCK
 
 __all__ = ["FILE_TYPE", "VERSION", "is_egn", "read_egn", "from_egn", "to_egn", "write_egn"]
@@ -76,7 +77,7 @@ def from_egn(data: Any, source: str = "<egn>") -> GameRecord:
         raise HistoryError(f"{source}: metadata.initialScore {meta['initialScore']!r}: only "
                            "whole games from 0-0 can be replayed here")
     rules = _obj(meta.get("ruleset", {}), f"{source}: metadata.ruleset")
-    options = _options(rules, source)
+    options = recorded_options("euchre", _options(rules, source))
     deals = data.get("deals")
     if not isinstance(deals, list) or not deals:
         raise HistoryError(f"{source}: deals: expected a list of deals")

@@ -20,7 +20,7 @@ from tricktable.engine import Engine, EngineError
 from tricktable.engine.actions import ActionError, action_from_json
 from tricktable.history.record import Claim, GameRecord, HandRecord, trimmed
 from tricktable.history.text import HistoryError
-from tricktable.rules import UnknownVariant
+from tricktable.rules import UnknownVariant, recorded_options
 from tricktable.rules.base import OptionError
 
 __all__ = ["to_json", "from_json", "write_json", "read_json", "FORMAT"]
@@ -68,6 +68,7 @@ def from_json(d: Any, source: str = "<json>") -> GameRecord:
     if not isinstance(tags, dict) or not all(isinstance(v, str) for v in tags.values()):
         raise HistoryError(f"{source}: tags: expected an object of strings")
     n = len(config["players"])
+    config = config | {"options": recorded_options(config["variant"], config["options"])}
     try:
         Engine.new(config["variant"], config["options"], config["seed"], config["dealer"],
                    config["players"])

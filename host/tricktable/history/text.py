@@ -33,6 +33,7 @@ from tricktable.engine.actions import (
     TurnUp,
 )
 from tricktable.history.record import Claim, GameRecord, HandRecord, capture, trimmed
+from tricktable.rules import recorded_options
 from tricktable.rules.base import OptionError
 
 __all__ = ["read_text", "write_text", "HistoryError", "HEADER_TAGS"]
@@ -228,7 +229,8 @@ class _Reader:
             raise self.fail(f"[Seed] must be an integer, got {t['Seed']!r}") from None
         dealer = self.seat_of(t.get("Dealer", players[0]), players)
         try:
-            return Engine.new(t["Variant"], self.options, seed, dealer, players)
+            return Engine.new(t["Variant"], recorded_options(t["Variant"], self.options), seed,
+                              dealer, players)
         except (EngineError, OptionError, KeyError) as exc:
             raise self.fail(str(exc).strip('"')) from None
 

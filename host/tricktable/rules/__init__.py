@@ -9,10 +9,12 @@ modules (which import ``cards`` only).
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
+from typing import Any
 
 from tricktable.rules.base import Variant
 
-__all__ = ["get_variant", "list_variants", "UnknownVariant", "Variant"]
+__all__ = ["get_variant", "list_variants", "recorded_options", "UnknownVariant", "Variant"]
 
 _MODULES = (
     "tricktable.rules.bid_euchre",
@@ -64,3 +66,19 @@ def list_variants() -> list[str]:
     """Every variant name, sorted."""
     _load()
     return sorted(_REGISTRY)
+
+
+def recorded_options(variant: str, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The house rules of a stored game (a journal's setup, a hand history, an EGN file):
+    ``options`` with each option the variant's setups always state (``Variant.stated_options``)
+    that this record does not state set to the rule played before the option existed, so an
+    old record replays under the rules it was played by. An unknown variant: unchanged (the
+    engine says why when it is built)."""
+    out = dict(options or {})
+    try:
+        stated = get_variant(variant).stated_options
+    except UnknownVariant:
+        return out
+    for name, before in stated:
+        out.setdefault(name, before)
+    return out

@@ -182,6 +182,7 @@ class TableView(Protocol):
     hands_played: int
     dropped: set[int]
     up_card: int | None
+    taken_up: int | None
     known: list[int]
     count: list[int]
     kitty: int
@@ -219,6 +220,10 @@ class Variant:
     """After the deal the top card of the stock is turned up (Buck Euchre, Euchre ...)."""
     restricts_leads: ClassVar[bool] = False
     """True when ``lead_refusal`` can refuse a lead (Spades: breaking spades)."""
+    stated_options: ClassVar[tuple[tuple[str, Any], ...]] = ()
+    """House rules a game's setup always states (``Engine.config``), each with the value a
+    stored record that does not state it is read with: the rule the engine played before the
+    option existed (``rules.recorded_options``)."""
 
     # -- the table -----------------------------------------------------------------------
     def deck(self, n: int, options: Any) -> Deck:

@@ -4,7 +4,8 @@ the Benny (“Euchre”).
 Four players in two partnerships, five cards each dealt 2+3, the next card turned up.
 Round one: each player in turn, from the dealer's left, passes or accepts the turn-up suit
 (``ORDER_UP``; the dealer's partner "assists", the dealer "takes it up"); the dealer then
-takes the up-card into the hand and discards one card to the kitty. Round two: pass or
+takes the up-card into the hand and discards one card to the kitty (in North America not the
+up-card itself, which stays on the table until played; option ``discard_up_card``). Round two: pass or
 name another suit. A player who fixes trump may go alone (``:ALONE``). Eldest leads. Makers
 score 1 for 3-4 tricks, 2 for a march, 4 for a lone march; euchred makers give the
 defenders 2. The British game adds the joker (the Benny, top trump; turned up, the dealer
@@ -16,7 +17,7 @@ Imports ``cards`` and ``rules.base``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Final, Literal, Optional
+from typing import Any, ClassVar, Final, Literal, Optional
 
 from mypy_extensions import mypyc_attr
 
@@ -55,6 +56,12 @@ class EuchreRules(CommonOptions):
         False, f"{SOURCE}, section “Making trump”: 'If no trump is selected, the hand is discarded and the "
         "deal passes to the left.' True makes the dealer name a suit in round two (a rule "
         "only named in the lost list of North American variations, section “Scoring”).")
+    discard_up_card: bool = opt(
+        False, f"{SOURCE}, section “Making trump”: 'If the dealer acquires the top card ... it becomes part "
+        "of the dealer's hand. It is left in place until played, and the dealer discards a card to "
+        "the bottom of the kitty': the up-card stays on the table until the dealer plays it, so it "
+        "is not a discard. True lets the dealer discard the up-card itself (the house rule of "
+        "tables that pick it up into the hand).")
     revoke_penalty: "Literal['award_two', 'deduct_two']" = opt(
         "award_two", f"{SOURCE}, section “Renege”: 'the opposing team is awarded two points or two "
         "points are deducted from the offending team' (per revoke, record mode).")
@@ -73,7 +80,13 @@ class EuchreOptions(EuchreRules):
 @mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Euchre1844Options(EuchreOptions):
-    """Mathews' 1844 rules: the 32-card Piquet pack and game to five."""
+    """Mathews' 1844 rules: the 32-card Piquet pack, game to five, the up-card picked up."""
+
+    discard_up_card: bool = opt(
+        True, f"{SOURCE}, section “History” (the summary of Mathews' 1844 rules): 'If anyone orders up, "
+        "the dealer picks up the upcard and discards a card in return': picked up, the up-card is "
+        "one of the dealer's six cards and may be the discard. False keeps it on the table until "
+        "played (the North American rule).")
 
     target: "Optional[int]" = opt(5, f"{SOURCE}, section “Making trump”: 'Game is 5 points.'")
     deck: "Literal[24, 28, 32]" = opt(
@@ -87,6 +100,10 @@ class EuchreBritishOptions(EuchreRules):
 
     target: "Optional[int]" = opt(5, f"{SOURCE}, section “Going alone”: play and scoring 'as in the 1844 "
                                 "rules' (section “Making trump”: 'Game is 5 points').")
+    discard_up_card: bool = opt(
+        True, f"{SOURCE}, section “Making trump” (British Euchre): 'The dealer picks it up and discards "
+        "a card face down': picked up, the up-card may be the discard. False keeps it on the table "
+        "until played (the North American rule).")
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -101,6 +118,9 @@ class Euchre(Variant):
     cards_per_hand = 5
     deal_packets = (2, 3)
     has_up_card = True
+    stated_options: ClassVar[tuple[tuple[str, Any], ...]] = (("discard_up_card", True),)
+    """Before the option the engine let the dealer discard the up-card: a record that does not
+    say is read so."""
     bid_ladder = (ORDER_UP, ORDER_UP + ALONE, *TRUMP_SUITS, *(s + ALONE for s in TRUMP_SUITS))
 
     def deck(self, n: int, options: EuchreOptions) -> Deck:  # type: ignore[override]
@@ -149,6 +169,16 @@ class Euchre(Variant):
                 or st.dealer in self.sitting_out(st):
             return []
         return [(STOCK, st.dealer), (st.dealer, STOCK)]
+
+    def exchange_refusal(self, st: TableView, giver: int, receiver: int, index: int,
+                         card_bit: int | None) -> str:
+        """Option ``discard_up_card`` off: the up-card the dealer took up 'is left in place until
+        played' (section “Making trump”), so it is not the discard."""
+        if receiver == STOCK and card_bit is not None and card_bit == st.taken_up \
+                and not st.options.discard_up_card:
+            return (f"{st.card_name(card_bit)} is the up-card: it stays on the table until "
+                    "played; discard a card from the hand")
+        return ""
 
     def first_leader(self, st: TableView) -> int:
         """'The eldest leads to the first trick' (sections “Making trump”, “Variations”)."""

@@ -70,6 +70,7 @@ class Jucker(Euchre):
     title = "Jucker (Hunsrück Bauer)"
     aliases = ("juckerspiel", "hunsruecker-bauern", "bauer-hunsrueck")
     Options = JuckerOptions
+    stated_options = ()
     seat_counts = (6, 4)
     """Section “Bauer”: 'a six-handed, two-team game'; four players in two teams is the Euchre
     shape of the same game (judgement)."""
@@ -117,6 +118,12 @@ class Jucker(Euchre):
         if c is None or c.bid not in (ORDER_UP, JACK_UP):
             return []
         return [(STOCK, st.dealer), (st.dealer, STOCK)]
+
+    def exchange_refusal(self, st: TableView, giver: int, receiver: int, index: int,
+                         card_bit: int | None) -> str:
+        """Any card: 'dealer may exchange with it', and discarding the turned card itself
+        declines the exchange (Euchre's up-card rule is not Jucker's)."""
+        return ""
 
     def dealer_after_pass_out(self, st: TableView) -> int:
         """Section “Variations”: 'If all pass, the cards are redealt' (by the same dealer)."""
