@@ -45,6 +45,14 @@ def setup_mode(why):
 SLOT = []  # the bundle's directory, first on sys.path while it runs
 
 
+def updates(app, topic, payload):
+    """A message on the board's update topics, to fwupdate.py (in the bundle): imported on the
+    first, so a board that is never updated keeps the RAM."""
+    from fwupdate import handle
+
+    handle(app, topic, payload)
+
+
 def main():
     path, pointer = fwslot.boot(".")
     if path:
@@ -60,7 +68,8 @@ def main():
         setup_mode(str(e))
     board = Board(cfg, load_pins(cfg["pins"]))
     board.connect_wifi()
-    asyncio.run(fwslot.run(App(board, cfg, "."), pointer, ".", reset, TRIAL_S, reset_cause()))
+    asyncio.run(fwslot.run(App(board, cfg, "."), pointer, ".", reset, TRIAL_S, reset_cause(),
+                           updates))
 
 
 try:

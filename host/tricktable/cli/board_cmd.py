@@ -13,18 +13,15 @@ from pathlib import Path
 
 import click
 
+from tricktable.clubfile import ClubFileError, load_club
 from tricktable.mqtturl import BrokerConfigError, BrokerURL
+from tricktable.provision.acl import BrokerFileError, acl_text, check_board_id, ensure_acl
 from tricktable.provision.boardfile import BoardSpec, ConfigError, board_config, read_wifi_file
 from tricktable.provision.bundle import FIRMWARE_DIR, BundleError, build_bundle
-from tricktable.provision.passwords import (
-    BrokerFileError,
-    add_board_user,
-    check_writable,
-    ensure_acl,
-    new_password,
-)
+from tricktable.provision.passwords import add_board_user, check_writable, new_password
 from tricktable.provision.rawrepl import BoardError, RawREPL
 from tricktable.provision.setup import setup_board
+from tricktable.secretfiles import write_private
 
 
 @click.group("board")
@@ -70,6 +67,7 @@ def setup(port: str, board_id: str, broker: str, wifi_file: Path, passwd_file: P
         if url.tls:
             raise ConfigError("broker: boards join over mqtt:// here (TLS on boards is not "
                               "set up by this command)")
+        check_board_id(board_id)
         password = new_password()
         spec = BoardSpec(board=board_id, broker_host=url.host, broker_port=url.port,
                          password=password, wifi=read_wifi_file(wifi_file), table=table,
@@ -78,7 +76,7 @@ def setup(port: str, board_id: str, broker: str, wifi_file: Path, passwd_file: P
                          update_key=update_key)
         config = board_config(spec, firmware)
         check_writable(passwd_file)
-        if acl_file is not None and ensure_acl(acl_file, prefix):
+        if acl_file is not None and ensure_acl(acl_file, prefix, board_id, table):
             click.echo(f"wrote the ACL {acl_file}")
         bundle = build_bundle(firmware, mpy_cross)
         with RawREPL(port, baudrate) as repl:
@@ -89,3 +87,21 @@ def setup(port: str, board_id: str, broker: str, wifi_file: Path, passwd_file: P
         raise click.ClickException(str(exc)) from exc
     click.echo(f"board {board_id}: {len(result.hashes)} files verified; user {board_id} added "
                f"to {passwd_file}. Reload mosquitto (systemctl reload mosquitto) so it reads it.")
+
+
+@board_group.command("acl")
+@click.option("--club", "club_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              required=True, help="the club file: its prefix, tables and their boards")
+@click.option("--acl-file", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="the mosquitto ACL to (re)write")
+def acl_command(club_file: Path, acl_file: Path) -> None:
+    """Write the club's ACL: the programs' users, and each board of the club file reading only
+    its own table's display. Run it again when boards move between tables."""
+    try:
+        club = load_club(club_file)
+        boards = {b: t for t, cfg in club.tables.items() for b in cfg.boards}
+        write_private(acl_file, acl_text(club.prefix, boards), keep_mode=True)
+    except (ClubFileError, BrokerFileError, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"wrote the ACL {acl_file} ({len(boards)} boards). Reload mosquitto "
+               "(systemctl reload mosquitto) so it reads it.")

@@ -39,11 +39,11 @@ def console(night: Path, journal: Path | None, broker: str, ca_file: str | None,
         if journal is not None:
             Journal(journal, readonly=True).close()  # a journal, not any file
         url = broker_url(broker, username, password_file)
-        link = NightLink(url, prefix, ca_file)
         server = Scoreboard(url.host, url.port, host=host, port=port, prefix=prefix,
                             username=url.username, password=url.password, tls=url.tls,
                             ca_file=ca_file, make_app=lambda feed: create_console(
-                                feed, admin_token, night, journal, link))
+                                feed, admin_token, night, journal,
+                                NightLink(url, prefix, ca_file, feed=feed)))
     except (BrokerConfigError, JournalError, OSError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     try:

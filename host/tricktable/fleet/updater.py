@@ -76,7 +76,7 @@ class Updater:
         self._client.on_message = self._on_message
         self._connected = threading.Event()
         self._synced = threading.Event()
-        self._marker = f"{self.topics.base}/host/fleet-updater/{id(self)}"
+        self._marker = f"{self.topics.base}/fleet/marker/{id(self)}"
 
     # -- the connection ------------------------------------------------------------------
     def start(self, timeout: float = 10.0) -> None:
@@ -96,7 +96,7 @@ class Updater:
         if not self._synced.wait(timeout):
             self.stop()
             raise UpdateError("the broker did not return the updater's own message "
-                              "(ACL: the host user must read and write under the prefix)")
+                              f"(ACL: the fleet user must read and write {self.topics.base}/fleet/#)")
 
     def stop(self) -> None:
         self._client.disconnect()
@@ -184,13 +184,25 @@ class Updater:
             return BoardResult(board, False, f"rolled back to {status.fw}: {update.reason}")
         return None
 
+    def _downgrade(self, board: str) -> BoardResult | None:
+        """The host's own refusal to offer a bundle older than the one ``board`` runs (the
+        board refuses it too): a way back is ``tricktable fleet rollback``."""
+        with self._changed:
+            status = self.statuses.get(board)
+        if status is None or status.fwc is None or status.fw == self.bundle.version \
+                or status.fwc < self.bundle.counter:
+            return None
+        return BoardResult(board, False, f"not offered: {self.bundle.version} is older than "
+                                         f"{status.fw}, which it runs (a downgrade is "
+                                         "`tricktable fleet rollback`)")
+
     def update_boards(self, boards: Iterable[str], timeout: float = 300.0,
                       busy_timeout: float = 600.0) -> list[BoardResult]:
         """Offer the bundle to ``boards`` at once and wait for each: running it, refused,
         rolled back, or no verdict within ``timeout`` seconds. A board busy with a hand is
         offered it again every ``RETRY_BUSY_S`` for up to ``busy_timeout``."""
-        pending = list(boards)
-        results: dict[str, BoardResult] = {}
+        results = {b: why for b in boards if (why := self._downgrade(b)) is not None}
+        pending = [b for b in boards if b not in results]
         offered: dict[str, tuple[float, protocol.BoardStatus | None]] = {}
         busy: set[str] = set()
         start = time.monotonic()
