@@ -66,7 +66,7 @@ def test_each_board_reads_its_own_tables_display_only(club):
 
 @pytest.mark.parametrize("user", ["tricktable-web", "tricktable-watch", "tricktable-fleet",
                                   "t1-north"])
-def test_only_the_host_and_the_director_send_control_commands(club, user):
+def test_readers_fleet_and_boards_send_no_control_commands(club, user):
     p = club.prefix
     host = club.client("tricktable-host")
     host.subscribe(f"{p}/v1/table/+/control")
@@ -79,7 +79,21 @@ def test_only_the_host_and_the_director_send_control_commands(club, user):
     assert host.next_message() == (f"{p}/v1/table/t1/control", b"director")
 
 
-@pytest.mark.parametrize("user", ["tricktable-web", "tricktable-director", "t1-north"])
+def test_the_admin_scoreboard_sends_table_commands_and_only_the_director_night_ones(club):
+    p = club.prefix
+    host = club.client("tricktable-host")
+    host.subscribe(f"{p}/v1/table/+/control")
+    host.subscribe(f"{p}/v1/night/control")
+    admin = club.client("tricktable-admin")
+    admin.publish(f"{p}/v1/night/control", b"admin")
+    admin.publish(f"{p}/v1/table/t1/control", b"admin")
+    assert host.next_message() == (f"{p}/v1/table/t1/control", b"admin")
+    club.client("tricktable-director").publish(f"{p}/v1/night/control", b"director")
+    assert host.next_message() == (f"{p}/v1/night/control", b"director")
+
+
+@pytest.mark.parametrize("user", ["tricktable-web", "tricktable-admin", "tricktable-director",
+                                  "t1-north"])
 def test_only_the_fleet_user_offers_firmware(club, user):
     p = club.prefix
     board = club.client("t1-east")

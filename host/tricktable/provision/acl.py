@@ -24,7 +24,8 @@ SERVICE_USERS = {
     "tricktable-host": "tricktable serve",
     "tricktable-web": "tricktable web (the public scoreboard: reads only)",
     "tricktable-watch": "tricktable watch (reads only)",
-    "tricktable-director": "tricktable console, tricktable web --admin-token",
+    "tricktable-admin": "tricktable web --admin-token",
+    "tricktable-director": "tricktable console",
     "tricktable-fleet": "tricktable fleet update",
 }
 RESERVED_PREFIX = "tricktable-"  # kept for the programs, now and later
