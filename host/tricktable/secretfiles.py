@@ -4,8 +4,8 @@ their owner only from the first byte, replaced in one rename, and read with a cl
 ``write_private(path, data)`` writes through a temporary file created 0600 (never readable by
 others for an instant, whatever the umask) and renames it over ``path``; with
 ``keep_mode=True`` a file that exists keeps its mode and owner (Debian's mosquitto password
-file is root:mosquitto 0640). ``create_private(path)`` makes an empty file 0600 if there is
-none (for SQLite, which then gives its -wal and -shm files the same mode).
+file is root:mosquitto 0640). ``keep_private(database)`` makes an SQLite file (and its -wal
+and -shm) owner-only.
 ``read_secret(path, what)`` returns a secret file's first line. Imports nothing of ours.
 """
 
@@ -40,12 +40,23 @@ def write_private(path: Path, data: bytes | str, keep_mode: bool = False) -> Non
     os.replace(temp, path)
 
 
-def create_private(path: Path) -> None:
-    """An empty owner-only file at ``path`` unless one is there."""
+def keep_private(database: Path) -> None:
+    """Make an SQLite database that holds secrets owner-only before it is opened: created
+    empty 0600 when missing (SQLite then gives its -wal and -shm files the same mode), and an
+    older one readable by others, with its side files, made 0600 (when it is ours)."""
     try:
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE))
+        os.close(os.open(database, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE))
+        return
     except FileExistsError:
         pass
+    for path in (database, database.with_name(database.name + "-wal"),
+                 database.with_name(database.name + "-shm")):
+        try:
+            mode = path.stat().st_mode & 0o777
+            if mode & 0o077:
+                os.chmod(path, mode & 0o700)
+        except (FileNotFoundError, PermissionError):
+            pass  # no side file, or not ours: left as it is
 
 
 def read_secret(path: Path, what: str) -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from tricktable.cli.secretopts import secret_option, secret_value
 from tricktable.clubfile import ClubFileError, load_club
 from tricktable.mqtturl import BrokerConfigError, BrokerURL
 from tricktable.provision.acl import BrokerFileError, acl_text, check_board_id, ensure_acl
@@ -52,16 +53,18 @@ def board_group() -> None:
 @click.option("--firmware", type=click.Path(file_okay=False, path_type=Path),
               default=FIRMWARE_DIR, show_default=True, help="The firmware/ directory.")
 @click.option("--mpy-cross", "mpy_cross", default=None, help="mpy-cross to compile with.")
-@click.option("--update-key", default=None,
-              help="The boards' update key (`tricktable fleet key`): the board then takes "
-                   "firmware updates over the network. Without it, it takes none.")
+@secret_option("update-key", "TRICKTABLE_UPDATE_KEY",
+               "the boards' update key (`tricktable fleet key`): the board then takes firmware "
+               "updates over the network; without it, it takes none")
 @click.option("--baudrate", type=int, default=115200, show_default=True)
 @click.option("--no-reset", is_flag=True, help="Leave the board at its REPL (no soft reset).")
 def setup(port: str, board_id: str, broker: str, wifi_file: Path, passwd_file: Path,
           acl_file: Path | None, table: str, prefix: str, pins: str, pads: int,
           reader_bus: str, feedback: str, display: str, firmware: Path, mpy_cross: str | None,
-          update_key: str | None, baudrate: int, no_reset: bool) -> None:
+          update_key: str | None, update_key_file: Path | None, baudrate: int,
+          no_reset: bool) -> None:
     """Copy the compiled firmware and this board's config.json to the board on PORT."""
+    update_key = secret_value("update-key", update_key, update_key_file, "TRICKTABLE_UPDATE_KEY")
     try:
         url = BrokerURL.parse(broker)
         if url.tls:
