@@ -17,7 +17,14 @@ from tricktable.cli.secretopts import secret_option, secret_value
 from tricktable.clubfile import ClubFileError, load_club
 from tricktable.mqtturl import BrokerConfigError, BrokerURL
 from tricktable.provision.acl import BrokerFileError, acl_text, check_board_id, ensure_acl
-from tricktable.provision.boardfile import BoardSpec, ConfigError, board_config, read_wifi_file
+from tricktable.provision.boardfile import (
+    CA_FILE,
+    BoardSpec,
+    ConfigError,
+    board_config,
+    ca_der,
+    read_wifi_file,
+)
 from tricktable.provision.bundle import FIRMWARE_DIR, BundleError, build_bundle
 from tricktable.provision.passwords import add_board_user, check_writable, new_password
 from tricktable.provision.rawrepl import BoardError, RawREPL
@@ -33,7 +40,12 @@ def board_group() -> None:
 @board_group.command("setup")
 @click.argument("port")
 @click.option("--board", "board_id", required=True, help="Board id (MQTT client id and broker user).")
-@click.option("--broker", required=True, help="Broker the board joins: mqtt://host[:port].")
+@click.option("--broker", required=True,
+              help="Broker the board joins: mqtts://host[:port] (TLS, with --ca-file), or "
+                   "mqtt://host[:port] for a club that keeps plain MQTT.")
+@click.option("--ca-file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, help="The club's CA (ca.crt of `tricktable broker certs`), for "
+                                 "mqtts://: copied to the board as ca.der.")
 @click.option("--wifi-file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               required=True, help='JSON list of {"ssid", "password"}, tried in this order.')
 @click.option("--passwd-file", type=click.Path(dir_okay=False, path_type=Path), required=True,
@@ -58,7 +70,8 @@ def board_group() -> None:
                "updates over the network; without it, it takes none")
 @click.option("--baudrate", type=int, default=115200, show_default=True)
 @click.option("--no-reset", is_flag=True, help="Leave the board at its REPL (no soft reset).")
-def setup(port: str, board_id: str, broker: str, wifi_file: Path, passwd_file: Path,
+def setup(port: str, board_id: str, broker: str, ca_file: Path | None, wifi_file: Path,
+          passwd_file: Path,
           acl_file: Path | None, table: str, prefix: str, pins: str, pads: int,
           reader_bus: str, feedback: str, display: str, firmware: Path, mpy_cross: str | None,
           update_key: str | None, update_key_file: Path | None, baudrate: int,
@@ -67,23 +80,28 @@ def setup(port: str, board_id: str, broker: str, wifi_file: Path, passwd_file: P
     update_key = secret_value("update-key", update_key, update_key_file, "TRICKTABLE_UPDATE_KEY")
     try:
         url = BrokerURL.parse(broker)
-        if url.tls:
-            raise ConfigError("broker: boards join over mqtt:// here (TLS on boards is not "
-                              "set up by this command)")
+        if url.tls and ca_file is None:
+            raise ConfigError("broker: mqtts:// needs --ca-file, the club's CA (ca.crt of "
+                              "`tricktable broker certs`): the board checks the broker with it")
+        extra = {CA_FILE: ca_der(ca_file)} if url.tls and ca_file is not None else {}
+        if not url.tls:
+            click.echo("warning: this board will speak plain MQTT: anyone on the club's "
+                       "network can read its password and plays (docs/operations.md, "
+                       "\"Security\"); use mqtts:// and --ca-file", err=True)
         check_board_id(board_id)
         password = new_password()
         spec = BoardSpec(board=board_id, broker_host=url.host, broker_port=url.port,
                          password=password, wifi=read_wifi_file(wifi_file), table=table,
                          prefix=prefix, pins=pins, pads=pads, reader_bus=reader_bus,
                          feedback=feedback, display=None if display == "none" else display,
-                         update_key=update_key)
+                         update_key=update_key, tls=url.tls)
         config = board_config(spec, firmware)
         check_writable(passwd_file)
         if acl_file is not None and ensure_acl(acl_file, prefix, board_id, table):
             click.echo(f"wrote the ACL {acl_file}")
         bundle = build_bundle(firmware, mpy_cross)
         with RawREPL(port, baudrate) as repl:
-            result = setup_board(repl, bundle, config, progress=click.echo)
+            result = setup_board(repl, bundle, config, progress=click.echo, extra=extra)
             repl.close(soft_reset=not no_reset)
         add_board_user(passwd_file, board_id, password)
     except (BrokerConfigError, ConfigError, BrokerFileError, BundleError, BoardError) as exc:
