@@ -7,9 +7,9 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from clubkit import start_club_broker
 from fwkit import HostSide, MicroPython, last_json
 from test_fw_link import HAND, PLAYS, played, spec_file
-from clubkit import start_club_broker
 from tlskit import der_copy, make_certificates
 from tricktable.broker import BrokerTLS, mosquitto_available, start_broker
 
