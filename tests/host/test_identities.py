@@ -142,3 +142,26 @@ def test_board_setup_refuses_a_programs_user_name(tmp_path, name):
                                     "--passwd-file", str(passwd)])
     assert run.exit_code != 0 and "the programs' broker users" in run.output, run.output
     assert passwd.read_text() == "tricktable-host:$7$101$c2FsdA==$aGFzaA==\n"
+
+
+def test_secret_files_are_made_readable_by_their_owner_only(tmp_path):
+    """docs/operations.md, "Security": passwords and keys are 0600 whatever the umask."""
+    import os
+    import stat
+
+    old = os.umask(0o022)
+    try:
+        run = CliRunner().invoke(main, ["broker", "user", "tricktable-web", "--passwd-file",
+                                        str(tmp_path / "passwd"), "--password-out",
+                                        str(tmp_path / "web.pw")])
+        assert run.exit_code == 0, run.output
+        run = CliRunner().invoke(main, ["broker", "certs", "--out", str(tmp_path / "certs"),
+                                        "--name", "127.0.0.1"])
+        assert run.exit_code == 0, run.output
+    finally:
+        os.umask(old)
+    secret = [tmp_path / "passwd", tmp_path / "web.pw", tmp_path / "certs" / "ca.key",
+              tmp_path / "certs" / "server.key"]
+    modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in secret}
+    assert set(modes.values()) == {0o600}, modes
+    assert (tmp_path / "passwd").read_text().startswith("tricktable-web:$7$")

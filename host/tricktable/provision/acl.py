@@ -23,10 +23,11 @@ ACL_TEMPLATE = Path(__file__).resolve().parents[3] / "hardware" / "mosquitto" / 
 SERVICE_USERS = {
     "tricktable-host": "tricktable serve",
     "tricktable-web": "tricktable web (the public scoreboard: reads only)",
-    "tricktable-watch": "tricktable watch (reads only)",
+    "tricktable-watch": "tricktable watch, tricktable cardtime (reads only)",
     "tricktable-admin": "tricktable web --admin-token",
     "tricktable-director": "tricktable console",
     "tricktable-fleet": "tricktable fleet update",
+    "tricktable-league": "tricktable league send (its ACL lines: docs/league.md)",
 }
 RESERVED_PREFIX = "tricktable-"  # kept for the programs, now and later
 # mosquitto settings that go with the ACL: a client's id is its user name, whatever it asks.
