@@ -165,3 +165,19 @@ def test_secret_files_are_made_readable_by_their_owner_only(tmp_path):
     modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in secret}
     assert set(modes.values()) == {0o600}, modes
     assert (tmp_path / "passwd").read_text().startswith("tricktable-web:$7$")
+
+
+def test_board_acl_lets_each_board_of_the_club_file_read_its_own_tables_display(tmp_path):
+    (tmp_path / "club.toml").write_text(
+        '[club]\nprefix = "pfx"\n'
+        '[tables.t1]\nvariant = "euchre"\ndisplays = ["t1-score"]\n'
+        '[tables.t1.pads]\n"t1-n:0" = 0\n"t1-e:0" = 1\n"t1-s:0" = 2\n"t1-w:0" = 3\n'
+        '[tables.t2]\nvariant = "euchre"\n'
+        '[tables.t2.pads]\n"t2-n:0" = 0\n"t2-e:0" = 1\n"t2-s:0" = 2\n"t2-w:0" = 3\n')
+    run = CliRunner().invoke(main, ["board", "acl", "--club", str(tmp_path / "club.toml"),
+                                    "--acl-file", str(tmp_path / "acl")])
+    assert run.exit_code == 0, run.output
+    acl = (tmp_path / "acl").read_text()
+    assert "user t1-score\ntopic read pfx/v1/table/t1/display\n" in acl
+    assert "user t2-w\ntopic read pfx/v1/table/t2/display\n" in acl
+    assert "pattern write pfx/v1/board/%u/event" in acl and "tricktable/v1" not in acl
