@@ -129,7 +129,7 @@ BAD = [
     ([], {"networks": [{"ssid": "cardroom", "password": "short"}]}, "WPA2 needs 8-63"),
     ([], {"networks": []}, "at least one network"),
     ([], {"networks": [{"password": "no-ssid-here"}]}, "'wifi' networks need an 'ssid'"),
-    (["--broker", "mqtts://192.168.1.10"], {}, "TLS"),
+    (["--broker", "mqtts://192.168.1.10"], {}, "mqtts:// needs --ca-file"),
     (["--update-key", "not-a-key"], {}, "'update_key' must be null or 64"),
 ]
 

@@ -132,6 +132,24 @@ def test_a_good_bundle_is_fetched_checked_swapped_in_and_reported(board, updater
         raise AssertionError(f"{exc}\n{powered.stop()}") from None
 
 
+def test_a_board_still_booting_is_offered_the_bundle_once_it_is_online(board, updater_for,
+                                                                      good_bundle):
+    """An offer to a board not yet subscribed would be lost: the updater waits for its
+    online status (docs/fleet.md, "Updating 30 tables", step 2)."""
+    updater = updater_for(bundle.load(good_bundle, CLUB_KEY))
+    results: list = []
+    worker = threading.Thread(target=lambda: results.extend(
+        updater.update_boards(["north"], timeout=60)))
+    worker.start()
+    powered = board()
+    try:
+        worker.join(90)
+        assert results and results[0].ok, results
+        online_with(updater, "0.2.0")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n{powered.stop()}") from None
+
+
 def test_a_corrupted_file_is_refused_and_the_board_keeps_running(board, updater_for,
                                                                  good_bundle):
     powered = board()
