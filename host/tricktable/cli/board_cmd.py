@@ -1,10 +1,12 @@
-"""``tricktable board setup PORT``: set up one table-side board over USB serial.
+"""``tricktable board setup PORT``: set up one table-side board over USB serial;
+``tricktable board acl``: the club's broker ACL from the club file.
 
 A thin shell over tricktable.provision: the board's config is built and checked before the
-port is opened (a bad one is refused with nothing written), the broker's ACL and password
-file are checked before the board is touched, then the firmware and config go on the board
-(temporary names, verified, renamed, read back), and only then is the board's new
-password added to the mosquitto password file.
+port is opened (a bad one, or a board id that is a program's user name, is refused with
+nothing written), the broker's ACL is written or checked (with the board's block for its
+table) and the password file checked before the board is touched, then the firmware, the
+club's CA (for ``mqtts://``) and config go on the board (temporary names, verified, renamed,
+read back), and only then is the board's new password added to the mosquitto password file.
 """
 
 from __future__ import annotations
@@ -71,8 +73,7 @@ def board_group() -> None:
 @click.option("--baudrate", type=int, default=115200, show_default=True)
 @click.option("--no-reset", is_flag=True, help="Leave the board at its REPL (no soft reset).")
 def setup(port: str, board_id: str, broker: str, ca_file: Path | None, wifi_file: Path,
-          passwd_file: Path,
-          acl_file: Path | None, table: str, prefix: str, pins: str, pads: int,
+          passwd_file: Path, acl_file: Path | None, table: str, prefix: str, pins: str, pads: int,
           reader_bus: str, feedback: str, display: str, firmware: Path, mpy_cross: str | None,
           update_key: str | None, update_key_file: Path | None, baudrate: int,
           no_reset: bool) -> None:

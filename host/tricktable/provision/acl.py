@@ -2,8 +2,9 @@
 a club's own broker started by tricktable, the tests).
 
 One MQTT user per program (``SERVICE_USERS``) and per board, each allowed the least it needs
-(hardware/mosquitto/acl.template); the broker binds each client id to its user
-(``IDENTITY_SETTINGS``), so a board's password cannot take another client's session. A board
+(hardware/mosquitto/acl.template); the broker binds each client id to its user (the shipped
+mosquitto.conf's ``use_username_as_clientid``, on each listener), so a board's password cannot
+take another client's session. A board
 id may not be a program's user name (``check_board_id``). Each board reads only its own
 table's display: ``acl_text(prefix, {board: table})`` adds one block per board below the
 template's rules; ``ensure_acl`` writes or updates a club's ACL file for one board, atomically.
@@ -30,8 +31,6 @@ SERVICE_USERS = {
     "tricktable-league": "tricktable league send (its ACL lines: docs/league.md)",
 }
 RESERVED_PREFIX = "tricktable-"  # kept for the programs, now and later
-# mosquitto settings that go with the ACL: a client's id is its user name, whatever it asks.
-IDENTITY_SETTINGS = "use_username_as_clientid true\n"
 BOARD_BLOCK = re.compile(r"^user (\S+)\ntopic read \S+/v1/table/[^/\s]+/display\n", re.M)
 
 
