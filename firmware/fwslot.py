@@ -1,10 +1,12 @@
 """Which firmware bundle boots: the A/B slots, the trial boot of a new bundle, and rollback.
 
 Part of the boot loader with main.py: never in a bundle, so a bad bundle cannot break it.
-Imports json, os and compat. Bundles live in ``fw/a`` and ``fw/b`` under the board's storage;
+Imports json, os and compat, nothing of a bundle: fwupdate.py (in bundles) uses this module's
+slots and pointer, and reaches the board through the ``updates`` handler main.py gives ``run``. Bundles live in ``fw/a`` and ``fw/b`` under the board's storage;
 ``fw/boot.json`` (written to a temporary file, then renamed over: a power cut leaves the old
-or the new pointer, never half of one) says which slot is active and which was before. No
-``boot.json``: the firmware copied by hand at the root (slot ``""``).
+or the new pointer, never half of one) says which slot is active and which was before, and
+the active bundle's ``counter`` (from its signed manifest: fwupdate.py refuses a lower one).
+No ``boot.json``: the firmware copied by hand at the root (slot ``""``, counter 0).
 
 A newly installed bundle boots on trial: ``boot()`` counts the trial boots, and the second
 boot that finds the bundle still unconfirmed (it crashed, hung until the watchdog, or
@@ -48,7 +50,7 @@ def boot(storage):
     if "trial" in doc:
         if doc["trial"] >= TRIAL_BOOTS:  # it had its chance and never confirmed: go back
             doc = {"active": doc["previous"], "version": doc["previous_version"],
-                   "rolled_back": doc["version"]}
+                   "counter": doc.get("previous_counter", 0), "rolled_back": doc["version"]}
         else:
             doc["trial"] += 1
         write_pointer(storage, doc)
@@ -65,7 +67,7 @@ def confirm(storage):
 
 def report(app, **fields):
     """From now on, the app's every status carries ``fields`` (``fw``: the booted bundle's
-    version; ``reboot``: why the board started; ``update``: a firmware update's progress), a
+    version; ``fwc``: its counter; ``reboot``: why the board started; ``update``: a firmware update's progress), a
     None leaving a field as it was. The app's own status() knows none of them: a board that
     never boots through fwslot.run spends no RAM on them."""
     extra = getattr(app, "extra", None)
@@ -90,10 +92,11 @@ def version(app):
     return extra["fw"] if extra and "fw" in extra else app.status()["fw"]
 
 
-async def run(app, pointer, storage, restart, trial_s, cause):
+async def run(app, pointer, storage, restart, trial_s, cause, updates=None):
     """Run ``app`` as the booted bundle: its version, last update and why it started (``cause``
     from the hardware, or ``update``/``rollback`` when fwslot chose so) in the status; the
-    board's ``restart``; and on a trial boot the ``guard``."""
+    board's ``restart``; its update messages to ``updates(app, topic, payload)`` (main.py's,
+    which loads fwupdate.py on the first); and on a trial boot the ``guard``."""
     global RESTART
     from compat import asyncio
 
@@ -103,20 +106,21 @@ async def run(app, pointer, storage, restart, trial_s, cause):
         cause = "rollback"
     elif "trial" in pointer:
         cause = "update"
-    report(app, fw=pointer.get("version") or version(app), reboot=cause,
+    report(app, fw=pointer.get("version") or version(app), fwc=pointer.get("counter", 0),
+           reboot=cause,
            update=rolled_back and {"state": "rolled_back", "version": rolled_back,
                                    "reason": "it did not come online"})
-    if app.cfg["update_key"]:
-        take_updates(app)
+    if app.cfg["update_key"] and updates is not None:
+        take_updates(app, updates)
     if "trial" in pointer:
         asyncio.create_task(guard(app, storage, trial_s, restart))
     await app.run()
 
 
-def take_updates(app):
-    """Subscribe ``app`` to its update topics and hand what comes on them to fwupdate.py
-    (imported on the first message). Here, not in app.py, so that a board that takes no
-    updates (no ``update_key``, or not booted through main.py) spends no RAM on them."""
+def take_updates(app, updates):
+    """Subscribe ``app`` to its update topics and hand what comes on them to ``updates``. Here,
+    not in app.py, so that a board that takes no updates (no ``update_key``, or not booted
+    through main.py) spends no RAM on them."""
     own = app.on_message
     app.link.subscribe(app.topic_config[:-6] + "update/#")
 
@@ -125,12 +129,10 @@ def take_updates(app):
             own(topic, payload)
             return
         try:
-            from fwupdate import handle
+            updates(app, topic, payload)
         except MemoryError:  # counted like a bad message; the host offers again
             app.bad_messages += 1
-            app.last_error = "update: not enough heap free to load fwupdate"
-            return
-        handle(app, topic, payload)
+            app.last_error = "update: not enough heap free to take an update message"
 
     app.link.on_message = on_message
 

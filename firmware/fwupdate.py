@@ -1,14 +1,18 @@
 """Firmware updates over MQTT: a signed bundle offered by the host, fetched in chunks, checked,
 swapped in (docs/fleet.md, docs/protocol.md "Firmware updates").
 
-Imports hashlib, json, os, compat and fwslot; app.py imports it on the first message on the
+Imports hashlib, json, os, compat and fwslot (the boot loader's slots and pointer: fwslot
+imports nothing of this module); main.py's ``updates`` imports it on the first message on the
 board's ``update`` topics, so a board that is never updated keeps the RAM. The offer carries
 the bundle's version, the size of its manifest (version; every file's name, size and
 SHA-256) and the manifest's signature, an HMAC-SHA256 under the board's ``update_key``
 (derived from the club key: MicroPython has sha256 but neither public-key signatures nor, on
 every port, ``hmac``, so it is built here). The board refuses an offer while a hand is in
 progress; else it fetches the manifest like any file, in chunks into the slot not booted,
-and refuses it unless it is signed by that key and names files within the bundle's rules;
+and refuses it unless it is signed by that key, names files within the bundle's rules and
+carries a counter higher than the running bundle's (a correctly signed older bundle is a
+downgrade: only the director's ``tricktable fleet rollback``, which signs the old files again
+with a fresh counter, takes a board back);
 then it fetches each file (resuming from what the slot already holds), checks every size and
 hash, points fw/boot.json at the new slot on trial, and restarts. fwslot.py rolls back a
 bundle that does not come online. Every step is reported in the status's ``update``.
@@ -88,8 +92,8 @@ def empty(where):
 
 
 def check_manifest(path):
-    """The manifest's version and files [(name, size, sha256 bytes)], read from the file at
-    ``path``; ValueError naming the fault."""
+    """The manifest's version, counter and files [(name, size, sha256 bytes)], read from the
+    file at ``path``; ValueError naming the fault."""
     with open(path) as f:
         doc = json.load(f)
     if not isinstance(doc, dict):
@@ -98,6 +102,10 @@ def check_manifest(path):
     files = doc.get("files")
     if not isinstance(version, str) or not version or not isinstance(files, list) or not files:
         raise ValueError("manifest needs a version and a list of files")
+    counter = doc.get("counter")
+    if not isinstance(counter, int) or isinstance(counter, bool) or counter < 0:
+        raise ValueError("manifest needs a counter (bundles made before counters cannot be "
+                         "told from older ones)")
     out = []
     for f in files:
         name = f.get("name")
@@ -111,7 +119,7 @@ def check_manifest(path):
         if not isinstance(size, int) or size < 0 or len(digest) != 32:
             raise ValueError("%s: size and sha256 are required" % name)
         out.append((name, size, digest))
-    return version, out
+    return version, counter, out
 
 
 def handle(app, topic, payload):
@@ -212,8 +220,9 @@ class Updater:
 
     async def take(self, version, size, sig, slot, where):
         """Fetch and check the manifest, then the files; swap them in and restart."""
+        running = fwslot.read_pointer(self.storage).get("counter", 0)
         try:
-            files = await self.fetch_manifest(version, size, sig, where)
+            counter, files = await self.fetch_manifest(version, size, sig, where, running)
             for name, length, _ in files:
                 await self.fetch(version, name, where + "/" + name, length)
             self.want = None
@@ -232,26 +241,31 @@ class Updater:
             return
         pointer = fwslot.read_pointer(self.storage)
         fwslot.write_pointer(self.storage, {
-            "active": slot, "version": version, "previous": pointer["active"],
-            "previous_version": fwslot.version(self.app), "trial": 0})
+            "active": slot, "version": version, "counter": counter,
+            "previous": pointer["active"], "previous_version": fwslot.version(self.app),
+            "previous_counter": running, "trial": 0})
         self.report("installed", version)
         await self.publish_status()
         await self.app.link.stop()
         fwslot.RESTART()
 
-    async def fetch_manifest(self, version, size, sig, where):
+    async def fetch_manifest(self, version, size, sig, where, running):
         """The offer's manifest, fetched into ``where`` and checked: its signature, its files'
-        rules, its version. Returns its files."""
+        rules, its version, a counter above ``running`` (the booted bundle's). Returns
+        (its counter, its files)."""
         path = where + "/" + MANIFEST
         await self.fetch(version, MANIFEST, path, size)
         key = unhexlify(self.app.cfg["update_key"])
         collect()
         if size_of(path) != size or not same(hmac_of(key, path), unhexlify(sig)):
             raise ValueError("bad signature: the bundle is not signed with this club's key")
-        got, files = check_manifest(path)
+        got, counter, files = check_manifest(path)
         if got != version:
             raise ValueError("the offer's version is not the manifest's")
-        return files
+        if counter <= running:
+            raise ValueError("older than the bundle this board runs (counter %d, runs %d): a "
+                             "downgrade is `tricktable fleet rollback`" % (counter, running))
+        return counter, files
 
     async def fetch(self, version, name, path, size):
         """Fetch ``name`` into ``path`` in chunks until it holds ``size`` bytes."""

@@ -58,6 +58,14 @@ def stopped():
 SLOT: list = []  # the bundle's directory, first on sys.path while it runs
 
 
+def updates(app, topic, payload):
+    """A message on the board's update topics, to fwupdate.py (in the bundle): imported on the
+    first, so a board that is never updated keeps the RAM."""
+    from fwupdate import handle
+
+    handle(app, topic, payload)
+
+
 def main():
     path, pointer = fwslot.boot(".")
     if path:
@@ -78,7 +86,7 @@ def main():
     board.connect_wifi()
     app = App(board, cfg, ".")
     fwslot.report(app, config=board.problem)  # pads the pin map does not wire: the host is told
-    asyncio.run(fwslot.run(app, pointer, ".", reset, TRIAL_S, reset_cause()))
+    asyncio.run(fwslot.run(app, pointer, ".", reset, TRIAL_S, reset_cause(), updates))
 
 
 try:

@@ -114,11 +114,11 @@ class _Mosquitto:
     """A mosquitto child process with its config, passwords, ACL and persistence in ``workdir``."""
 
     def __init__(self, host: str, port: int, auth: BrokerAuth | None, tls: BrokerTLS | None,
-                 workdir: Path, extra: str = "") -> None:
+                 workdir: Path, extra: str = "", whole: str | None = None) -> None:
         self.host, self.port, self.workdir = host, port, workdir
         self.proc: subprocess.Popen[bytes] | None = None
         self.config = workdir / "mosquitto.conf"
-        self.config.write_text(self._config_text(auth, tls) + extra)
+        self.config.write_text(whole if whole is not None else self._config_text(auth, tls) + extra)
 
     def _config_text(self, auth: BrokerAuth | None, tls: BrokerTLS | None) -> str:
         lines = [
@@ -161,8 +161,11 @@ class _Mosquitto:
         try:
             _wait_listening(self.host, self.port, lambda: proc.poll() is None)
         except BrokerError as exc:
+            if proc.poll() is None:
+                proc.kill()
+            said = proc.communicate()[1].decode(errors="replace")
             self.stop()
-            raise BrokerError(f"{exc}: {proc.stderr.read().decode(errors='replace') if proc.stderr else ''}") from exc
+            raise BrokerError(f"{exc}: {said}") from exc
 
     def stop(self) -> None:
         if self.proc is None:
@@ -288,6 +291,22 @@ class BrokerHandle:
 
     def __repr__(self) -> str:
         return f"<BrokerHandle {self.kind} {self.url} {'running' if self._running else 'stopped'}>"
+
+
+def start_mosquitto(config: str, port: int, host: str = "127.0.0.1",
+                    tls: bool = False) -> BrokerHandle:
+    """Start mosquitto from a whole configuration of its own (such as
+    provision.brokerconf.club_config makes) and wait until ``host:port`` accepts connections."""
+    if not mosquitto_available():
+        raise BrokerError(f"mosquitto is not installed at {MOSQUITTO}")
+    workdir = Path(tempfile.mkdtemp(prefix="tricktable-broker-"))
+    backend = _Mosquitto(host, port, None, None, workdir, whole=config)
+    try:
+        backend.start()
+    except BrokerError:
+        shutil.rmtree(workdir, ignore_errors=True)
+        raise
+    return BrokerHandle("mosquitto", host, port, backend, workdir, tls)
 
 
 def start_broker(

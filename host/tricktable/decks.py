@@ -9,7 +9,9 @@ calls for every pad event (docs/architecture.md, "Tags and tokens"): a UID enrol
 answered from the registry; an unknown UID is accepted only with a record whose MAC checks
 against a club key (so a table can read a deck enrolled on another host that shares the key).
 
-May import ``tricktable.cards`` and ``tricktable.tags``; nothing else of ours.
+The file holds the club keys: it is created readable by its owner only, with its -wal and
+-shm (``tricktable.secretfiles``). May import ``tricktable.cards``, ``tricktable.tags`` and
+``tricktable.secretfiles``; nothing else of ours.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tricktable import cards, tags
+from tricktable.secretfiles import keep_private
 
 CARD_DECKS = ("24", "25", "28", "32", "36", "40", "48", "52", "56")  # names of cards.deck()
 DECK_KINDS = (*CARD_DECKS, "tokens", "members")
@@ -209,6 +212,7 @@ class Registry:
             return
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            keep_private(Path(self.path))
         try:
             self._db = sqlite3.connect(
                 self.path, check_same_thread=False, isolation_level=None, timeout=5

@@ -101,6 +101,7 @@ class BoardStatus(_Message, kw_only=True):
     online: bool
     boot: Boot | None = None
     fw: ShortText | None = None
+    fwc: Annotated[int, Meta(ge=0)] | None = None  # the running bundle's counter (fleet/bundle.py)
     heap: Annotated[int, Meta(ge=0)] | None = None
     rssi: int | None = None
     readers: Annotated[int, Meta(ge=0, le=16)] | None = None

@@ -157,3 +157,26 @@ def test_a_valid_record_for_a_card_enrolled_here_as_another_tag_is_refused(regis
                       UID2, registry.keys()[key_id])
     with pytest.raises(decks.BadRecord, match=f"AS of deck 4 is enrolled here as tag {UID.hex()}"):
         registry.resolve(UID2, raw)
+
+
+def test_the_club_key_is_readable_by_its_owner_only(tmp_path):
+    """The registry holds the club key (it signs the tags, and the boards' update key comes
+    from it): the file and its SQLite side files are created 0600 whatever the umask, and an
+    older registry readable by others is made 0600 when opened."""
+    import os
+    import stat
+
+    path = tmp_path / "decks.sqlite"
+    old_umask = os.umask(0o022)
+    try:
+        with decks.Registry(path) as reg:
+            reg.add_key(1, bytes(range(32)))
+            side = [p for p in tmp_path.iterdir() if p.name != "decks.sqlite"]
+            assert {p.name for p in side} >= {"decks.sqlite-wal", "decks.sqlite-shm"}
+            modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in [path, *side]}
+            assert set(modes.values()) == {0o600}, modes
+        path.chmod(0o644)
+        decks.Registry(path).close()
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    finally:
+        os.umask(old_umask)

@@ -161,7 +161,8 @@ def last_json(output: str) -> dict:
 class HostSide:
     """Acks board events like the host service; records every copy it receives."""
 
-    def __init__(self, host: str, port: int, prefix: str, tls_ca: Path | None = None) -> None:
+    def __init__(self, host: str, port: int, prefix: str, tls_ca: Path | None = None,
+                 auth: tuple[str, str] | None = None) -> None:
         self.prefix = prefix
         self.copies: list[dict] = []
         self.journal: dict[tuple[str, int, int], dict] = {}
@@ -175,6 +176,8 @@ class HostSide:
         self.client.reconnect_delay_set(0.1, 0.5)
         if tls_ca is not None:
             self.client.tls_set(ca_certs=str(tls_ca))
+        if auth is not None:
+            self.client.username_pw_set(*auth)
         self.client.connect(host, port, keepalive=10)
         self.client.loop_start()
         self.wait(lambda: self.client.is_connected(), "host subscriber connected")

@@ -18,6 +18,7 @@ from tricktable.broker import BrokerAuth, free_port, mosquitto_available, start_
 from tricktable.cli import main
 from tricktable.provision.boardfile import BoardSpec, board_config
 from tricktable.provision.bundle import FIRMWARE_DIR, build_bundle
+from tricktable.provision.certs import make_club_certs
 from tricktable.provision.rawrepl import BoardError, RawREPL
 from tricktable.provision.setup import BoardInfo, check_board, setup_board
 from usbboard import USBBoard, snapshot
@@ -82,6 +83,25 @@ def test_setup_installs_firmware_and_config_and_reads_them_back(usb_board, flash
     assert f"verified {len(bundle.files) + 1} files" in result.output
 
 
+def test_a_board_set_up_for_tls_gets_the_clubs_ca_and_only_its_own_tables_display(
+        usb_board, flash, tmp_path):
+    """docs/operations.md, "Security": `board setup --broker mqtts://... --ca-file ca.crt`
+    (the CA `tricktable broker certs` made) puts the CA on the board in DER and turns TLS on;
+    the ACL lets the board read its own table's display and no other's."""
+    certs = make_club_certs(tmp_path / "certs", ["192.168.1.10"])
+    refused = setup_command(usb_board, tmp_path, "--broker", "mqtts://192.168.1.10")
+    assert refused.exit_code != 0 and "mqtts:// needs --ca-file" in refused.output
+    result = setup_command(usb_board, tmp_path, "--broker", "mqtts://192.168.1.10",
+                           "--ca-file", str(certs.ca), "--table", "t7")
+    assert result.exit_code == 0, result.output
+    assert (flash / "ca.der").read_bytes() == certs.ca_der.read_bytes()
+    broker = json.loads((flash / "config.json").read_text())["broker"]
+    assert (broker["port"], broker["tls"], broker["ca"]) == (8883, True, "ca.der")
+    acl = (tmp_path / "acl").read_text()
+    assert "user t1-north\ntopic read tricktable/v1/table/t7/display\n" in acl
+    assert "pattern read tricktable/v1/table/+/display" not in acl
+
+
 @pytest.mark.skipif(not mosquitto_available(), reason="needs mosquitto")
 def test_the_board_password_opens_the_broker_and_a_wrong_one_does_not(usb_board, flash,
                                                                      tmp_path):
@@ -109,7 +129,7 @@ BAD = [
     ([], {"networks": [{"ssid": "cardroom", "password": "short"}]}, "WPA2 needs 8-63"),
     ([], {"networks": []}, "at least one network"),
     ([], {"networks": [{"password": "no-ssid-here"}]}, "'wifi' networks need an 'ssid'"),
-    (["--broker", "mqtts://192.168.1.10"], {}, "TLS"),
+    (["--broker", "mqtts://192.168.1.10"], {}, "mqtts:// needs --ca-file"),
     (["--update-key", "not-a-key"], {}, "'update_key' must be null or 64"),
 ]
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from clubkit import start_club_broker
 from fwkit import HostSide, MicroPython, last_json
 from test_fw_link import HAND, PLAYS, played, spec_file
 from tlskit import der_copy, make_certificates
@@ -63,3 +64,24 @@ def test_a_broker_the_club_ca_did_not_sign_is_refused(tls_board, tmp_path, topic
                         offline=True, end="cut_now")
         summary = last_json(tls_board.run("board_run.py", spec))
         assert summary["connects"] == 0 and summary["pending"] == 4, summary
+
+
+def test_a_board_plays_a_hand_on_the_clubs_broker_as_shipped(tls_board, tmp_path, reader_host):
+    """hardware/mosquitto/mosquitto.conf as shipped: TLS on its own listener with the CA and
+    certificate `tricktable broker certs` makes, the board logged in as itself, the host over
+    plain MQTT on loopback."""
+    club = start_club_broker(tmp_path / "club", "tricktable", boards={"north": "t1"})
+    host = HostSide("127.0.0.1", club.port, "tricktable",
+                    auth=("tricktable-host", club.passwords["tricktable-host"]))
+    try:
+        spec = tls_spec(tmp_path, club.tls_port, "tricktable", club.certs.ca, reader_host,
+                        tricks=HAND)
+        text = open(spec).read().replace('"keepalive": 5,', '"keepalive": 5, "user": "north", '
+                                         f'"password": "{club.passwords["north"]}",')
+        open(spec, "w").write(text)
+        summary = last_json(tls_board.run("board_run.py", spec))
+        assert summary["pending"] == 0 and summary["seq"] == 24, summary
+        assert played(host) == PLAYS
+    finally:
+        host.close()
+        club.stop()

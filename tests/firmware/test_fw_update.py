@@ -46,8 +46,13 @@ def board(mpy_build, mqtt_broker, topic_prefix, reader_host, tmp_path):
     machine is not taken for a bundle that never does; the rollback test gives it 3 s."""
     boards: list[PoweredBoard] = []
 
-    def start(trial_s: int = 60, lying: list | None = None) -> PoweredBoard:
+    def start(trial_s: int = 60, lying: list | None = None,
+              counter: int | None = None) -> PoweredBoard:
         (tmp_path / "flash").mkdir(exist_ok=True)
+        if counter is not None:  # it runs the factory firmware as a bundle of this counter
+            (tmp_path / "flash" / "fw").mkdir(exist_ok=True)
+            (tmp_path / "flash" / "fw" / "boot.json").write_text(json.dumps(
+                {"active": "", "version": FACTORY, "counter": counter}))
         spec = tmp_path / "spec.json"
         spec.write_text(json.dumps({
             "storage": str(tmp_path / "flash"), "trial_s": trial_s, "lying": lying or [],
@@ -127,6 +132,24 @@ def test_a_good_bundle_is_fetched_checked_swapped_in_and_reported(board, updater
         raise AssertionError(f"{exc}\n{powered.stop()}") from None
 
 
+def test_a_board_still_booting_is_offered_the_bundle_once_it_is_online(board, updater_for,
+                                                                      good_bundle):
+    """An offer to a board not yet subscribed would be lost: the updater waits for its
+    online status (docs/fleet.md, "Updating 30 tables", step 2)."""
+    updater = updater_for(bundle.load(good_bundle, CLUB_KEY))
+    results: list = []
+    worker = threading.Thread(target=lambda: results.extend(
+        updater.update_boards(["north"], timeout=60)))
+    worker.start()
+    powered = board()
+    try:
+        worker.join(90)
+        assert results and results[0].ok, results
+        online_with(updater, "0.2.0")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n{powered.stop()}") from None
+
+
 def test_a_corrupted_file_is_refused_and_the_board_keeps_running(board, updater_for,
                                                                  good_bundle):
     powered = board()
@@ -189,6 +212,46 @@ def test_a_bundle_that_never_comes_online_is_rolled_back(board, updater_for, goo
         assert powered.boots == 3  # into the new bundle, then back
         assert updater.statuses["north"].online
         assert updater.statuses["north"].reboot == "rollback"
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n{powered.stop()}") from None
+
+
+def test_an_older_bundle_is_refused_and_only_the_directors_rollback_takes_a_board_back(
+        board, updater_for, good_bundle, tmp_path):
+    """docs/fleet.md, "Downgrades": a bundle correctly signed but older than the one a board
+    runs (a lower counter in its manifest) is not offered by the host, and refused by the
+    board when someone offers it anyway; `tricktable fleet rollback` signs it again, audited,
+    and the board takes that."""
+    genuine = bundle.load(good_bundle, CLUB_KEY)
+    (tmp_path / "old").mkdir()
+    old = bundle.write(tmp_path / "old", "0.0.1", CLUB_KEY, genuine.files, counter=5)
+    powered = board(counter=10)
+    updater = updater_for(old)
+    try:
+        online_with(updater, FACTORY)
+        assert updater.statuses["north"].fwc == 10
+        (result,) = updater.update_boards(["north"], timeout=60)
+        assert not result.ok and result.why.startswith("not offered: 0.0.1 is older"), result.why
+        updater.offer("north")  # an attacker's offer, past the host's check
+        eventually(lambda: (u := updater.statuses["north"].update) is not None
+                   and u.state == "refused", "the board refuses the old bundle", timeout=60)
+        assert "older than the bundle this board runs" in updater.statuses["north"].update.reason
+        assert updater.files_served == {"manifest.json"} and powered.boots == 1
+        updater.stop()  # the rollback is 0.0.1 too: one updater answers its fetches
+        registry = tmp_path / "decks.sqlite"
+        with Registry(registry) as reg:
+            reg.add_key(1, CLUB_KEY)
+        run = CliRunner().invoke(main, [
+            "fleet", "rollback", str(tmp_path / "old"), "--replaces", FACTORY, "--reason",
+            "0.1.0 loses taps", "--out", str(tmp_path / "back"), "--registry", str(registry)])
+        assert run.exit_code == 0, run.output
+        audit = json.loads((tmp_path / "fleet-audit.jsonl").read_text())
+        assert (audit["action"], audit["version"], audit["replaces"], audit["reason"]) == (
+            "rollback", "0.0.1", FACTORY, "0.1.0 loses taps")
+        back = updater_for(bundle.load(tmp_path / "back", CLUB_KEY))
+        (result,) = back.update_boards(["north"], timeout=60)
+        assert result.ok, result.why
+        online_with(back, "0.0.1")
     except AssertionError as exc:
         raise AssertionError(f"{exc}\n{powered.stop()}") from None
 

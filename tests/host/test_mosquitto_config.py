@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from tricktable.broker import MOSQUITTO, free_port, mosquitto_available
+from tricktable.provision.certs import make_club_certs
 from waiting import eventually
 
 pytestmark = pytest.mark.skipif(not mosquitto_available(), reason="needs mosquitto")
@@ -28,10 +29,17 @@ include_dir {work}/conf.d
 
 
 def local(text: str, work: Path, port: int) -> str:
-    """The shipped text with this test's port, files and user."""
+    """The shipped text with this test's ports (plain ``port``, TLS another), files (the
+    club's certificates made as `tricktable broker certs` makes them) and user."""
     (work / "passwd").write_text("")
     (work / "acl").write_text((SHIPPED / "acl.template").read_text())
-    return (text.replace("listener 1883", f"listener {port} 127.0.0.1")
+    make_club_certs(work / "certs", ["127.0.0.1"])
+    tls = free_port()
+    while tls == port:
+        tls = free_port()
+    return (text.replace("listener 1883 127.0.0.1", f"listener {port} 127.0.0.1")
+            .replace("listener 8883", f"listener {tls} 127.0.0.1")
+            .replace("/etc/mosquitto/certs/", f"{work}/certs/")
             .replace("/etc/mosquitto/tricktable.passwd", str(work / "passwd"))
             .replace("/etc/mosquitto/tricktable.acl", str(work / "acl"))
             .replace("/var/lib/mosquitto/", f"{work}/"))

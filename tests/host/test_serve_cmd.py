@@ -75,7 +75,8 @@ def locked_broker():
 
 
 def test_refused_credentials_are_a_clear_error_not_an_endless_loop(tmp_path, locked_broker):
-    ran = serve(tmp_path, "--broker", f"mqtt://host:wrong@127.0.0.1:{locked_broker.port}")
+    ran = serve(tmp_path, "--broker", f"mqtt://127.0.0.1:{locked_broker.port}", "--username",
+                "host", env={"TRICKTABLE_MQTT_PASSWORD": "wrong"})
     line = one_error_line(ran)
     assert f"the MQTT broker at 127.0.0.1:{locked_broker.port} refused the host" in line
     assert "Not authorized" in line

@@ -22,6 +22,7 @@ pytestmark = pytest.mark.skipif(not mosquitto_available(), reason="needs mosquit
 
 ACL = Path(__file__).parents[2] / "hardware" / "mosquitto" / "acl.template"
 PASSWORDS = {"tricktable-host": "host-pw", "tricktable-web": "web-pw",
+             "tricktable-director": "director-pw",
              **{f"t1-{s}": f"{s}-pw" for s in SEATS}}
 
 

@@ -68,7 +68,7 @@ def test_a_scorecard_is_served_by_name_and_an_unknown_name_is_refused(
              line["score"]) for line in v["lines"]] == [
         (c.game, c.table, c.partner, c.opponents, c.score) for c in scorecards(night)[name]]
     missing = httpx.get(f"{board.url}/api/scorecard/Nobody")
-    assert missing.status_code == 404 and "'Nobody' is not on tonight's roster" in missing.text
+    assert missing.status_code == 404 and "no player of that name on tonight's roster" in missing.text
     assert httpx.get(f"{board.url}/scorecard/{name}").status_code == 200
 
 

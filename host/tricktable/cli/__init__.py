@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "web": ("tricktable.cli.web_cmd:web", "Serve the live web scoreboard for any broker."),
     "console": ("tricktable.cli.console_cmd:console", "Serve the director console: a night's corrections, audited."),
     "board": ("tricktable.cli.board_cmd:board_group", "Set up a table-side board over USB: firmware, Wi-Fi, broker."),
+    "broker": ("tricktable.cli.broker_cmd:broker_group", "The club broker's TLS certificates and program users."),
     "deck": ("tricktable.cli.deck_cmds:deck_group", "List and check enrolled decks; share the club key."),
     "fleet": ("tricktable.cli.fleet_cmd:fleet", "Firmware bundles for the boards; update them table by table."),
     "enroll": ("tricktable.cli.deck_cmds:enroll_command", "Tag a deck or a token set at a USB PN532 reader."),

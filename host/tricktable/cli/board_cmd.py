@@ -1,10 +1,12 @@
-"""``tricktable board setup PORT``: set up one table-side board over USB serial.
+"""``tricktable board setup PORT``: set up one table-side board over USB serial;
+``tricktable board acl``: the club's broker ACL from the club file.
 
 A thin shell over tricktable.provision: the board's config is built and checked before the
-port is opened (a bad one is refused with nothing written), the broker's ACL and password
-file are checked before the board is touched, then the firmware and config go on the board
-(temporary names, verified, renamed, read back), and only then is the board's new
-password added to the mosquitto password file.
+port is opened (a bad one, or a board id that is a program's user name, is refused with
+nothing written), the broker's ACL is written or checked (with the board's block for its
+table) and the password file checked before the board is touched, then the firmware, the
+club's CA (for ``mqtts://``) and config go on the board (temporary names, verified, renamed,
+read back), and only then is the board's new password added to the mosquitto password file.
 """
 
 from __future__ import annotations
@@ -13,18 +15,23 @@ from pathlib import Path
 
 import click
 
+from tricktable.cli.secretopts import secret_option, secret_value
+from tricktable.clubfile import ClubFileError, load_club
 from tricktable.mqtturl import BrokerConfigError, BrokerURL
-from tricktable.provision.boardfile import BoardSpec, ConfigError, board_config, read_wifi_file
-from tricktable.provision.bundle import FIRMWARE_DIR, BundleError, build_bundle
-from tricktable.provision.passwords import (
-    BrokerFileError,
-    add_board_user,
-    check_writable,
-    ensure_acl,
-    new_password,
+from tricktable.provision.acl import BrokerFileError, acl_text, check_board_id, ensure_acl
+from tricktable.provision.boardfile import (
+    CA_FILE,
+    BoardSpec,
+    ConfigError,
+    board_config,
+    ca_der,
+    read_wifi_file,
 )
+from tricktable.provision.bundle import FIRMWARE_DIR, BundleError, build_bundle
+from tricktable.provision.passwords import add_board_user, check_writable, new_password
 from tricktable.provision.rawrepl import BoardError, RawREPL
 from tricktable.provision.setup import setup_board
+from tricktable.secretfiles import write_private
 
 
 @click.group("board")
@@ -35,7 +42,12 @@ def board_group() -> None:
 @board_group.command("setup")
 @click.argument("port")
 @click.option("--board", "board_id", required=True, help="Board id (MQTT client id and broker user).")
-@click.option("--broker", required=True, help="Broker the board joins: mqtt://host[:port].")
+@click.option("--broker", required=True,
+              help="Broker the board joins: mqtts://host[:port] (TLS, with --ca-file), or "
+                   "mqtt://host[:port] for a club that keeps plain MQTT.")
+@click.option("--ca-file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, help="The club's CA (ca.crt of `tricktable broker certs`), for "
+                                 "mqtts://: copied to the board as ca.der.")
 @click.option("--wifi-file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               required=True, help='JSON list of {"ssid", "password"}, tried in this order.')
 @click.option("--passwd-file", type=click.Path(dir_okay=False, path_type=Path), required=True,
@@ -55,37 +67,63 @@ def board_group() -> None:
 @click.option("--firmware", type=click.Path(file_okay=False, path_type=Path),
               default=FIRMWARE_DIR, show_default=True, help="The firmware/ directory.")
 @click.option("--mpy-cross", "mpy_cross", default=None, help="mpy-cross to compile with.")
-@click.option("--update-key", default=None,
-              help="The boards' update key (`tricktable fleet key`): the board then takes "
-                   "firmware updates over the network. Without it, it takes none.")
+@secret_option("update-key", "TRICKTABLE_UPDATE_KEY",
+               "the boards' update key (`tricktable fleet key`): the board then takes firmware "
+               "updates over the network; without it, it takes none")
 @click.option("--baudrate", type=int, default=115200, show_default=True)
 @click.option("--no-reset", is_flag=True, help="Leave the board at its REPL (no soft reset).")
-def setup(port: str, board_id: str, broker: str, wifi_file: Path, passwd_file: Path,
-          acl_file: Path | None, table: str, prefix: str, pins: str, pads: int,
+def setup(port: str, board_id: str, broker: str, ca_file: Path | None, wifi_file: Path,
+          passwd_file: Path, acl_file: Path | None, table: str, prefix: str, pins: str, pads: int,
           reader_bus: str, feedback: str, display: str, firmware: Path, mpy_cross: str | None,
-          update_key: str | None, baudrate: int, no_reset: bool) -> None:
+          update_key: str | None, update_key_file: Path | None, baudrate: int,
+          no_reset: bool) -> None:
     """Copy the compiled firmware and this board's config.json to the board on PORT."""
+    update_key = secret_value("update-key", update_key, update_key_file, "TRICKTABLE_UPDATE_KEY")
     try:
         url = BrokerURL.parse(broker)
-        if url.tls:
-            raise ConfigError("broker: boards join over mqtt:// here (TLS on boards is not "
-                              "set up by this command)")
+        if url.tls and ca_file is None:
+            raise ConfigError("broker: mqtts:// needs --ca-file, the club's CA (ca.crt of "
+                              "`tricktable broker certs`): the board checks the broker with it")
+        extra = {CA_FILE: ca_der(ca_file)} if url.tls and ca_file is not None else {}
+        if not url.tls:
+            click.echo("warning: this board will speak plain MQTT: anyone on the club's "
+                       "network can read its password and plays (docs/operations.md, "
+                       "\"Security\"); use mqtts:// and --ca-file", err=True)
+        check_board_id(board_id)
         password = new_password()
         spec = BoardSpec(board=board_id, broker_host=url.host, broker_port=url.port,
                          password=password, wifi=read_wifi_file(wifi_file), table=table,
                          prefix=prefix, pins=pins, pads=pads, reader_bus=reader_bus,
                          feedback=feedback, display=None if display == "none" else display,
-                         update_key=update_key)
+                         update_key=update_key, tls=url.tls)
         config = board_config(spec, firmware)
         check_writable(passwd_file)
-        if acl_file is not None and ensure_acl(acl_file, prefix):
+        if acl_file is not None and ensure_acl(acl_file, prefix, board_id, table):
             click.echo(f"wrote the ACL {acl_file}")
         bundle = build_bundle(firmware, mpy_cross)
         with RawREPL(port, baudrate) as repl:
-            result = setup_board(repl, bundle, config, progress=click.echo)
+            result = setup_board(repl, bundle, config, progress=click.echo, extra=extra)
             repl.close(soft_reset=not no_reset)
         add_board_user(passwd_file, board_id, password)
     except (BrokerConfigError, ConfigError, BrokerFileError, BundleError, BoardError) as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(f"board {board_id}: {len(result.hashes)} files verified; user {board_id} added "
                f"to {passwd_file}. Reload mosquitto (systemctl reload mosquitto) so it reads it.")
+
+
+@board_group.command("acl")
+@click.option("--club", "club_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              required=True, help="the club file: its prefix, tables and their boards")
+@click.option("--acl-file", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="the mosquitto ACL to (re)write")
+def acl_command(club_file: Path, acl_file: Path) -> None:
+    """Write the club's ACL: the programs' users, and each board of the club file reading only
+    its own table's display. Run it again when boards move between tables."""
+    try:
+        club = load_club(club_file)
+        boards = {b: t for t, cfg in club.tables.items() for b in cfg.boards}
+        write_private(acl_file, acl_text(club.prefix, boards), keep_mode=True)
+    except (ClubFileError, BrokerFileError, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"wrote the ACL {acl_file} ({len(boards)} boards). Reload mosquitto "
+               "(systemctl reload mosquitto) so it reads it.")

@@ -2,8 +2,9 @@
 
 ``--username`` (or ``TRICKTABLE_MQTT_USERNAME``) and ``--password-file`` (or
 ``TRICKTABLE_MQTT_PASSWORD``) complete a ``--broker`` URL that carries no password, so the
-password stays out of ``ps`` and the shell's history; a password in the URL still works.
-Imports ``tricktable.mqtturl`` and ``tricktable.protocol``.
+password stays out of ``ps`` and the shell's history; a password in the URL still works, with
+a warning (deprecated). Imports ``tricktable.mqtturl``, ``tricktable.protocol`` and
+``cli.secretopts``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 import click
 
+from tricktable.cli.secretopts import warn_on_command_line
 from tricktable.mqtturl import BrokerConfigError, BrokerURL
 from tricktable.protocol import DEFAULT_PREFIX
 from tricktable.textfiles import TextFileError, read_text
@@ -53,6 +55,9 @@ def broker_url(url: str, username: str | None, password_file: Path | None) -> Br
     environment. BrokerConfigError for an unreadable password file or a password without a user."""
     parsed = BrokerURL.parse(url)
     password = parsed.password
+    if password is not None:
+        warn_on_command_line("a password in the broker URL",
+                             f"--password-file or {PASSWORD_ENV}")
     if password is None and password_file is not None:
         try:
             lines = read_text(password_file, "password file").splitlines()

@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from tricktable.cli.brokeropts import broker_options, broker_url
+from tricktable.cli.secretopts import secret_option, secret_value
 from tricktable.journal import Journal, JournalError
 from tricktable.mqtturl import BrokerConfigError
 from tricktable.web.console import create_console
@@ -29,21 +30,24 @@ from tricktable.web.server import Scoreboard
 @broker_options
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to serve on")
 @click.option("--port", default=8081, show_default=True, type=click.IntRange(0, 65535))
-@click.option("--admin-token", envvar="TRICKTABLE_ADMIN_TOKEN", required=True,
-              help="the bearer token the console asks for [env TRICKTABLE_ADMIN_TOKEN]")
+@secret_option("admin-token", "TRICKTABLE_ADMIN_TOKEN", "the bearer token the console asks for")
 def console(night: Path, journal: Path | None, broker: str, ca_file: str | None, prefix: str,
             host: str, port: int, username: str | None, password_file: Path | None,
-            admin_token: str) -> None:
+            admin_token: str | None, admin_token_file: Path | None) -> None:
     """Serve the director console: corrections to the night, with an audit log."""
+    token = secret_value("admin-token", admin_token, admin_token_file, "TRICKTABLE_ADMIN_TOKEN")
+    if token is None:
+        raise click.UsageError("the console needs its admin token: TRICKTABLE_ADMIN_TOKEN in "
+                               "the environment, or --admin-token-file")
     try:
         if journal is not None:
             Journal(journal, readonly=True).close()  # a journal, not any file
         url = broker_url(broker, username, password_file)
-        link = NightLink(url, prefix, ca_file)
         server = Scoreboard(url.host, url.port, host=host, port=port, prefix=prefix,
                             username=url.username, password=url.password, tls=url.tls,
                             ca_file=ca_file, make_app=lambda feed: create_console(
-                                feed, admin_token, night, journal, link))
+                                feed, token, night, journal,
+                                NightLink(url, prefix, ca_file, feed=feed)))
     except (BrokerConfigError, JournalError, OSError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     try:

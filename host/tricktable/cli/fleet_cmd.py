@@ -2,12 +2,17 @@
 
 ``fleet key`` prints the boards' update key (config.json ``update_key``), ``fleet bundle``
 compiles and signs a bundle, ``fleet update`` offers one to every board of the club file,
-table by table, between hands (docs/fleet.md). Imports ``clubfile``, ``decks``, ``fleet`` and
+table by table, between hands (docs/fleet.md). Boards refuse a bundle older than theirs:
+``fleet rollback`` signs an older bundle again with a fresh counter, the director's explicit
+way back, and records who did it, when and why in the audit log. Imports ``clubfile``, ``decks``, ``fleet`` and
 the broker options; the club key comes from the deck registry (``tricktable deck key``).
 """
 
 from __future__ import annotations
 
+import getpass
+import json
+import time
 from pathlib import Path
 
 import click
@@ -104,3 +109,38 @@ def update_command(bundle_dir: Path, club_file: Path, only: tuple[str, ...], tim
                                    f"{len(failed)} board(s) did not take {loaded.version}; "
                                    f"{len(tables) - len(done)} table(s) not offered it")
     click.echo(f"every board of {len(tables)} table(s) runs {loaded.version}")
+
+
+def audit_path(registry: Path | None) -> Path:
+    """The fleet's audit log: beside the deck registry (it holds the key that signs)."""
+    return (registry or decks.default_path()).parent / "fleet-audit.jsonl"
+
+
+@fleet.command("rollback")
+@click.argument("old_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--replaces", required=True, help="the (newer) version the boards run now")
+@click.option("--reason", required=True, help="why: kept in the audit log")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="directory to write the rollback bundle into (new or empty)")
+@registry_option
+def rollback_command(old_dir: Path, replaces: str, reason: str, out: Path,
+                     registry: Path | None) -> None:
+    """Sign OLD_DIR's bundle again with a fresh counter, so boards running REPLACES take it
+    (they refuse an older bundle as it was); then `fleet update OUT`. Audited."""
+    if not reason.strip():
+        raise click.ClickException("--reason: say why (it goes in the audit log)")
+    key = _club_key(registry)
+    try:
+        old = bundle.load(old_dir, key)
+        made = bundle.rollback(old, out, key, replaces)
+    except bundle.BundleError as exc:
+        raise click.ClickException(str(exc)) from None
+    log = audit_path(registry)
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("a") as f:
+        f.write(json.dumps({"t": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "by": getpass.getuser(),
+                            "action": "rollback", "version": made.version,
+                            "replaces": replaces, "counter": made.counter,
+                            "reason": reason, "out": str(out)}) + "\n")
+    click.echo(f"rollback bundle {made.version} (counter {made.counter}, replaces {replaces}) "
+               f"in {out}; logged in {log}. Offer it with `tricktable fleet update {out}`.")

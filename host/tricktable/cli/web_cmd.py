@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from tricktable.cli.brokeropts import broker_options, broker_url
+from tricktable.cli.secretopts import secret_option, secret_value
 from tricktable.history import HistoryError
 from tricktable.journal import Journal, JournalError
 from tricktable.mqtturl import BrokerConfigError
@@ -40,14 +41,17 @@ from tricktable.web.server import Scoreboard
                    "hidden players as Guest [env TRICKTABLE_CLUB_DB]")
 @click.option("--addresses", default=None, type=click.Path(dir_okay=False, path_type=Path),
               help="the addresses file `tricktable up` writes: the TV shows them with QR codes")
-@click.option("--admin-token", envvar="TRICKTABLE_ADMIN_TOKEN", default=None,
-              help="enable admin actions (new game, undo, void hand) for this bearer token "
-                   "[env TRICKTABLE_ADMIN_TOKEN]; off when not given")
+@secret_option("admin-token", "TRICKTABLE_ADMIN_TOKEN",
+               "the bearer token that enables admin actions (new game, undo, void hand); off "
+               "when not given")
 def web(broker: str, ca_file: str | None, prefix: str, host: str, port: int,
         journal: Path | None, night: Path | None, histories: tuple[Path, ...],
         club_db: Path | None, username: str | None,
-        password_file: Path | None, addresses: Path | None, admin_token: str | None) -> None:
+        password_file: Path | None, addresses: Path | None, admin_token: str | None,
+        admin_token_file: Path | None) -> None:
     """Serve the live scoreboard: every table, one table, and hand replays."""
+    admin_token = secret_value("admin-token", admin_token, admin_token_file,
+                               "TRICKTABLE_ADMIN_TOKEN")
     try:
         if journal is not None:
             Journal(journal, readonly=True).close()  # a journal, not any file

@@ -1,8 +1,11 @@
 """A firmware bundle: the board's modules compiled by mpy-cross, a manifest, and its signature.
 
-A bundle is a directory: ``manifest.json`` (``{"v": 1, "version", "files": [{"name", "size",
-"sha256"}]}``, signed byte for byte as written), ``manifest.sig`` (the signature in hex) and the
-files. The signature is HMAC-SHA256 under the boards' *update key*, which is derived from the
+A bundle is a directory: ``manifest.json`` (``{"v": 1, "version", "counter", "files":
+[{"name", "size", "sha256"}]}``, signed byte for byte as written), ``manifest.sig`` (the
+signature in hex) and the files. ``counter`` orders bundles: the time it was signed, in whole
+seconds; a board refuses one not above the bundle it runs, so an older bundle signed by the
+club cannot be replayed onto it. ``rollback`` signs an older bundle's files again with a fresh
+counter (and ``rollback_of``, the version it replaces): the director's explicit way back. The signature is HMAC-SHA256 under the boards' *update key*, which is derived from the
 club key (``update_key``): a board holds only the derived key, so a board lost from a club can
 forge neither a tag's MAC nor, once the club key changes, a bundle. Symmetric because a
 board's MicroPython has SHA-256 but no public-key signature check (docs/fleet.md, "Why HMAC").
@@ -16,6 +19,7 @@ import hashlib
 import hmac
 import json
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,9 +52,11 @@ class Bundle:
     manifest: str  # the signed text
     sig: str
     files: dict[str, bytes]
+    counter: int = 0
 
 
-def build(out: Path, version: str, club_key: bytes, sources: Path = FIRMWARE_DIR) -> Bundle:
+def build(out: Path, version: str, club_key: bytes, sources: Path = FIRMWARE_DIR,
+          counter: int | None = None) -> Bundle:
     """Compile ``sources``' modules into ``out`` (created; must not hold a bundle already),
     write the manifest and sign it."""
     if not VERSION.match(version):
@@ -64,20 +70,34 @@ def build(out: Path, version: str, club_key: bytes, sources: Path = FIRMWARE_DIR
     files = {name: data for name, data in compiled.files.items()
              if name.endswith(".mpy") and name[:-len(".mpy")] + ".py" not in BOOT_LOADER}
     out.mkdir(parents=True, exist_ok=True)
-    return write(out, version, club_key, files)
+    return write(out, version, club_key, files, counter)
 
 
-def write(out: Path, version: str, club_key: bytes, files: dict[str, bytes]) -> Bundle:
-    """Write ``files`` with their signed manifest into ``out``."""
-    manifest = json.dumps({"v": 1, "version": version, "files": [
-        {"name": name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
-        for name, data in sorted(files.items())]}, indent=1)
+def write(out: Path, version: str, club_key: bytes, files: dict[str, bytes],
+          counter: int | None = None, rollback_of: str | None = None) -> Bundle:
+    """Write ``files`` with their signed manifest into ``out`` (``counter``: now, unless given)."""
+    counter = int(time.time()) if counter is None else counter
+    doc: dict[str, object] = {"v": 1, "version": version, "counter": counter}
+    if rollback_of is not None:
+        doc["rollback_of"] = rollback_of
+    doc["files"] = [{"name": name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+                    for name, data in sorted(files.items())]
+    manifest = json.dumps(doc, indent=1)
     sig = sign(update_key(club_key), manifest.encode())
     for name, data in files.items():
         (out / name).write_bytes(data)
     (out / "manifest.json").write_text(manifest)
     (out / "manifest.sig").write_text(sig + "\n")
-    return Bundle(version, manifest, sig, files)
+    return Bundle(version, manifest, sig, files, counter)
+
+
+def rollback(old: Bundle, out: Path, club_key: bytes, replaces: str) -> Bundle:
+    """``old``'s version and files signed again into ``out`` with a fresh counter, so boards
+    running ``replaces`` (newer) take it: the director's explicit rollback."""
+    if (out / "manifest.json").exists():
+        raise BundleError(f"{out} already holds a bundle")
+    out.mkdir(parents=True, exist_ok=True)
+    return write(out, old.version, club_key, old.files, rollback_of=replaces)
 
 
 def load(where: Path, club_key: bytes) -> Bundle:
@@ -91,6 +111,10 @@ def load(where: Path, club_key: bytes) -> Bundle:
     if not hmac.compare_digest(sign(update_key(club_key), manifest.encode()), sig):
         raise BundleError(f"{where}: the signature is not this club key's")
     doc = json.loads(manifest)
+    counter = doc.get("counter")
+    if not isinstance(counter, int) or isinstance(counter, bool):
+        raise BundleError(f"{where}: the manifest has no counter (made before counters): "
+                          "boards refuse it; make it again with `tricktable fleet bundle`")
     files: dict[str, bytes] = {}
     for entry in doc["files"]:
         try:
@@ -100,4 +124,4 @@ def load(where: Path, club_key: bytes) -> Bundle:
         if len(data) != entry["size"] or hashlib.sha256(data).hexdigest() != entry["sha256"]:
             raise BundleError(f"{where / entry['name']}: SHA-256 differs from the manifest")
         files[entry["name"]] = data
-    return Bundle(doc["version"], manifest, sig, files)
+    return Bundle(doc["version"], manifest, sig, files, counter)

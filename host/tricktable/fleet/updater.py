@@ -76,7 +76,7 @@ class Updater:
         self._client.on_message = self._on_message
         self._connected = threading.Event()
         self._synced = threading.Event()
-        self._marker = f"{self.topics.base}/host/fleet-updater/{id(self)}"
+        self._marker = f"{self.topics.base}/fleet/marker/{id(self)}"
 
     # -- the connection ------------------------------------------------------------------
     def start(self, timeout: float = 10.0) -> None:
@@ -96,7 +96,7 @@ class Updater:
         if not self._synced.wait(timeout):
             self.stop()
             raise UpdateError("the broker did not return the updater's own message "
-                              "(ACL: the host user must read and write under the prefix)")
+                              f"(ACL: the fleet user must read and write {self.topics.base}/fleet/#)")
 
     def stop(self) -> None:
         self._client.disconnect()
@@ -184,18 +184,42 @@ class Updater:
             return BoardResult(board, False, f"rolled back to {status.fw}: {update.reason}")
         return None
 
+    def _downgrade(self, board: str) -> BoardResult | None:
+        """The host's own refusal to offer a bundle older than the one ``board`` runs (the
+        board refuses it too): a way back is ``tricktable fleet rollback``."""
+        with self._changed:
+            status = self.statuses.get(board)
+        if status is None or status.fwc is None or status.fw == self.bundle.version \
+                or status.fwc < self.bundle.counter:
+            return None
+        return BoardResult(board, False, f"not offered: {self.bundle.version} is older than "
+                                         f"{status.fw}, which it runs (a downgrade is "
+                                         "`tricktable fleet rollback`)")
+
     def update_boards(self, boards: Iterable[str], timeout: float = 300.0,
                       busy_timeout: float = 600.0) -> list[BoardResult]:
-        """Offer the bundle to ``boards`` at once and wait for each: running it, refused,
-        rolled back, or no verdict within ``timeout`` seconds. A board busy with a hand is
-        offered it again every ``RETRY_BUSY_S`` for up to ``busy_timeout``."""
+        """Offer the bundle to ``boards`` and wait for each: running it, refused, rolled back,
+        or no verdict within ``timeout`` seconds. A board is offered it once its status says
+        it is online (an offer to a board still booting would be lost), unless it runs a newer
+        bundle (``_downgrade``); a board busy with a hand is offered it again every
+        ``RETRY_BUSY_S`` for up to ``busy_timeout``."""
         pending = list(boards)
         results: dict[str, BoardResult] = {}
         offered: dict[str, tuple[float, protocol.BoardStatus | None]] = {}
         busy: set[str] = set()
         start = time.monotonic()
         while pending:
-            for board in pending:
+            for board in list(pending):
+                if board not in offered:
+                    with self._changed:
+                        status = self.statuses.get(board)
+                    if status is None or not status.online:
+                        continue  # not online yet: offered when it is
+                    refusal = self._downgrade(board)
+                    if refusal is not None:
+                        results[board] = refusal
+                        pending.remove(board)
+                        continue
                 if board not in offered or (board in busy
                                             and time.monotonic() - offered[board][0]
                                             >= RETRY_BUSY_S):
@@ -203,10 +227,16 @@ class Updater:
                         offered[board] = (time.monotonic(), self.statuses.get(board))
                     busy.discard(board)
                     self.offer(board)
-            self.wait_for(lambda: any(self._verdict(b, offered[b][1]) for b in pending), 1.0)
+            self.wait_for(lambda: any(b not in offered and (s := self.statuses.get(b))
+                                      is not None and s.online
+                                      or b in offered and self._verdict(b, offered[b][1])
+                                      for b in pending), 1.0)
             elapsed = time.monotonic() - start
             with self._changed:
-                verdicts = {b: self._verdict(b, offered[b][1]) for b in pending}
+                verdicts = {b: self._verdict(b, offered[b][1]) for b in pending if b in offered}
+            for board in [b for b in pending if b not in offered and elapsed > timeout]:
+                results[board] = BoardResult(board, False, f"not online within {timeout:.0f} s")
+                pending.remove(board)
             for board, verdict in verdicts.items():
                 if verdict is None:
                     if elapsed > timeout and board not in busy:

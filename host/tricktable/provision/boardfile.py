@@ -1,7 +1,8 @@
 """A board's config.json, built from what the operator gives and checked before it is written.
 
 ``board_config()`` returns the config.json content for one board: its id, table, Wi-Fi
-networks (tried in order), broker address and per-board credentials, pads, reader bus,
+networks (tried in order), broker address, TLS (checked against the club's CA, ``ca.der``
+beside it: ``ca_der`` turns a PEM or DER CA file into it) and per-board credentials, pads, reader bus,
 feedback, display and pin map. It is checked by the firmware's own ``config.validate``
 (firmware/config.py, loaded from the firmware directory, so the host and the board agree on
 what a valid file is) and then by what only the host can know: the pin map exists in
@@ -22,6 +23,7 @@ from typing import Any
 
 BOARD_ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 BUS_PINS = {"spi": "cs", "i2c": "i2c", "uart": "uart"}
+CA_FILE = "ca.der"  # the club's CA on the board (DER: what MicroPython's mbedTLS reads)
 
 
 class ConfigError(ValueError):
@@ -45,6 +47,7 @@ class BoardSpec:
     feedback: str = "neopixel"
     display: str | None = None
     update_key: str | None = None  # `tricktable fleet key`: the board takes signed updates
+    tls: bool = False  # mqtts: the board checks the broker against the club's CA (CA_FILE)
 
 
 def firmware_config_module(firmware_dir: Path) -> ModuleType:
@@ -56,6 +59,25 @@ def firmware_config_module(firmware_dir: Path) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def ca_der(path: Path) -> bytes:
+    """The CA certificate in ``path`` (PEM, as `tricktable broker certs` writes ca.crt, or
+    DER) as DER; ConfigError when it is neither."""
+    import ssl
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"CA file {path}: {exc}") from None
+    if data.lstrip().startswith(b"-----BEGIN CERTIFICATE-----"):
+        try:
+            return ssl.PEM_cert_to_DER_cert(data.decode("ascii"))
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"CA file {path}: not a PEM certificate ({exc})") from None
+    if not data.startswith(b"\x30"):
+        raise ConfigError(f"CA file {path}: neither a PEM nor a DER certificate")
+    return data
 
 
 def read_wifi_file(path: Path) -> list[dict[str, str]]:
@@ -87,7 +109,8 @@ def board_config(spec: BoardSpec, firmware_dir: Path) -> dict[str, Any]:
         "pads": spec.pads, "reader_bus": spec.reader_bus, "feedback": spec.feedback,
         "display": spec.display, "wifi": spec.wifi, "update_key": spec.update_key,
         "broker": {"host": spec.broker_host, "port": spec.broker_port, "user": spec.board,
-                   "password": spec.password},
+                   "password": spec.password, "tls": spec.tls,
+                   "ca": CA_FILE if spec.tls else None},
     }
     if not spec.table or any(c in spec.table for c in "/+#"):
         raise ConfigError(f"table {spec.table!r}: a plain name without / + #")

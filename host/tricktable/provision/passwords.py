@@ -1,12 +1,10 @@
-"""The broker side of a board: its user in the mosquitto password file, and the ACL.
+"""The broker's users: lines of the mosquitto password file.
 
 ``add_board_user(path, board, password)`` adds or replaces the board's line in a mosquitto
-password file, hashed as ``mosquitto_passwd`` hashes (PBKDF2-SHA512, ``$7$``), written to a
-temporary name and renamed, so the broker never reads a half-written file. ``ensure_acl``
-writes the project's ACL (hardware/mosquitto/acl.template, for the club's topic prefix) when
-there is none, and otherwise checks that it lets every board publish its own topics: its
-``pattern`` lines name the board by ``%u`` (the user name is the board id), so a new board
-needs no line of its own. Imports nothing of ours.
+password file (``add_user`` does it for a program's user), hashed as ``mosquitto_passwd``
+hashes (PBKDF2-SHA512, ``$7$``), written to a temporary name and renamed, so the broker never
+reads a half-written file; a new file is readable by its owner only. A board id that is a
+program's user name is refused. The ACL is provision/acl.py's. Imports provision.acl and secretfiles.
 """
 
 from __future__ import annotations
@@ -17,13 +15,11 @@ import os
 import secrets
 from pathlib import Path
 
-ACL_TEMPLATE = Path(__file__).resolve().parents[3] / "hardware" / "mosquitto" / "acl.template"
+from tricktable.provision.acl import BrokerFileError, check_board_id
+from tricktable.secretfiles import write_private
+
 ITERATIONS = 101  # mosquitto_passwd's default for $7$ (PBKDF2-SHA512)
 SALT_BYTES = 12
-
-
-class BrokerFileError(RuntimeError):
-    """A password or ACL file that cannot be used; the message names the file and why."""
 
 
 def password_hash(password: str, salt: bytes | None = None) -> str:
@@ -48,39 +44,16 @@ def check_writable(path: Path) -> None:
         raise BrokerFileError(f"password file {path}: cannot read it")
 
 
-def add_board_user(path: Path, board: str, password: str) -> None:
-    """Add (or replace) ``board``'s line in the password file, atomically."""
+def add_user(path: Path, user: str, password: str) -> None:
+    """Add (or replace) ``user``'s line in the password file, atomically; a new file is
+    readable by its owner only, an old one keeps its mode and owner."""
     lines = path.read_text().splitlines() if path.exists() else []
-    kept = [line for line in lines if line.split(":", 1)[0] != board]
-    kept.append(f"{board}:{password_hash(password)}")
-    temp = path.with_name(path.name + ".new")
-    temp.write_text("\n".join(kept) + "\n")
-    if path.exists():  # keep who may read it (Debian: root:mosquitto 0640)
-        old = path.stat()
-        os.chmod(temp, old.st_mode & 0o777)
-        try:
-            os.chown(temp, old.st_uid, old.st_gid)
-        except PermissionError:
-            pass  # not root: the file stays ours, as it was
-    else:
-        os.chmod(temp, 0o600)
-    os.replace(temp, path)
+    kept = [line for line in lines if line.split(":", 1)[0] != user]
+    kept.append(f"{user}:{password_hash(password)}")
+    write_private(path, "\n".join(kept) + "\n", keep_mode=True)
 
 
-def acl_text(prefix: str, template: Path = ACL_TEMPLATE) -> str:
-    """The project's ACL for a club whose topics start with ``prefix``."""
-    return template.read_text().replace("tricktable/v1/", f"{prefix}/v1/")
-
-
-def ensure_acl(path: Path, prefix: str, template: Path = ACL_TEMPLATE) -> bool:
-    """Write the ACL if there is none (True); else check it serves boards under ``prefix``."""
-    needed = f"pattern write {prefix}/v1/board/%u/event"
-    if not path.exists():
-        temp = path.with_name(path.name + ".new")
-        temp.write_text(acl_text(prefix, template))
-        os.replace(temp, path)
-        return True
-    if needed not in path.read_text().splitlines():
-        raise BrokerFileError(f"ACL {path} has no line '{needed}': boards of prefix {prefix!r} "
-                              f"could not publish (see {template.name})")
-    return False
+def add_board_user(path: Path, board: str, password: str) -> None:
+    """Add (or replace) ``board``'s line; a program's user name is refused (BrokerFileError)."""
+    check_board_id(board)
+    add_user(path, board, password)

@@ -142,9 +142,11 @@ def remove_on_board(repl: RawREPL, names: list[str]) -> None:
 
 
 def setup_board(repl: RawREPL, bundle: Bundle, config: dict[str, Any],
-                progress: Callable[[str], None] = lambda step: None) -> SetupResult:
-    """Install ``bundle`` and ``config`` (config.json) on the board behind ``repl``."""
-    files = dict(bundle.files)
+                progress: Callable[[str], None] = lambda step: None,
+                extra: dict[str, bytes] | None = None) -> SetupResult:
+    """Install ``bundle``, the ``extra`` files (the club's CA, ``ca.der``) and ``config``
+    (config.json) on the board behind ``repl``."""
+    files = {**bundle.files, **(extra or {})}
     files["config.json"] = json.dumps(config, indent=1).encode()
     order = [name for name in sorted(files) if name != "config.json"] + ["config.json"]
     expected = {name: hashlib.sha256(files[name]).hexdigest() for name in order}

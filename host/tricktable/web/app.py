@@ -19,6 +19,8 @@ With a club database (``club_db``): the club's statistics on the same app (``web
 ``/leaderboard``, ``/player/{id}``, ``/season/{id}`` and its report), a night's recorded hands
 on the one replay page as ``/replay/{night}~{table}``, and every JSON answer, event stream and
 CSV file with hidden players' names as "Guest" (``web.privacy``).
+Every answer carries the security headers of ``tricktable.web.guard`` (a Content-Security-
+Policy, no framing); an upload is refused at its first byte past the limit.
 Admin: ``POST /api/table/{table}/control`` with ``Authorization: Bearer TOKEN`` and JSON
 ``{"cmd": "new_game" | "undo" | "void_hand"}``; off (404) unless a token is configured.
 The fleet, behind the same token: ``/fleet`` (every board's health and flags, from
@@ -28,13 +30,13 @@ pads blink blue with a chirp, to find it under a table): ``tricktable.web.fleet_
 Imports ``tricktable.web.feed`` (the MQTT-fed model) and ``tricktable.web.journal_hands``
 (recorded hands for the replay page, when the scoreboard is given the host's journal),
 ``tricktable.web.night`` (the club night's standings), ``tricktable.web.results``,
-``tricktable.web.stats`` and ``tricktable.web.responses`` (helpers every page shares).
+``tricktable.web.stats``, ``tricktable.web.responses`` (helpers every page shares) and
+``tricktable.web.guard``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hmac
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -50,6 +52,7 @@ from starlette.staticfiles import StaticFiles
 from tricktable.history import HistoryError
 from tricktable.web.feed import Feed
 from tricktable.web.fleet_routes import fleet_routes
+from tricktable.web.guard import SecurityHeaders, bearer_ok, read_limited
 from tricktable.web.journal_hands import MAX_UPLOAD, HistoryFiles, JournalHands, file_hands
 from tricktable.web.night import NightFile
 from tricktable.web.privacy import Scrub
@@ -241,8 +244,8 @@ def create_app(feed: Feed, admin_token: str | None = None,
 
     async def api_replay_file(request: Request) -> Response:
         name = request.query_params.get("name") or "upload"
-        body = await request.body()
-        if len(body) > MAX_UPLOAD:
+        body = await read_limited(request, MAX_UPLOAD)
+        if body is None:
             return error(413, f"{name}: larger than {MAX_UPLOAD} bytes")
         try:
             text = body.decode("utf-8")
@@ -274,8 +277,7 @@ def create_app(feed: Feed, admin_token: str | None = None,
         """Why an admin call is refused (no admin token configured, or not this one), or None."""
         if admin_token is None:
             return error(404, "admin actions are off: start the scoreboard with an admin token")
-        given = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
-        if not hmac.compare_digest(given.encode(), admin_token.encode()):
+        if not bearer_ok(request, admin_token):
             return error(403, "admin token missing or wrong")
         return None
 
@@ -313,7 +315,7 @@ def create_app(feed: Feed, admin_token: str | None = None,
         Route("/replay/{table}", page("replay.html")),
         Route("/standings", page("standings.html")),
         Route("/tv", page("tv.html")),
-        *results_routes(night, page),
+        *results_routes(night, page, club.names.hidden if club is not None else None),
         Route("/api/club", api_club),
         Route("/api/addresses", api_addresses),
         Route("/api/standings", api_standings),
@@ -327,7 +329,8 @@ def create_app(feed: Feed, admin_token: str | None = None,
         *(club.routes(hub.closing) if club is not None else []),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = [Middleware(Scrub, names=club.names)] if club is not None else []
+    middleware = [Middleware(SecurityHeaders),
+                  *([Middleware(Scrub, names=club.names)] if club is not None else [])]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.hub = hub
     return app

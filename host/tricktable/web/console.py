@@ -22,7 +22,6 @@ and ``tricktable.web.fleet_routes`` (the fleet page, ``/fleet``: find a board by
 from __future__ import annotations
 
 import asyncio
-import hmac
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -30,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -44,6 +44,7 @@ from tricktable.textfiles import TextFileError, read_text
 from tricktable.web.console_link import NightLink
 from tricktable.web.feed import Feed
 from tricktable.web.fleet_routes import fleet_routes
+from tricktable.web.guard import SecurityHeaders, bearer_ok
 from tricktable.web.responses import STATIC, error, page
 
 
@@ -89,8 +90,7 @@ def create_console(feed: Feed, token: str, night: Path, journal: Path | None,
         raise ValueError("the director console needs an admin token")
 
     def authorised(request: Request) -> bool:
-        given = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
-        return hmac.compare_digest(given.encode(), token.encode())
+        return bearer_ok(request, token)
 
     def refused(request: Request) -> Response | None:
         return None if authorised(request) else error(403, "admin token missing or wrong")
@@ -150,4 +150,4 @@ def create_console(feed: Feed, token: str, night: Path, journal: Path | None,
         *fleet_routes(feed, refused),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])

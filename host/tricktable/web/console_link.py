@@ -1,11 +1,13 @@
 """The director console's line to ``serve --night``: send a night command, wait for its answer.
 
 ``NightLink`` is a paho client that publishes ``NightCommand`` messages on
-``{p}/v1/night/control`` (QoS 1; with ``hardware/mosquitto/acl.template`` only the web/admin
+``{p}/v1/night/control`` (QoS 1; with ``hardware/mosquitto/acl.template`` only the director
 user may) and hears the night's ``NightAnswer`` on ``{p}/v1/night/events``. ``send()`` gives a
 command a fresh id and returns its answer, or raises ``TimeoutError`` when ``serve --night``
-does not answer (not running, or running without a night). Imports ``protocol`` and
-``mqtturl``.
+does not answer (not running, or running without a night). Given the console's ``Feed``, it
+rides on the feed's connection: the club's broker binds a client id to its user, so a program
+with two connections under one user would throw itself off. Imports ``protocol``,
+``mqtturl`` and ``web.feed``.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from tricktable.protocol import (
     decode,
     encode,
 )
+from tricktable.web.feed import Feed
 
 log = logging.getLogger(__name__)
 
@@ -34,9 +37,12 @@ log = logging.getLogger(__name__)
 class NightLink:
     """Send the director's commands to the night and wait for the answers."""
 
-    def __init__(self, broker: BrokerURL, prefix: str, ca_file: str | None = None) -> None:
+    def __init__(self, broker: BrokerURL, prefix: str, ca_file: str | None = None,
+                 feed: Feed | None = None) -> None:
+        """``feed``: send and hear on the feed's connection instead of one of its own."""
         self.broker = broker
         self.topics = Topics(prefix)
+        self._feed = feed
         self._answers: dict[str, NightAnswer] = {}
         self._arrived = threading.Condition()
         self._subscribed = threading.Event()
@@ -48,6 +54,9 @@ class NightLink:
 
     def start(self, timeout: float = 10.0) -> None:
         """Connect and subscribe; ``ConnectionError`` when the broker does not take us."""
+        if self._feed is not None:
+            self._feed.route(self.topics.night_events(), self._answer)
+            return
         where = f"{self.broker.host}:{self.broker.port}"
         try:
             self._client.connect(self.broker.host, self.broker.port, keepalive=30)
@@ -59,6 +68,8 @@ class NightLink:
             raise ConnectionError(f"the MQTT broker at {where} did not take the console")
 
     def stop(self) -> None:
+        if self._feed is not None:
+            return  # the feed's connection: the feed stops it
         self._client.disconnect()
         self._client.loop_stop()
 
@@ -70,8 +81,11 @@ class NightLink:
         client.subscribe(self.topics.night_events(), qos=1)
 
     def _on_message(self, _c: mqtt.Client, _u: Any, msg: mqtt.MQTTMessage) -> None:
+        self._answer(msg.payload)
+
+    def _answer(self, payload: bytes) -> None:
         try:
-            answer = decode(NightAnswer, msg.payload, 1 << 16)
+            answer = decode(NightAnswer, payload, 1 << 16)
         except ProtocolError as exc:
             log.warning("ignored a night answer: %s", exc)
             return
@@ -84,7 +98,10 @@ class NightLink:
         command = NightCommand(cmd=cmd, args=args, by=by, id=secrets.token_hex(8))  # type: ignore[arg-type]
         payload = encode(command)
         decode(NightCommand, payload, MAX_CONTROL_MESSAGE)  # checked here as the night will check it
-        self._client.publish(self.topics.night_control(), payload, qos=1)
+        if self._feed is not None:
+            self._feed.publish(self.topics.night_control(), payload)
+        else:
+            self._client.publish(self.topics.night_control(), payload, qos=1)
         with self._arrived:
             if not self._arrived.wait_for(lambda: command.id in self._answers, timeout):
                 raise TimeoutError(f"the night did not answer within {timeout:g} s: is "

@@ -40,6 +40,8 @@ class Feed:
         self.lock = threading.Lock()
         self.bad_messages = 0
         self._listeners: list[Listener] = []
+        self._routes: dict[str, Callable[[bytes], None]] = {}
+        self._routing = threading.Lock()  # a route added while connecting is subscribed once
         self._connected = threading.Event()
         self._answered = threading.Event()  # the broker accepted or refused us
         self._refusal = ""  # why the broker refused us (bad credentials ...)
@@ -47,6 +49,20 @@ class Feed:
         configure_client(self._client, BrokerURL(host, port, tls, username, password), ca_file)
         self._client.on_connect = self._on_connect
         self._client.on_message = self._on_message
+
+    def route(self, topic: str, handler: Callable[[bytes], None]) -> None:
+        """Also take ``topic`` (a plain topic) on this connection and hand each message's
+        payload to ``handler`` (on the MQTT thread): a program is one client of the broker,
+        since the club's broker binds a client id to its user (docs/operations.md,
+        "Security")."""
+        with self._routing:
+            self._routes[topic] = handler
+            if self._client.is_connected():
+                self._client.subscribe(topic, qos=1)
+
+    def publish(self, topic: str, payload: bytes) -> None:
+        """Publish ``payload`` at QoS 1 on this connection."""
+        self._client.publish(topic, payload, qos=1)
 
     def add_listener(self, listener: Listener) -> None:
         """``listener(table)`` runs on the MQTT thread after every applied message."""
@@ -100,11 +116,16 @@ class Feed:
             self._refusal = str(reason)
             self._answered.set()
             return
-        client.subscribe([(topic, 1) for topic in self.club.subscriptions()])
+        with self._routing:
+            client.subscribe([(topic, 1) for topic in [*self.club.subscriptions(), *self._routes]])
         self._connected.set()
         self._answered.set()
 
     def _on_message(self, _client: mqtt.Client, _userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        routed = self._routes.get(msg.topic)
+        if routed is not None:
+            routed(msg.payload)
+            return
         try:
             with self.lock:
                 table = self.club.handle(msg.topic, msg.payload)

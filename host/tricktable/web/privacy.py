@@ -64,6 +64,11 @@ class PublicNames:
         self._refresh()
         return self._pattern
 
+    def hidden(self, name: str) -> bool:
+        """True when ``name`` is a name a hidden player was known by."""
+        pattern = self.pattern
+        return pattern is not None and pattern.fullmatch(name.strip()) is not None
+
     def scrub(self, text: str) -> str:
         """``text`` with every hidden player's names replaced by "Guest"."""
         pattern = self.pattern

@@ -56,8 +56,10 @@ def scorecard_view(night: ProgressiveTournament, player: str) -> dict[str, Any] 
             "games_played": len(night.games), "rounds": night.options.rounds}
 
 
-def results_routes(night: NightFile | None, page: Callable[[str], Endpoint]) -> list[Route]:
-    """The routes above; ``page(name)`` serves a static HTML page."""
+def results_routes(night: NightFile | None, page: Callable[[str], Endpoint],
+                   hidden: Callable[[str], bool] | None = None) -> list[Route]:
+    """The routes above; ``page(name)`` serves a static HTML page; ``hidden(name)``: a hidden
+    player's name, whose scorecard answers exactly as a name not on the roster does."""
 
     def tournament() -> ProgressiveTournament | Response:
         found = night.tournament() if night is not None else None
@@ -76,9 +78,9 @@ def results_routes(night: NightFile | None, page: Callable[[str], Endpoint]) -> 
         if isinstance(got, Response):
             return got
         player = request.path_params["player"]
-        view = scorecard_view(got, player)
-        if view is None:
-            return JSONResponse({"error": f"{player!r} is not on tonight's roster"},
+        view = None if hidden is not None and hidden(player) else scorecard_view(got, player)
+        if view is None:  # the name is not echoed: the scrubbing of a hidden one would show
+            return JSONResponse({"error": "no player of that name on tonight's roster"},
                                 status_code=404)
         return JSONResponse(view)
 

@@ -23,6 +23,13 @@ def restart():
     raise SystemExit(REBOOT)
 
 
+def updates(app, topic, payload):
+    """As main.py's: fwupdate.py loaded on the first update message."""
+    from fwupdate import handle
+
+    handle(app, topic, payload)
+
+
 def main():
     with open(sys.argv[1]) as f:
         spec = json.load(f)
@@ -52,7 +59,8 @@ def main():
     for pad, uid in spec.get("lying", []):
         chips[pad].place(E.Tag(unhexlify(uid)))
     app = App(board, cfg, storage)
-    asyncio.run(fwslot.run(app, pointer, storage, restart, spec.get("trial_s", 10), "power"))
+    asyncio.run(fwslot.run(app, pointer, storage, restart, spec.get("trial_s", 10), "power",
+                           updates))
 
 
 main()

@@ -1,0 +1,162 @@
+"""What TLS costs a board's heap (docs/operations.md, "Security"); prints numbers, asserts
+nothing.
+
+A whole hand (24 plays on 4 pads) from the real firmware under the MicroPython unix port to a
+club broker run from the shipped configuration (hardware/mosquitto/mosquitto.conf, the CA and
+certificate `tricktable broker certs` makes: ECDSA P-256), the emulated readers outside the
+board's heap (tests/firmware/readerhost.py), the board logged in as itself, an acking host:
+
+1. the live heap's high-water mark at -X heapsize=192k (a full collection every 10 ms),
+   plain MQTT (loopback listener) and TLS (8883 listener), median of 3 runs each;
+2. the smallest heap that completes the hand, each way (bisection by 2 KB);
+3. what mbedTLS itself allocates: on the unix port it takes its memory from libc's malloc,
+   not from the MicroPython heap (items 1 and 2 do not see it; on a Pico W it comes from the
+   MicroPython heap), so one TLS connection (context, handshake, a CONNECT answered) is run
+   under valgrind's massif and its malloc peak compared with the same over plain TCP; plus
+   the GC heap the context and the connection hold.
+
+The unix port from PyPI is a 64-bit build: Python objects take more room than on a 32-bit
+board (issue 22 measured a hand at 48.2 KB on i686 against 76 KB here); mbedTLS's buffers are
+bytes and cost the same on both.
+
+Run: .venv/bin/python bench/tls_heap.py
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "tests" / "firmware"), str(ROOT / "tests")]  # fwkit, clubkit
+
+from clubkit import ClubBroker, start_club_broker  # noqa: E402
+from fwkit import MICROPYTHON, MP_DIR, HostSide, MicroPython, build_mpy, last_json  # noqa: E402
+from readerhost import ReaderHost  # noqa: E402
+
+PREFIX = "tricktable"
+HAND = [
+    [[(seat + lead) % 4, f"04{trick:02x}{seat:02x}a1b2c3d4" if seat % 2 else f"de{trick:02x}{seat:02x}01"]
+     for seat in range(4)]
+    for trick, lead in zip(range(6), (1, 3, 0, 2, 1, 3), strict=True)
+]
+ROOMY = "192k"
+RUNS = 3
+
+
+def play_hand(mp: MicroPython, club: ClubBroker, tls: bool, heap: str,
+              sample_ms: int = 0) -> dict | None:
+    """One whole hand at ``heap``; its summary, or None if it did not finish."""
+    host = HostSide("127.0.0.1", club.port, PREFIX,
+                    auth=("tricktable-host", club.passwords["tricktable-host"]))
+    broker = {"host": "127.0.0.1", "port": club.tls_port if tls else club.port,
+              "user": "north", "password": club.passwords["north"]}
+    if tls:
+        broker |= {"tls": True, "ca": str(club.certs.ca_der)}
+    try:
+        with tempfile.TemporaryDirectory() as flash, ReaderHost(4) as readers:
+            spec = {"config": {"board": "north", "prefix": PREFIX, "pads": 4, "scan_ms": 10,
+                               "resend_ms": 1500, "backoff_ms": [100, 500], "broker": broker},
+                    "storage": flash, "tricks": HAND, "heap_sample_ms": sample_ms,
+                    "readers_port": readers.port}
+            path = Path(flash) / "spec.json"
+            path.write_text(json.dumps(spec))
+            proc = subprocess.run([str(MICROPYTHON), "-X", f"heapsize={heap}",
+                                   str(MP_DIR / "board_run.py"), str(path)], env=mp.env,
+                                  capture_output=True, text=True, timeout=120)
+    finally:
+        host.close()
+    if proc.returncode:
+        return None
+    summary = last_json(proc.stdout)
+    return summary if summary["seq"] == 24 and summary["pending"] == 0 else None
+
+
+def smallest_heap(mp: MicroPython, club: ClubBroker, tls: bool) -> int:
+    """The smallest -X heapsize (KB, to 2 KB) at which the whole hand completes."""
+    low, high = 32, 192  # fails, completes
+    while high - low > 2:
+        mid = (low + high) // 2 // 2 * 2
+        if play_hand(mp, club, tls, f"{mid}k"):
+            high = mid
+        else:
+            low = mid
+    return high
+
+
+ONE_CONNECTION = """
+import gc, socket, ssl, sys
+with open(sys.argv[1], "rb") as f:
+    der = f.read()
+gc.collect()
+before = gc.mem_alloc()
+s = socket.socket()
+s.connect(socket.getaddrinfo("127.0.0.1", int(sys.argv[2]))[0][-1])
+if sys.argv[3] == "tls":
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.verify_mode = ssl.CERT_REQUIRED
+    ctx.load_verify_locations(cadata=der)
+    s = ctx.wrap_socket(s, server_hostname="127.0.0.1")
+s.write(b"\\x10\\x0c\\x00\\x04MQTT\\x04\\x02\\x00\\x1e\\x00\\x00")
+answer = s.read(4)
+gc.collect()
+print(gc.mem_alloc() - before, answer[0] == 0x20)
+"""
+
+
+def mbedtls_malloc(club: ClubBroker, work: Path) -> None:
+    script = work / "one_connection.py"
+    script.write_text(ONE_CONNECTION)
+    peaks, held = {}, {}
+    for mode, port in (("plain", club.port), ("tls", club.tls_port)):
+        out = work / f"massif.{mode}"
+        proc = subprocess.run(["valgrind", "--tool=massif", f"--massif-out-file={out}",
+                               str(MICROPYTHON), "-X", "heapsize=64k", str(script),
+                               str(club.certs.ca_der), str(port), mode],
+                              capture_output=True, text=True, timeout=300)
+        gc_bytes, answered = proc.stdout.split()
+        if answered != "True":
+            raise SystemExit(f"no CONNACK over {mode}: {proc.stdout} {proc.stderr[-500:]}")
+        peaks[mode] = max(int(x) for x in re.findall(r"mem_heap_B=(\d+)", out.read_text()))
+        held[mode] = int(gc_bytes)
+    print(f"3. one connection (ECDSA P-256 chain), unix port: mbedTLS's malloc peak "
+          f"{peaks['tls'] - peaks['plain']} B over plain TCP (valgrind massif); the GC heap "
+          f"it holds: TLS {held['tls']} B, plain {held['plain']} B")
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "build").mkdir()
+        mp = MicroPython(build_mpy(Path(tmp) / "build"))
+        club = start_club_broker(Path(tmp) / "club", PREFIX, boards={"north": "t1"})
+        try:
+            print(f"1. live heap high-water mark during a whole hand, -X heapsize={ROOMY}, "
+                  "64-bit unix port:")
+            peaks = {}
+            for tls in (False, True):
+                runs = [play_hand(mp, club, tls, ROOMY, sample_ms=10) for _ in range(RUNS)]
+                if None in runs:
+                    raise SystemExit(f"the hand did not complete ({'TLS' if tls else 'plain'})")
+                peaks[tls] = statistics.median(r["heap_peak"] for r in runs)
+                print(f"   {'TLS  ' if tls else 'plain'}: median {peaks[tls]:.0f} B ({RUNS} runs: "
+                      f"{', '.join(str(r['heap_peak']) for r in runs)})")
+            print(f"   TLS costs {peaks[True] - peaks[False]:.0f} B more")
+            least = {tls: smallest_heap(mp, club, tls) for tls in (False, True)}
+            print(f"2. smallest heap that completes the hand: plain {least[False]}k, "
+                  f"TLS {least[True]}k")
+            if shutil.which("valgrind"):
+                mbedtls_malloc(club, Path(tmp))
+            else:
+                print("3. not measured: valgrind is not installed")
+        finally:
+            club.stop()
+
+
+if __name__ == "__main__":
+    main()
