@@ -3,7 +3,9 @@
 A table's host journals every action (``tricktable.journal``); replaying a game's actions
 through the engine gives one ``HandScored`` event per hand. Seat 0 of the physical table is
 the club's N, so team A is the side holding seats 0 and 2. Only a four-seat game of two
-partnerships can go on a progressive tally. Imports ``engine``, ``errors``, ``tournament``.
+partnerships can go on a progressive tally. A countdown's hands go on it as points counted
+off (``night_games.tally_sign``). Imports ``engine``, ``errors``, ``night_games``,
+``tournament``.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from tricktable.club.errors import ClubError
+from tricktable.club.night_games import tally_sign
 from tricktable.club.tournament import Hand
 from tricktable.engine import Engine
 from tricktable.engine.actions import Action
@@ -21,7 +24,8 @@ __all__ = ["hands_from_game", "hands_and_rest", "scored_events"]
 
 
 def hands_from_game(setup: Mapping[str, Any], actions: Iterable[Action]) -> list[Hand]:
-    """(team A, team B) for each scored hand of a game given its setup and action list."""
+    """(team A, team B) for each scored hand of a game given its setup and action list, as
+    the tally takes them (a countdown's points counted off, ``night_games.tally_sign``)."""
     return hands_and_rest(setup, actions)[0]
 
 
@@ -55,4 +59,6 @@ def hands_and_rest(setup: Mapping[str, Any],
         raise ClubError(f"a {variant} game is not two partnerships of two "
                         "(N/S against E/W), so it cannot go on a progressive tally")
     a_index = sides.index((0, 2))
-    return [(event.deltas[a_index], event.deltas[1 - a_index]) for event in scored], rest
+    sign = tally_sign(variant)
+    return [(sign * event.deltas[a_index], sign * event.deltas[1 - a_index])
+            for event in scored], rest
