@@ -17,6 +17,7 @@ from egnschema import egn_errors, emn_errors
 from tricktable.cli import main
 from tricktable.club import load_night, standings
 from tricktable.demo import Demo, DemoConfig
+from tricktable.players import ClubDB, Players
 
 
 def night(tmp_path: Path, broker, prefix: str, variant: str, tables: int, rounds: int,
@@ -45,15 +46,20 @@ def test_a_euchre_night_exports_as_valid_egn_and_emn_that_verify_reads(
     for path in files:
         assert egn_errors(json.loads(path.read_text())) == [], path.name
 
+    kept = load_night(demo.night_path)
+    with ClubDB(tmp_path / "club.sqlite") as db:  # two of the night's players are members
+        members = {name: Players(db).add(name).id for name in kept.players[:2]}
     out = runner.invoke(main, ["export", str(demo.journal_path), "--format", "emn", "--night",
-                               str(demo.night_path), "--out", str(tmp_path)])
+                               str(demo.night_path), "--club-db", str(tmp_path / "club.sqlite"),
+                               "--out", str(tmp_path)])
     assert out.exit_code == 0, out.output
     path = tmp_path / "night.emn"
     doc = json.loads(path.read_text())
     assert emn_errors(doc) == []
-    kept = load_night(demo.night_path)
     ids = {p["name"]: p["id"] for p in doc["metadata"]["players"]}
     assert set(ids) == set(kept.players)
+    assert {p["name"]: p["playerIds"] for p in doc["metadata"]["players"] if "playerIds" in p} \
+        == {name: [{"id": str(n), "source": "tricktable-club"}] for name, n in members.items()}
     assert doc["metadata"]["matchFormat"] == {"type": "PROGRESSIVE", "target": 2}
     assert doc["metadata"]["result"]["status"] == "COMPLETED"
     assert doc["metadata"]["result"]["scores"] == {

@@ -20,6 +20,7 @@ from tricktable.club.emn import night_to_emn
 from tricktable.history import HistoryError, write_json, write_text
 from tricktable.history.egn import write_egn
 from tricktable.journal import Journal, JournalError
+from tricktable.players import ClubDB, Players, PlayersError
 from tricktable.protocol import natural_key
 
 
@@ -32,10 +33,13 @@ from tricktable.protocol import natural_key
               help="emn: the club night given by --night, as one Euchre Match Notation file.")
 @click.option("--night", "night_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="With --format emn: the club night file the live tables kept.")
+@click.option("--club-db", "club_db", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="With --format emn: the club database (tricktable players); each player "
+                   "found there gets their club number in playerIds.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Write one file per game here ({table}-game{n}.txt|json|egn) instead of stdout.")
 def export(journal_path: Path, tables: tuple[str, ...], game: int | None, fmt: str,
-           night_path: Path | None, out: Path | None) -> None:
+           night_path: Path | None, club_db: Path | None, out: Path | None) -> None:
     """Export the games of JOURNAL_PATH as hand histories (or a club night as EMN)."""
     if (fmt == "emn") != (night_path is not None):
         raise click.UsageError("--format emn and --night go together")
@@ -45,7 +49,7 @@ def export(journal_path: Path, tables: tuple[str, ...], game: int | None, fmt: s
         raise click.ClickException(str(exc)) from None
     with journal:
         if night_path is not None:
-            _export_night(journal, night_path, out)
+            _export_night(journal, night_path, club_db, out)
             return
         chosen = [(t, g.game) for t in (tables or journal.tables()) for g in journal.games(t)
                   if game is None or g.game == game]
@@ -66,14 +70,16 @@ def export(journal_path: Path, tables: tuple[str, ...], game: int | None, fmt: s
             click.echo(f"wrote {target}")
 
 
-def _export_night(journal: Journal, night_path: Path, out: Path | None) -> None:
+def _export_night(journal: Journal, night_path: Path, club_db: Path | None,
+                  out: Path | None) -> None:
     """The night as EMN, on stdout or as ``{night}.emn`` in ``out``."""
     try:
         night, data = load_night_data(night_path)
         tables = (data.get("live") or {}).get("tables") or sorted(journal.tables(),
                                                                   key=natural_key)
-        doc = night_to_emn(night, journal, tables, title=night_path.stem)
-    except ClubError as exc:
+        doc = night_to_emn(night, journal, tables, title=night_path.stem,
+                           club_ids=_club_ids(club_db, night.players) if club_db else None)
+    except (ClubError, PlayersError) as exc:
         raise click.ClickException(str(exc)) from None
     text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     if out is None:
@@ -83,3 +89,16 @@ def _export_night(journal: Journal, night_path: Path, out: Path | None) -> None:
     target = out / f"{night_path.stem}.emn"
     target.write_text(text)
     click.echo(f"wrote {target}")
+
+
+def _club_ids(path: Path, names: tuple[str, ...]) -> dict[str, str]:
+    """name -> the club database's number for each of ``names`` it knows."""
+    with ClubDB(path, readonly=True) as db:
+        players = Players(db)
+        found = {}
+        for name in names:
+            try:
+                found[name] = str(players.find(name).id)
+            except PlayersError:
+                continue  # a guest the club does not keep
+        return found

@@ -7,7 +7,10 @@ list, and games, each an inline EGN game with the ids of its four players "mappe
 North, Seat 1: East, Seat 2: South, Seat 3: West]". A progressive night is one:
 
 - ``metadata.players``: everyone on the night's roster, in the order they came, each with an
-  id (``p-01``, ``p-02`` ...; EMN's own example's form) and their name;
+  id (``p-01``, ``p-02`` ...; EMN's own example's form) and their name, and, given the
+  club's player numbers (``club_ids``: the club database, ``tricktable players``), that
+  number as a ``playerIds`` entry of source ``tricktable-club`` ("tracking the same player
+  across multiple platforms and systems", ``docs/player-tracking.md``);
 - ``metadata.matchFormat``: ``PROGRESSIVE`` ("Rotating partner tournament; cumulative
   individual scoring"), its target the games of the night;
 - ``metadata.result``: ``COMPLETED`` once the night is over (else ``IN_PROGRESS``), each
@@ -18,14 +21,14 @@ North, Seat 1: East, Seat 2: South, Seat 3: West]". A progressive night is one:
   fresh game in the same game of the night (``club.night_games``) gives one entry per game.
 
 A night of any game EGN cannot hold (Bid Euchre, Spades ...) is refused with one line.
-``night_to_emn(night, journal, tables, title)`` builds the document; ``history.emn`` reads it
+``night_to_emn(night, journal, tables, title, club_ids)`` builds the document; ``history.emn`` reads it
 back. Imports ``club`` (audit, standings, tournament), ``engine``, ``history`` and
 ``journal``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tricktable.club.audit import round_games
@@ -39,16 +42,19 @@ from tricktable.history import HistoryError, capture
 from tricktable.history.egn import VARIANTS, to_egn
 from tricktable.journal import GameRecord, Journal
 
-__all__ = ["FILE_TYPE", "VERSION", "night_to_emn"]
+__all__ = ["FILE_TYPE", "VERSION", "ID_SOURCE", "night_to_emn"]
 
 FILE_TYPE = "Euchre Match Notation"
 VERSION = "1.0"
 """EMN's version (its schema: ``^1\\.[0](?:\\.\\d+)?$``), released with EGN 1.4."""
+ID_SOURCE = "tricktable-club"  # the playerIds source of a club database's player number
 
 
 def night_to_emn(night: ProgressiveTournament, journal: Journal, tables: Sequence[str],
-                 title: str | None = None) -> dict[str, Any]:
-    """The EMN document of a live night (``tables``: the club's tables, head first)."""
+                 title: str | None = None, club_ids: Mapping[str, str] | None = None
+                 ) -> dict[str, Any]:
+    """The EMN document of a live night (``tables``: the club's tables, head first;
+    ``club_ids``: name -> the club's number for that player, where known)."""
     ids = {name: f"p-{n:02d}" for n, name in enumerate(night.players, 1)}
     games: list[dict[str, Any]] = []
     played = round_games(journal, tables)
@@ -63,7 +69,9 @@ def night_to_emn(night: ProgressiveTournament, journal: Journal, tables: Sequenc
                               "gameData": data})
     board = standings(night.tallies())
     meta: dict[str, Any] = {
-        "players": [{"id": ids[name], "name": name} for name in night.players],
+        "players": [{"id": ids[name], "name": name, **(
+            {"playerIds": [{"id": club_ids[name], "source": ID_SOURCE}]}
+            if club_ids and name in club_ids else {})} for name in night.players],
         "matchFormat": {"type": "PROGRESSIVE", "target": night.last_round},
         "result": {"status": "COMPLETED" if night.finished else "IN_PROGRESS",
                    "winner": [ids[s.name] for s in board if s.high],
