@@ -313,12 +313,12 @@ class LiveNight:
         assert self._service is not None
         if self.night.finished:
             return
-        if not self.bell_rung and self.night.hands_left() == 0:
-            self.bell_rung = True
-            log.warning("the head table rang the bell: every table finishes its hand")
         if not self.bell_rung:
             for table in self.tables:
                 self._play_on(table)
+        if not self.bell_rung and self.night.hands_left() == 0:
+            self.bell_rung = True
+            log.warning("the head table rang the bell: every table finishes its hand")
         if self.bell_rung:
             for number, table in enumerate(self.tables, 1):
                 # a table between hands closes with every hand it scored: read from the
@@ -352,6 +352,9 @@ class LiveNight:
         game = int(state.get("game") or 0)
         if state.get("phase") != "game_over" or game < self.games[table]:
             return
+        self._refresh(table, scored=False)  # its last hand may not have been taken yet
+        if table == self.tables[0] and self.night.hands_left() == 0:
+            return  # the head table is through: it rings the bell
         result = self._service.control(table, Control(
             cmd="new_game", args=self._setup(table),
             id=f"{NEW_GAME_ID}{self.night.round}{FRESH}{game}"))
