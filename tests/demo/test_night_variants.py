@@ -19,11 +19,13 @@ from pathlib import Path
 
 import pytest
 from tricktable.club.audit import round_hands, unrecorded
+from tricktable.club.live import FRESH, NEW_GAME_ID
 from tricktable.club.night_games import carries_on, night_options, night_variants
 from tricktable.club.store import load_night
 from tricktable.demo import Demo, DemoConfig, DemoError
 from tricktable.engine import Engine
 from tricktable.journal import Journal
+from tricktable.league.club_feed import night_round
 from tricktable.sim import room as room_module
 from tricktable.sim.boards import Screen
 from tricktable.sim.bots import Bot
@@ -144,3 +146,8 @@ def test_a_bot_that_gives_up_on_its_seat_names_the_table_and_why(monkeypatch) ->
     message = str(failed.value)
     assert "t2-display shows t2 g3 h4 / N/S 7  E/W 3" in message
     assert "game 2 of the night" in message and "played 3 of its 5 hands" in message
+
+
+def test_a_fresh_game_belongs_to_its_game_of_the_night_for_the_league_too() -> None:
+    """The league counts a table's hands by the game of the night its new_game names."""
+    assert night_round(f"{NEW_GAME_ID}2{FRESH}7") == 2 == night_round(f"{NEW_GAME_ID}2")
