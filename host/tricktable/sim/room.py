@@ -11,12 +11,14 @@ firmware with a ``Screen``). ``play()`` plays the whole night the way people wou
 - **Play until the bell.** Each table plays its game on the host (the game the night
   started, read from the host) until, before a hand starts, its display says the bell has
   rung or the night is over or, at the head table, it has played its hands (it rings the
-  bell). A table whose players began a hand after the night closed it (its display says
-  HAND DONE) stops there: that hand would count for nothing. A game that is over before the bell (a variant that counts down to zero,
+  bell; it counts scored hands, as the night does). A table whose players began a hand after
+  the night closed it (its display says HAND DONE) stops there: that hand would count for
+  nothing. A game that is over before the bell (a variant that counts down to zero,
   ``club.night_games``) is followed by the fresh game the night starts at that table, with
-  the same players, until the bell. A table that began a hand just before its display showed the bell stops when the
-  night starts its next game under it (``Replaced``) or, after the last game, before the next
-  hand, which the end of the night's sign forbids as the bell's does.
+  the same players, until the bell. A table that began a hand just before its display showed
+  the bell stops when the night starts its next game under it (``Replaced``) or, after the
+  last game, before the next hand, which the end of the night's sign forbids as the bell's
+  does.
 - Then the players look at their displays again for the moves, until the night is over.
   A table whose players began a hand just as the bell closed it stops there; if the night
   already started the table's next game, the director takes that play back (``undo``).
@@ -137,15 +139,16 @@ class Room:
                 summary = await sim.play_game(
                     setup, stop, lambda: table_closed(self.signs.get(sim.table, [])))
             except Replaced as exc:  # the bell closed the table as its next hand began
+                self.played[sim.table] += sim.scored
                 if exc.stale:  # that play went into the next game: the director takes it back
                     await self.take_back(sim.table)
                 return
             summary.game = game  # the host's number, for the journal
             if summary.actions:
                 self.summaries.append(summary)
+            self.played[sim.table] += summary.scored
             if sim.mirror.phase != "game_over":
                 return
-            self.played[sim.table] += summary.scored
 
     async def _fresh_game(self, table: str, over: int, stop: Callable[[int], bool]) -> bool:
         """After game ``over`` at ``table`` ended before the bell: True when the night started
