@@ -19,11 +19,13 @@ from pathlib import Path
 
 import pytest
 from tricktable.club.audit import round_hands, unrecorded
+from tricktable.club.journal_hands import hands_and_rest
 from tricktable.club.live import FRESH, NEW_GAME_ID
 from tricktable.club.night_games import carries_on, night_options, night_variants
 from tricktable.club.store import load_night
 from tricktable.demo import Demo, DemoConfig, DemoError
 from tricktable.engine import Engine
+from tricktable.engine.actions import Deal, Pass
 from tricktable.journal import Journal
 from tricktable.league.club_feed import night_round
 from tricktable.sim import room as room_module
@@ -151,3 +153,19 @@ def test_a_bot_that_gives_up_on_its_seat_names_the_table_and_why(monkeypatch) ->
 def test_a_fresh_game_belongs_to_its_game_of_the_night_for_the_league_too() -> None:
     """The league counts a table's hands by the game of the night its new_game names."""
     assert night_round(f"{NEW_GAME_ID}2{FRESH}7") == 2 == night_round(f"{NEW_GAME_ID}2")
+
+
+def test_a_deal_thrown_in_is_no_hand_in_play_when_the_bell_rings() -> None:
+    """Euchre: "If no trump is selected, the hand is discarded and the deal passes to the
+    left" (“Euchre”, section “Making trump”). A table whose last deal was thrown in is between
+    hands: it closes at the bell with what it scored, as its players start no new deal."""
+    setup = {"variant": "euchre", "options": night_options("euchre", {}), "seed": 4,
+             "dealer": 0, "players": ["a", "b", "c", "d"]}
+    engine = Engine.new("euchre", setup["options"], 4, 0, setup["players"])
+    assert engine.apply(Deal(0)).ok
+    while engine.state.hand_number == 1:
+        [passing] = [a for a in engine.legal_actions() if isinstance(a, Pass)]
+        assert engine.apply(passing).ok
+    assert hands_and_rest(setup, engine.actions) == ([], 0)
+    assert engine.apply(Deal(1)).ok
+    assert hands_and_rest(setup, engine.actions) == ([], 1)  # the next deal is in play

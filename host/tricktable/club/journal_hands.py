@@ -18,7 +18,7 @@ from tricktable.club.night_games import tally_sign
 from tricktable.club.tournament import Hand
 from tricktable.engine import Engine
 from tricktable.engine.actions import Action
-from tricktable.engine.events import HandScored
+from tricktable.engine.events import HandScored, PassedOut
 
 __all__ = ["hands_from_game", "hands_and_rest", "scored_events"]
 
@@ -32,7 +32,8 @@ def hands_from_game(setup: Mapping[str, Any], actions: Iterable[Action]) -> list
 def scored_events(setup: Mapping[str, Any], actions: Iterable[Action]
                   ) -> tuple[list[tuple[int, ...]], list[HandScored], int]:
     """Replay a journaled game: its sides (the seats of each), every ``HandScored`` event in
-    order, and how many actions came after the last of them (0 when no hand is in play)."""
+    order, and how many actions came after the last hand ended, scored or thrown in
+    (``PassedOut``: nobody bid, a misdeal): 0 when no hand is in play."""
     engine = Engine.new(setup["variant"], setup.get("options"), setup.get("seed", 0),
                         setup.get("dealer", 0), setup.get("players"))
     sides = [tuple(side["seats"]) for side in engine.public_state()["sides"]]
@@ -45,6 +46,7 @@ def scored_events(setup: Mapping[str, Any], actions: Iterable[Action]
         for event in outcome.events:
             if isinstance(event, HandScored):
                 scored.append(event)
+            if isinstance(event, HandScored | PassedOut):
                 scored_at = n
     return sides, scored, n - scored_at
 
@@ -52,7 +54,7 @@ def scored_events(setup: Mapping[str, Any], actions: Iterable[Action]
 def hands_and_rest(setup: Mapping[str, Any],
                    actions: Iterable[Action]) -> tuple[list[Hand], int]:
     """The scored hands (as ``hands_from_game``) and how many actions came after the last
-    of them: 0 when no hand is in play."""
+    hand ended (``scored_events``): 0 when no hand is in play."""
     variant = setup["variant"]
     sides, scored, rest = scored_events(setup, actions)
     if sorted(sides) != [(0, 2), (1, 3)]:

@@ -19,7 +19,7 @@ order (t1, t2 ... t10). From then on:
 - **The bell** rings itself when the head table has scored ``hands_per_round`` hands ("The
   lead table plays eight hands [...] then rings the bell"). Every table finishes the hand in
   play ("players at each table finish their current hand"): a table between hands (no
-  action since its last scored hand) closes at once, one in a hand closes when that hand is
+  action since its last hand ended, scored or thrown in) closes at once, one in a hand closes when that hand is
   scored; hands after that do not count.
 - **The movement.** Once every table has closed, the game is tallied and the players move
   (``ProgressiveTournament.bell``), and each table starts its next game with its new
