@@ -41,6 +41,7 @@ import paho.mqtt.client as mqtt
 from tricktable import protocol
 from tricktable.broker import BrokerHandle, start_broker
 from tricktable.club.live import LiveNight
+from tricktable.club.night_games import night_variants
 from tricktable.club.store import save_night
 from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
 from tricktable.clubfile import parse_club
@@ -116,8 +117,9 @@ class DemoConfig:
             raise DemoError(f"--games must be 0 (until stopped) or more, got {self.games}")
         if self.night:
             ProgressiveOptions(hands_per_round=self.hands, rounds=self.rounds)  # ClubError
-            if 4 not in variant.seat_counts:
-                raise DemoError(f"a club night seats four at a table; {self.variant} does not")
+            if variant.name not in night_variants():
+                raise DemoError(f"a club night plays four-seat games of two partnerships; "
+                                f"{self.variant} is not one")
 
     @property
     def pace_s(self) -> float:

@@ -4,8 +4,9 @@
 (as dealt, or as the play showed them), the up-card, the bidding and contract in words, who
 led, the cards, who won (the revoking card and the card that proved it marked), the score; ``verify`` recomputes every claim of the file (dealt
 hands, contract, trick winners, revokes, results, scores, the winner) and names each
-difference, exiting with status 1 when there is one. Both read the text or JSON form or EGN and
-refuse a malformed file with a message naming the line (status 1, like a difference).
+difference, exiting with status 1 when there is one. Both read the text or JSON form, EGN, or
+an EMN match (every game in turn, each under a line naming it) and refuse a malformed file
+with a message naming the line (status 1, like a difference).
 Imports ``history`` and click/rich.
 """
 
@@ -16,16 +17,17 @@ from rich.console import Console
 from rich.table import Table
 
 from tricktable.engine import EngineError
-from tricktable.history import HistoryError, load, verify
+from tricktable.history import GameRecord, HistoryError, verify
 from tricktable.history.replay import HandView, RevokeView, replay
+from tricktable.history.verify import load_games
 from tricktable.history.words import bid_words, contract_words, event_words, trump_words
 
 __all__ = ["replay_command", "verify_command"]
 
 
-def _load(path: str):  # type: ignore[no-untyped-def]
+def _load(path: str) -> list[tuple[str, GameRecord]]:
     try:
-        return load(path)
+        return load_games(path)
     except (HistoryError, EngineError) as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
@@ -100,8 +102,16 @@ def _how(r: RevokeView) -> str:
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--hand", "only", type=int, default=None, help="Print this hand only.")
 def replay_command(path: str, only: int | None) -> None:
-    """Print the game in PATH (a hand history or an EGN file) trick by trick."""
-    record = _load(path)
+    """Print the game in PATH (a hand history, an EGN file, or each game of an EMN match)
+    trick by trick."""
+    console = Console(highlight=False)
+    for label, record in _load(path):
+        if label:
+            console.print(f"\n[bold]== {label}[/]")
+        _replay_game(console, path, record, only)
+
+
+def _replay_game(console: Console, path: str, record: GameRecord, only: int | None) -> None:
     try:
         eng, views = replay(record)
     except EngineError as exc:
@@ -112,7 +122,6 @@ def replay_command(path: str, only: int | None) -> None:
     st = eng.state
     players = st.players
     sides = [st.side_name(i) for i in range(len(st.sides))]
-    console = Console(highlight=False)
     head = "; ".join(f"{k} {v}" for k, v in record.tags.items())
     console.print(f"[bold]{st.variant.title}[/]: {', '.join(players)}")
     if head:
@@ -129,13 +138,19 @@ def replay_command(path: str, only: int | None) -> None:
 @click.argument("path", type=click.Path(dir_okay=False))
 def verify_command(path: str) -> None:
     """Recompute every score and claim in PATH; list each difference (exit status 1)."""
-    record = _load(path)
-    diffs = verify(record)
-    hands = len(record.hands)
-    if not diffs:
-        click.echo(f"{path}: {hands} hand(s) verified, no differences")
-        return
-    for diff in diffs:
-        click.echo(f"{path}: {diff}")
-    click.echo(f"{path}: {len(diffs)} difference(s)")
-    raise SystemExit(1)
+    games = _load(path)
+    found = 0
+    for label, record in games:
+        where = f"{path}: {label}" if label else path
+        diffs = verify(record)
+        found += len(diffs)
+        if not diffs:
+            click.echo(f"{where}: {len(record.hands)} hand(s) verified, no differences")
+        for diff in diffs:
+            click.echo(f"{where}: {diff}")
+    if len(games) > 1:
+        click.echo(f"{path}: {len(games)} games, {found} difference(s)")
+    if found:
+        if len(games) == 1:
+            click.echo(f"{path}: {found} difference(s)")
+        raise SystemExit(1)

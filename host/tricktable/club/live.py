@@ -8,10 +8,18 @@ order (t1, t2 ... t10). From then on:
   game of the night are read again from the journal (the table's game recorded for this
   round) and put on the night (``set_hands``): derived, never counted, so a restart or a
   second look changes nothing twice.
+- **A game of the night ends by the bell**, whatever the variant's target
+  (``club.night_games``): each table's game starts with the club file's variant and house
+  rules, its target switched off (``night_options``); a variant that counts down to zero
+  ends its game as the rules say, and the table starts a fresh one at once with the same
+  players (a ``new_game`` control whose id names the round and ``FRESH`` and the game that
+  ended), in the same game of the night: the table's hands of the round are those of every
+  journal game it started in the round, in order. A head table that cannot start its fresh
+  game rings the bell (as the director would by hand) rather than the night waiting.
 - **The bell** rings itself when the head table has scored ``hands_per_round`` hands ("The
   lead table plays eight hands [...] then rings the bell"). Every table finishes the hand in
   play ("players at each table finish their current hand"): a table between hands (no
-  action since its last scored hand) closes at once, one in a hand closes when that hand is
+  action since its last hand ended, scored or thrown in) closes at once, one in a hand closes when that hand is
   scored; hands after that do not count.
 - **The movement.** Once every table has closed, the game is tallied and the players move
   (``ProgressiveTournament.bell``), and each table starts its next game with its new
@@ -38,7 +46,8 @@ and a ``director`` section: the console's corrections and their audit log
 Work runs on its own thread, after the message that caused it has been handled, so the
 service's own publications keep their order; the same thread turns the signs' pages every
 ``PAGE_S`` seconds. Imports ``club`` (store, tournament, journal_hands, errors, signs,
-movement, night_commands), ``clubfile``, ``journal``, ``protocol`` and ``engine.actions``.
+movement, night_commands, night_games), ``clubfile``, ``journal``, ``protocol`` and
+``engine.actions``.
 """
 
 from __future__ import annotations
@@ -55,6 +64,7 @@ from typing import Any, Protocol
 from tricktable.club.errors import ClubError
 from tricktable.club.journal_hands import hands_and_rest
 from tricktable.club.night_commands import Director
+from tricktable.club.night_games import night_options
 from tricktable.club.signs import bell_sign, closed_sign, moves, moves_sign, over_sign
 from tricktable.club.store import night_from_json, night_to_json, write_atomically
 from tricktable.club.tournament import ProgressiveTournament
@@ -79,6 +89,7 @@ from tricktable.textfiles import TextFileError, read_text
 log = logging.getLogger("tricktable.night")
 
 NEW_GAME_ID = "night-game-"  # + the round: the id of the new_game control that starts it
+FRESH = "-fresh-"  # + the game that ended: a fresh game within the same game of the night
 PAGE_S = 2.0  # how long a sign's page stays before the next (text8 of the moves)
 WAITING = Feedback(pad=0, led="blue", pattern="blink", ms=0)  # a seat that waits for its player
 
@@ -242,8 +253,7 @@ class LiveNight:
         for table in tables:
             state = self._service.state(table)
             if state.get("game") == self.games[table] and not state.get("actions"):
-                players = list(self.night.seating[self.tables.index(table)])
-                self._service.control(table, Control(cmd="new_game", args={"players": players},
+                self._service.control(table, Control(cmd="new_game", args=self._setup(table),
                                                      id=f"console-{command_id}-{table}"))
                 self.games[table] = self._current_game(table)
 
@@ -264,6 +274,18 @@ class LiveNight:
         return next((g for g in self.journal.games(table) if g.game == self.games[table]),
                     None)
 
+    def _records(self, table: str) -> list[GameRecord]:
+        """The table's games of this round: its first and the fresh ones after it."""
+        return [g for g in self.journal.games(table) if g.game >= self.games[table]]
+
+    def _setup(self, table: str) -> dict[str, Any]:
+        """The ``new_game`` arguments of the table's game of the night: the night's players
+        for it, the club file's variant, its house rules with the target switched off."""
+        setup = self.club.tables[table].setup()
+        return {"players": list(self.night.seating[self.tables.index(table)]),
+                "variant": setup["variant"],
+                "options": night_options(setup["variant"], setup.get("options"))}
+
     def _refresh(self, table: str, scored: bool) -> bool:
         """This round's hands at ``table``, read again from the journal, on the night (saved
         by ``_settle``); ``scored``: a hand was just scored there (after the bell, the table's
@@ -272,9 +294,12 @@ class LiveNight:
         if self.night.finished:
             return False
         number = self.tables.index(table) + 1
-        record = self._record(table)
-        scored_hands, rest = ([], 0) if record is None else hands_and_rest(
-            record.setup, [action_from_json(a) for a in record.actions])
+        scored_hands: list[tuple[int, int]] = []
+        rest = 0
+        for record in self._records(table):
+            hands_of_game, rest = hands_and_rest(
+                record.setup, [action_from_json(a) for a in record.actions])
+            scored_hands += hands_of_game
         hands = self.director.hands(table, scored_hands)
         limit = self.closed.get(table, self.night.options.hands_per_round if number == 1
                                 else len(hands))
@@ -288,6 +313,9 @@ class LiveNight:
         assert self._service is not None
         if self.night.finished:
             return
+        if not self.bell_rung:
+            for table in self.tables:
+                self._play_on(table)
         if not self.bell_rung and self.night.hands_left() == 0:
             self.bell_rung = True
             log.warning("the head table rang the bell: every table finishes its hand")
@@ -316,16 +344,37 @@ class LiveNight:
             self._save()
             self._start_new_games()
 
+    def _play_on(self, table: str) -> None:
+        """A table whose game is over before the bell starts a fresh one (idempotent by id);
+        a head table that cannot rings the bell."""
+        assert self._service is not None
+        state = self._service.state(table)
+        game = int(state.get("game") or 0)
+        if state.get("phase") != "game_over" or game < self.games[table]:
+            return
+        self._refresh(table, scored=False)  # its last hand may not have been taken yet
+        if table == self.tables[0] and self.night.hands_left() == 0:
+            return  # the head table is through: it rings the bell
+        result = self._service.control(table, Control(
+            cmd="new_game", args=self._setup(table),
+            id=f"{NEW_GAME_ID}{self.night.round}{FRESH}{game}"))
+        if result is not None and not result.ok and table == self.tables[0]:
+            log.error("the head table %s cannot start a fresh game (%s): it rings the bell",
+                      table, result.reason)
+            self.bell_rung, self.director.early = True, True
+        elif result is not None and result.ok:
+            log.warning("table %s: game %d is over before the bell; a fresh game goes on the "
+                        "same tally", table, game)
+
     def _start_new_games(self) -> None:
         """Start each table's game of this round with its players (idempotent by id)."""
         assert self._service is not None
         if self.night.finished:
             return
-        for number, table in enumerate(self.tables, 1):
+        for table in self.tables:
             if self._current_game(table) < self.games[table]:
-                players = list(self.night.seating[number - 1])
                 self._service.control(table, Control(
-                    cmd="new_game", args={"players": players},
+                    cmd="new_game", args=self._setup(table),
                     id=f"{NEW_GAME_ID}{self.night.round}" + (
                         f"-again-{self.director.again}" if self.director.again else "")))
 

@@ -99,6 +99,12 @@ def over_sign() -> list[Display]:
     return [Display(text8="END", lines=[OVER, "SEE STANDINGS"])]
 
 
+def table_closed(lines: Sequence[str]) -> bool:
+    """Does a display showing ``lines`` say that its table is through with this game (its
+    last hand counted, or the night over): a hand begun there after all counts for nothing."""
+    return lines[:2] == [BELL, "HAND DONE"] or lines[:1] == [OVER]
+
+
 def no_more_hands(lines: Sequence[str]) -> bool:
     """Does a display showing ``lines`` say that its table starts no more hands in this game:
     the bell has rung (the hand in play is finished, none begun), or the night is over?"""

@@ -12,7 +12,16 @@ As``; ``N`` is read as a nine and ``R``/``L`` as the right and left bowers.
 ``read_egn(text, source)`` replays every deal on the engine's Euchre and returns a
 ``GameRecord``; a file that is malformed, uses a rule this table does not play, or that the
 rules refuse is refused with ``HistoryError`` naming the deal and trick. ``write_egn(record)``
-writes a Euchre record as EGN (the dealt hands when the table knew them). The project's own
+writes a Euchre record as EGN 1.4 (the dealt hands when the table knew them), field by field
+as the specification says (docs/hand-history.md, "EGN"): ``version`` "1.4"; each phase its
+``phaseNumber`` (0 the bidding, 1 the trick play); ``metadata.finalScore`` once the last deal
+is scored; the ruleset's one completion condition, ``winning_score`` (the target) or
+``num_deals`` (a hand limit, or, for a game with neither, a club night's game ended by the
+bell, the deals played: "ideal for progressive Euchre"); ``std`` (stick the dealer) and
+``min_rank`` (the deck); a revoke kept in record mode as a ``playAnnotations`` line, since
+EGN has no revokes (its ``finalScore`` is the table's, penalty included). A game EGN cannot
+hold (a call, a target and a hand limit at once, more than 100 deals) is refused with one
+line. The project's own
 hand history (``history.text``/``history.jsonfmt``) stays the native form: EGN is for
 interchange. Imports ``cards``, ``engine``, ``history.record``, ``history.text``.
 """
@@ -20,6 +29,7 @@ interchange. Imports ``cards``, ``engine``, ``history.record``, ``history.text``
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from tricktable.cards import CardError, parse_card
@@ -33,8 +43,11 @@ from tricktable.rules.base import STOCK
 __all__ = ["FILE_TYPE", "VERSION", "is_egn", "read_egn", "from_egn", "to_egn", "write_egn"]
 
 FILE_TYPE = "Euchre Game Notation"
-VERSION = "1.6"
-"""The version written (the schema accepts 1.2 to 1.6; any 1.x is read)."""
+VERSION = "1.4"
+"""The version written: EGN 1.4, the newest release (the schema's pattern is
+``^1\\.[234](?:\\.\\d+)?$``; any 1.x is read)."""
+MAX_DEALS = 100  # the schema's deals.maxItems
+_LIMITS = {"title": 128, "description": 1024, "gameId": 64}  # the schema's maxLength
 VARIANTS = ("euchre", "euchre-1844")
 _DECKS = {9: 24, 8: 28, 7: 32}
 """``ruleset.min_rank`` to the Euchre deck option (9 up: 24 cards; 8 up: 28; 7 up: 32)."""
@@ -46,6 +59,8 @@ _PARTNER_SUIT = {"S": "C", "C": "S", "H": "D", "D": "H"}
 _ALONE = ":ALONE"
 _ORDER_UP = "ORDER_UP"
 _TAGS = {"title": "Event", "date": "Date", "description": "Description", "gameId": "GameId"}
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$")
+"""The schema's timezone-less ``date`` (a date alone is not one: it is left out)."""
 
 
 def is_egn(data: Any) -> bool:
@@ -135,8 +150,10 @@ def _options(rules: dict[str, Any], source: str) -> dict[str, Any]:
     options: dict[str, Any] = {"revoke_mode": "record",
                                "stick_the_dealer": bool(rules.get("std", True)),
                                "deck": _DECKS[min_rank]}
-    target = rules.get("winning_score", 10)
     deals = rules.get("num_deals", 0)
+    # "For fixed-hand games (e.g., progressive Euchre), omit winning_score (or set
+    # winning_score to 0) and set num_deals": its default 10 is for a game without num_deals
+    target = rules.get("winning_score", 0 if deals else 10)
     if type(target) is not int or target < 0 or type(deals) is not int or deals < 0:
         raise HistoryError(f"{where}: winning_score and num_deals are whole numbers")
     options["target"] = target or None
@@ -311,25 +328,35 @@ def to_egn(record: GameRecord) -> dict[str, Any]:
     deck = opts.deck  # type: ignore[attr-defined]
     if deck != 24:
         rules["min_rank"] = {v: k for k, v in _DECKS.items()}[deck]
-    target = opts.target  # type: ignore[attr-defined]
-    if opts.hand_limit:
-        rules["num_deals"] = opts.hand_limit
-        if target:
-            raise HistoryError("EGN cannot hold both a target score and a hand limit")
-        rules["winning_score"] = 0
-    elif target != 10:
-        rules["winning_score"] = target or 0
-    deals: list[dict[str, Any]] = []
     writer = _DealWriter(eng)
     for i, action in enumerate(record.actions()):
         writer.apply(action, i)
     deals = [d.to_json(n) for n, d in enumerate(writer.deals) if d.up_card]
+    if len(deals) > MAX_DEALS:
+        raise HistoryError(f"EGN holds at most {MAX_DEALS} deals; this game has {len(deals)}")
+    rules.update(_limit(opts.target, opts.hand_limit, len(deals)))  # type: ignore[attr-defined]
     tags = record.tags
-    meta: dict[str, Any] = {key: tags[tag] for key, tag in _TAGS.items() if tag in tags}
+    meta: dict[str, Any] = {key: tags[tag][:_LIMITS[key]] for key, tag in _TAGS.items()
+                            if tag in tags and key != "date"}
+    if _DATE.match(tags.get("Date", "")):
+        meta["date"] = tags["Date"]
     meta.update({"players": list(cfg["players"]), "initialScore": [0, 0], "ruleset": rules})
     if eng.state.game_over or (writer.deals and writer.deals[-1].done):
         meta["finalScore"] = list(eng.state.scores)
     return {"fileType": FILE_TYPE, "version": VERSION, "metadata": meta, "deals": deals}
+
+
+def _limit(target: int | None, hand_limit: int | None, deals: int) -> dict[str, int]:
+    """The ruleset's one completion condition ("A ruleset enforces either a target score
+    (winning_score) OR a fixed deal count (num_deals), but not both"; "A game must have a
+    single defined completion condition")."""
+    if hand_limit and target:
+        raise HistoryError("EGN cannot hold both a target score and a hand limit")
+    if hand_limit:
+        return {"num_deals": hand_limit}
+    if target:
+        return {} if target == 10 else {"winning_score": target}
+    return {"num_deals": max(deals, 1)}  # no target, no limit: the bell ended it
 
 
 def write_egn(record: GameRecord) -> str:
@@ -352,20 +379,24 @@ class _Deal:
         self.discard: str | None = None
         self.tricks: list[list[str]] = []
         self.trick: list[str] = []
+        self.notes: dict[str, list[str]] = {}  # trick index -> annotations (revokes)
         self.done = False
 
     def to_json(self, number: int) -> dict[str, Any]:
         state: dict[str, Any] = {"dealer": self.dealer, "upCard": self.up_card}
         if self.hands:
             state["playerCards"] = self.hands
-        bidding: dict[str, Any] = {"type": "EUCHRE_BIDDING", "calls": self.calls,
-                                   "isAlone": self.alone}
+        bidding: dict[str, Any] = {"phaseNumber": 0, "type": "EUCHRE_BIDDING",
+                                   "calls": self.calls, "isAlone": self.alone}
         if self.discard:
             bidding["discard"] = self.discard
         phases: list[dict[str, Any]] = [bidding]
         tricks = self.tricks + ([self.trick] if self.trick else [])
         if tricks:
-            phases.append({"type": "TRICK_PLAY", "tricks": tricks})
+            play: dict[str, Any] = {"phaseNumber": 1, "type": "TRICK_PLAY", "tricks": tricks}
+            if self.notes:
+                play["playAnnotations"] = self.notes
+            phases.append(play)
         return {"dealNumber": number, "initialState": state, "phases": phases}
 
 
@@ -406,6 +437,13 @@ class _DealWriter:
                 deal.alone = e["bid"].endswith(_ALONE)
             elif kind == "exchange" and e["receiver"] == STOCK and e["card"]:
                 deal.discard = _egn_card(e["card"])
+            elif kind == "revoke":
+                # keyed by "the 0-based index into each play across all tricks": the play
+                # that revoked, or that proved an earlier revoke (it comes before the card)
+                at = sum(len(t) for t in deal.tricks) + len(deal.trick)
+                deal.notes.setdefault(str(at), []).append(
+                    f"[??]Revoke: {eng.state.players[e['seat']]} did not follow "
+                    f"{e['suit']} in trick {e['trick']} (the penalty is in the score)")
             elif kind == "card_played":
                 deal.trick.append(_egn_card(e["card"]))
             elif kind == "trick_won":

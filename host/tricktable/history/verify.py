@@ -1,6 +1,7 @@
 """Verify a game record: replay its actions and compare every claim with the engine's.
 
-``load(path)``/``parse(text, source)`` read any history form (text, JSON, EGN).
+``load(path)``/``parse(text, source)`` read any history form (text, JSON, EGN);
+``load_games(path)`` also reads an EMN match (several games, ``history.emn``).
 ``verify(record)`` returns the list of ``Difference``s (empty when the record is right):
 each names the line (for text files), the hand and the claim, the recorded and the
 recomputed value. A move the engine refuses is a difference too, and ends the check.
@@ -15,7 +16,7 @@ from typing import Any
 from tricktable import textfiles
 from tricktable.history.record import Claim, ClaimKey, EngineError, GameRecord, capture
 
-__all__ = ["Difference", "verify", "load", "parse"]
+__all__ = ["Difference", "verify", "load", "load_games", "parse"]
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,21 @@ def load(path: str) -> GameRecord:
     except textfiles.TextFileError as exc:
         raise HistoryError(str(exc)) from None
     return parse(text, path)
+
+
+def load_games(path: str) -> list[tuple[str, GameRecord]]:
+    """Every game of a history file, labelled: the games of an EMN match (each labelled with
+    its index and players), or the one game of any other form (labelled "")."""
+    from tricktable.history.emn import FILE_TYPE, read_emn
+    from tricktable.history.text import HistoryError
+
+    try:
+        text = textfiles.read_text(path, "hand history")
+    except textfiles.TextFileError as exc:
+        raise HistoryError(str(exc)) from None
+    if text.lstrip().startswith("{") and f'"{FILE_TYPE}"' in text[:4000]:
+        return read_emn(text, path)
+    return [("", parse(text, path))]
 
 
 def parse(text: str, source: str) -> GameRecord:

@@ -11,9 +11,14 @@ firmware with a ``Screen``). ``play()`` plays the whole night the way people wou
 - **Play until the bell.** Each table plays its game on the host (the game the night
   started, read from the host) until, before a hand starts, its display says the bell has
   rung or the night is over or, at the head table, it has played its hands (it rings the
-  bell). A table that began a hand just before its display showed the bell stops when the
-  night starts its next game under it (``Replaced``) or, after the last game, before the next
-  hand, which the end of the night's sign forbids as the bell's does.
+  bell; it counts scored hands, as the night does). A table whose players began a hand after
+  the night closed it (its display says HAND DONE) stops there: that hand would count for
+  nothing. A game that is over before the bell (a variant that counts down to zero,
+  ``club.night_games``) is followed by the fresh game the night starts at that table, with
+  the same players, until the bell. A table that began a hand just before its display showed
+  the bell stops when the night starts its next game under it (``Replaced``) or, after the
+  last game, before the next hand, which the end of the night's sign forbids as the bell's
+  does.
 - Then the players look at their displays again for the moves, until the night is over.
   A table whose players began a hand just as the bell closed it stops there; if the night
   already started the table's next game, the director takes that play back (``undo``).
@@ -28,7 +33,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from tricktable.club.signs import NAME_CHARS, no_more_hands, parse_move_line
+from tricktable.club.signs import NAME_CHARS, no_more_hands, parse_move_line, table_closed
 from tricktable.sim.boards import SeatBoard
 from tricktable.sim.bots import Bot
 from tricktable.sim.table_sim import GameSummary, Replaced, SimError, SimTable
@@ -55,6 +60,7 @@ class Room:
         self.at: dict[str, int] = {}  # player -> the table number they last sat at
         self.signs: dict[str, list[str]] = {}  # table -> lines the host last showed there
         self.summaries: list[GameSummary] = []
+        self.played: dict[str, int] = {}  # table -> hands played in this game of the night
         self.done = asyncio.Event()  # the night is over
         self.seen: list[tuple[int, str, str, list[str]]] = []  # (game, player, board, lines)
 
@@ -71,7 +77,9 @@ class Room:
                                    for number, sim in enumerate(self.tables, 1)))
         await self._until(lambda: all(d.screen is not None and d.screen.lines[:1]
                                       == ["NIGHT OVER"] for d in self.displays),
-                          "the tables never showed the end of the night")
+                          lambda: "the tables never showed the end of the night: " + "; ".join(
+                              f"{d.id} shows {' / '.join(d.screen.lines) if d.screen else 'nothing'}"
+                              for d in self.displays))
         self.done.set()
 
     async def _find_seat(self, name: str) -> None:
@@ -91,7 +99,7 @@ class Room:
                         return True
             return False
 
-        await self._until(read, f"{name} never found their seat on the tables' displays")
+        await self._until(read, lambda: self._lost(name, where))
         number, letter = found[0]
         seat = SEAT_LETTERS.index(letter)
         bot = self.bots[name]
@@ -99,31 +107,62 @@ class Room:
         self.tables[number - 1].seats[seat].bot = bot
         self.at[name] = number
 
+    def _lost(self, name: str, where: Sequence[SeatBoard]) -> str:
+        """Why ``name`` gave up finding their seat: which display they read, what it shows."""
+        shown = "; ".join(f"{board.id} shows "
+                          f"{' / '.join(board.screen.lines) if board.screen else 'nothing'}"
+                          for board in where)
+        head = self.tables[0].table
+        return (f"{name} never found their seat in game {self.round} of the night: no move "
+                f"line names them within {SIGN_TIMEOUT_S:.0f} s ({shown}); the head table "
+                f"{head} has played {self.played.get(head, 0)} of its {self.hands_per_round} "
+                "hands")
+
     async def _play(self, number: int, sim: SimTable) -> None:
-        game, setup = self.game_of(sim.table)
+        """The table's game of the night, and the fresh games after one that is over."""
+        self.played[sim.table] = 0
         seated = [next(n for n, b in self.bots.items() if b is seat.bot) for seat in sim.seats]
-        if setup["players"] != seated:
-            raise SimError(f"table {sim.table}: the host plays with {setup['players']} but "
-                           f"the displays seated {seated}")
 
         def stop(hands: int) -> bool:
             return no_more_hands(self.signs.get(sim.table, [])) or \
-                (number == 1 and hands >= self.hands_per_round)
+                (number == 1 and self.played[sim.table] + hands >= self.hands_per_round)
 
-        try:
-            summary = await sim.play_game(setup, stop)
-        except Replaced as exc:  # the bell closed the table as its next hand began
-            if exc.stale:  # that play went into the next game: the director takes it back
-                await self.take_back(sim.table)
-            return
-        summary.game = game  # the host's number, for the journal
-        self.summaries.append(summary)
+        game = 0
+        while True:
+            if game and not await self._fresh_game(sim.table, game, stop):
+                return
+            game, setup = self.game_of(sim.table)
+            if setup["players"] != seated:
+                raise SimError(f"table {sim.table}: the host plays with {setup['players']} "
+                               f"but the displays seated {seated}")
+            try:
+                summary = await sim.play_game(
+                    setup, stop, lambda: table_closed(self.signs.get(sim.table, [])))
+            except Replaced as exc:  # the bell closed the table as its next hand began
+                self.played[sim.table] += sim.scored
+                if exc.stale:  # that play went into the next game: the director takes it back
+                    await self.take_back(sim.table)
+                return
+            summary.game = game  # the host's number, for the journal
+            if summary.actions:
+                self.summaries.append(summary)
+            self.played[sim.table] += summary.scored
+            if sim.mirror.phase != "game_over":
+                return
+
+    async def _fresh_game(self, table: str, over: int, stop: Callable[[int], bool]) -> bool:
+        """After game ``over`` at ``table`` ended before the bell: True when the night started
+        a fresh game there, False when the bell rang first."""
+        await self._until(lambda: self.game_of(table)[0] > over or stop(0),
+                          lambda: f"table {table}: its game {over} is over before the bell, "
+                          "and the night started no fresh game there")
+        return self.game_of(table)[0] > over
 
     @staticmethod
-    async def _until(done: Callable[[], bool], message: str) -> None:
+    async def _until(done: Callable[[], bool], message: Callable[[], str]) -> None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + SIGN_TIMEOUT_S
         while not done():
             if loop.time() > deadline:
-                raise SimError(message)
+                raise SimError(message())
             await asyncio.sleep(0.01)

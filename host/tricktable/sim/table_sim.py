@@ -12,7 +12,7 @@ host reports as accepted (``on_event``), so they see what the host decided, not 
 meant. In a club night the bell ends a game early: ``play_game(stop=...)``, and ``Replaced``
 when the night started the next game under a play. Runs on the boards' asyncio loop.
 Imports ``engine``, ``sim.boards``, ``sim.bots``, ``sim.kit``, ``cards`` and ``club.live``
-(the id of a night's new game).
+(the ids of a night's new games).
 """
 
 from __future__ import annotations
@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tricktable.cards import parse_card_copy
-from tricktable.club.live import NEW_GAME_ID
+from tricktable.club.live import FRESH, NEW_GAME_ID
 from tricktable.engine import Engine
 from tricktable.engine.actions import Action, ScanCard, TurnUp, action_from_json
+from tricktable.engine.events import HandScored
 from tricktable.sim.boards import SeatBoard
 from tricktable.sim.bots import Bot
 from tricktable.sim.kit import Kit
@@ -62,6 +63,7 @@ class GameSummary:
     revokes: int
     refused: list[str] = field(default_factory=list)
     actions: int = 0
+    scored: int = 0  # hands scored (a hand thrown in is not: the night counts these)
 
 
 @dataclass
@@ -90,7 +92,7 @@ class SimTable:
         self.pace_s = pace_s
         self.games = 0
         self.mirror = Engine.replay(setup, [])
-        self.revokes = 0
+        self.revokes = self.scored = 0
         self.deck = deck_cards(setup)
         self._pile: list[str] = []
         self._dealt = 0
@@ -102,8 +104,11 @@ class SimTable:
     # -- the host's event stream -----------------------------------------------------------
     def on_event(self, event: dict[str, Any]) -> None:
         """One ``TableEvent`` of this table (call on the loop thread); a night's new game
-        there ends the game being played (``Replaced``)."""
-        if event.get("kind") == "control" and str(event.get("id")).startswith(NEW_GAME_ID):
+        there ends the game being played (``Replaced``), but not the fresh game the night
+        starts after a game that is over."""
+        control_id = str(event.get("id"))
+        if event.get("kind") == "control" and control_id.startswith(NEW_GAME_ID) \
+                and FRESH not in control_id:
             self.replaced = True
         if event.get("kind") in ("accepted", "refused") and event.get("board") is not None:
             # a verdict after the night's new game is the new game's
@@ -112,20 +117,25 @@ class SimTable:
 
     # -- a game ----------------------------------------------------------------------------
     async def play_game(self, setup: dict[str, Any] | None = None,
-                        stop: Callable[[int], bool] | None = None) -> GameSummary:
+                        stop: Callable[[int], bool] | None = None,
+                        closed: Callable[[], bool] | None = None) -> GameSummary:
         """Play from the start of a game on the host to its end, or until ``stop(hands
-        played)`` says so before a hand starts (a club night's bell). ``setup``: the game the
-        host started, when it is not the table's own (a night's new players)."""
+        scored)`` says so before a hand starts (a club night's bell), or ``closed()`` at any
+        time (the night closed the table as a hand began: that hand counts for nothing).
+        ``setup``: the game the host started, when it is not the table's own (a night's new
+        players)."""
         self.games += 1
         self.setup = setup or self.setup
         self.replaced = False
         self.mirror = Engine.replay(self.setup, [])
-        self.revokes = 0
+        self.revokes = self.scored = 0
         refused: list[str] = []
         while self.mirror.phase != "game_over":
             hand = self.mirror.public_state()["hand_number"]
+            if closed is not None and closed():
+                break
             if stop is not None and (self.replaced or self._shuffled_for != (self.games, hand)
-                                     and stop(hand - 1)):
+                                     and stop(self.scored)):
                 break
             if self.mirror.phase == "deal" and await self._deal_step():
                 continue
@@ -154,7 +164,7 @@ class SimTable:
             table=self.table, game=self.games, variant=state["variant"], sides=sides,
             scores=state["scores"], winner=sides[winner] if isinstance(winner, int) else None,
             hands=state["hand_number"], revokes=self.revokes,
-            refused=refused, actions=len(self.mirror.actions))
+            refused=refused, actions=len(self.mirror.actions), scored=self.scored)
 
     async def _deal_step(self) -> bool:
         """Deal and scan one card, or turn up the up-card; False when the deal is done."""
@@ -216,4 +226,5 @@ class SimTable:
                 raise SimError(f"table {self.table}: the host accepted {verdict['action']} "
                                f"but the bots' copy of the game refuses it: {out.reason}")
             self.revokes += sum(1 for e in out.events if e.to_json()["type"] == "revoke")
+            self.scored += sum(1 for e in out.events if isinstance(e, HandScored))
         return verdict
