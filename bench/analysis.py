@@ -21,20 +21,27 @@ stopped and ends that variant's run: the figures of the deals before it are prin
 stop is said; with ``--go-on`` it counts as the budget (so the median and p99 are lower
 bounds when it shows) and the next deal follows, the deals over budget listed.
 
+``--soak N``: only a leak check, N Spades deals (``--soak-cards`` each) solved one after the
+other with a new solver each, the resident memory printed as it goes (flat: freed).
+
     .venv/bin/python bench/analysis.py [--deals 1000] [--big-deals 3] [--variant euchre]
         [--budget 120] [--single] [--no-hand] [--go-on]
+    .venv/bin/python bench/analysis.py --soak 1000 [--soak-cards 13]
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import gc
+import os
 import random
 import signal
 import statistics
 import time
 
 from tricktable.analysis.hand import analyse_game, contracts_table
+from tricktable.analysis.positions import deal
 from tricktable.analysis.solver import Solver, Stats
 from tricktable.engine import Engine
 from tricktable.engine.intplay import CardPlay
@@ -139,6 +146,32 @@ def bench(variant: str, deals: int, hand: bool, budget: float, single: bool,
               flush=True)
 
 
+def _rss_mb() -> float:
+    """The process's resident memory now (Linux's /proc), in MB."""
+    with open("/proc/self/statm") as f:
+        pages = int(f.read().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+def soak(solves: int, cards: int) -> None:
+    """``solves`` Spades deals of ``cards`` cards each solved one after the other, each with
+    a new solver (as a long-running process does hand after hand), printing the resident
+    memory every tenth of the way: flat when every solver is freed."""
+    gc.collect()
+    start = _rss_mb()
+    print(f"soak: {solves:,} Spades solves of {cards} cards each, RSS {start:.1f} MB at the"
+          " start", flush=True)
+    step = max(1, solves // 10)
+    for i in range(1, solves + 1):
+        cp = deal("spades", i, cards=cards, leader=i % 4)
+        Solver(cp).tricks(0)
+        if i % step == 0 or i == solves:
+            print(f"soak: after {i:6,} solves  RSS {_rss_mb():8.1f} MB", flush=True)
+    gc.collect()
+    print(f"soak: RSS after {solves:,} Spades solves {_rss_mb():.1f} MB"
+          f" ({_rss_mb() - start:+.1f} MB since the start)", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=1000, help="deals for the small games")
@@ -153,7 +186,13 @@ def main() -> None:
                     help="solve only the contract bid (one search) instead of every trump")
     ap.add_argument("--go-on", action="store_true",
                     help="a deal over the budget counts as the budget and the run goes on")
+    ap.add_argument("--soak", type=int, metavar="N",
+                    help="only the soak: RSS while N Spades deals are solved, a solver each")
+    ap.add_argument("--soak-cards", type=int, default=13, help="cards each in the soak")
     args = ap.parse_args()
+    if args.soak:
+        soak(args.soak, args.soak_cards)
+        return
     for variant in args.variant or list(GAMES):
         big = GAMES[variant][1]
         bench(variant, args.big_deals if big else args.deals,

@@ -281,7 +281,20 @@ static Py_ssize_t int_list(PyObject *seq, int *out, Py_ssize_t max, const char *
     return int_array(seq, out, n, what) < 0 ? -1 : n;
 }
 
+/* The lead-rule callback is a bound method of the Solver that holds this Core: a cycle
+ * the garbage collector breaks through these two. */
+static int Core_traverse(Core *c, visitproc visit, void *arg) {
+    Py_VISIT(c->ask);
+    return 0;
+}
+
+static int Core_clear(Core *c) {
+    Py_CLEAR(c->ask);
+    return 0;
+}
+
 static void Core_dealloc(Core *c) {
+    PyObject_GC_UnTrack(c);
     free(c->tt.slots);
     for (uint32_t i = 0; i < c->nbuckets; i++) {
         free(c->buckets[i].e);
@@ -289,7 +302,7 @@ static void Core_dealloc(Core *c) {
     }
     free(c->buckets);
     free(c->leads.slots);
-    Py_XDECREF(c->ask);
+    Py_CLEAR(c->ask);
     Py_TYPE(c)->tp_free((PyObject *)c);
 }
 
@@ -786,6 +799,10 @@ static int lead_mask(Core *c, int seat, u128 hand, u128 present, u128 *out, int 
         if (!row) goto done;
         PyList_SET_ITEM(finished, t, row);
     }
+    if (!c->ask) {
+        PyErr_SetString(PyExc_RuntimeError, "the search's lead rule was cleared");
+        goto done;
+    }
     res = PyObject_CallFunction(c->ask, "iOO", seat, hands, finished);
     PyObject *mask;
     if (!res || !PyArg_ParseTuple(res, "Op", &mask, free) || to_u128(mask, out) < 0) goto done;
@@ -1263,7 +1280,9 @@ static PyTypeObject CoreType = {
     .tp_name = "tricktable.analysis._search.Core",
     .tp_doc = "The search of one side of one Solver (see analysis/solver.py).",
     .tp_basicsize = sizeof(Core),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)Core_traverse,
+    .tp_clear = (inquiry)Core_clear,
     .tp_new = Core_new,
     .tp_dealloc = (destructor)Core_dealloc,
     .tp_methods = Core_methods,
