@@ -13,7 +13,8 @@ For each variant, random hands are dealt and bid by the engine (random legal int
   card, the double-dummy tricks before and after.
 
 Prints median and p99 seconds per deal (wall clock, and the process's CPU time: the machine
-is shared, and under load the CPU time is the figure an idle machine would show), nodes
+is shared, and under load the CPU time is the figure an idle machine would show; and the
+deals a second of CPU, one core), nodes
 searched per second of CPU and the transposition table's hit rate (probes answered by a
 stored bound). One CPython process; the machine is
 shared, so expect noise. A deal whose solve passes ``--budget`` seconds (wall clock) is
@@ -87,7 +88,8 @@ def _line(label: str, secs: list[float], cpu: list[float], stats: Stats, note: s
     hits = stats.hits / stats.probes if stats.probes else 0.0
     return (f"{label:28s} {len(secs):5d} deals  median {statistics.median(secs) * 1e3:9.1f} ms"
             f"  p99 {_p99(secs) * 1e3:9.1f} ms  max {max(secs) * 1e3:9.1f} ms"
-            f"  (CPU median {statistics.median(cpu) * 1e3:.1f} ms  p99 {_p99(cpu) * 1e3:.1f} ms)"
+            f"  (CPU median {statistics.median(cpu) * 1e3:.2f} ms  p99 {_p99(cpu) * 1e3:.1f} ms,"
+            f" {len(cpu) / total if total else 0.0:,.0f} a second)"
             f"  {rate:9,.0f} nodes/s of CPU  TT hits {hits:5.1%}{note}")
 
 
