@@ -42,7 +42,7 @@ import statistics
 import time
 
 from tricktable.analysis.hand import analyse_game, contracts_table
-from tricktable.analysis.positions import deal
+from tricktable.analysis.positions import STRAINS, bridge, bridge_table, deal, pbn
 from tricktable.analysis.solver import Solver, Stats
 from tricktable.engine import Engine
 from tricktable.engine.intplay import CardPlay
@@ -174,6 +174,83 @@ def soak(solves: int, cards: int) -> None:
           f" ({_rss_mb() - start:+.1f} MB since the start)", flush=True)
 
 
+def compare_dds(deals: int) -> None:
+    """Our solver beside DDS (PyPI's ``endplay``, a bench extra) on the same bridge deals
+    (``positions.bridge``), one thread each, interleaved deal by deal (which goes first
+    alternates): per deal, each strain solved once with the declarer's left-hand opponent
+    leading (a declarer going round the table from deal to deal), then the full 5x4 table
+    (ours: 20 searches, the leaders of one strain sharing tables). CPU time of the process
+    (DDS told to use one thread)."""
+    from endplay import _dds  # the bench extra: pip install -e .[bench]
+    from endplay.dds import calc_dd_table
+    from endplay.types import Deal, Denom, Player
+
+    _dds.SetMaxThreads(1)
+    cpu = time.process_time
+    times: dict[str, tuple[list[float], list[float]]] = {s: ([], []) for s in STRAINS}
+    tables: tuple[list[float], list[float]] = ([], [])
+    agree = total = 0
+    wrong: list[str] = []
+    for seed in range(deals):
+        declarer = seed % 4
+        leader = (declarer + 1) % 4
+        dds_first = seed % 2 == 0
+        for strain in STRAINS:
+            cp = bridge(seed, strain, leader)
+            dl = Deal(pbn(cp))
+            dl.first, dl.trump = Player(leader), Denom(STRAINS.index(strain))
+            got = [0, 0]
+            for turn in ((0, 1) if dds_first else (1, 0)):
+                t = cpu()
+                if turn == 0:
+                    fut = _dds.futureTricks()
+                    _dds.SolveBoard(dl._data, -1, 1, 1, fut, 0)
+                    got[0] = fut.score[0]
+                else:
+                    got[1] = Solver(cp).tricks(cp.side_of[leader])
+                times[strain][turn].append(cpu() - t)
+            total += 1
+            if got[0] == got[1]:
+                agree += 1
+            else:
+                wrong.append(f"deal {seed} {strain} led by {leader}: DDS {got[0]}, ours {got[1]}")
+        dl = Deal(pbn(bridge(seed, "NT", 0)))
+        for turn in ((0, 1) if dds_first else (1, 0)):
+            t = cpu()
+            if turn == 0:
+                dds_table = calc_dd_table(dl).to_list()  # [strain][declarer]
+            else:
+                ours_table = bridge_table(seed)
+            tables[turn].append(cpu() - t)
+        for i, strain in enumerate(STRAINS):
+            for d in range(4):
+                total += 1
+                if dds_table[i][d] == ours_table[i][d]:
+                    agree += 1
+                else:
+                    wrong.append(f"deal {seed} table {strain} by {d}: DDS {dds_table[i][d]},"
+                                 f" ours {ours_table[i][d]}")
+    worst_median = worst_p99 = 0.0
+    for strain in STRAINS:
+        dds, ours = times[strain]
+        median = statistics.median(ours) / statistics.median(dds)
+        p99 = _p99(ours) / _p99(dds)
+        worst_median, worst_p99 = max(worst_median, median), max(worst_p99, p99)
+        print(f"{strain:2s} single solve {len(ours):4d} deals  DDS median {statistics.median(dds) * 1e3:8.2f} ms"
+              f"  p99 {_p99(dds) * 1e3:8.1f} ms   ours median {statistics.median(ours) * 1e3:8.2f} ms"
+              f"  p99 {_p99(ours) * 1e3:8.1f} ms   ratio of medians {median:5.2f}  p99 {p99:5.2f}",
+              flush=True)
+    table = statistics.median(tables[1]) / statistics.median(tables[0])
+    print(f"full 5x4 table  {len(tables[0]):4d} deals  DDS median {statistics.median(tables[0]) * 1e3:8.2f} ms"
+          f"  p99 {_p99(tables[0]) * 1e3:8.1f} ms   ours median {statistics.median(tables[1]) * 1e3:8.2f} ms"
+          f"  p99 {_p99(tables[1]) * 1e3:8.1f} ms   ratio of medians {table:5.2f}"
+          f"  p99 {_p99(tables[1]) / _p99(tables[0]):5.2f}")
+    for line in wrong[:20]:
+        print("disagree:", line)
+    print(f"dds: agree {agree}/{total}, median ratio {worst_median:.2f}, p99 ratio {worst_p99:.2f},"
+          f" table ratio {table:.2f}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=1000, help="deals for the small games")
@@ -191,7 +268,12 @@ def main() -> None:
     ap.add_argument("--soak", type=int, metavar="N",
                     help="only the soak: RSS while N Spades deals are solved, a solver each")
     ap.add_argument("--soak-cards", type=int, default=13, help="cards each in the soak")
+    ap.add_argument("--compare-dds", action="store_true",
+                    help="only our solver beside DDS (endplay) on --deals bridge deals")
     args = ap.parse_args()
+    if args.compare_dds:
+        compare_dds(args.deals)
+        return
     if args.soak:
         soak(args.soak, args.soak_cards)
         return

@@ -540,7 +540,7 @@ fail:
 
 /* The position the search starts from: every seat's hand, the trick in progress as (seat,
  * card) pairs, and how many tricks were finished before the position. -1: an exception. */
-static int set_position(Core *c, PyObject *hands, PyObject *trick, int before) {
+static int set_position(Core *c, PyObject *hands, PyObject *trick, int before, int free) {
     if (PySequence_Size(hands) != c->nplayers) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "one hand per seat");
         return -1;
@@ -572,7 +572,7 @@ static int set_position(Core *c, PyObject *hands, PyObject *trick, int before) {
     c->nplayed = (int)n;
     c->nfinished = 0;
     c->finished_before = before;
-    c->free = 0;
+    c->free = free;
     return 0;
 }
 
@@ -751,7 +751,7 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
         }
     }
     int cash = 0;
-    if (ncash && !(c->restricts && c->finished_before + c->nfinished == 0)) {
+    if (ncash && !(c->restricts && !c->free && c->finished_before + c->nfinished == 0)) {
         int mine = c->ours[leader];
         u128 ruffers[MAXSEATS];
         int nruff = 0;
@@ -1343,16 +1343,18 @@ static int first_guess(Core *c, u128 present, int remaining) {
     return total ? (int)nearbyint((double)(remaining * points[0]) / total) : 0;
 }
 
-/* solve(hands, trick, finished_before, seat, remaining, first) -> the tricks the side takes of
- * the remaining ones (the trick in progress included) from the position (set_position's)
- * with seat to play: null-window tests (search()) from the target first (-1: first_guess()),
- * one trick at a time towards the answer. */
+/* solve(hands, trick, finished_before, seat, remaining, first, free) -> the tricks the side
+ * takes of the remaining ones (the trick in progress included) from the position
+ * (set_position's) with seat to play: null-window tests (search()) from the target first
+ * (-1: first_guess()), one trick at a time towards the answer. free: no lead is restricted
+ * from the position on (the variant's leads_free), so the callback is not asked. */
 static PyObject *Core_solve(Core *c, PyObject *args) {
     PyObject *hands, *trick;
-    int before, seat, remaining, first;
-    if (!PyArg_ParseTuple(args, "OOiiii", &hands, &trick, &before, &seat, &remaining, &first))
+    int before, seat, remaining, first, free;
+    if (!PyArg_ParseTuple(args, "OOiiiip", &hands, &trick, &before, &seat, &remaining, &first,
+                          &free))
         return NULL;
-    if (set_position(c, hands, trick, before) < 0) return NULL;
+    if (set_position(c, hands, trick, before, free) < 0) return NULL;
     if (seat < 0 || seat >= c->nplayers) {
         PyErr_SetString(PyExc_ValueError, "not a position of this table");
         return NULL;
@@ -1402,7 +1404,7 @@ static PyObject *Core_counters(Core *c, PyObject *Py_UNUSED(noargs)) {
 
 static PyMethodDef Core_methods[] = {
     {"solve", (PyCFunction)Core_solve, METH_VARARGS,
-     "solve(hands, trick, finished_before, seat, remaining, first) -> the side's tricks"},
+     "solve(hands, trick, finished_before, seat, remaining, first, free) -> the side's tricks"},
     {"counters", (PyCFunction)Core_counters, METH_NOARGS,
      "(nodes, probes, hits) since the last call"},
     {NULL, NULL, 0, NULL},

@@ -115,9 +115,10 @@ class Solver:
             return cp.remaining - self.tricks(0)
         core = self._cores.get(side) or self._core(side)
         last = self._last.get(side)  # the last answer, in tricks of the whole hand
+        free = cp.restricts and cp.variant.leads_free(cp)  # type: ignore[arg-type]
         try:
             got = core.solve(cp.hands, cp.trick, len(cp.tricks), cp.to_play, cp.remaining,
-                             -1 if last is None else last - cp.won[side])
+                             -1 if last is None else last - cp.won[side], free)
         finally:
             nodes, probes, hits = core.counters()
             stats = self.stats
