@@ -712,13 +712,49 @@ static void follow_order(Core *c, int seat, int n, int led, int best, int winnin
     sort_moves(moves, score, nmoves);
 }
 
+/* The tricks holder's run of the best cards of suit s (run cards) takes when holder's side
+ * leads it: as many rounds as every opponent holding a trump (ruffers) follows, or, when no
+ * opponent holds a trump, the whole of holder's suit if nobody else holds more of it than the
+ * run, else the run. */
+static int cash_rounds(Core *c, int s, int run, int holder, const u128 *ruffers, int nruff) {
+    u128 m = c->suit_masks[s];
+    if (nruff) {
+        int least = run;
+        for (int r = 0; r < nruff; r++) {
+            int k = popcount(ruffers[r] & m);
+            if (k < least) least = k;
+        }
+        return least;
+    }
+    for (int j = 0; j < c->nseats; j++) {
+        int x = c->seats[j];
+        if (x != holder && popcount(c->hands[x] & m) > run) return run;
+    }
+    return popcount(c->hands[holder] & m);
+}
+
+/* Whether every other hand of holder's side has cards other than trumps for the tricks
+ * holder cashes (else a partner might have to ruff a winner). */
+static int partners_discard(Core *c, int holder, int tricks) {
+    for (int j = 0; j < c->nseats; j++) {
+        int x = c->seats[j];
+        if (c->ours[x] == c->ours[holder] && x != holder &&
+            popcount(c->hands[x] & ~c->trumps) < tricks)
+            return 0;
+    }
+    return 1;
+}
+
 /* Tricks each team (the side searched; everyone else) is sure of when leader leads: see
- * Solver's docs ("sure tricks"); rel: per team, the cards its count depends on (the runs
- * counted). */
+ * Solver's docs ("sure tricks"): the leader's runs it cashes, or a partner's run in a suit
+ * the leader can lead to it, the better of the two; the best trumps' run. rel: per team,
+ * the cards its count depends on (the runs counted). */
 static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_out,
                  Rel *rel) {
     int trump_holder = -1, trump_run = 0, trump_last = -1;
     int cash_suit[NSUITS], cash_run[NSUITS], ncash = 0;
+    int via_suit[NSUITS], via_run[NSUITS], via_holder[NSUITS], via_last[NSUITS], nvia = 0;
+    int mine = c->ours[leader];
     Rel cashed;
     rel_none(&cashed);
     for (int s = 0; s < NSUITS; s++) {
@@ -747,52 +783,53 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
                 cash_suit[ncash] = s;
                 cash_run[ncash++] = run;
                 rel_card(&cashed, s, c->strength[last]);
+            } else if (c->ours[holder] == mine && (c->hands[leader] & c->suit_masks[s])) {
+                via_suit[nvia] = s; /* a partner's run, reached with a card of the suit */
+                via_run[nvia] = run;
+                via_holder[nvia] = holder;
+                via_last[nvia++] = last;
             }
         }
     }
-    int cash = 0;
-    if (ncash && !(c->restricts && !c->free && c->finished_before + c->nfinished == 0)) {
-        int mine = c->ours[leader];
+    int cash = 0, via = 0, via_best = -1;
+    if ((ncash || nvia) && !(c->restricts && !c->free && c->finished_before + c->nfinished == 0)) {
         u128 ruffers[MAXSEATS];
         int nruff = 0;
         for (int j = 0; j < c->nseats; j++) {
             int x = c->seats[j];
             if (c->ours[x] != mine && (c->hands[x] & c->trumps)) ruffers[nruff++] = c->hands[x];
         }
-        for (int i = 0; i < ncash; i++) {
-            u128 m = c->suit_masks[cash_suit[i]];
-            int run = cash_run[i];
-            if (nruff) {
-                int least = run;
-                for (int r = 0; r < nruff; r++) {
-                    int k = popcount(ruffers[r] & m);
-                    if (k < least) least = k;
-                }
-                cash += least;
-            } else {
-                int all = 1;
-                for (int j = 0; j < c->nseats; j++) {
-                    int x = c->seats[j];
-                    if (x != leader && popcount(c->hands[x] & m) > run) { all = 0; break; }
-                }
-                cash += all ? popcount(c->hands[leader] & m) : run;
-            }
-        }
-        if (cash) {
-            for (int j = 0; j < c->nseats; j++) {
-                int x = c->seats[j];
-                if (c->ours[x] == mine && x != leader &&
-                    popcount(c->hands[x] & ~c->trumps) < cash) { cash = 0; break; }
+        for (int i = 0; i < ncash; i++)
+            cash += cash_rounds(c, cash_suit[i], cash_run[i], leader, ruffers, nruff);
+        if (cash && !partners_discard(c, leader, cash)) cash = 0;
+        int most = cash + (trump_holder == leader ? trump_run : 0);
+        for (int i = 0; i < nvia; i++) {
+            int h = via_holder[i], k = cash_rounds(c, via_suit[i], via_run[i], h, ruffers, nruff);
+            if (k && !partners_discard(c, h, k)) k = 0;
+            int total = k + (trump_holder == h ? trump_run : 0);
+            if (k && total > most) {
+                most = total;
+                via = k;
+                via_best = i;
             }
         }
     }
     int best[2] = {0, 0};
     rel_none(&rel[0]);
     rel_none(&rel[1]);
-    int team = c->ours[leader] ? 0 : 1;
-    best[team] = cash + (trump_holder == leader ? trump_run : 0);
-    if (cash) rel[team] = cashed;
-    if (trump_holder == leader && trump_run) rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
+    int team = mine ? 0 : 1;
+    if (via_best >= 0) { /* the partner's run is worth more than the leader's own */
+        int h = via_holder[via_best];
+        best[team] = via + (trump_holder == h ? trump_run : 0);
+        rel_card(&rel[team], via_suit[via_best], c->strength[via_last[via_best]]);
+        if (trump_holder == h && trump_run)
+            rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
+    } else {
+        best[team] = cash + (trump_holder == leader ? trump_run : 0);
+        if (cash) rel[team] = cashed;
+        if (trump_holder == leader && trump_run)
+            rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
+    }
     if (trump_holder >= 0) {
         team = c->ours[trump_holder] ? 0 : 1;
         if (trump_run > best[team]) {
