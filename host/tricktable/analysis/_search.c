@@ -221,6 +221,7 @@ typedef struct {
     uint64_t prefix[NSUITS][MAXSUIT + 1][KEYWORDS];
     int partition; /* the rules rank cards within a suit as their strength: entries may match
                     * positions that agree on the relevant cards only */
+    int trumps_win; /* a trump beats every card of another suit, whatever is led */
     long long nodes, probes, hits;
 } Core;
 
@@ -502,6 +503,18 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
                     (c->strength[p] == c->strength[q] && c->keys[l][p] != c->keys[l][q]))
                     c->partition = 0;
         }
+    c->trumps_win = 1;
+    for (int i = 0; i < c->suit_len[c->trump_suit] && c->trumps_win; i++) {
+        int t = c->suit_order[c->trump_suit][i];
+        for (int s = 0; s < NSUITS && c->trumps_win; s++) {
+            if (s == c->trump_suit) continue;
+            for (int j = 0; j < c->suit_len[s]; j++) {
+                int q = c->suit_order[s][j];
+                for (int l = 0; l < NSUITS; l++)
+                    if (c->keys[l][t] <= c->keys[l][q]) c->trumps_win = 0;
+            }
+        }
+    }
     for (int s = 0; s < NSUITS; s++)
         for (int m = 0; m <= c->key_len[s]; m++) {
             uint64_t *w = c->prefix[s][m];
@@ -837,6 +850,19 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
             rel_none(&rel[team]);
             rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
         }
+    }
+    if (c->trumps_win) { /* one team has every trump left: each of its trumps wins a trick */
+        int most[2] = {0, 0}, held[2] = {0, 0};
+        for (int j = 0; j < c->nseats; j++) {
+            int x = c->seats[j], t = c->ours[x] ? 0 : 1, k = popcount(c->hands[x] & c->trumps);
+            held[t] |= k > 0;
+            if (k > most[t]) most[t] = k;
+        }
+        for (int t = 0; t < 2; t++)
+            if (!held[1 - t] && most[t] > best[t]) { /* the suit lengths (the bucket) say so */
+                best[t] = most[t];
+                rel_none(&rel[t]);
+            }
     }
     *mine_out = best[0];
     *theirs_out = best[1];
