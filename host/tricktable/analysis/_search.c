@@ -1,10 +1,10 @@
 /* The double-dummy search's inner loop, compiled: tricktable.analysis._search.
  *
  * ``analysis/solver.py`` builds a ``Core`` for one side of one ``Solver`` from the rules as
- * data (the ``Ordering``'s effective suits, keys and strengths, the seats and sides, the
- * cards of each suit in rank order) and drives it: ``Core.set_position`` gives the hands
- * and the trick in progress, ``Core.test(need, ...)`` answers the null-window test "can the
- * side take ``need`` more tricks?". Nothing of a variant's rules is written here: the
+ * data (a ``Rules``, made once per ``Ordering``: its effective suits, keys and strengths),
+ * the seats and sides and the hands, and asks it: ``Core.solve`` takes a position (the
+ * hands, the trick in progress) and answers the tricks the side takes, by null-window tests
+ * "can the side take ``need`` more tricks?" from a first target. Nothing of a variant's rules is written here: the
  * follow-suit rule is the effective suit, the trick goes to the highest key (the first of
  * equal cards), and a lead restriction is asked of the variant through the ``ask`` callback
  * (once per hand and set of cards gone). What the search does (a transposition table at
