@@ -4,12 +4,13 @@
  * data (a ``Rules``, made once per ``Ordering``: its effective suits, keys and strengths),
  * the seats and sides and the hands, and asks it: ``Core.solve`` takes a position (the
  * hands, the trick in progress) and answers the tricks the side takes, by null-window tests
- * "can the side take ``need`` more tricks?" from a first target. Nothing of a variant's rules is written here: the
- * follow-suit rule is the effective suit, the trick goes to the highest key (the first of
- * equal cards), and a lead restriction is asked of the variant through the ``ask`` callback
- * (once per hand and set of cards gone). What the search does (a transposition table at
- * trick starts by partition search, equivalent cards, sure tricks, move ordering) is
- * described in solver.py and docs/analysis.md; this file is that description in C.
+ * "can the side take ``need`` more tricks?" from a first target. Nothing of a variant's
+ * rules is written here: the follow-suit rule is the effective suit, the trick goes to the
+ * highest key (the first of equal cards), and a lead restriction is asked of the variant
+ * through the ``ask`` callback (once per hand and set of cards gone). What the search does
+ * (a transposition table at trick starts by partition search, equivalent cards, sure
+ * tricks, move ordering) is described in solver.py and docs/analysis.md; this file is that
+ * description in C.
  *
  * Bit sets of physical cards (up to 106, two copies of 53) are unsigned __int128.
  */
