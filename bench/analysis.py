@@ -13,7 +13,8 @@ For each variant, random hands are dealt and bid by the engine (random legal int
   card, the double-dummy tricks before and after.
 
 Prints median and p99 seconds per deal (wall clock, and the process's CPU time: the machine
-is shared, and under load the CPU time is the figure an idle machine would show), nodes
+is shared, and under load the CPU time is the figure an idle machine would show; and the
+deals a second of CPU, one core), nodes
 searched per second of CPU and the transposition table's hit rate (probes answered by a
 stored bound). One CPython process; the machine is
 shared, so expect noise. A deal whose solve passes ``--budget`` seconds (wall clock) is
@@ -21,20 +22,27 @@ stopped and ends that variant's run: the figures of the deals before it are prin
 stop is said; with ``--go-on`` it counts as the budget (so the median and p99 are lower
 bounds when it shows) and the next deal follows, the deals over budget listed.
 
+``--soak N``: only a leak check, N Spades deals (``--soak-cards`` each) solved one after the
+other with a new solver each, the resident memory printed as it goes (flat: freed).
+
     .venv/bin/python bench/analysis.py [--deals 1000] [--big-deals 3] [--variant euchre]
         [--budget 120] [--single] [--no-hand] [--go-on]
+    .venv/bin/python bench/analysis.py --soak 1000 [--soak-cards 13]
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import gc
+import os
 import random
 import signal
 import statistics
 import time
 
 from tricktable.analysis.hand import analyse_game, contracts_table
+from tricktable.analysis.positions import STRAINS, bridge, bridge_table, deal, pbn
 from tricktable.analysis.solver import Solver, Stats
 from tricktable.engine import Engine
 from tricktable.engine.intplay import CardPlay
@@ -80,7 +88,8 @@ def _line(label: str, secs: list[float], cpu: list[float], stats: Stats, note: s
     hits = stats.hits / stats.probes if stats.probes else 0.0
     return (f"{label:28s} {len(secs):5d} deals  median {statistics.median(secs) * 1e3:9.1f} ms"
             f"  p99 {_p99(secs) * 1e3:9.1f} ms  max {max(secs) * 1e3:9.1f} ms"
-            f"  (CPU median {statistics.median(cpu) * 1e3:.1f} ms  p99 {_p99(cpu) * 1e3:.1f} ms)"
+            f"  (CPU median {statistics.median(cpu) * 1e3:.2f} ms  p99 {_p99(cpu) * 1e3:.1f} ms,"
+            f" {len(cpu) / total if total else 0.0:,.0f} a second)"
             f"  {rate:9,.0f} nodes/s of CPU  TT hits {hits:5.1%}{note}")
 
 
@@ -97,14 +106,15 @@ def bench(variant: str, deals: int, hand: bool, budget: float, single: bool,
     signal.signal(signal.SIGALRM, _over_budget)
     for seed in range(deals):
         eng = _to_play(variant, seed)
-        t, c = clock(), cpu()
         kept = dataclasses.replace(solve_stats)
         signal.setitimer(signal.ITIMER_REAL, budget)
+        t, c = clock(), cpu()  # the bench's own bookkeeping (above, below) is not timed
         try:
             if single:
                 Solver(CardPlay.from_state(eng.state), solve_stats).tricks(0)
             else:
                 contracts_table(eng.state, solve_stats)
+            took = clock() - t, cpu() - c
         except _OverBudget:
             solve_stats = kept  # the stopped deal's work is not counted
             if not go_on:
@@ -118,8 +128,8 @@ def bench(variant: str, deals: int, hand: bool, budget: float, single: bool,
             continue
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
-        solve_secs.append(clock() - t)
-        solve_cpu.append(cpu() - c)
+        solve_secs.append(took[0])
+        solve_cpu.append(took[1])
         if hand:
             rand = random.Random(seed).random
             while eng.state.hands_played == 0:
@@ -139,6 +149,109 @@ def bench(variant: str, deals: int, hand: bool, budget: float, single: bool,
               flush=True)
 
 
+def _rss_mb() -> float:
+    """The process's resident memory now (Linux's /proc), in MB."""
+    with open("/proc/self/statm") as f:
+        pages = int(f.read().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+def soak(solves: int, cards: int) -> None:
+    """``solves`` Spades deals of ``cards`` cards each solved one after the other, each with
+    a new solver (as a long-running process does hand after hand), printing the resident
+    memory every tenth of the way: flat when every solver is freed."""
+    gc.collect()
+    start = _rss_mb()
+    print(f"soak: {solves:,} Spades solves of {cards} cards each, RSS {start:.1f} MB at the"
+          " start", flush=True)
+    step = max(1, solves // 10)
+    for i in range(1, solves + 1):
+        cp = deal("spades", i, cards=cards, leader=i % 4)
+        Solver(cp).tricks(0)
+        if i % step == 0 or i == solves:
+            print(f"soak: after {i:6,} solves  RSS {_rss_mb():8.1f} MB", flush=True)
+    gc.collect()
+    print(f"soak: RSS after {solves:,} Spades solves {_rss_mb():.1f} MB"
+          f" ({_rss_mb() - start:+.1f} MB since the start)", flush=True)
+
+
+def compare_dds(deals: int) -> None:
+    """Our solver beside DDS (PyPI's ``endplay``, a bench extra) on the same bridge deals
+    (``positions.bridge``), one thread each, interleaved deal by deal (which goes first
+    alternates): per deal, each strain solved once with the declarer's left-hand opponent
+    leading (a declarer going round the table from deal to deal), then the full 5x4 table
+    (ours: 20 searches, the leaders of one strain sharing tables). CPU time of the process
+    (DDS told to use one thread)."""
+    from endplay import _dds  # the bench extra: pip install -e .[bench]
+    from endplay.dds import calc_dd_table
+    from endplay.types import Deal, Denom, Player
+
+    _dds.SetMaxThreads(1)
+    cpu = time.process_time
+    times: dict[str, tuple[list[float], list[float]]] = {s: ([], []) for s in STRAINS}
+    tables: tuple[list[float], list[float]] = ([], [])
+    agree = total = 0
+    wrong: list[str] = []
+    for seed in range(deals):
+        declarer = seed % 4
+        leader = (declarer + 1) % 4
+        dds_first = seed % 2 == 0
+        for strain in STRAINS:
+            cp = bridge(seed, strain, leader)
+            dl = Deal(pbn(cp))
+            dl.first, dl.trump = Player(leader), Denom(STRAINS.index(strain))
+            got = [0, 0]
+            for turn in ((0, 1) if dds_first else (1, 0)):
+                t = cpu()
+                if turn == 0:
+                    fut = _dds.futureTricks()
+                    _dds.SolveBoard(dl._data, -1, 1, 1, fut, 0)
+                    got[0] = fut.score[0]
+                else:
+                    got[1] = Solver(cp).tricks(cp.side_of[leader])
+                times[strain][turn].append(cpu() - t)
+            total += 1
+            if got[0] == got[1]:
+                agree += 1
+            else:
+                wrong.append(f"deal {seed} {strain} led by {leader}: DDS {got[0]}, ours {got[1]}")
+        dl = Deal(pbn(bridge(seed, "NT", 0)))
+        for turn in ((0, 1) if dds_first else (1, 0)):
+            t = cpu()
+            if turn == 0:
+                dds_table = calc_dd_table(dl).to_list()  # [strain][declarer]
+            else:
+                ours_table = bridge_table(seed)
+            tables[turn].append(cpu() - t)
+        for i, strain in enumerate(STRAINS):
+            for d in range(4):
+                total += 1
+                if dds_table[i][d] == ours_table[i][d]:
+                    agree += 1
+                else:
+                    wrong.append(f"deal {seed} table {strain} by {d}: DDS {dds_table[i][d]},"
+                                 f" ours {ours_table[i][d]}")
+    worst_median = worst_p99 = 0.0
+    for strain in STRAINS:
+        dds, ours = times[strain]
+        median = statistics.median(ours) / statistics.median(dds)
+        p99 = _p99(ours) / _p99(dds)
+        worst_median, worst_p99 = max(worst_median, median), max(worst_p99, p99)
+        print(f"{strain:2s} single solve {len(ours):4d} deals  DDS median {statistics.median(dds) * 1e3:8.2f} ms"
+              f"  p99 {_p99(dds) * 1e3:8.1f} ms   ours median {statistics.median(ours) * 1e3:8.2f} ms"
+              f"  p99 {_p99(ours) * 1e3:8.1f} ms   ratio of medians {median:5.2f}  p99 {p99:5.2f}",
+              flush=True)
+    table = statistics.median(tables[1]) / statistics.median(tables[0])
+    print(f"full 5x4 table  {len(tables[0]):4d} deals  DDS median {statistics.median(tables[0]) * 1e3:8.2f} ms"
+          f"  p99 {_p99(tables[0]) * 1e3:8.1f} ms   ours median {statistics.median(tables[1]) * 1e3:8.2f} ms"
+          f"  p99 {_p99(tables[1]) * 1e3:8.1f} ms   ratio of medians {table:5.2f}"
+          f"  p99 {_p99(tables[1]) / _p99(tables[0]):5.2f}")
+    for line in wrong[:20]:
+        print("disagree:", line)
+    print(f"dds: agree {agree}/{total}, median ratio {worst_median:.2f}, p99 ratio {worst_p99:.2f},"
+          f" table ratio {table:.2f}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=1000, help="deals for the small games")
@@ -153,7 +266,18 @@ def main() -> None:
                     help="solve only the contract bid (one search) instead of every trump")
     ap.add_argument("--go-on", action="store_true",
                     help="a deal over the budget counts as the budget and the run goes on")
+    ap.add_argument("--soak", type=int, metavar="N",
+                    help="only the soak: RSS while N Spades deals are solved, a solver each")
+    ap.add_argument("--soak-cards", type=int, default=13, help="cards each in the soak")
+    ap.add_argument("--compare-dds", action="store_true",
+                    help="only our solver beside DDS (endplay) on --deals bridge deals")
     args = ap.parse_args()
+    if args.compare_dds:
+        compare_dds(args.deals)
+        return
+    if args.soak:
+        soak(args.soak, args.soak_cards)
+        return
     for variant in args.variant or list(GAMES):
         big = GAMES[variant][1]
         bench(variant, args.big_deals if big else args.deals,

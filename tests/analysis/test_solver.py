@@ -3,14 +3,16 @@ family of variants (partnerships, everyone for themselves, lead restrictions, tw
 each card, the joker, no trump, a seat sitting out), and gives the tricks the rules make
 certain in positions built from the rules' own statements."""
 
+import gc
 import random
+import weakref
 
 import pytest
 from tricktable.analysis.positions import deal
 from tricktable.analysis.solver import Solver, Stats
 from tricktable.cards import Suit, from_physical, parse_card
 from tricktable.engine.intplay import CardPlay
-from tricktable.rules import get_variant
+from tricktable.rules import get_variant, list_variants
 from tricktable.rules.base import build_options
 
 
@@ -242,3 +244,21 @@ def test_a_lifted_lead_restriction_stays_lifted(variant):
                 free = v.leads_free(cp)
             cp.play(rng.choice(cp.legal_actions()))
         assert free, f"seed {seed}: the restriction never lifted"
+
+
+@pytest.mark.parametrize("variant", list_variants())
+def test_a_solver_is_freed(variant):
+    """A solver and its compiled search are freed once nothing refers to them, for every
+    variant: the search of a variant that restricts leads holds the solver's callback to
+    the rules (a cycle the garbage collector must be able to break), and a long-running
+    process (the replay, ``tricktable analyse`` over a journal) solves hand after hand."""
+    v = get_variant(variant)
+    n = v.seat_counts[0]
+    cp = deal(variant, 1, cards=3, n=n)
+    solver = Solver(cp)
+    for side in range(len(cp.won)):
+        solver.tricks(side)
+    gone = weakref.ref(solver)
+    del solver
+    gc.collect()
+    assert gone() is None, f"{variant}: the solver is still alive after gc.collect()"

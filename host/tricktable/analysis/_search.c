@@ -1,21 +1,23 @@
 /* The double-dummy search's inner loop, compiled: tricktable.analysis._search.
  *
  * ``analysis/solver.py`` builds a ``Core`` for one side of one ``Solver`` from the rules as
- * data (the ``Ordering``'s effective suits, keys and strengths, the seats and sides, the
- * cards of each suit in rank order) and drives it: ``Core.set_position`` gives the hands
- * and the trick in progress, ``Core.test(need, ...)`` answers the null-window test "can the
- * side take ``need`` more tricks?". Nothing of a variant's rules is written here: the
- * follow-suit rule is the effective suit, the trick goes to the highest key (the first of
- * equal cards), and a lead restriction is asked of the variant through the ``ask`` callback
- * (once per hand and set of cards gone). What the search does (a transposition table at
- * trick starts by partition search, equivalent cards, sure tricks, move ordering) is
- * described in solver.py and docs/analysis.md; this file is that description in C.
+ * data (a ``Rules``, made once per ``Ordering``: its effective suits, keys and strengths),
+ * the seats and sides and the hands, and asks it: ``Core.solve`` takes a position (the
+ * hands, the trick in progress) and answers the tricks the side takes, by null-window tests
+ * "can the side take ``need`` more tricks?" from a first target. Nothing of a variant's
+ * rules is written here: the follow-suit rule is the effective suit, the trick goes to the
+ * highest key (the first of equal cards), and a lead restriction is asked of the variant
+ * through the ``ask`` callback (once per hand and set of cards gone). What the search does
+ * (a transposition table at trick starts by partition search, equivalent cards, sure
+ * tricks, move ordering) is described in solver.py and docs/analysis.md; this file is that
+ * description in C.
  *
  * Bit sets of physical cards (up to 106, two copies of 53) are unsigned __int128.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -220,10 +222,17 @@ typedef struct {
     uint64_t prefix[NSUITS][MAXSUIT + 1][KEYWORDS];
     int partition; /* the rules rank cards within a suit as their strength: entries may match
                     * positions that agree on the relevant cards only */
+    int trumps_win; /* a trump beats every card of another suit, whatever is led */
     long long nodes, probes, hits;
 } Core;
 
 static int to_u128(PyObject *o, u128 *out) {
+    if (PyLong_CheckExact(o) && _PyLong_NumBits(o) <= 64) { /* most hands: one word */
+        uint64_t lo = PyLong_AsUnsignedLongLongMask(o);
+        if (lo == (uint64_t)-1 && PyErr_Occurred()) return -1;
+        *out = lo;
+        return 0;
+    }
     PyObject *shift = PyLong_FromLong(64), *hi_obj;
     if (!shift) return -1;
     uint64_t lo = PyLong_AsUnsignedLongLongMask(o);
@@ -281,7 +290,20 @@ static Py_ssize_t int_list(PyObject *seq, int *out, Py_ssize_t max, const char *
     return int_array(seq, out, n, what) < 0 ? -1 : n;
 }
 
+/* The lead-rule callback is a bound method of the Solver that holds this Core: a cycle
+ * the garbage collector breaks through these two. */
+static int Core_traverse(Core *c, visitproc visit, void *arg) {
+    Py_VISIT(c->ask);
+    return 0;
+}
+
+static int Core_clear(Core *c) {
+    Py_CLEAR(c->ask);
+    return 0;
+}
+
 static void Core_dealloc(Core *c) {
+    PyObject_GC_UnTrack(c);
     free(c->tt.slots);
     for (uint32_t i = 0; i < c->nbuckets; i++) {
         free(c->buckets[i].e);
@@ -289,23 +311,102 @@ static void Core_dealloc(Core *c) {
     }
     free(c->buckets);
     free(c->leads.slots);
-    Py_XDECREF(c->ask);
+    Py_CLEAR(c->ask);
     Py_TYPE(c)->tp_free((PyObject *)c);
 }
 
-/* Core(seats, ours, eff, strength, keys, suit_masks, suit_order, key_order, trump_suit, ask)
- * seats: the seats that play, in order round the table; ours: per seat (every seat of the
- * table) whether it is of the side searched; eff/strength: per card; keys: per suit led, per
- * card; suit_masks: per suit; suit_order: per suit the cards in play, best first;
- * key_order: per suit (card, holder, card above it tied or -1) of the cards held at the
- * start; ask: None, or the variant's lead restriction as ask(seat, hands, finished) ->
- * (lead mask, free: no lead restricted below). */
-static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSED(kwds)) {
-    PyObject *seats, *ours, *eff, *strength, *keys, *suit_masks, *suit_order, *key_order, *ask;
+/* -- the rules as data ------------------------------------------------------------------ */
+
+/* One Ordering of the rules (a trump, no trump): per card its effective suit, strength and
+ * trick key per suit led, per suit its cards best first. Built once per ordering and kept
+ * by solver.py, so that a Core (one per solver and side) only copies it. */
+typedef struct {
+    PyObject_HEAD
+    int eff[NCARDS];
+    int strength[NCARDS];
+    int keys[NSUITS][NCARDS];
+    u128 suit_masks[NSUITS];
+    int order[NSUITS][NCARDS], order_len[NSUITS];
     int trump_suit;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOiO", &seats, &ours, &eff, &strength, &keys,
-                          &suit_masks, &suit_order, &key_order, &trump_suit, &ask))
+} Rules;
+
+/* Rules(eff, strength, keys, suit_masks, trump_suit): eff/strength per card, keys per suit
+ * led per card, suit_masks per suit (an Ordering's fields). */
+static PyObject *Rules_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSED(kwds)) {
+    PyObject *eff, *strength, *keys, *suit_masks;
+    int trump_suit;
+    if (!PyArg_ParseTuple(args, "OOOOi", &eff, &strength, &keys, &suit_masks, &trump_suit))
         return NULL;
+    Rules *r = (Rules *)type->tp_alloc(type, 0);
+    if (!r) return NULL;
+    if (int_array(eff, r->eff, NCARDS, "eff") < 0) goto fail;
+    if (int_array(strength, r->strength, NCARDS, "strength") < 0) goto fail;
+    if (PySequence_Size(keys) != NSUITS || PySequence_Size(suit_masks) != NSUITS) {
+        PyErr_SetString(PyExc_ValueError, "keys and suit masks: five suits each");
+        goto fail;
+    }
+    if (trump_suit < 0 || trump_suit >= NSUITS) {
+        PyErr_SetString(PyExc_ValueError, "trump suit out of range");
+        goto fail;
+    }
+    r->trump_suit = trump_suit;
+    for (int s = 0; s < NSUITS; s++) {
+        PyObject *item = PySequence_GetItem(keys, s);
+        int bad = !item || int_array(item, r->keys[s], NCARDS, "keys") < 0;
+        Py_XDECREF(item);
+        if (bad) goto fail;
+        item = PySequence_GetItem(suit_masks, s);
+        bad = !item || to_u128(item, &r->suit_masks[s]) < 0;
+        Py_XDECREF(item);
+        if (bad) goto fail;
+        int n = 0; /* the suit's cards by strength, best first (equal: by card) */
+        for (int p = 0; p < NCARDS; p++) {
+            if (!(r->suit_masks[s] & BIT(p))) continue;
+            int i = n++;
+            while (i > 0 && r->strength[r->order[s][i - 1]] < r->strength[p]) {
+                r->order[s][i] = r->order[s][i - 1];
+                i--;
+            }
+            r->order[s][i] = p;
+        }
+        r->order_len[s] = n;
+    }
+    return (PyObject *)r;
+fail:
+    Py_DECREF(r);
+    return NULL;
+}
+
+static PyTypeObject RulesType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "tricktable.analysis._search.Rules",
+    .tp_doc = "One ordering of the rules as data, for Core (see analysis/solver.py).",
+    .tp_basicsize = sizeof(Rules),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = Rules_new,
+};
+
+/* The smallest power of two at least n (and at least 16). */
+static size_t pow2_at_least(size_t n) {
+    size_t cap = 16;
+    while (cap < n) cap *= 2;
+    return cap;
+}
+
+/* Core(rules, seats, ours, hands, trick, ask)
+ * rules: the ordering (Rules); seats: the seats that play, in order round the table; ours:
+ * per seat (every seat of the table) whether it is of the side searched; hands: per seat
+ * (every seat) its cards as the solver starts; trick: the trick in progress then, (seat,
+ * card) pairs; ask: None, or the variant's lead restriction as ask(seat, hands, finished)
+ * -> (lead mask, free: no lead restricted below). The cards held and in the trick make the
+ * transposition key (per suit, each card held at the start and its holder); the tables
+ * start small and grow with the search. */
+static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSED(kwds)) {
+    PyObject *rules_obj, *seats, *ours, *hands, *trick, *ask;
+    if (!PyArg_ParseTuple(args, "O!OOOOO", &RulesType, &rules_obj, &seats, &ours, &hands,
+                          &trick, &ask))
+        return NULL;
+    const Rules *rules = (const Rules *)rules_obj;
     Core *c = (Core *)type->tp_alloc(type, 0);
     if (!c) return NULL;
     Py_ssize_t n;
@@ -320,73 +421,76 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
         }
         c->next_seat[c->seats[i]] = c->seats[(i + 1) % c->nseats];
     }
-    if (int_array(eff, c->eff, NCARDS, "eff") < 0) goto fail;
-    if (int_array(strength, c->strength, NCARDS, "strength") < 0) goto fail;
-    if (PySequence_Size(keys) != NSUITS || PySequence_Size(suit_masks) != NSUITS ||
-        PySequence_Size(suit_order) != NSUITS || PySequence_Size(key_order) != NSUITS) {
-        PyErr_SetString(PyExc_ValueError, "keys, suit masks and orders: five suits each");
+    memcpy(c->eff, rules->eff, sizeof(c->eff));
+    memcpy(c->strength, rules->strength, sizeof(c->strength));
+    memcpy(c->keys, rules->keys, sizeof(c->keys));
+    memcpy(c->suit_masks, rules->suit_masks, sizeof(c->suit_masks));
+    if (PySequence_Size(hands) != c->nplayers) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "one hand per seat");
         goto fail;
+    }
+    for (int x = 0; x < c->nplayers; x++) {
+        PyObject *h = PySequence_GetItem(hands, x);
+        int bad = !h || to_u128(h, &c->hands[x]) < 0;
+        Py_XDECREF(h);
+        if (bad) goto fail;
+    }
+    int owner[NCARDS];
+    u128 present = 0;
+    for (int p = 0; p < NCARDS; p++) owner[p] = -1;
+    for (int j = 0; j < c->nseats; j++) {
+        int x = c->seats[j];
+        for (u128 h = c->hands[x]; h; h &= h - 1) owner[low_bit(h)] = x;
+        present |= c->hands[x];
+    }
+    Py_ssize_t ntrick = PySequence_Size(trick);
+    if (ntrick < 0) goto fail;
+    for (Py_ssize_t i = 0; i < ntrick; i++) {
+        int pair[2];
+        PyObject *item = PySequence_GetItem(trick, i);
+        int bad = !item || int_array(item, pair, 2, "trick") < 0;
+        Py_XDECREF(item);
+        if (bad) goto fail;
+        if (pair[1] < 0 || pair[1] >= NCARDS) {
+            PyErr_SetString(PyExc_ValueError, "a card out of range");
+            goto fail;
+        }
+        present |= BIT(pair[1]);
     }
     int bits = 3; /* the leader */
     for (int p = 0; p < NCARDS; p++) c->key_pos[p] = -1;
     for (int s = 0; s < NSUITS; s++) {
-        PyObject *item = PySequence_GetItem(keys, s);
-        int bad = !item || int_array(item, c->keys[s], NCARDS, "keys") < 0;
-        Py_XDECREF(item);
-        if (bad) goto fail;
-        item = PySequence_GetItem(suit_masks, s);
-        bad = !item || to_u128(item, &c->suit_masks[s]) < 0;
-        Py_XDECREF(item);
-        if (bad) goto fail;
-        item = PySequence_GetItem(suit_order, s);
-        bad = !item || (n = int_list(item, c->suit_order[s], MAXSUIT, "suit order")) < 0;
-        Py_XDECREF(item);
-        if (bad) goto fail;
-        c->suit_len[s] = (int)n;
-        PyObject *seq = PySequence_GetItem(key_order, s);
-        if (!seq) goto fail;
-        n = PySequence_Size(seq);
-        if (n < 0 || n > MAXSUIT) {
-            Py_DECREF(seq);
-            if (n > MAXSUIT) PyErr_SetString(PyExc_ValueError, "too many cards in a suit");
-            goto fail;
-        }
-        c->key_len[s] = (int)n;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            int triple[3];
-            item = PySequence_GetItem(seq, i);
-            bad = !item || int_array(item, triple, 3, "key order") < 0;
-            Py_XDECREF(item);
-            if (bad) { Py_DECREF(seq); goto fail; }
-            if (triple[1] < 0 || triple[1] >= 8) {
-                Py_DECREF(seq);
-                PyErr_SetString(PyExc_ValueError, "a holder out of range");
+        int len = 0, klen = 0, prev = -1;
+        for (int i = 0; i < rules->order_len[s]; i++) {
+            int p = rules->order[s][i];
+            if (!(present & BIT(p))) continue;
+            if (len == MAXSUIT) {
+                PyErr_SetString(PyExc_ValueError, "too many cards in a suit");
                 goto fail;
             }
-            c->key_card[s][i] = triple[0];
-            if (triple[0] < 0 || triple[0] >= NCARDS) {
-                Py_DECREF(seq);
-                PyErr_SetString(PyExc_ValueError, "a card out of range");
-                goto fail;
+            c->suit_order[s][len++] = p;
+            if (owner[p] >= 0) {
+                c->key_card[s][klen] = p;
+                c->key_pos[p] = klen;
+                c->key_holder[s][klen] = owner[p];
+                if (klen && prev == c->key_card[s][klen - 1] &&
+                    c->strength[p] == c->strength[prev])
+                    c->tie_above[s] |= (uint32_t)1 << klen;
+                klen++;
             }
-            c->key_pos[triple[0]] = (int)i;
-            c->key_holder[s][i] = triple[1];
-            if (i && triple[2] == c->key_card[s][i - 1]) c->tie_above[s] |= (uint32_t)1 << i;
+            prev = p;
         }
-        Py_DECREF(seq);
+        c->suit_len[s] = len;
+        c->key_len[s] = klen;
         c->key_offset[s] = bits;
-        bits += 4 * (int)n + 1;
+        bits += 4 * klen + 1;
     }
     if (bits > 64 * KEYWORDS) {
         PyErr_SetString(PyExc_ValueError, "too many cards for the transposition key");
         goto fail;
     }
-    if (trump_suit < 0 || trump_suit >= NSUITS) {
-        PyErr_SetString(PyExc_ValueError, "trump suit out of range");
-        goto fail;
-    }
-    c->trump_suit = trump_suit;
-    c->trumps = c->suit_masks[trump_suit];
+    c->trump_suit = rules->trump_suit;
+    c->trumps = c->suit_masks[c->trump_suit];
     for (int p = 0; p < NCARDS; p++) c->twin[p] = BIT((p + COPY_STRIDE) % NCARDS);
     c->restricts = ask != Py_None;
     Py_INCREF(ask);
@@ -400,6 +504,18 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
                     (c->strength[p] == c->strength[q] && c->keys[l][p] != c->keys[l][q]))
                     c->partition = 0;
         }
+    c->trumps_win = 1;
+    for (int i = 0; i < c->suit_len[c->trump_suit] && c->trumps_win; i++) {
+        int t = c->suit_order[c->trump_suit][i];
+        for (int s = 0; s < NSUITS && c->trumps_win; s++) {
+            if (s == c->trump_suit) continue;
+            for (int j = 0; j < c->suit_len[s]; j++) {
+                int q = c->suit_order[s][j];
+                for (int l = 0; l < NSUITS; l++)
+                    if (c->keys[l][t] <= c->keys[l][q]) c->trumps_win = 0;
+            }
+        }
+    }
     for (int s = 0; s < NSUITS; s++)
         for (int m = 0; m <= c->key_len[s]; m++) {
             uint64_t *w = c->prefix[s][m];
@@ -420,9 +536,13 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
                 c->len_bit[c->seats[j]][s] = 4 + 5 * (fields % 12);
                 fields++;
             }
-    c->capbuckets = 1 << 10;
+    /* the tables grow as they fill: a few dozen buckets for a five-card hand, thousands for
+     * thirteen cards */
+    size_t cap = pow2_at_least((size_t)popcount(present));
+    c->capbuckets = (uint32_t)cap;
     c->buckets = malloc(c->capbuckets * sizeof(Bucket));
-    if (!c->buckets || table_init(&c->tt, 1 << 12) < 0 || table_init(&c->leads, 1 << 8) < 0) {
+    if (!c->buckets || table_init(&c->tt, 2 * cap) < 0 ||
+        table_init(&c->leads, c->restricts ? cap : 1) < 0) {
         PyErr_NoMemory();
         goto fail;
     }
@@ -432,41 +552,42 @@ fail:
     return NULL;
 }
 
-/* set_position(hands, trick, finished_before): every seat's hand, the trick in progress as
- * (seat, card) pairs, and how many tricks were finished before the position. */
-static PyObject *Core_set_position(Core *c, PyObject *args) {
-    PyObject *hands, *trick;
-    int before;
-    if (!PyArg_ParseTuple(args, "OOi", &hands, &trick, &before)) return NULL;
+/* The position the search starts from: every seat's hand, the trick in progress as (seat,
+ * card) pairs, and how many tricks were finished before the position. -1: an exception. */
+static int set_position(Core *c, PyObject *hands, PyObject *trick, int before, int free) {
     if (PySequence_Size(hands) != c->nplayers) {
-        PyErr_SetString(PyExc_ValueError, "one hand per seat");
-        return NULL;
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "one hand per seat");
+        return -1;
     }
     for (int x = 0; x < c->nplayers; x++) {
         PyObject *h = PySequence_GetItem(hands, x);
         int bad = !h || to_u128(h, &c->hands[x]) < 0;
         Py_XDECREF(h);
-        if (bad) return NULL;
+        if (bad) return -1;
     }
     Py_ssize_t n = PySequence_Size(trick);
     if (n < 0 || n >= c->nseats) {
         if (n >= 0) PyErr_SetString(PyExc_ValueError, "the trick in progress is too long");
-        return NULL;
+        return -1;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         int pair[2];
         PyObject *item = PySequence_GetItem(trick, i);
         int bad = !item || int_array(item, pair, 2, "trick") < 0;
         Py_XDECREF(item);
-        if (bad) return NULL;
+        if (bad) return -1;
+        if (pair[0] < 0 || pair[0] >= c->nplayers || pair[1] < 0 || pair[1] >= NCARDS) {
+            PyErr_SetString(PyExc_ValueError, "not a position of this table");
+            return -1;
+        }
         c->played[i].seat = pair[0];
         c->played[i].card = pair[1];
     }
     c->nplayed = (int)n;
     c->nfinished = 0;
     c->finished_before = before;
-    c->free = 0;
-    Py_RETURN_NONE;
+    c->free = free;
+    return 0;
 }
 
 /* One card of each group of equivalent cards of legal (others: the cards of other hands and
@@ -605,13 +726,49 @@ static void follow_order(Core *c, int seat, int n, int led, int best, int winnin
     sort_moves(moves, score, nmoves);
 }
 
+/* The tricks holder's run of the best cards of suit s (run cards) takes when holder's side
+ * leads it: as many rounds as every opponent holding a trump (ruffers) follows, or, when no
+ * opponent holds a trump, the whole of holder's suit if nobody else holds more of it than the
+ * run, else the run. */
+static int cash_rounds(Core *c, int s, int run, int holder, const u128 *ruffers, int nruff) {
+    u128 m = c->suit_masks[s];
+    if (nruff) {
+        int least = run;
+        for (int r = 0; r < nruff; r++) {
+            int k = popcount(ruffers[r] & m);
+            if (k < least) least = k;
+        }
+        return least;
+    }
+    for (int j = 0; j < c->nseats; j++) {
+        int x = c->seats[j];
+        if (x != holder && popcount(c->hands[x] & m) > run) return run;
+    }
+    return popcount(c->hands[holder] & m);
+}
+
+/* Whether every other hand of holder's side has cards other than trumps for the tricks
+ * holder cashes (else a partner might have to ruff a winner). */
+static int partners_discard(Core *c, int holder, int tricks) {
+    for (int j = 0; j < c->nseats; j++) {
+        int x = c->seats[j];
+        if (c->ours[x] == c->ours[holder] && x != holder &&
+            popcount(c->hands[x] & ~c->trumps) < tricks)
+            return 0;
+    }
+    return 1;
+}
+
 /* Tricks each team (the side searched; everyone else) is sure of when leader leads: see
- * Solver's docs ("sure tricks"); rel: per team, the cards its count depends on (the runs
- * counted). */
+ * Solver's docs ("sure tricks"): the leader's runs it cashes, or a partner's run in a suit
+ * the leader can lead to it, the better of the two; the best trumps' run. rel: per team,
+ * the cards its count depends on (the runs counted). */
 static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_out,
                  Rel *rel) {
     int trump_holder = -1, trump_run = 0, trump_last = -1;
     int cash_suit[NSUITS], cash_run[NSUITS], ncash = 0;
+    int via_suit[NSUITS], via_run[NSUITS], via_holder[NSUITS], via_last[NSUITS], nvia = 0;
+    int mine = c->ours[leader];
     Rel cashed;
     rel_none(&cashed);
     for (int s = 0; s < NSUITS; s++) {
@@ -640,52 +797,53 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
                 cash_suit[ncash] = s;
                 cash_run[ncash++] = run;
                 rel_card(&cashed, s, c->strength[last]);
+            } else if (c->ours[holder] == mine && (c->hands[leader] & c->suit_masks[s])) {
+                via_suit[nvia] = s; /* a partner's run, reached with a card of the suit */
+                via_run[nvia] = run;
+                via_holder[nvia] = holder;
+                via_last[nvia++] = last;
             }
         }
     }
-    int cash = 0;
-    if (ncash && !(c->restricts && c->finished_before + c->nfinished == 0)) {
-        int mine = c->ours[leader];
+    int cash = 0, via = 0, via_best = -1;
+    if ((ncash || nvia) && !(c->restricts && !c->free && c->finished_before + c->nfinished == 0)) {
         u128 ruffers[MAXSEATS];
         int nruff = 0;
         for (int j = 0; j < c->nseats; j++) {
             int x = c->seats[j];
             if (c->ours[x] != mine && (c->hands[x] & c->trumps)) ruffers[nruff++] = c->hands[x];
         }
-        for (int i = 0; i < ncash; i++) {
-            u128 m = c->suit_masks[cash_suit[i]];
-            int run = cash_run[i];
-            if (nruff) {
-                int least = run;
-                for (int r = 0; r < nruff; r++) {
-                    int k = popcount(ruffers[r] & m);
-                    if (k < least) least = k;
-                }
-                cash += least;
-            } else {
-                int all = 1;
-                for (int j = 0; j < c->nseats; j++) {
-                    int x = c->seats[j];
-                    if (x != leader && popcount(c->hands[x] & m) > run) { all = 0; break; }
-                }
-                cash += all ? popcount(c->hands[leader] & m) : run;
-            }
-        }
-        if (cash) {
-            for (int j = 0; j < c->nseats; j++) {
-                int x = c->seats[j];
-                if (c->ours[x] == mine && x != leader &&
-                    popcount(c->hands[x] & ~c->trumps) < cash) { cash = 0; break; }
+        for (int i = 0; i < ncash; i++)
+            cash += cash_rounds(c, cash_suit[i], cash_run[i], leader, ruffers, nruff);
+        if (cash && !partners_discard(c, leader, cash)) cash = 0;
+        int most = cash + (trump_holder == leader ? trump_run : 0);
+        for (int i = 0; i < nvia; i++) {
+            int h = via_holder[i], k = cash_rounds(c, via_suit[i], via_run[i], h, ruffers, nruff);
+            if (k && !partners_discard(c, h, k)) k = 0;
+            int total = k + (trump_holder == h ? trump_run : 0);
+            if (k && total > most) {
+                most = total;
+                via = k;
+                via_best = i;
             }
         }
     }
     int best[2] = {0, 0};
     rel_none(&rel[0]);
     rel_none(&rel[1]);
-    int team = c->ours[leader] ? 0 : 1;
-    best[team] = cash + (trump_holder == leader ? trump_run : 0);
-    if (cash) rel[team] = cashed;
-    if (trump_holder == leader && trump_run) rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
+    int team = mine ? 0 : 1;
+    if (via_best >= 0) { /* the partner's run is worth more than the leader's own */
+        int h = via_holder[via_best];
+        best[team] = via + (trump_holder == h ? trump_run : 0);
+        rel_card(&rel[team], via_suit[via_best], c->strength[via_last[via_best]]);
+        if (trump_holder == h && trump_run)
+            rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
+    } else {
+        best[team] = cash + (trump_holder == leader ? trump_run : 0);
+        if (cash) rel[team] = cashed;
+        if (trump_holder == leader && trump_run)
+            rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
+    }
     if (trump_holder >= 0) {
         team = c->ours[trump_holder] ? 0 : 1;
         if (trump_run > best[team]) {
@@ -693,6 +851,19 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
             rel_none(&rel[team]);
             rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
         }
+    }
+    if (c->trumps_win) { /* one team has every trump left: each of its trumps wins a trick */
+        int most[2] = {0, 0}, held[2] = {0, 0};
+        for (int j = 0; j < c->nseats; j++) {
+            int x = c->seats[j], t = c->ours[x] ? 0 : 1, k = popcount(c->hands[x] & c->trumps);
+            held[t] |= k > 0;
+            if (k > most[t]) most[t] = k;
+        }
+        for (int t = 0; t < 2; t++)
+            if (!held[1 - t] && most[t] > best[t]) { /* the suit lengths (the bucket) say so */
+                best[t] = most[t];
+                rel_none(&rel[t]);
+            }
     }
     *mine_out = best[0];
     *theirs_out = best[1];
@@ -785,6 +956,10 @@ static int lead_mask(Core *c, int seat, u128 hand, u128 present, u128 *out, int 
         PyObject *row = Py_BuildValue("(iNi)", c->finished[t][0], cards, c->finished[t][2]);
         if (!row) goto done;
         PyList_SET_ITEM(finished, t, row);
+    }
+    if (!c->ask) {
+        PyErr_SetString(PyExc_RuntimeError, "the search's lead rule was cleared");
+        goto done;
     }
     res = PyObject_CallFunction(c->ask, "iOO", seat, hands, finished);
     PyObject *mask;
@@ -1209,36 +1384,79 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
     return result;
 }
 
-/* test(need, present, seat, n, led, best, best_seat, gone) -> bool: see search(). */
-static PyObject *Core_test(Core *c, PyObject *args) {
-    int need, seat, n, led, best, best_seat;
-    PyObject *present_obj, *gone_obj;
-    u128 present, gone;
-    if (!PyArg_ParseTuple(args, "iOiiiiiO", &need, &present_obj, &seat, &n, &led, &best,
-                          &best_seat, &gone_obj))
+/* A first target: the side's share of the high cards (the four best of each suit, trumps
+ * counting double) of the remaining tricks. */
+static int first_guess(Core *c, u128 present, int remaining) {
+    int points[2] = {0, 0}; /* the side's, everyone else's */
+    for (int s = 0; s < NSUITS; s++) {
+        int weight = s == c->trump_suit ? 2 : 1, value = 4;
+        for (int i = 0; i < c->suit_len[s] && value; i++) {
+            int p = c->suit_order[s][i];
+            if (!(present & BIT(p))) continue;
+            for (int j = 0; j < c->nseats; j++) {
+                int x = c->seats[j];
+                if (c->hands[x] & BIT(p)) {
+                    points[!c->ours[x]] += value * weight;
+                    break;
+                }
+            }
+            value--;
+        }
+    }
+    int total = points[0] + points[1];
+    return total ? (int)nearbyint((double)(remaining * points[0]) / total) : 0;
+}
+
+/* solve(hands, trick, finished_before, seat, remaining, first, free) -> the tricks the side
+ * takes of the remaining ones (the trick in progress included) from the position
+ * (set_position's) with seat to play: null-window tests (search()) from the target first
+ * (-1: first_guess()), one trick at a time towards the answer. free: no lead is restricted
+ * from the position on (the variant's leads_free), so the callback is not asked. */
+static PyObject *Core_solve(Core *c, PyObject *args) {
+    PyObject *hands, *trick;
+    int before, seat, remaining, first, free;
+    if (!PyArg_ParseTuple(args, "OOiiiip", &hands, &trick, &before, &seat, &remaining, &first,
+                          &free))
         return NULL;
-    if (to_u128(present_obj, &present) < 0 || to_u128(gone_obj, &gone) < 0) return NULL;
-    if (seat < 0 || seat >= c->nplayers || led < 0 || led >= NSUITS || n < 0 ||
-        n >= c->nseats || best_seat < 0 || best_seat >= c->nplayers) {
+    if (set_position(c, hands, trick, before, free) < 0) return NULL;
+    if (seat < 0 || seat >= c->nplayers) {
         PyErr_SetString(PyExc_ValueError, "not a position of this table");
         return NULL;
     }
-    int best_card = -1;
-    for (int p = 0; p < NCARDS; p++)
-        if ((gone & BIT(p)) && c->keys[led][p] == best) { best_card = p; break; }
-    if (n > 0 && best_card < 0) {
-        PyErr_SetString(PyExc_ValueError, "no card of the trick is its best");
-        return NULL;
+    u128 present = 0, gone = 0;
+    for (int j = 0; j < c->nseats; j++) present |= c->hands[c->seats[j]];
+    int n = c->nplayed, led = 0, best = 0, best_seat = 0, best_card = -1;
+    if (n) {
+        led = c->eff[c->played[0].card];
+        best = -2;
+        for (int i = 0; i < n; i++) {
+            int q = c->played[i].card;
+            gone |= BIT(q);
+            if (c->keys[led][q] > best) {
+                best = c->keys[led][q];
+                best_seat = c->played[i].seat;
+                best_card = q;
+            }
+        }
     }
+    present |= gone;
     set_left(c, present);
     set_lens(c);
+    int lo = 0, hi = remaining;
+    int guess = first >= 0 ? first : first_guess(c, present, remaining);
+    int mid = hi < (guess > 1 ? guess : 1) ? hi : (guess > 1 ? guess : 1);
     int saved_played = c->nplayed;
-    Rel rel;
-    int ok = search(c, need, present, seat, n, led, best, best_seat, best_card, gone, &rel);
-    c->nplayed = saved_played;
-    c->nfinished = 0;
-    if (ok < 0) return NULL;
-    return PyBool_FromLong(ok);
+    while (lo < hi) {
+        Rel rel;
+        int ok = search(c, mid, present, seat, n, led, best, best_seat, best_card, gone, &rel);
+        c->nplayed = saved_played;
+        c->nfinished = 0;
+        if (ok < 0) return NULL;
+        if (ok) lo = mid;
+        else hi = mid - 1;
+        mid = ok ? lo + 1 : hi; /* one trick at a time from the guess */
+    }
+    return PyLong_FromLong(lo);
 }
 
 /* counters() -> (nodes, probes, hits) since the last call. */
@@ -1249,10 +1467,8 @@ static PyObject *Core_counters(Core *c, PyObject *Py_UNUSED(noargs)) {
 }
 
 static PyMethodDef Core_methods[] = {
-    {"set_position", (PyCFunction)Core_set_position, METH_VARARGS,
-     "set_position(hands, trick, finished_before): the position the tests start from"},
-    {"test", (PyCFunction)Core_test, METH_VARARGS,
-     "test(need, present, seat, n, led, best, best_seat, gone) -> can the side take need"},
+    {"solve", (PyCFunction)Core_solve, METH_VARARGS,
+     "solve(hands, trick, finished_before, seat, remaining, first, free) -> the side's tricks"},
     {"counters", (PyCFunction)Core_counters, METH_NOARGS,
      "(nodes, probes, hits) since the last call"},
     {NULL, NULL, 0, NULL},
@@ -1263,7 +1479,9 @@ static PyTypeObject CoreType = {
     .tp_name = "tricktable.analysis._search.Core",
     .tp_doc = "The search of one side of one Solver (see analysis/solver.py).",
     .tp_basicsize = sizeof(Core),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)Core_traverse,
+    .tp_clear = (inquiry)Core_clear,
     .tp_new = Core_new,
     .tp_dealloc = (destructor)Core_dealloc,
     .tp_methods = Core_methods,
@@ -1276,12 +1494,11 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__search(void) {
-    if (PyType_Ready(&CoreType) < 0) return NULL;
+    if (PyType_Ready(&CoreType) < 0 || PyType_Ready(&RulesType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
-    Py_INCREF(&CoreType);
-    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
-        Py_DECREF(&CoreType);
+    if (PyModule_AddObjectRef(m, "Core", (PyObject *)&CoreType) < 0 ||
+        PyModule_AddObjectRef(m, "Rules", (PyObject *)&RulesType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -2,25 +2,32 @@
 
 from collections.abc import Callable, Sequence
 
+class Rules:
+    """One ordering of the rules as data (an ``Ordering``'s fields), built once per ordering."""
+
+    def __init__(
+        self,
+        eff: Sequence[int],
+        strength: Sequence[int],
+        keys: Sequence[Sequence[int]],
+        suit_masks: Sequence[int],
+        trump_suit: int,
+    ) -> None: ...
+
 class Core:
     """The search of one side of one ``Solver``: its transposition table and lead memo."""
 
     def __init__(
         self,
+        rules: Rules,
         seats: Sequence[int],
         ours: Sequence[bool],
-        eff: Sequence[int],
-        strength: Sequence[int],
-        keys: Sequence[Sequence[int]],
-        suit_masks: Sequence[int],
-        suit_order: Sequence[Sequence[int]],
-        key_order: Sequence[Sequence[tuple[int, int, int]]],
-        trump_suit: int,
+        hands: Sequence[int],
+        trick: Sequence[tuple[int, int]],
         ask: Callable[[int, list[int], list[tuple[int, list[tuple[int, int]], int]]],
                       tuple[int, bool]] | None,
     ) -> None: ...
-    def set_position(self, hands: Sequence[int], trick: Sequence[tuple[int, int]],
-                     finished_before: int) -> None: ...
-    def test(self, need: int, present: int, seat: int, n: int, led: int, best: int,
-             best_seat: int, gone: int) -> bool: ...
+    def solve(self, hands: Sequence[int], trick: Sequence[tuple[int, int]],
+              finished_before: int, seat: int, remaining: int, first: int,
+              free: bool) -> int: ...
     def counters(self) -> tuple[int, int, int]: ...

@@ -24,7 +24,6 @@ reason. Caching and files live in ``analysis.cache``. Imports ``engine``, ``hist
 from __future__ import annotations
 
 import copy
-import dataclasses
 from typing import Any
 
 from tricktable.analysis.par import DoubleDummy, auction_start, hand_par
@@ -34,7 +33,7 @@ from tricktable.engine.actions import Play
 from tricktable.engine.intplay import CardPlay
 from tricktable.engine.state import State
 from tricktable.history.record import GameRecord
-from tricktable.rules.base import STOCK
+from tricktable.rules.base import STOCK, Contract
 
 __all__ = ["analyse_game", "contracts_table", "FORMAT"]
 
@@ -161,7 +160,8 @@ class _HandWalk:
 def contracts_table(st: State, stats: Stats | None = None,
                     dd: DoubleDummy | None = None) -> list[dict[str, Any]]:
     """What each trump makes from the hands of a table whose play is beginning, for each
-    seat that could declare it (``first_leader`` of a copy of the table decides who leads):
+    seat that could declare it (``first_leader`` of the table, each contract set on it in
+    turn and put back, decides who leads):
     the ``contracts`` of a hand's analysis (``dd``, when given, solves and keeps each
     position, as par shares it; else a new one counting into ``stats``)."""
     dd = dd or DoubleDummy(st, stats)
@@ -170,18 +170,23 @@ def contracts_table(st: State, stats: Stats | None = None,
     assert actual is not None, "the play has begun: there is a contract"
     rows: list[dict[str, Any]] = []
     seats = [s for s in range(st.n) if s not in st.out]
-    for trump in dict.fromkeys([*v.trump_names, *v.trump_choices(st)]):
-        for declarer in seats:
-            view = copy.copy(st)
-            view.contract = dataclasses.replace(actual, seat=declarer, trump=trump)
-            view.order = v.ordering(trump)
-            view.tricks = []
-            leader = v.first_leader(view)
-            while leader in st.out:  # as the engine starts the play
-                leader = (leader + 1) % st.n
-            tricks = dd.tricks(trump, st.known, seats, leader)
-            side = st.side_of[declarer]
-            rows.append({"trump": trump, "declarer": declarer, "leader": leader,
-                         "tricks": tricks,
-                         "made": tricks[side] >= actual.need})
+    known = list(st.known)
+    kept = st.contract, st.order, st.tricks
+    st.tricks = []  # each row's contract and trump are set on the table itself in turn
+    try:            # (a copy of a table costs more than the searches of a Euchre hand)
+        for trump in dict.fromkeys([*v.trump_names, *v.trump_choices(st)]):
+            st.order = v.ordering(trump)
+            for declarer in seats:
+                st.contract = Contract(declarer, actual.bid, actual.need, actual.alone,
+                                       actual.forced, trump)
+                leader = v.first_leader(st)
+                while leader in st.out:  # as the engine starts the play
+                    leader = (leader + 1) % st.n
+                tricks = dd.tricks(trump, known, seats, leader)
+                side = st.side_of[declarer]
+                rows.append({"trump": trump, "declarer": declarer, "leader": leader,
+                             "tricks": tricks,
+                             "made": tricks[side] >= actual.need})
+    finally:
+        st.contract, st.order, st.tricks = kept
     return rows

@@ -3,27 +3,42 @@
 ``deal(variant, seed, trump=..., leader=..., cards=...)`` shuffles the variant's deck with
 ``random.Random(seed)``, gives each seat ``cards`` cards (the variant's hand size by
 default) and returns the ``CardPlay`` before the first lead. ``out`` seats take no part
-(a lone player's partner). Imports ``engine.intplay`` and ``rules``.
+(a lone player's partner); ``options`` are house rules by name.
+
+``bridge(seed, strain, leader)``: a bridge deal as the rules here play it, for a side by
+side with DDS (the field's double-dummy solver, which knows bridge only): the ``spades``
+variant with ``breaking_spades`` off is bridge's card play (four hands of 13 cards, two
+partnerships, any card may be led, follow suit, the highest trump or card of the suit led
+wins), and the strain is the ordering's trump (``S H D C``, ``NT``). ``pbn(cp)`` writes the
+hands in PBN, seat 0 as North; ``bridge_table(seed)`` is the deal's 5x4 table of tricks by
+strain and declarer, as DDS's ``CalcDDtable`` gives it. Imports ``cards``,
+``engine.intplay``, ``rules`` and ``analysis.solver``.
 """
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
+from tricktable.analysis.solver import Solver
+from tricktable.cards import from_physical
 from tricktable.engine.intplay import CardPlay
 from tricktable.rules import get_variant
 from tricktable.rules.base import build_options
 
-__all__ = ["deal"]
+__all__ = ["deal", "bridge", "bridge_table", "pbn", "STRAINS"]
+
+STRAINS = ("S", "H", "D", "C", "NT")
+"""Bridge's strains in DDS's order."""
 
 
 def deal(variant: str, seed: int, *, trump: str | None = None, leader: int = 0,
          cards: int | None = None, n: int | None = None,
-         out: frozenset[int] = frozenset()) -> CardPlay:
+         out: frozenset[int] = frozenset(), options: dict[str, Any] | None = None) -> CardPlay:
     """A random opening position of ``variant``'s play (see the module docstring); ``trump``
     defaults to the variant's first trump name, ``n`` to its first seat count."""
     v = get_variant(variant)
-    options = build_options(v.Options, None, v.name)
+    options = build_options(v.Options, options, v.name)
     n = n or v.seat_counts[0]
     size = cards or v.hand_size(n, options)
     pack = list(v.deck(n, options).physical)
@@ -37,3 +52,43 @@ def deal(variant: str, seed: int, *, trump: str | None = None, leader: int = 0,
     seats = [s for s in range(n) if s not in out]
     return CardPlay(v, options, v.ordering(trump or v.trump_names[0]), hands, seats, side_of,
                     leader)
+
+
+def bridge(seed: int, strain: str, leader: int, cards: int = 13) -> CardPlay:
+    """A random bridge deal (see the module docstring): ``strain`` ``S H D C`` or ``NT``;
+    ``cards`` each (fewer than 13: an ending, the rest of the pack gone)."""
+    return deal("spades", seed, trump=strain, leader=leader, cards=cards,
+                options={"breaking_spades": False})
+
+
+def pbn(cp: CardPlay) -> str:
+    """The hands of a four-handed deal of one pack in PBN: ``N:`` then each seat's spades,
+    hearts, diamonds and clubs, best first, seat 0 North, going round to the left."""
+    hands = []
+    for hand in cp.hands:
+        suits: list[list[int]] = [[], [], [], []]
+        for p in range(52):
+            if hand >> p & 1:
+                card = from_physical(p)[0]
+                suits[int(card.suit)].append(card.rank)  # type: ignore[arg-type]
+        hands.append(".".join("".join("23456789TJQKA"[r - 2] for r in sorted(ranks,
+                                                                             reverse=True))
+                              for ranks in suits))
+    return "N:" + " ".join(hands)
+
+
+def bridge_table(seed: int) -> list[list[int]]:
+    """The 5x4 table of bridge deal ``seed``: per strain (``STRAINS``), per declarer (seat 0
+    North, going round), the declarer's side's tricks with its left-hand opponent leading
+    (the leaders of one strain sharing the search's tables, as the contracts table does)."""
+    rows = []
+    for strain in STRAINS:
+        first: Solver | None = None
+        row = []
+        for declarer in range(4):
+            cp = bridge(seed, strain, (declarer + 1) % 4)
+            solver = Solver(cp, share=first)
+            first = first or solver
+            row.append(cp.remaining - solver.tricks(cp.side_of[cp.to_play]))
+        rows.append(row)
+    return rows

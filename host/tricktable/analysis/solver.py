@@ -36,9 +36,10 @@ one trick at a time from there (the tests near the answer are the costly ones), 
 - the search walks its own copy of the hands (bit sets, the trick's best card carried
   down), with no ``CardPlay.play`` on its path.
 
-The search itself is compiled: ``analysis/_search.c`` (``_search.Core``, one per side of a
-solver, holding its transposition table), built from the rules as data (the ordering's
-effective suits, strengths and trick keys, the seats and sides); this module drives it.
+The search itself is compiled, the target steps included: ``analysis/_search.c``
+(``_search.Core``, one per side of a solver, holding its transposition table), built from
+the rules as data (the ordering's effective suits, strengths and trick keys as a
+``_search.Rules`` made once per ordering, the seats and sides, the hands).
 A variant's lead restriction is asked through a callback once per hand and set of cards
 gone (what Spades' broken spades and Bauer's first lead depend on), and no more below a
 position the variant calls free (``Variant.leads_free``); the callback shows the rules the
@@ -52,8 +53,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tricktable.analysis._search import Core
-from tricktable.cards import bits as _bits
+from tricktable.analysis._search import Core, Rules
+from tricktable.cards import Ordering
 from tricktable.engine.intplay import CardPlay
 
 __all__ = ["Solver", "Stats"]
@@ -67,6 +68,19 @@ class Stats:
     nodes: int = 0
     probes: int = 0
     hits: int = 0
+
+
+_RULES: dict[int, tuple[Ordering, Rules]] = {}
+"""Per ordering (by identity: orderings are interned), the rules as data for the compiled
+search, built once."""
+
+
+def _rules(order: Ordering) -> Rules:
+    kept = _RULES.get(id(order))
+    if kept is None or kept[0] is not order:
+        kept = _RULES[id(order)] = (order, Rules(order.eff, order.strength, order.keys,
+                                                 order.suit_masks, order.trump_suit))
+    return kept[1]
 
 
 class Solver:
@@ -86,22 +100,8 @@ class Solver:
                     or other.seats != cp.seats or other.side_of != cp.side_of
                     or other.trick or other.tricks or cp.trick or cp.tricks):
                 raise ValueError("a solver shares its tables only with one of the same deal")
-            self._suit_order, self._key_order = share._suit_order, share._key_order
             self._cores, self._last = share._cores, share._last
             return
-        order = cp.order
-        present = self._present()
-        self._suit_order = [
-            sorted((p for p in _bits(present & m)), key=order.strength.__getitem__, reverse=True)
-            for m in order.suit_masks]
-        owner = {p: seat for seat in cp.seats for p in _bits(cp.hands[seat])}
-        self._key_order = [
-            [(p, owner[p], seq[i - 1] if i and order.strength[p] == order.strength[
-                seq[i - 1]] else -1) for i, p in enumerate(seq) if p in owner]
-            for seq in self._suit_order]
-        """Per suit, each card held at the start (card, holder, the card above when the two
-        tie, else -1): the transposition key of a trick start is the holders in rank order
-        (+ 8 for a card that ties the one above)."""
         self._cores: dict[int, Core] = {}
         self._last: dict[int, int] = {}
 
@@ -113,51 +113,29 @@ class Solver:
             return 0
         if side == 1 and len(cp.won) == 2:
             return cp.remaining - self.tricks(0)
-        core = self._core(side)
-        core.set_position(cp.hands, cp.trick, len(cp.tricks))
-        present = self._present()
-        trick = cp.trick
-        gone = led = best = best_seat = 0
-        if trick:
-            led = cp.eff[trick[0][1]]
-            keys = cp.order.keys[led]
-            best = -2
-            for s, q in trick:
-                gone |= 1 << q
-                if keys[q] > best:
-                    best, best_seat = keys[q], s
-        lo, hi = 0, cp.remaining
-        total = self._last.get(side)  # the last answer, in tricks of the whole hand
-        guess = self._guess(side, present) if total is None else total - cp.won[side]
-        mid = min(hi, max(1, guess))
+        core = self._cores.get(side) or self._core(side)
+        last = self._last.get(side)  # the last answer, in tricks of the whole hand
+        free = cp.restricts and cp.variant.leads_free(cp)  # type: ignore[arg-type]
         try:
-            while lo < hi:
-                ok = core.test(mid, present, cp.to_play, len(trick), led, best, best_seat, gone)
-                if ok:
-                    lo = mid
-                else:
-                    hi = mid - 1
-                mid = lo + 1 if ok else hi  # one trick at a time from the guess
+            got = core.solve(cp.hands, cp.trick, len(cp.tricks), cp.to_play, cp.remaining,
+                             -1 if last is None else last - cp.won[side], free)
         finally:
             nodes, probes, hits = core.counters()
             stats = self.stats
             stats.nodes += nodes
             stats.probes += probes
             stats.hits += hits
-        self._last[side] = cp.won[side] + lo
-        return lo
+        self._last[side] = cp.won[side] + got
+        return got
 
     def _core(self, side: int) -> Core:
         """The compiled search of ``side`` (its transposition table lives as long as the
-        solver), built from the rules as data: the ordering, the seats and sides."""
-        core = self._cores.get(side)
-        if core is None:
-            cp = self.cp
-            order = cp.order
-            core = self._cores[side] = Core(
-                cp.seats, [cp.side_of[s] == side for s in range(len(cp.side_of))],
-                order.eff, order.strength, order.keys, order.suit_masks, self._suit_order,
-                self._key_order, order.trump_suit, self._lead_mask if cp.restricts else None)
+        solver), built from the rules as data: the ordering, the seats and sides, the cards
+        as the solver starts (the transposition key's cards)."""
+        cp = self.cp
+        core = self._cores[side] = Core(
+            _rules(cp.order), cp.seats, [cp.side_of[s] == side for s in range(len(cp.side_of))],
+            cp.hands, cp.trick, self._lead_mask if cp.restricts else None)
         return core
 
     def _lead_mask(self, seat: int, hands: list[int], finished: list[tuple[int, list[
@@ -175,31 +153,3 @@ class Solver:
         finally:
             cp.hands[:] = saved
             del cp.tricks[done:]
-
-    def _guess(self, side: int, present: int) -> int:
-        """A first target: the side's share of the high cards (the four best of each suit,
-        trumps counting double) of the tricks left."""
-        cp = self.cp
-        points = [0, 0]  # the side's, everyone else's
-        for s, seq in enumerate(self._suit_order):
-            weight = 2 if s == cp.order.trump_suit else 1
-            value = 4
-            for p in seq:
-                if not present >> p & 1 or not value:
-                    continue
-                holder = [x for x in cp.seats if cp.hands[x] >> p & 1]
-                if holder:
-                    points[cp.side_of[holder[0]] != side] += value * weight
-                value -= 1
-        total = points[0] + points[1]
-        return round(cp.remaining * points[0] / total) if total else 0
-
-    def _present(self) -> int:
-        """Every card still in a playing hand or in the trick in progress."""
-        cp = self.cp
-        m = 0
-        for s in cp.seats:
-            m |= cp.hands[s]
-        for _, p in cp.trick:
-            m |= 1 << p
-        return m
