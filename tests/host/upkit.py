@@ -1,6 +1,9 @@
 """``tricktable up`` for tests: a demo-sized club (two Bid Euchre tables of raw boards, each
-board with its own broker password as ``tricktable board setup`` gives it), a night, and
-``up`` run as a child in its own process group, so a test can kill one part or the whole tree.
+board with its own broker password as ``tricktable board setup`` gives it, each connected over
+TLS with the club's CA that up made), a night, and ``up`` run as a child in its own process
+group, so a test can kill one part or the whole tree. The test's observer logs in as
+``tricktable-admin`` (a line the test adds to the club's password file): a user none of up's
+parts runs as, so it takes no part's session (the broker binds client ids to users).
 
 The boards (``ClubBoard``) keep every play until the host acknowledges it and send it again
 meanwhile, as the firmware's outbox does (firmware/README.md, "The outbox"), so a broker that
@@ -28,7 +31,7 @@ from tricktable.club.store import save_night
 from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
 from tricktable.engine import Engine
 from tricktable.protocol import TableEvent, decode
-from tricktable.provision.passwords import add_board_user
+from tricktable.provision.passwords import add_board_user, add_user
 from waiting import eventually
 
 ROSTER = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
@@ -36,13 +39,15 @@ TABLES = ("t1", "t2")
 OPTIONS = ProgressiveOptions(hands_per_round=1, rounds=2)
 PARTS = ("broker", "serve", "web", "console")
 SEEDS = {"t1": 3, "t2": 2}
+OBSERVER = "tricktable-admin"
 
 
 class ClubBoard(Board):
     """A board with its broker password and the firmware's outbox (resent until acked)."""
 
-    def __init__(self, port: int, prefix: str, board: str, password: str) -> None:
-        super().__init__(port, prefix, board, password=password)
+    def __init__(self, port: int, prefix: str, board: str, password: str,
+                 tls_ca: Path | None = None) -> None:
+        super().__init__(port, prefix, board, password=password, tls_ca=tls_ca)
         self.unacked: dict[int, Any] = {}
         self._lock = threading.Lock()
         ack = self.topics.ack(board)
@@ -85,15 +90,20 @@ class Up:
         self.tmp, self.prefix = tmp, prefix
         self.data = tmp / "data"
         self.port = free_port()
+        self.tls_port = free_port()
+        while self.tls_port == self.port:  # the system may hand the same port out twice
+            self.tls_port = free_port()
         self.web_port, self.console_port = free_port(), free_port()
         passwords = {f"{t}-{s}": f"pw-{t}-{s}" for t in TABLES for s in SEATS}
         for board, password in passwords.items():
             add_board_user(tmp / "boards.passwd", board, password)
+        add_user(tmp / "boards.passwd", OBSERVER, "observer-pw")
         club = club_toml(prefix, TABLES).replace(
             f'prefix = "{prefix}"', f'prefix = "{prefix}"\nregistry = "decks.sqlite"\n'
                                     f'journal = "journal.sqlite"', 1)
         (tmp / "club.toml").write_text(club + "\n".join([
             "[host]", 'night = "night.json"', f'broker = "mqtt://127.0.0.1:{self.port}"',
+            f"tls_port = {self.tls_port}",
             'passwd = "boards.passwd"', f'web = "127.0.0.1:{self.web_port}"',
             f'console = "127.0.0.1:{self.console_port}"', 'backups = "backups"', "keep = 5",
             host_extra]) + "\n")
@@ -102,10 +112,10 @@ class Up:
         self.proc: subprocess.Popen | None = None
         self.runs = 0
         self.start()
-        self.observer = Observer(self.port, prefix, auth=("tricktable-web", self.secret(
-            "tricktable-web")))
-        self.boards = {t: [ClubBoard(self.port, prefix, f"{t}-{s}", passwords[f"{t}-{s}"])
-                           for s in SEATS] for t in TABLES}
+        self.observer = Observer(self.port, prefix, auth=(OBSERVER, "observer-pw"))
+        ca = self.data / "broker" / "certs" / "ca.crt"
+        self.boards = {t: [ClubBoard(self.tls_port, prefix, f"{t}-{s}", passwords[f"{t}-{s}"],
+                                     ca) for s in SEATS] for t in TABLES}
         self.shadows: dict[str, Engine] = {}
         self.rngs: dict[str, random.Random] = {}
 
@@ -138,7 +148,7 @@ class Up:
                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         eventually(lambda: self.proc.poll() is not None or self.output().count(
             "director console on") >= 1 and set(self.pids()) == set(PARTS),
-            "up's parts all started", timeout=120)
+            f"up's parts all started ({self.out})", timeout=120)
         assert self.proc.poll() is None, self.output()
 
     def pids(self) -> dict[str, int]:
