@@ -18,6 +18,7 @@ import os
 import random
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -83,17 +84,34 @@ class ClubBoard(Board):
         super().close()
 
 
+def listen_port() -> int:
+    """A free port below Linux's ephemeral range (ip_local_port_range, 32768 up by default),
+    for a part of ``up`` to listen on: a port ``free_port`` hands out can be taken, before
+    the part binds it, as the source port of another part's own connection to the broker
+    (seen: the console's port taken by the scoreboard's MQTT client)."""
+    low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    chosen = random.SystemRandom()
+    for _ in range(100):
+        port = chosen.randrange(max(1024, low - 12000), low)
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    return free_port()
+
+
 class Up:
     """A club with ``tricktable up`` (its own mosquitto, web and console on free ports)."""
 
     def __init__(self, tmp: Path, prefix: str, host_extra: str = "") -> None:
         self.tmp, self.prefix = tmp, prefix
         self.data = tmp / "data"
-        self.port = free_port()
-        self.tls_port = free_port()
-        while self.tls_port == self.port:  # the system may hand the same port out twice
-            self.tls_port = free_port()
-        self.web_port, self.console_port = free_port(), free_port()
+        ports: set[int] = set()
+        while len(ports) < 4:
+            ports.add(listen_port())
+        self.port, self.tls_port, self.web_port, self.console_port = sorted(ports)
         passwords = {f"{t}-{s}": f"pw-{t}-{s}" for t in TABLES for s in SEATS}
         for board, password in passwords.items():
             add_board_user(tmp / "boards.passwd", board, password)
