@@ -79,7 +79,7 @@ def _statuses(settings: Settings, creds: Credentials) -> tuple[Check, dict[str, 
             c.subscribe(wildcard, qos=1)
 
     def message(_c: mqtt.Client, _u: object, msg: mqtt.MQTTMessage) -> None:
-        statuses[msg.topic.split("/")[-2]] = msg.payload
+        statuses[msg.topic.split("/")[-2]] = bytes(msg.payload)
 
     client.on_connect = connected
     client.on_subscribe = lambda *a: subscribed.set()

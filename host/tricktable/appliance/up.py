@@ -173,7 +173,7 @@ def write_broker_files(settings: Settings, creds: Credentials) -> Path:
     return path
 
 
-def _broker_part(settings: Settings, creds: Credentials) -> Part | None:
+def broker_part(settings: Settings, creds: Credentials) -> Part | None:
     """Mosquitto for the club when none answers at its address; None when one does."""
     url = settings.broker
     if answers(url.host, url.port):
@@ -217,7 +217,7 @@ def plan(settings: Settings, creds: Credentials) -> list[Part]:
 
     prefix = ["--prefix", settings.club.prefix]  # serve reads it from the club file
 
-    parts = [p for p in [_broker_part(settings, creds)] if p is not None]
+    parts = [p for p in [broker_part(settings, creds)] if p is not None]
     parts.append(Part("serve", [
         *CLI, "serve", "--club", str(settings.club_file), *night, *club_db,
         "--journal", str(settings.journal), *as_user(HOST_USER),
