@@ -3,15 +3,16 @@ in words, and whether a failure would stop the night.
 
 ``examine(settings, creds)`` checks, against the running ``up`` (or the club's own broker): the
 broker answers to the read-only ``tricktable-watch`` user (never a running part's user: the
-broker binds client ids to users); every board of the club file has a retained status that says
-it is online, runs the club's firmware (``host.firmware``), has no update refused or rolled
-back (a bundle whose signature or hash it refused), its Wi-Fi signal, and its readers (down, or
-weak by the /fleet page's rules, ``fleet.health``); every table's card deck and token decks are
-enrolled whole in the deck registry and were checked whole at the reader within
-``host.deck_check_days`` (else a warning); the journal's disk has ``host.min_free_mb`` free;
-the TV, phone and console pages are served. Each :class:`Check` says whether it ``stops`` the
-night (the exit status) or only warns.
-Imports ``decks``, ``fleet.health``, ``mqtturl`` and ``protocol``.
+broker binds client ids to users); the TLS listener ``up``'s broker gives the boards answers
+with a certificate of the club's CA for the boards' address; every board of the club file has a
+retained status that says it is online, runs the club's firmware (``host.firmware``), has no
+update refused or rolled back (a bundle whose signature or hash it refused), its Wi-Fi signal,
+and its readers (down, or weak by the /fleet page's rules, ``fleet.health``); every table's
+card deck and token decks are enrolled whole in the deck registry and were checked whole at the
+reader within ``host.deck_check_days`` (else a warning); the journal's disk has
+``host.min_free_mb`` free; the TV, phone and console pages are served. Each :class:`Check` says
+whether it ``stops`` the night (the exit status) or only warns.
+Imports ``decks``, ``fleet.health``, ``mqtturl``, ``protocol`` and ``appliance.up``.
 """
 
 from __future__ import annotations
@@ -19,8 +20,11 @@ from __future__ import annotations
 import dataclasses
 import os
 import shutil
+import socket
+import ssl
 import threading
 import time
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +33,7 @@ import paho.mqtt.client as mqtt
 
 from tricktable.appliance.credentials import WATCH_USER, Credentials
 from tricktable.appliance.settings import Settings
-from tricktable.appliance.up import addresses
+from tricktable.appliance.up import WILDCARD, addresses, boards_entry
 from tricktable.decks import DeckCheck, Registry, RegistryError
 from tricktable.fleet.health import flags
 from tricktable.mqtturl import BrokerConfigError, configure_client
@@ -234,10 +238,33 @@ def _backups(settings: Settings) -> Check:
     return Check(True, f"backups to {folder}")
 
 
+def _boards_tls(settings: Settings) -> list[Check]:
+    """The TLS listener ``up``'s broker gives the boards: it answers with a certificate the
+    club's CA signed, for the address the boards are told (none to check without up's CA)."""
+    entry = boards_entry(settings)
+    if entry.ca is None or not entry.ca.exists():
+        return []
+    host = urllib.parse.urlsplit(entry.url).hostname or ""
+    what = f"TLS for the boards at {entry.url}"
+    near = "127.0.0.1" if settings.listen in WILDCARD else settings.listen
+    try:
+        context = ssl.create_default_context(cafile=str(entry.ca))
+        with socket.create_connection((near, settings.tls_port), timeout=WAIT_S) as raw, \
+                context.wrap_socket(raw, server_hostname=host):
+            pass
+    except ssl.SSLCertVerificationError as exc:
+        return [Check(False, what, f"its certificate does not verify with {entry.ca} "
+                      f"({exc.verify_message}): restart `tricktable up` (it makes the "
+                      "certificate again for this machine's names and addresses)")]
+    except (OSError, ssl.SSLError) as exc:
+        return [Check(False, what, f"no TLS answer ({exc}): is `tricktable up` running?")]
+    return [Check(True, f"{what} answers with the club's certificate ({entry.ca})")]
+
+
 def examine(settings: Settings, creds: Credentials) -> list[Check]:
     """Every check, in the order they are printed."""
     broker, statuses = _statuses(settings, creds)
-    checks = [broker]
+    checks = [broker, *_boards_tls(settings)]
     if broker.ok:
         for table in settings.club.tables.values():
             for board in table.boards:
