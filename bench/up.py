@@ -41,6 +41,7 @@ def club(folder: Path) -> int:
     (folder / "club.toml").write_text("\n".join([
         "[club]", 'name = "bench"', 'journal = "journal.sqlite"', "[host]",
         'night = "night.json"', f'broker = "mqtt://127.0.0.1:{port}"',
+        f"tls_port = {free_port()}",  # the boards' TLS listener (none connect here)
         f'web = "127.0.0.1:{free_port()}"', f'console = "127.0.0.1:{free_port()}"',
         *tables]) + "\n")
     save_night(ProgressiveTournament.new([f"P{i}" for i in range(8)], 2), folder / "night.json")

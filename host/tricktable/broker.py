@@ -350,10 +350,3 @@ def start_broker(
         return BrokerHandle(kind, host, chosen, backend, workdir, tls is not None)
     raise BrokerError(f"no free port found for {kind} on {host}")
 
-
-def write_mosquitto_config(workdir: Path, host: str, port: int, auth: BrokerAuth | None = None,
-                           tls: BrokerTLS | None = None, extra: str = "") -> Path:
-    """Write, in ``workdir``, the config (and password and ACL files) :func:`start_broker`
-    would run mosquitto with, persistence there too, for a supervisor that runs mosquitto
-    itself (``tricktable up``); the config's path."""
-    return _Mosquitto(host, port, auth, tls, workdir, extra).config

@@ -96,6 +96,10 @@ class Club:
                 return table
         return None
 
+    def board_tables(self) -> dict[str, str]:
+        """Every board of the club and its table's name (for the broker's ACL)."""
+        return {board: name for name, table in self.tables.items() for board in table.boards}
+
 
 def _keys(where: str) -> tuple[str, ...]:
     """``tables.t1.pads`` -> ``("tables", "t1", "pads")``."""

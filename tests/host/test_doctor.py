@@ -1,5 +1,6 @@
 """``tricktable doctor`` before a night (docs/appliance.md): against a club run by
-``tricktable up``, every check passes; then each failure that would stop a night is named on
+``tricktable up``, every check passes (the boards' TLS listener with the club's certificate
+among them); then each failure that would stop a night is named on
 its own line with its fix and the exit status is 1: the broker down, a board offline, a board
 on an old firmware, a deck not enrolled, a disk too full (its threshold raised past the free
 space, ``host.min_free_mb``, rather than filling a real disk). A deck not checked at the
@@ -49,6 +50,8 @@ def test_the_doctor_passes_a_ready_club_and_names_each_failure(tmp_path, topic_p
         assert (code, failures(text)) == (0, []), text
         assert "ready for the night" in text
         assert text.count("✓ board") == 8 and "✓ TV page" in text
+        assert f"✓ TLS for the boards at mqtts://127.0.0.1:{up.tls_port} answers with the club's " \
+               "certificate" in text
         assert "✓ deck 1 (t1, t2) enrolled, checked 0 days ago, whole" in text
         assert "! deck 100 (t1, t2) enrolled, checked 40 days ago: more than " \
                "host.deck_check_days (30): check it before the night: `tricktable deck " \
@@ -85,6 +88,7 @@ def test_the_doctor_passes_a_ready_club_and_names_each_failure(tmp_path, topic_p
         assert code == 1, text
         assert failures(text)[0].startswith(f"✗ broker mqtt://127.0.0.1:{up.port}: it does "
                                             "not answer"), text
+        assert f"✗ TLS for the boards at mqtts://127.0.0.1:{up.tls_port}: no TLS answer" in text
         assert "✗ TV page" in text and "✗ phones page" in text and "✗ console page" in text
     finally:
         up.close()

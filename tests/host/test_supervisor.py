@@ -1,6 +1,7 @@
 """The supervisor under ``tricktable up`` (docs/appliance.md): every line of every part in
 one log, a part that dies is started again (1 s, then 2 s while it keeps dying young) and the
-log says so, and stopping ends every part, one that ignores SIGTERM by SIGKILL after the
+log says so (a part's ``prepare`` runs before each start, and its failure is a start that
+failed), and stopping ends every part, one that ignores SIGTERM by SIGKILL after the
 grace period; and the parts end with a supervisor killed alone (SIGKILL), by Linux's
 parent-death signal.
 """
@@ -23,6 +24,13 @@ def python(code: str) -> list[str]:
 
 def test_a_dying_part_is_started_again_and_every_part_stops_with_the_tree(tmp_path):
     log = Log(tmp_path / "up.log")
+    prepared: list[int] = []
+
+    def prepare() -> None:  # as up writes the broker's files: the first time, it cannot
+        prepared.append(1)
+        if len(prepared) == 1:
+            raise RuntimeError("no files yet")
+
     parts = [
         Part("steady", python("import time; print('steady up'); time.sleep(600)"),
              ready_line="steady up"),
@@ -30,6 +38,8 @@ def test_a_dying_part_is_started_again_and_every_part_stops_with_the_tree(tmp_pa
         Part("stubborn", python("import signal, time; signal.signal(signal.SIGTERM, "
                                 "signal.SIG_IGN); print('stubborn up'); time.sleep(600)"),
              ready_line="stubborn up"),
+        Part("prepared", python("import time; print('prepared up'); time.sleep(600)"),
+             prepare=prepare),
     ]
     supervisor = Supervisor(parts, log, tmp_path / "up.json", grace=1.0)
     stop = threading.Event()
@@ -37,9 +47,10 @@ def test_a_dying_part_is_started_again_and_every_part_stops_with_the_tree(tmp_pa
     runner.start()
     text = lambda: (tmp_path / "up.log").read_text()  # noqa: E731
     try:
-        eventually(lambda: "dying started again (restart 2)" in text(), "two restarts")
+        eventually(lambda: "dying started again (restart 2)" in text()
+                   and "prepared: prepared up" in text(), "two restarts, a part prepared")
         state = json.loads((tmp_path / "up.json").read_text())
-        assert set(state["parts"]) == {"steady", "dying", "stubborn"}
+        assert set(state["parts"]) == {"steady", "dying", "stubborn", "prepared"}
     finally:
         stop.set()
         runner.join(30)
@@ -49,6 +60,7 @@ def test_a_dying_part_is_started_again_and_every_part_stops_with_the_tree(tmp_pa
     assert "dying exited (status 3) after 0 s; starting it again in 1 s" in lines
     assert "dying exited (status 3) after 0 s; starting it again in 2 s" in lines
     assert "stubborn did not stop within 1 s; killing it" in lines
+    assert "cannot start prepared: no files yet" in lines and len(prepared) == 2
     assert lines.rstrip().endswith("up: every part stopped")
     assert not (tmp_path / "up.json").exists()
 

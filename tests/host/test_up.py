@@ -1,6 +1,8 @@
 """``tricktable up`` runs a club night as one supervised tree (docs/appliance.md): its own
-mosquitto with the boards' passwords and the ACL, ``serve --night``, the scoreboard and the
-console. A browser opens the TV, the phone page and the console from the addresses it
+mosquitto (the shipped configuration: client ids bound to users, the boards on TLS with the
+club's CA, the parts on plain MQTT on loopback) with the boards' passwords and the club's ACL,
+``serve --night``, the scoreboard and the console, each part under a broker user of its own
+with its secrets in owner-only files, none on a command line. A browser opens the TV, the phone page and the console from the addresses it
 printed; any one part killed is started again and the night carries on; the whole tree
 SIGKILLed mid-hand and during the bell (a power cut) and started again ends the game with
 every hand and the movement as the rules give them ("Bid Euchre", section "Bid euchre
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import json
 import urllib.request
+from pathlib import Path
 
 import pytest
 from browsing import needs_chromium
@@ -62,6 +65,33 @@ def test_the_printed_addresses_open_the_tv_the_phone_page_and_the_console(up, br
     page.click("#signin button")
     page.locator("#desk").wait_for()
     page.close()
+
+
+def test_each_part_has_its_own_broker_user_and_no_secret_on_its_command_line(up):
+    log = up.log()
+    for part, user in (("serve", "tricktable-host"), ("web", "tricktable-web"),
+                       ("console", "tricktable-director")):
+        assert f"u'{user}')" in log, (part, log[-3000:])  # mosquitto's "New client" line
+    assert "already connected, closing old connection" not in log  # nobody thrown off
+    secrets = {p.name: p.read_text().strip() for p in (up.data / "secrets").iterdir()}
+    assert set(secrets) == {"tricktable-host", "tricktable-web", "tricktable-director",
+                            "tricktable-watch", "console-token"}
+    for part, pid in up.pids().items():
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode()
+        environ = Path(f"/proc/{pid}/environ").read_bytes().decode()
+        for name, secret in secrets.items():
+            assert secret not in argv and secret not in environ, (part, name)
+    private = [*(up.data / "secrets").iterdir(), up.data / "broker" / "passwd",
+               up.data / "broker" / "certs" / "ca.key", up.data / "broker" / "certs" /
+               "server.key"]
+    assert {p.name: oct(p.stat().st_mode & 0o777) for p in private} == \
+        {p.name: "0o600" for p in private}
+    acl = (up.data / "broker" / "acl").read_text()
+    assert f"user t2-w\ntopic read {up.prefix}/v1/table/t2/display" in acl  # from the club file
+    mark = up.observer.mark()  # the boards, on TLS, are served: their plays are judged
+    for table, players in zip(TABLES, first_seating(up), strict=True):
+        up.seated(table, 2, players, mark)
+    up.tap("t1")
 
 
 def test_a_part_killed_is_started_again_and_the_night_carries_on(up):

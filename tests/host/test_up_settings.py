@@ -1,6 +1,6 @@
 """What ``tricktable up`` refuses before it starts anything (docs/appliance.md, "The club
 file's [host] section"): a key it does not know, an address that is not HOST:PORT, a night
-file that is not there; each in one line naming the key or file, exit status 1, and no
+file that is not there, a TLS switch or port it cannot use; each in one line naming the key or file, exit status 1, and no
 process, secret or log left behind.
 """
 
@@ -19,7 +19,10 @@ CLUB = '[club]\nname = "c"\n[tables.t1]\nvariant = "bid-euchre"\n[host]\n'
     ('keep = 0\n', "host.keep: expected a whole number >= 1, got 0"),
     ('broker = "http://x"\n', "host.broker: bad broker URL 'http://x'"),
     ('night = "missing.json"\n', "no night file at"),
-], ids=["unknown key", "address", "keep", "broker", "night"])
+    ('tls = "yes"\n', "host.tls: expected true or false, got 'yes'"),
+    ('tls_port = 88830\n', "host.tls_port: expected a whole number from 1 to 65535, got 88830"),
+    ('tls_port = 1883\n', "host.tls_port: 1883 is host.broker's port too"),
+], ids=["unknown key", "address", "keep", "broker", "night", "tls", "tls port", "same port"])
 def test_up_refuses_a_host_section_it_cannot_use_before_starting_anything(tmp_path, host,
                                                                           message):
     (tmp_path / "club.toml").write_text(CLUB + host)

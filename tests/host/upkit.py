@@ -1,6 +1,9 @@
 """``tricktable up`` for tests: a demo-sized club (two Bid Euchre tables of raw boards, each
-board with its own broker password as ``tricktable board setup`` gives it), a night, and
-``up`` run as a child in its own process group, so a test can kill one part or the whole tree.
+board with its own broker password as ``tricktable board setup`` gives it, each connected over
+TLS with the club's CA that up made), a night, and ``up`` run as a child in its own process
+group, so a test can kill one part or the whole tree. The test's observer logs in as
+``tricktable-admin`` (a line the test adds to the club's password file): a user none of up's
+parts runs as, so it takes no part's session (the broker binds client ids to users).
 
 The boards (``ClubBoard``) keep every play until the host acknowledges it and send it again
 meanwhile, as the firmware's outbox does (firmware/README.md, "The outbox"), so a broker that
@@ -15,6 +18,7 @@ import os
 import random
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -28,7 +32,7 @@ from tricktable.club.store import save_night
 from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
 from tricktable.engine import Engine
 from tricktable.protocol import TableEvent, decode
-from tricktable.provision.passwords import add_board_user
+from tricktable.provision.passwords import add_board_user, add_user
 from waiting import eventually
 
 ROSTER = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
@@ -36,13 +40,15 @@ TABLES = ("t1", "t2")
 OPTIONS = ProgressiveOptions(hands_per_round=1, rounds=2)
 PARTS = ("broker", "serve", "web", "console")
 SEEDS = {"t1": 3, "t2": 2}
+OBSERVER = "tricktable-admin"
 
 
 class ClubBoard(Board):
     """A board with its broker password and the firmware's outbox (resent until acked)."""
 
-    def __init__(self, port: int, prefix: str, board: str, password: str) -> None:
-        super().__init__(port, prefix, board, password=password)
+    def __init__(self, port: int, prefix: str, board: str, password: str,
+                 tls_ca: Path | None = None) -> None:
+        super().__init__(port, prefix, board, password=password, tls_ca=tls_ca)
         self.unacked: dict[int, Any] = {}
         self._lock = threading.Lock()
         ack = self.topics.ack(board)
@@ -78,22 +84,44 @@ class ClubBoard(Board):
         super().close()
 
 
+def listen_port() -> int:
+    """A free port below Linux's ephemeral range (ip_local_port_range, 32768 up by default),
+    for a part of ``up`` to listen on: a port ``free_port`` hands out can be taken, before
+    the part binds it, as the source port of another part's own connection to the broker
+    (seen: the console's port taken by the scoreboard's MQTT client)."""
+    low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    chosen = random.SystemRandom()
+    for _ in range(100):
+        port = chosen.randrange(max(1024, low - 12000), low)
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    return free_port()
+
+
 class Up:
     """A club with ``tricktable up`` (its own mosquitto, web and console on free ports)."""
 
     def __init__(self, tmp: Path, prefix: str, host_extra: str = "") -> None:
         self.tmp, self.prefix = tmp, prefix
         self.data = tmp / "data"
-        self.port = free_port()
-        self.web_port, self.console_port = free_port(), free_port()
+        ports: set[int] = set()
+        while len(ports) < 4:
+            ports.add(listen_port())
+        self.port, self.tls_port, self.web_port, self.console_port = sorted(ports)
         passwords = {f"{t}-{s}": f"pw-{t}-{s}" for t in TABLES for s in SEATS}
         for board, password in passwords.items():
             add_board_user(tmp / "boards.passwd", board, password)
+        add_user(tmp / "boards.passwd", OBSERVER, "observer-pw")
         club = club_toml(prefix, TABLES).replace(
             f'prefix = "{prefix}"', f'prefix = "{prefix}"\nregistry = "decks.sqlite"\n'
                                     f'journal = "journal.sqlite"', 1)
         (tmp / "club.toml").write_text(club + "\n".join([
             "[host]", 'night = "night.json"', f'broker = "mqtt://127.0.0.1:{self.port}"',
+            f"tls_port = {self.tls_port}",
             'passwd = "boards.passwd"', f'web = "127.0.0.1:{self.web_port}"',
             f'console = "127.0.0.1:{self.console_port}"', 'backups = "backups"', "keep = 5",
             host_extra]) + "\n")
@@ -102,10 +130,10 @@ class Up:
         self.proc: subprocess.Popen | None = None
         self.runs = 0
         self.start()
-        self.observer = Observer(self.port, prefix, auth=("tricktable-web", self.secret(
-            "tricktable-web")))
-        self.boards = {t: [ClubBoard(self.port, prefix, f"{t}-{s}", passwords[f"{t}-{s}"])
-                           for s in SEATS] for t in TABLES}
+        self.observer = Observer(self.port, prefix, auth=(OBSERVER, "observer-pw"))
+        ca = self.data / "broker" / "certs" / "ca.crt"
+        self.boards = {t: [ClubBoard(self.tls_port, prefix, f"{t}-{s}", passwords[f"{t}-{s}"],
+                                     ca) for s in SEATS] for t in TABLES}
         self.shadows: dict[str, Engine] = {}
         self.rngs: dict[str, random.Random] = {}
 
@@ -138,7 +166,7 @@ class Up:
                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         eventually(lambda: self.proc.poll() is not None or self.output().count(
             "director console on") >= 1 and set(self.pids()) == set(PARTS),
-            "up's parts all started", timeout=120)
+            f"up's parts all started ({self.out})", timeout=120)
         assert self.proc.poll() is None, self.output()
 
     def pids(self) -> dict[str, int]:

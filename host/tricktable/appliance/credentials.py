@@ -1,10 +1,14 @@
 """The secrets ``tricktable up`` keeps in its data directory, made once and kept.
 
-The broker passwords of the host (``tricktable-host``) and of the web programs
-(``tricktable-web``, the scoreboard and the console), and the console's admin token, each in a
-file of its own under ``DATA/secrets`` readable by its owner only. ``ensure(data)`` makes the
-missing ones and says which it made, so ``up`` prints the console's token only the first time.
-Imports ``provision.passwords`` (the password generator boards get too).
+One broker user per part, each allowed the least it needs (hardware/mosquitto/acl.template):
+``tricktable-host`` for ``serve``, ``tricktable-web`` for the read-only scoreboard,
+``tricktable-director`` for the console, ``tricktable-watch`` for ``doctor`` (it only reads,
+so it never takes a running part's session: the broker binds client ids to users). Each
+password, and the console's admin token, is a file of its own under ``DATA/secrets`` (0700),
+readable by its owner only (0600) and handed to the parts as a file, never on a command
+line. ``ensure(data)`` makes the missing ones and says which it made, so ``up`` prints the
+console's token only the first time. Imports ``provision.passwords`` (the password generator
+boards get too) and ``secretfiles``.
 """
 
 from __future__ import annotations
@@ -15,9 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tricktable.provision.passwords import new_password
+from tricktable.secretfiles import write_private
 
-HOST_USER = "tricktable-host"
-WEB_USER = "tricktable-web"  # the ACL's user for the web page and admin tools
+HOST_USER = "tricktable-host"  # serve
+WEB_USER = "tricktable-web"  # the public scoreboard (reads only)
+DIRECTOR_USER = "tricktable-director"  # the director's console
+WATCH_USER = "tricktable-watch"  # doctor (reads only)
+USERS = (HOST_USER, WEB_USER, DIRECTOR_USER, WATCH_USER)
+CONSOLE_TOKEN = "console-token"
 
 
 @dataclass(frozen=True)
@@ -28,30 +37,19 @@ class Credentials:
     made: tuple[str, ...] = ()
 
     def file(self, name: str) -> Path:
+        """The file of a user's password (by user name) or of the console's token."""
         return self.folder / name
 
     def read(self, name: str) -> str:
         return self.file(name).read_text().strip()
 
     @property
-    def host_password(self) -> Path:
-        return self.file(HOST_USER)
-
-    @property
-    def web_password(self) -> Path:
-        return self.file(WEB_USER)
+    def console_token_file(self) -> Path:
+        return self.file(CONSOLE_TOKEN)
 
     @property
     def console_token(self) -> str:
-        return self.read("console-token")
-
-
-def _write_new(path: Path, value: str) -> None:
-    temp = path.with_name(path.name + ".new")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as out:
-        out.write(value + "\n")
-    os.replace(temp, path)
+        return self.read(CONSOLE_TOKEN)
 
 
 def ensure(data: Path) -> Credentials:
@@ -60,9 +58,10 @@ def ensure(data: Path) -> Credentials:
     folder.mkdir(parents=True, exist_ok=True)
     os.chmod(folder, 0o700)
     made = []
-    for name, make in ((HOST_USER, new_password), (WEB_USER, new_password),
-                       ("console-token", lambda: random_secrets.token_hex(16))):
+    makers = [(user, new_password) for user in USERS]
+    makers.append((CONSOLE_TOKEN, lambda: random_secrets.token_hex(16)))
+    for name, make in makers:
         if not (folder / name).exists():
-            _write_new(folder / name, make())
+            write_private(folder / name, make() + "\n")
             made.append(name)
     return Credentials(folder, tuple(made))

@@ -1,16 +1,18 @@
 """``tricktable doctor``: before a night, one line per check, each passed or failed with the fix
 in words, and whether a failure would stop the night.
 
-``examine(settings, creds)`` checks, against the running ``up`` (or the club's own broker):
-the broker answers to the host's user and password; every board of the club file has a
-retained status that says it is online, runs the club's firmware (``host.firmware``), has
-no update refused or rolled back (a bundle whose signature or hash it refused), its Wi-Fi
-signal, and its readers (down, or weak by the /fleet page's rules, ``fleet.health``); every
-table's card deck and token decks are enrolled whole in the deck registry and were checked
-whole at the reader within ``host.deck_check_days`` (else a warning); the journal's
-disk has ``host.min_free_mb`` free; the TV, phone and console pages are served. Each
-:class:`Check` says whether it ``stops`` the night (the exit status) or only warns.
-Imports ``decks``, ``fleet.health``, ``mqtturl`` and ``protocol``.
+``examine(settings, creds)`` checks, against the running ``up`` (or the club's own broker): the
+broker answers to the read-only ``tricktable-watch`` user (never a running part's user: the
+broker binds client ids to users); the TLS listener ``up``'s broker gives the boards answers
+with a certificate of the club's CA for the boards' address; every board of the club file has a
+retained status that says it is online, runs the club's firmware (``host.firmware``), has no
+update refused or rolled back (a bundle whose signature or hash it refused), its Wi-Fi signal,
+and its readers (down, or weak by the /fleet page's rules, ``fleet.health``); every table's
+card deck and token decks are enrolled whole in the deck registry and were checked whole at the
+reader within ``host.deck_check_days`` (else a warning); the journal's disk has
+``host.min_free_mb`` free; the TV, phone and console pages are served. Each :class:`Check` says
+whether it ``stops`` the night (the exit status) or only warns.
+Imports ``decks``, ``fleet.health``, ``mqtturl``, ``protocol`` and ``appliance.up``.
 """
 
 from __future__ import annotations
@@ -18,17 +20,20 @@ from __future__ import annotations
 import dataclasses
 import os
 import shutil
+import socket
+import ssl
 import threading
 import time
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
 
-from tricktable.appliance.credentials import HOST_USER, Credentials
+from tricktable.appliance.credentials import WATCH_USER, Credentials
 from tricktable.appliance.settings import Settings
-from tricktable.appliance.up import addresses
+from tricktable.appliance.up import WILDCARD, addresses, boards_entry
 from tricktable.decks import DeckCheck, Registry, RegistryError
 from tricktable.fleet.health import flags
 from tricktable.mqtturl import BrokerConfigError, configure_client
@@ -55,16 +60,16 @@ class Check:
 
 
 def _statuses(settings: Settings, creds: Credentials) -> tuple[Check, dict[str, bytes]]:
-    """Connect as the host; the broker's check and every board's retained status."""
+    """Connect as the read-only watch user (never as a running part: the broker binds client
+    ids to users); the broker's check and every board's retained status."""
     url = settings.broker
     where = f"{'mqtts' if url.tls else 'mqtt'}://{url.host}:{url.port}"
     try:
-        password = creds.read(HOST_USER)
+        password = creds.read(WATCH_USER)
     except OSError:
-        return Check(False, f"broker {where}", f"no host password in {creds.folder}: run "
+        return Check(False, f"broker {where}", f"no {WATCH_USER} password in {creds.folder}: run "
                      "`tricktable up` once with this --data"), {}
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
-                         client_id=f"tricktable-doctor-{threading.get_ident()}")
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=WATCH_USER)
     answer: list[int] = []
     subscribed = threading.Event()
     statuses: dict[str, bytes] = {}
@@ -78,13 +83,13 @@ def _statuses(settings: Settings, creds: Credentials) -> tuple[Check, dict[str, 
             c.subscribe(wildcard, qos=1)
 
     def message(_c: mqtt.Client, _u: object, msg: mqtt.MQTTMessage) -> None:
-        statuses[msg.topic.split("/")[-2]] = msg.payload
+        statuses[msg.topic.split("/")[-2]] = bytes(msg.payload)
 
     client.on_connect = connected
     client.on_subscribe = lambda *a: subscribed.set()
     client.on_message = message
     try:
-        configure_client(client, dataclasses.replace(url, username=HOST_USER, password=password))
+        configure_client(client, dataclasses.replace(url, username=WATCH_USER, password=password))
         client.connect(url.host, url.port, keepalive=10)
     except (OSError, BrokerConfigError) as exc:
         return Check(False, f"broker {where}", f"it does not answer ({exc}): start "
@@ -93,9 +98,9 @@ def _statuses(settings: Settings, creds: Credentials) -> tuple[Check, dict[str, 
     try:
         if not subscribed.wait(WAIT_S):
             if answer and answer[0] != 0:
-                return Check(False, f"broker {where}", f"it refuses {HOST_USER}'s password "
+                return Check(False, f"broker {where}", f"it refuses {WATCH_USER}'s password "
                              f"(reason {answer[0]}): add the user with the password in "
-                             f"{creds.host_password} (`tricktable up` does it for its own "
+                             f"{creds.file(WATCH_USER)} (`tricktable up` does it for its own "
                              "broker)"), {}
             return Check(False, f"broker {where}", "it accepted the connection but did "
                          "not answer in time: check the broker's log"), {}
@@ -103,7 +108,7 @@ def _statuses(settings: Settings, creds: Credentials) -> tuple[Check, dict[str, 
     finally:
         client.disconnect()
         client.loop_stop()
-    return Check(True, f"broker {where} answers to {HOST_USER}"), dict(statuses)
+    return Check(True, f"broker {where} answers to {WATCH_USER}"), dict(statuses)
 
 
 def _board(settings: Settings, board: str, payload: bytes | None) -> list[Check]:
@@ -233,10 +238,33 @@ def _backups(settings: Settings) -> Check:
     return Check(True, f"backups to {folder}")
 
 
+def _boards_tls(settings: Settings) -> list[Check]:
+    """The TLS listener ``up``'s broker gives the boards: it answers with a certificate the
+    club's CA signed, for the address the boards are told (none to check without up's CA)."""
+    entry = boards_entry(settings)
+    if entry.ca is None or not entry.ca.exists():
+        return []
+    host = urllib.parse.urlsplit(entry.url).hostname or ""
+    what = f"TLS for the boards at {entry.url}"
+    near = "127.0.0.1" if settings.listen in WILDCARD else settings.listen
+    try:
+        context = ssl.create_default_context(cafile=str(entry.ca))
+        with socket.create_connection((near, settings.tls_port), timeout=WAIT_S) as raw, \
+                context.wrap_socket(raw, server_hostname=host):
+            pass
+    except ssl.SSLCertVerificationError as exc:
+        return [Check(False, what, f"its certificate does not verify with {entry.ca} "
+                      f"({exc.verify_message}): restart `tricktable up` (it makes the "
+                      "certificate again for this machine's names and addresses)")]
+    except (OSError, ssl.SSLError) as exc:
+        return [Check(False, what, f"no TLS answer ({exc}): is `tricktable up` running?")]
+    return [Check(True, f"{what} answers with the club's certificate ({entry.ca})")]
+
+
 def examine(settings: Settings, creds: Credentials) -> list[Check]:
     """Every check, in the order they are printed."""
     broker, statuses = _statuses(settings, creds)
-    checks = [broker]
+    checks = [broker, *_boards_tls(settings)]
     if broker.ok:
         for table in settings.club.tables.values():
             for board in table.boards:

@@ -21,8 +21,8 @@ from tricktable.mqtturl import BrokerConfigError, BrokerURL
 from tricktable.textfiles import TextFileError, read_text
 
 DATA_ENV = "TRICKTABLE_DATA"
-KEYS = {"night", "broker", "listen", "passwd", "web", "console", "club_db", "backups", "keep",
-        "firmware", "min_free_mb", "deck_check_days"}
+KEYS = {"night", "broker", "listen", "tls", "tls_port", "passwd", "web", "console", "club_db",
+        "backups", "keep", "firmware", "min_free_mb", "deck_check_days"}
 
 
 class SettingsError(ValueError):
@@ -54,7 +54,9 @@ class Settings:
     data: Path
     night: Path | None
     broker: BrokerURL
-    listen: str  # the address of the mosquitto ``up`` starts when none answers at ``broker``
+    listen: str  # where the boards reach the mosquitto ``up`` starts (when none answers)
+    tls: bool  # the boards' listener is TLS (on ``tls_port``); False: plain MQTT (opt-out)
+    tls_port: int
     passwd: Path | None  # the boards' mosquitto password file (tricktable board setup)
     web: Address
     console: Address
@@ -85,11 +87,21 @@ def _address(raw: Any, key: str, default: Address) -> Address:
     return Address(host, int(port))
 
 
-def _int(raw: Any, key: str, default: int, low: int) -> int:
+def _int(raw: Any, key: str, default: int, low: int, high: int | None = None) -> int:
     if raw is None:
         return default
-    if not isinstance(raw, int) or isinstance(raw, bool) or raw < low:
-        raise SettingsError(f"host.{key}: expected a whole number >= {low}, got {raw!r}")
+    if not isinstance(raw, int) or isinstance(raw, bool) or raw < low or \
+            (high is not None and raw > high):
+        bounds = f">= {low}" if high is None else f"from {low} to {high}"
+        raise SettingsError(f"host.{key}: expected a whole number {bounds}, got {raw!r}")
+    return raw
+
+
+def _bool(raw: Any, key: str, default: bool) -> bool:
+    if raw is None:
+        return default
+    if not isinstance(raw, bool):
+        raise SettingsError(f"host.{key}: expected true or false, got {raw!r}")
     return raw
 
 
@@ -123,11 +135,18 @@ def load_settings(club_file: Path, data: Path | None = None, night: Path | None 
         broker = BrokerURL.parse(_str(raw.get("broker"), "broker") or "mqtt://127.0.0.1:1883")
     except BrokerConfigError as exc:
         raise SettingsError(f"host.broker: {exc}") from None
+    tls = _bool(raw.get("tls"), "tls", True)
+    tls_port = _int(raw.get("tls_port"), "tls_port", 8883, 1, 65535)
+    if tls and tls_port == broker.port:
+        raise SettingsError(f"host.tls_port: {tls_port} is host.broker's port too: the boards' "
+                            f"TLS listener needs a port of its own")
     return Settings(
         club_file=club_file, club=club, data=data,
         night=night or path("night"),
         broker=broker,
         listen=_str(raw.get("listen"), "listen") or "127.0.0.1",
+        tls=tls,
+        tls_port=tls_port,
         passwd=path("passwd"),
         web=_address(raw.get("web"), "web", Address("127.0.0.1", 8080)),
         console=_address(raw.get("console"), "console", Address("127.0.0.1", 8081)),

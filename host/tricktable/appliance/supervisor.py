@@ -55,12 +55,14 @@ LOG_ROTATE_BYTES = 10 * 1024 * 1024
 
 @dataclass
 class Part:
-    """One program: its name in the log, its command line and extra environment, and how to
-    know it is ready (a substring of a line it prints, and/or a check that returns True)."""
+    """One program: its name in the log, its command line and extra environment, what to do
+    before each start (``prepare``: write its files again, say), and how to know it is ready
+    (a substring of a line it prints, and/or a check that returns True)."""
 
     name: str
     argv: list[str]
     env: Mapping[str, str] = field(default_factory=dict)
+    prepare: Callable[[], object] | None = None
     ready_line: str | None = None
     ready_check: Callable[[], bool] | None = None
 
@@ -143,6 +145,8 @@ class Supervisor:
 
     def _spawn(self, running: _Running) -> subprocess.Popen[str]:
         part = running.part
+        if part.prepare is not None:
+            part.prepare()
         proc = subprocess.Popen(part.argv, env={**os.environ, **part.env},
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True, errors="replace",
@@ -159,7 +163,7 @@ class Supervisor:
             started = time.monotonic()
             try:
                 proc = self._spawn(running)
-            except OSError as exc:
+            except (OSError, RuntimeError) as exc:  # RuntimeError: its prepare's own errors
                 self.log.line("up", f"cannot start {part.name}: {exc}")
                 if self._stop.wait(pause):
                     return

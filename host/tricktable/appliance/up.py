@@ -1,16 +1,19 @@
 """``tricktable up``: what runs for a night, where it is, and running it.
 
 ``plan(settings, credentials)`` gives the parts, in the order they start: the club's broker
-(mosquitto from the config ``broker.write_mosquitto_config`` writes, with the host's and the
-web's users added to the boards' password file and the project's ACL; only when nothing
-answers at the club's broker address), ``serve`` (with the night), the scoreboard ``web``
-and the director ``console`` (with a night), each given the broker, its user and password
-file, the journal and the night. ``addresses(settings)`` says where the TV, the players'
+(only when nothing answers at ``host.broker``: mosquitto from the shipped configuration
+through ``provision.brokerconf.club_config``, client ids bound to users, plain MQTT on
+loopback for the parts, TLS on ``host.listen``:``host.tls_port`` for the boards with the
+club's CA made under ``DATA/broker/certs``, or plain there with ``host.tls = false``; its
+files are written again before each start, ``write_broker_files``), ``serve`` (with the
+night), the read-only scoreboard ``web`` and the director ``console`` (with a night), each
+given the broker, its own user and password file (credentials.py), the journal and the
+night; no secret is on any command line (the console's token is a file too). ``addresses(settings)`` says where the TV, the players'
 phone page and the console are, each with a QR code. ``run(settings, stop, echo)`` writes
 the addresses for the TV page, runs the parts under a ``Supervisor`` with the backups'
 ``Watcher`` beside them until ``stop`` is set. Only one ``up`` runs on a data directory
-(a lock on ``DATA/up.lock``). Imports ``broker``, ``provision.passwords`` and the
-appliance's own modules.
+(a lock on ``DATA/up.lock``). Imports ``broker``, ``provision`` (acl, brokerconf, certs,
+passwords), ``secretfiles``, ``textfiles`` and the appliance's own modules.
 """
 
 from __future__ import annotations
@@ -29,14 +32,26 @@ from typing import IO, TextIO
 import segno
 
 from tricktable.appliance import backup
-from tricktable.appliance.credentials import HOST_USER, WEB_USER, Credentials
+from tricktable.appliance.credentials import (
+    DIRECTOR_USER,
+    HOST_USER,
+    USERS,
+    WEB_USER,
+    Credentials,
+)
 from tricktable.appliance.settings import Settings
 from tricktable.appliance.supervisor import Log, Part, Supervisor
-from tricktable.broker import MOSQUITTO, BrokerAuth, mosquitto_available, write_mosquitto_config
-from tricktable.provision.passwords import acl_text
+from tricktable.broker import MOSQUITTO, mosquitto_available
+from tricktable.provision.acl import BrokerFileError, acl_text
+from tricktable.provision.brokerconf import ClubBrokerFiles, club_config
+from tricktable.provision.certs import make_club_certs
+from tricktable.provision.passwords import add_user
+from tricktable.secretfiles import write_private
+from tricktable.textfiles import TextFileError, read_text
 
 CLI = [sys.executable, "-c", "from tricktable.cli import main; main()"]
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+WILDCARD = ("0.0.0.0", "::", "")
 
 
 class UpError(RuntimeError):
@@ -82,7 +97,7 @@ class Place:
 def addresses(settings: Settings) -> list[Place]:
     """The TV page, the players' phone page and (with a night) the console."""
     def base(host: str, port: int) -> str:
-        shown = outward_ip() if host in ("0.0.0.0", "::", "") else host
+        shown = outward_ip() if host in WILDCARD else host
         return f"http://{shown}:{port}"
 
     web = base(settings.web.host, settings.web.port)
@@ -101,26 +116,84 @@ def write_addresses(places: list[Place], path: Path) -> None:
     os.replace(temp, path)
 
 
-def _broker_part(settings: Settings, creds: Credentials) -> Part | None:
+@dataclass(frozen=True)
+class BoardsEntry:
+    """Where the boards reach the broker ``up`` starts, and the CA they check it with."""
+
+    url: str
+    ca: Path | None
+
+
+def cert_names(settings: Settings) -> list[str]:
+    """The names and addresses the broker's certificate is made for: the boards' address
+    (or, listening everywhere, this machine's name and network address) and loopback."""
+    listen = [] if settings.listen in WILDCARD else [settings.listen]
+    names = [*listen, socket.gethostname(), outward_ip(), "localhost", "127.0.0.1"]
+    return list(dict.fromkeys(names))
+
+
+def boards_entry(settings: Settings) -> BoardsEntry:
+    """The URL (and CA) for ``tricktable board setup --broker`` on this club's own broker."""
+    host = outward_ip() if settings.listen in WILDCARD else settings.listen
+    if not settings.tls:
+        return BoardsEntry(f"mqtt://{host}:{settings.broker.port}", None)
+    return BoardsEntry(f"mqtts://{host}:{settings.tls_port}",
+                       settings.data / "broker" / "certs" / "ca.crt")
+
+
+def write_broker_files(settings: Settings, creds: Credentials) -> Path:
+    """The club broker's files under ``DATA/broker`` (0700), made again at each start: the
+    password file (the boards' lines from ``host.passwd`` and a line for each part's user),
+    the ACL (the programs' users and each board of the club file reading its own table's
+    display), the club's CA and the broker's certificate (TLS; the CA is made once and kept)
+    and the configuration, the shipped one through ``provision.brokerconf``; its path."""
+    url = settings.broker
+    folder = settings.data / "broker"
+    folder.mkdir(parents=True, exist_ok=True)
+    os.chmod(folder, 0o700)  # password hashes, keys and the queued messages
+    files = ClubBrokerFiles(folder / "passwd", folder / "acl", folder / "certs", folder / "data")
+    files.data.mkdir(exist_ok=True)
+    try:
+        boards = read_text(settings.passwd, "password file") if settings.passwd else ""
+        write_private(files.passwd, boards)
+        for user in USERS:
+            add_user(files.passwd, user, creds.read(user))
+        write_private(files.acl, acl_text(settings.club.prefix, settings.club.board_tables()))
+    except (TextFileError, BrokerFileError) as exc:
+        raise UpError(str(exc)) from None
+    if settings.tls:
+        make_club_certs(files.certs, cert_names(settings), settings.club.name)
+        config = club_config(files, plain_port=url.port, plain_host=url.host,
+                             tls_port=settings.tls_port, tls_host=settings.listen)
+    else:
+        config = club_config(files, plain_port=url.port, plain_host=settings.listen,
+                             tls_port=None)
+    path = folder / "mosquitto.conf"
+    write_private(path, config + "log_dest stderr\n")
+    return path
+
+
+def broker_part(settings: Settings, creds: Credentials) -> Part | None:
     """Mosquitto for the club when none answers at its address; None when one does."""
     url = settings.broker
     if answers(url.host, url.port):
         return None
-    if url.tls or url.host not in (*LOOPBACK, settings.listen):
-        raise UpError(f"no broker answers at {url.host}:{url.port}, and up starts one only on "
-                      f"this machine without TLS: start the club's broker, or set host.broker "
-                      f"to mqtt://127.0.0.1:PORT")
+    if settings.tls:
+        local = url.host in LOOPBACK
+    else:  # one plain listener on host.listen: the programs must reach it there
+        local = (settings.listen in WILDCARD or url.host == settings.listen
+                 or (url.host in LOOPBACK and settings.listen in LOOPBACK))
+    if url.tls or not local:
+        raise UpError(f"no broker answers at {url.host}:{url.port}, and up starts one only for "
+                      f"programs on this machine (plain MQTT on loopback; the boards get TLS on "
+                      f"host.listen, host.tls_port): start the club's broker, or set "
+                      f"host.broker to mqtt://127.0.0.1:PORT")
     if not mosquitto_available():
         raise UpError(f"no broker answers at {url.host}:{url.port} and mosquitto is not "
                       f"installed ({MOSQUITTO}): apt install mosquitto")
-    workdir = settings.data / "broker"
-    workdir.mkdir(parents=True, exist_ok=True)
-    os.chmod(workdir, 0o700)  # the password hashes and the queued messages
-    auth = BrokerAuth(users={HOST_USER: creds.read(HOST_USER), WEB_USER: creds.read(WEB_USER)},
-                      acl=acl_text(settings.club.prefix), password_file=settings.passwd)
-    config = write_mosquitto_config(workdir, settings.listen, url.port, auth,
-                                    extra="log_dest stderr\n")
+    config = write_broker_files(settings, creds)
     return Part("broker", [MOSQUITTO, "-c", str(config)],
+                prepare=lambda: write_broker_files(settings, creds),
                 ready_check=lambda: answers(url.host, url.port, 0.2))
 
 
@@ -137,23 +210,27 @@ def plan(settings: Settings, creds: Credentials) -> list[Part]:
     broker_url = f"{'mqtts' if url.tls else 'mqtt'}://{url.host}:{url.port}"
     night = ["--night", str(settings.night)] if settings.night is not None else []
     club_db = ["--club-db", str(settings.club_db)] if settings.club_db is not None else []
-    as_web = ["--broker", broker_url, "--prefix", settings.club.prefix, "--username", WEB_USER,
-              "--password-file", str(creds.web_password)]
-    parts = [p for p in [_broker_part(settings, creds)] if p is not None]
+
+    def as_user(user: str) -> list[str]:
+        return ["--broker", broker_url, "--username", user, "--password-file",
+                str(creds.file(user))]
+
+    prefix = ["--prefix", settings.club.prefix]  # serve reads it from the club file
+
+    parts = [p for p in [broker_part(settings, creds)] if p is not None]
     parts.append(Part("serve", [
         *CLI, "serve", "--club", str(settings.club_file), *night, *club_db,
-        "--journal", str(settings.journal), "--broker", broker_url,
-        "--username", HOST_USER, "--password-file", str(creds.host_password),
+        "--journal", str(settings.journal), *as_user(HOST_USER),
         "--sync", "full", "-v"], ready_line="tricktable serving"))
     parts.append(Part("web", [
-        *CLI, "web", *as_web, *night, *club_db, "--journal", str(settings.journal),
-        "--host", settings.web.host, "--port", str(settings.web.port),
+        *CLI, "web", *as_user(WEB_USER), *prefix, *night, *club_db,
+        "--journal", str(settings.journal), "--host", settings.web.host, "--port", str(settings.web.port),
         "--addresses", str(settings.data / "addresses.json")], ready_line="scoreboard on"))
     if settings.night is not None:
         parts.append(Part("console", [
-            *CLI, "console", *as_web, *night, "--journal", str(settings.journal),
-            "--host", settings.console.host, "--port", str(settings.console.port)],
-            env={"TRICKTABLE_ADMIN_TOKEN": creds.console_token},
+            *CLI, "console", *as_user(DIRECTOR_USER), *prefix, *night,
+            "--journal", str(settings.journal), "--host", settings.console.host, "--port", str(settings.console.port),
+            "--admin-token-file", str(creds.console_token_file)],
             ready_line="director console on"))
     return parts
 

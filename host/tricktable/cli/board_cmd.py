@@ -121,7 +121,7 @@ def acl_command(club_file: Path, acl_file: Path) -> None:
     its own table's display. Run it again when boards move between tables."""
     try:
         club = load_club(club_file)
-        boards = {b: t for t, cfg in club.tables.items() for b in cfg.boards}
+        boards = club.board_tables()
         write_private(acl_file, acl_text(club.prefix, boards), keep_mode=True)
     except (ClubFileError, BrokerFileError, OSError) as exc:
         raise click.ClickException(str(exc)) from None

@@ -23,7 +23,7 @@ from tricktable.appliance.settings import (
     default_data_dir,
     load_settings,
 )
-from tricktable.appliance.up import UpError, addresses, check, run, running
+from tricktable.appliance.up import UpError, addresses, boards_entry, check, run, running
 
 CLUB_ENV = "TRICKTABLE_CLUB"
 
@@ -65,6 +65,9 @@ def up(club_file: Path, data: Path | None, night: Path | None) -> None:
     for place in addresses(settings):
         click.echo(f"{place.what}: {place.url}")
         click.echo(place.terminal())
+    entry = boards_entry(settings)
+    click.echo(f"boards (when up starts the broker): tricktable board setup --broker {entry.url}"
+               + (f" --ca-file {entry.ca}" if entry.ca else "  (plain MQTT: host.tls = false)"))
     if "console-token" in creds.made:
         click.echo(f"the console's token (shown this once; kept in "
                    f"{creds.file('console-token')}): {creds.console_token}")
