@@ -54,7 +54,7 @@ from typing import Any, Protocol
 
 from tricktable.club.errors import ClubError
 from tricktable.club.journal_hands import hands_and_rest
-from tricktable.club.night_commands import Director
+from tricktable.club.night_commands import CONSOLE_ID, Director
 from tricktable.club.signs import bell_sign, closed_sign, moves, moves_sign, over_sign
 from tricktable.club.store import night_from_json, night_to_json, write_atomically
 from tricktable.club.tournament import ProgressiveTournament
@@ -117,6 +117,7 @@ class LiveNight:
         self.bell_rung: bool = bool(live.get("bell", False))
         self.closed: dict[str, int] = dict(live.get("closed", {}))
         self.round_started: float = live.get("round_started") or time.time()
+        self.bell_at: float | None = live.get("bell_at")  # when the bell rang (the late list)
         self.director = Director(data.get("director"))
         self.bell_blocked = ""
         self.seated: set[str] = set()  # tables whose seats are all filled in this round
@@ -209,6 +210,8 @@ class LiveNight:
         try:
             with self._lock:
                 entry = self.director.done(command.id)
+                if entry is not None and entry.get("refused"):  # a second copy of a refusal
+                    raise ClubError(entry["refused"])
                 if entry is None:
                     for table in self.tables:  # the director sees every hand scored so far
                         self._refresh(table, scored=False)
@@ -221,6 +224,10 @@ class LiveNight:
                     log.warning("the director (%s): %s: %s -> %s", command.by, entry["what"],
                                 entry["before"], entry["after"])
         except ClubError as exc:
+            with self._lock:  # the audit log keeps what was refused too
+                if self.director.done(command.id) is None:
+                    self.director.refuse(self, command, str(exc))
+                    self._save()
             self._answer(NightAnswer(id=command.id, ok=False, code="refused",
                                      reason=str(exc)[:300]))
             return
@@ -244,7 +251,7 @@ class LiveNight:
             if state.get("game") == self.games[table] and not state.get("actions"):
                 players = list(self.night.seating[self.tables.index(table)])
                 self._service.control(table, Control(cmd="new_game", args={"players": players},
-                                                     id=f"console-{command_id}-{table}"))
+                                                     id=f"{CONSOLE_ID}{command_id}-{table}"))
                 self.games[table] = self._current_game(table)
 
     def restart_games(self) -> None:
@@ -288,8 +295,12 @@ class LiveNight:
         assert self._service is not None
         if self.night.finished:
             return
+        if self.bell_rung and self.bell_at is None:
+            self.bell_at = time.time()  # rung by the director
+        if not self.bell_rung:
+            self.bell_at = None
         if not self.bell_rung and self.night.hands_left() == 0:
-            self.bell_rung = True
+            self.bell_rung, self.bell_at = True, time.time()
             log.warning("the head table rang the bell: every table finishes its hand")
         if self.bell_rung:
             for number, table in enumerate(self.tables, 1):
@@ -332,7 +343,8 @@ class LiveNight:
     def _save(self) -> None:
         data = night_to_json(self.night)
         data["live"] = {"games": self.games, "bell": self.bell_rung, "closed": self.closed,
-                        "tables": self.tables, "round_started": self.round_started}
+                        "tables": self.tables, "round_started": self.round_started,
+                        "bell_at": self.bell_at if self.bell_rung else None}
         data["director"] = self.director.to_json()
         write_atomically(self.path, json.dumps(data, indent=1) + "\n")
 
