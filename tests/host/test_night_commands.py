@@ -56,12 +56,16 @@ class Night:
         return self.answers[-1]
 
     def refused(self, cmd: str, args: dict, reason: str) -> None:
-        """``cmd`` is refused saying ``reason``, and nothing changes."""
-        night = self.path.read_text()
+        """``cmd`` is refused saying ``reason``, and nothing changes but the audit log, which
+        keeps the refusal."""
+        night = json.loads(self.path.read_text())
         tables = [self.service.state(t) for t in TABLES]
         answer = self.send(cmd, args)
         assert not answer.ok and reason in answer.reason, answer
-        assert self.path.read_text() == night
+        after = json.loads(self.path.read_text())
+        refusal = after["director"]["audit"].pop()
+        assert refusal["cmd"] == cmd and reason in refusal["refused"], refusal
+        assert after == night
         assert [self.service.state(t) for t in TABLES] == tables
 
     def act(self, table: str, stop) -> None:
@@ -78,7 +82,9 @@ class Night:
         return load_night(self.path)
 
     def audit(self) -> list[dict]:
-        return json.loads(self.path.read_text())["director"]["audit"]
+        """The commands done (the log keeps the refused ones too)."""
+        return [e for e in json.loads(self.path.read_text())["director"]["audit"]
+                if not e.get("refused")]
 
     def close(self) -> None:
         self.live.stop()
