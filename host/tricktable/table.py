@@ -72,7 +72,11 @@ _SAME = {"PICK_UP": "ORDER_UP"}
 _CARD_ACTIONS: dict[str, tuple[type[Action], ...]] = {
     "deal": (ScanCard, TurnUp), "exchange": (Exchange,)}
 
-SETUP_KEYS = {"variant", "options", "players", "dealer", "seed"}
+SETUP_KEYS = {"variant", "options", "players", "dealer", "seed", "round"}
+# "round": a club night's game number, for the display (the host's game number is its own)
+SEAT_LETTERS = "NESW"  # seat 0 of a four-seat table is North (docs/club.md)
+DISPLAY_VERBS = {"bidding": "BID", "bid": "BID", "play": "PLAY", "trump": "NAME TRUMP",
+                 "exchange": "PASS", "sit_out": "SIT OUT", "deal": "DEAL"}
 
 OK_FEEDBACK = {"led": "green", "pattern": "solid", "ms": 1500, "buzz": "ok"}
 REFUSED_FEEDBACK = {"led": "red", "pattern": "blink", "ms": 2500, "buzz": "error"}
@@ -407,8 +411,25 @@ class TableSession:
         return {**base, "table": self.config.id, "game": self.game,
                 "actions": len(self.actions)}
 
+    @staticmethod
+    def _who(st: dict[str, Any], seat: int) -> str:
+        """A seat on the display: its player's name (7 letters), else N/E/S/W."""
+        seats = st.get("seats") or []
+        name = str(seats[seat]) if 0 <= seat < len(seats) else ""
+        if name and not name.startswith("Seat "):
+            return name.upper()[:7]
+        return SEAT_LETTERS[seat] if len(seats) == 4 else f"P{seat + 1}"
+
+    @staticmethod
+    def _side(side: dict[str, Any], index: int) -> str:
+        """A side on the display: NS and EW for the partnerships of a four-seat table."""
+        letters = "".join(SEAT_LETTERS[s] for s in side.get("seats") or [] if 0 <= s < 4)
+        return letters if len(letters) == 2 else f"S{index + 1}"
+
     def display(self) -> Display:
-        """The 8-character and 4-line summary for a score display."""
+        """The 8-character and 4-line summary for a score display, in the players' words:
+        ``T7 GAME 2 HAND 1`` (a club night's game number when the night gave one), whose
+        turn (``BOB TO PLAY``), the contract (``ANN BID 4 H``), the sides' scores."""
         if self.engine is None:
             return Display(text8="NO GAME", lines=[self.config.id[:16], "no game"])
         st = self.engine.public_state()
@@ -416,12 +437,19 @@ class TableSession:
         text8 = (f"{scores[0]:>3}  {scores[1]:>3}" if len(scores) == 2
                  else " ".join(str(s) for s in scores))[-8:]
         contract = st.get("contract")
+        game = (self.setup or {}).get("round", self.game)
+        table = self.config.id.upper()
+        top = f"{table} GAME {game} HAND {st.get('hand_number', 0)}"
+        phase, to_act = str(st.get("phase")), st.get("to_act")
+        verb = DISPLAY_VERBS.get(phase, phase.replace("_", " ").upper())
+        sides = st.get("sides") or []
         lines = [
-            f"{self.config.id} g{self.game} h{st.get('hand_number', 0)}"[:16],
-            f"{st.get('phase')} {'' if st.get('to_act') is None else 'S' + str(st['to_act'])}"[:16],
-            (f"S{contract['seat']} {contract['bid']} {contract.get('trump') or ''}" if contract
-             else "no contract")[:16],
-            " ".join(str(s) for s in scores)[:16],
+            (top if len(top) <= 16 else f"{table} G{game} H{st.get('hand_number', 0)}")[:16],
+            (f"{self._who(st, to_act)} TO {verb}" if to_act is not None else verb)[:16],
+            (f"{self._who(st, contract['seat'])} BID {contract['bid']} "
+             f"{contract.get('trump') or ''}".strip() if contract else "NO BID YET")[:16],
+            ("  ".join(f"{self._side(side, i)} {sc}" for i, (side, sc) in
+                       enumerate(zip(sides, scores, strict=False))))[:16],
         ]
         return Display(text8=text8, lines=lines)
 

@@ -213,7 +213,7 @@ def test_board_status_config_and_display(host):
         assert decode(BoardConfig, payload) == BoardConfig(table="t1", pads=[PadSeat(pad=0, seat=0)])
         _, _, payload = config.wait_for(lambda t, p: t == host.topics.display("t1"))
         display = decode(Display, payload)
-        assert len(display.text8) <= 8 and display.lines[0].startswith("t1")
+        assert len(display.text8) <= 8 and display.lines[0].startswith("T1 GAME 1 HAND")
     finally:
         config.close()
     north.client.publish(host.topics.board_status("t1-n"), b"", qos=1, retain=True)

@@ -250,8 +250,9 @@ class LiveNight:
             state = self._service.state(table)
             if state.get("game") == self.games[table] and not state.get("actions"):
                 players = list(self.night.seating[self.tables.index(table)])
-                self._service.control(table, Control(cmd="new_game", args={"players": players},
-                                                     id=f"{CONSOLE_ID}{command_id}-{table}"))
+                self._service.control(table, Control(
+                    cmd="new_game", args={"players": players, "round": self.night.round},
+                    id=f"{CONSOLE_ID}{command_id}-{table}"))
                 self.games[table] = self._current_game(table)
 
     def restart_games(self) -> None:
@@ -336,7 +337,7 @@ class LiveNight:
             if self._current_game(table) < self.games[table]:
                 players = list(self.night.seating[number - 1])
                 self._service.control(table, Control(
-                    cmd="new_game", args={"players": players},
+                    cmd="new_game", args={"players": players, "round": self.night.round},
                     id=f"{NEW_GAME_ID}{self.night.round}" + (
                         f"-again-{self.director.again}" if self.director.again else "")))
 
