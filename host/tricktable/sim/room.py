@@ -24,7 +24,8 @@ firmware with a ``Screen``). ``play()`` plays the whole night the way people wou
   bell). A table that began a hand just before its display showed the bell stops when the
   night starts its next game under it (``Replaced``) or, after the last game, before the next
   hand, which the end of the night's sign forbids as the bell's does.
-- Then the players look at their displays again for the moves, until the night is over.
+- Then the players look at their displays again for the moves, until the night is over
+  (after its last game, or earlier when the director ends it).
   A table whose players began a hand just as the bell closed it stops there; if the night
   already started the table's next game, the director takes that play back (``undo``).
 
@@ -91,12 +92,18 @@ class Room:
         for number in range(1, self.rounds + 1):
             self.round = number
             await asyncio.gather(*(self._find_seat(name) for name in self._players()))
+            if self._over():  # the director ended the night early
+                break
             await asyncio.gather(*(self._play(number, sim)
                                    for number, sim in enumerate(self.tables, 1)))
         await self._until(lambda: all(d.screen is not None and d.screen.lines[:1]
                                       == ["NIGHT OVER"] for d in self.displays),
                           "the tables never showed the end of the night")
         self.done.set()
+
+    def _over(self) -> bool:
+        """Do the tables' displays say the night is over?"""
+        return any(d.screen is not None and d.screen.lines[:1] == [OVER] for d in self.displays)
 
     def _players(self) -> list[str]:
         """The night's players now, each with a bot (a newcomer gets one)."""
@@ -117,6 +124,8 @@ class Room:
         found: list[tuple[int, str]] = []
 
         def read() -> bool:
+            if self._over():
+                return True
             for board in [*own, *(d for d in self.displays if d not in own)]:
                 assert board.screen is not None
                 for line in board.screen.lines:
@@ -135,6 +144,8 @@ class Room:
             return False
 
         await self._until(read, f"{name} never found their seat on the tables' displays")
+        if not found:  # the night is over
+            return
         number, letter = found[0]
         if not number:  # sits out this game
             self.at.pop(name, None)
