@@ -406,10 +406,11 @@ class TableSession:
     # --- what the service publishes -----------------------------------------------------
 
     def state(self) -> dict[str, Any]:
-        """The retained table state: ``engine.public_state()`` plus table and game number."""
+        """The retained table state: ``engine.public_state()`` plus table and game number (and
+        ``round``, a club night's game number, or None)."""
         base: dict[str, Any] = self.engine.public_state() if self.engine else {"phase": None}
         return {**base, "table": self.config.id, "game": self.game,
-                "actions": len(self.actions)}
+                "round": (self.setup or {}).get("round"), "actions": len(self.actions)}
 
     @staticmethod
     def _who(st: dict[str, Any], seat: int) -> str:

@@ -270,8 +270,9 @@ function tablePage() {
     document.getElementById("felt").classList.toggle("previous", trick === last);
     const bids = (summary.bids || []).map((b) => `${seatName(state, b.seat)}: ${b.text}`).join(", ");
     const contract = summary.contract_text || "–";
+    const variant = (state.variant || "–").split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
     factsList(document.getElementById("facts"), [
-      ["Game", state.variant || "–"],
+      ["Game", state.round != null ? `${variant} · game ${state.round} of the night` : variant],
       ["Hand", `${state.hand_number ?? "–"} · ${phaseText(summary)}`],
       ["Dealer", seatName(state, state.dealer)],
       ["To act", state.game_over ? "–" : seatName(state, state.to_act)],
@@ -287,8 +288,11 @@ function tablePage() {
         el("td", { class: "num score", text: String((state.scores || [])[i] ?? 0) })));
     });
     drawChart(document.getElementById("chart"), view.score_history, state.sides);
-    document.getElementById("hands").replaceChildren(...view.last_hands.map((h) => handLine(h, table)));
-    document.getElementById("events").replaceChildren(...view.events.slice().reverse().map((ev) => eventLine(ev, state)));
+    // this game's hands only (a night's earlier games are on the night's list below)
+    document.getElementById("hands").replaceChildren(...view.last_hands.filter((h) => h.game === view.game).map((h) => handLine(h, table)));
+    // a public page: what the players did, not the host's admin answers
+    document.getElementById("events").replaceChildren(...view.events.filter((ev) => ev.kind !== "control" && ev.kind !== "invalid")
+      .slice().reverse().map((ev) => eventLine(ev, state)));
   };
   fetch(`/api/table/${encodeURIComponent(table)}`).then((r) => (r.ok ? r.json() : null)).then((view) => {
     if (view) render(view);
