@@ -252,12 +252,30 @@ function eventLine(ev, state) {
   return el("li", { class: `${ev.kind} ${e.type || ""}`, text: eventText(ev, state) });
 }
 
+// Every recorded hand of the table (the host's journal, when the scoreboard has it), game by
+// game, each a link to its replay: during the night and after it.
+async function nightHands(table) {
+  const r = await fetch(`/api/table/${encodeURIComponent(table)}/hands`);
+  if (!r.ok) return;
+  const hands = (await r.json()).hands || [];
+  const games = [...new Set(hands.map((h) => h.game))];
+  const box = document.getElementById("night-hands");
+  box.closest("section").hidden = !hands.length;
+  showChildren(box, ...games.map((game, i) => el("li", { "data-game": String(game) }, el("h3", { text: `Game ${i + 1}` }),
+    el("ol", { class: "hand-list" }, ...hands.filter((h) => h.game === game).map((h) => el("li", { class: h.revokes ? "revoked" : "" },
+      el("a", { href: `/replay/${encodeURIComponent(table)}?game=${h.game}&hand=${h.hand}`,
+        text: `Hand ${h.hand}: ${h.contract || h.contract_text || "no contract"} → ${(h.scores_after || []).join(" – ")}` })))))));
+}
+
 function tablePage() {
   const table = decodeURIComponent(location.pathname.split("/").pop());
   document.getElementById("title").textContent = tableName(table);
   document.title = `tricktable · ${tableName(table)}`;
   const render = (view) => {
-    if (view.missing || !view.state) return;
+    const idle = view.missing || !view.state;
+    document.getElementById("felt").hidden = idle;
+    document.getElementById("idle").hidden = !idle;
+    if (idle) return;
     const state = view.state, summary = view.summary;
     document.body.dataset.phase = state.phase;
     const alerts = document.getElementById("alerts");
@@ -295,8 +313,10 @@ function tablePage() {
       .slice().reverse().map((ev) => eventLine(ev, state)));
   };
   fetch(`/api/table/${encodeURIComponent(table)}`).then((r) => (r.ok ? r.json() : null)).then((view) => {
-    if (view) render(view);
+    render(view || { missing: true });
   });
+  nightHands(table);
+  setInterval(() => nightHands(table), 30000);
   fetch("/api/standings").then((r) => (r.ok ? r.json() : null)).then((night) => {
     if (!night) return;  // no club night: no bell
     bellBanner(night);
