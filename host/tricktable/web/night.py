@@ -2,7 +2,7 @@
 
 ``NightFile(path)`` keeps the standings of a progressive night (``tricktable club``) as JSON
 for the web: rank, player, total, games won, high/low marks, and the current round's seating
-with each table's score so far. ``refresh()`` looks at the file's modification time, size and
+with each table's score so far, and who sits this game out (``bench``). ``refresh()`` looks at the file's modification time, size and
 inode (``save_night`` renames a new file over the old) and reloads only when one changed; it
 says whether the view changed. A file that cannot be read or is refused by the club package
 keeps the last good standings and carries the error, so a half-typed hand edit never blanks
@@ -50,7 +50,8 @@ def night_view(night: ProgressiveTournament) -> dict[str, Any]:
     return {"round": min(night.round, night.last_round), "rounds": night.last_round,
             "games_played": len(night.games), "finished": night.finished,
             "hands_per_round": night.options.hands_per_round, "hands_left": night.hands_left(),
-            "standings": rows, "seating": seating}
+            "standings": rows, "seating": seating,
+            "bench": [] if night.finished else list(night.bench)}
 
 
 class NightFile:
@@ -109,6 +110,7 @@ class NightFile:
         """The JSON for ``/api/standings`` and the ``standings`` event."""
         base = self._view or {"round": 0, "rounds": 0, "games_played": 0, "finished": False,
                               "hands_per_round": 0, "hands_left": 0, "standings": [],
-                              "seating": [], "bell": False, "round_started": None,
+                              "seating": [], "bench": [], "bell": False,
+                              "round_started": None,
                               "bell_at": None, "tables": [], "closed": []}
         return dict(base, night=self.path.name, error=self._error, now=time.time())

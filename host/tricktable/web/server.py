@@ -28,7 +28,6 @@ from tricktable.web.feed import Feed
 from tricktable.web.journal_hands import HistoryFiles, JournalHands
 from tricktable.web.night import NightFile
 
-
 log = logging.getLogger(__name__)
 
 
