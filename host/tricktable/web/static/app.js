@@ -446,7 +446,10 @@ function showPar(hand) {
   for (const row of par.by_bid) {
     table.append(el("tr", { "data-bid": row.bid }, el("th", { text: row.text, scope: "row" }),
       ...row.sides.map((r, i) => {
+        // the par cell shows the par contract itself, as the par line says it (another
+        // contract of the side at that bid may score the same)
         const isPar = Boolean(r && best && row.bid === best.bid && hand.sides[i].seats.includes(best.seat));
+        if (isPar) r = best;
         return el("td", { class: `num${isPar ? " par" : ""}`,
           text: r ? `${hand.seats[r.seat]} ${SUITS[r.trump] || trumpName(r.trump)} ${r.tricks.join("-")} (${r.score.map((d) => (d > 0 ? `+${d}` : String(d))).join("/")})${isPar ? " par" : ""}` : "–" });
       })));
@@ -495,7 +498,7 @@ async function replayPage() {
     const deltas = (hand.deltas || []).map((d) => (d > 0 ? `+${d}` : String(d))).join(" / ");
     factsList(document.getElementById("facts"), [
       ["Hand", `game ${hand.game}, hand ${hand.hand} · ${seatName(hand, hand.dealer)} deals`],
-      ["Up-card", hand.up_card ? cardLabel(hand.up_card) : "–"],
+      ...(hand.up_card ? [["Up-card", cardLabel(hand.up_card)]] : []), // only where the game turns one
       ["Bidding", (hand.bids || []).map((b) => `${seatName(hand, b.seat)}: ${b.text}`).join(", ") || "–"],
       ["Contract", hand.contract_text || "–"],
       ["Trump", hand.trump_text || "–"],
