@@ -114,6 +114,8 @@ def test_every_console_action_on_a_live_night_and_the_night_plays_on(
         expect(tv.locator(".tile .tile-phase").first).to_have_text(
             re.compile(r"^(Done|Finishing hand \d+)$"), timeout=WAIT_MS)
         expect(page.locator("#ring")).to_be_disabled()
+        expect(tv.locator("#late-strip")).to_be_visible()
+        tv.screenshot(path=str(shots / "tv-bell.png"))
         page.click("#undo-bell")
         confirm(page, "undo-bell", "Done: the bell of game 2")
         expect(tv.locator("#clock-time")).not_to_have_text("BELL", timeout=WAIT_MS)
@@ -129,6 +131,14 @@ def test_every_console_action_on_a_live_night_and_the_night_plays_on(
         expect(page.locator("#ring")).to_be_disabled()
         expect(tv.locator("#clock-game")).to_have_text("Final results", timeout=WAIT_MS)
         assert tv.evaluate("window.lost") == 0, "the TV lost its stream"
+        # after the night: the table page lists every hand played there, each a replay link
+        table = browser.new_page(viewport={"width": 1280, "height": 900})
+        table.goto(f"{demo.web_url}/table/t1")
+        links = table.locator("#night-hands a")
+        expect(links.first).to_have_attribute("href", re.compile(r"^/replay/t1\?game=\d+&hand=1$"),
+                                              timeout=WAIT_MS)
+        expect(table.locator("#night-hands h3").first).to_have_text("Game 1")
+        table.screenshot(path=str(shots / "table-after-night.png"), full_page=True)
         assert page.locator("#audit tr").count() >= 9  # each action (a correction may not be sent)
     finally:
         console.stop()
