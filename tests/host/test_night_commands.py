@@ -6,10 +6,13 @@ The night is a progressive one ("Bid Euchre", section "Bid euchre variations", "
 
 from __future__ import annotations
 
+import ast
 import json
 import random
+from pathlib import Path
 
 import pytest
+import tricktable.club.night_commands as night_commands
 from hostkit import bot_choice, make_club
 from tricktable.club.errors import ClubError
 from tricktable.club.live import LiveNight
@@ -246,3 +249,11 @@ def test_a_late_arrival_a_substitute_and_an_early_end_are_done_from_the_console(
     assert answer.ok and answer.entry["after"] == "1 games", answer
     assert night.tally().last_round == 1
     assert [e["cmd"] for e in night.audit()] == ["arrive", "substitute", "end"]
+
+
+def test_the_directors_commands_do_not_import_the_live_night() -> None:
+    """``club.live`` imports ``club.night_commands``; the commands reach the live night only
+    through their ``LiveState`` protocol, so the two modules never import each other."""
+    tree = ast.parse(Path(night_commands.__file__).read_text())
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert "tricktable.club.live" not in imported
