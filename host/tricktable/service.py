@@ -163,7 +163,10 @@ class Service:
         if self.connected.is_set():
             said = self.client.publish(self.topics.host_status(),
                                        encode(HostStatus(online=False)), qos=1, retain=True)
-            said.wait_for_publish(2.0)
+            try:
+                said.wait_for_publish(2.0)
+            except (ValueError, RuntimeError) as exc:  # paho's queue is full: the will says it
+                log.warning("could not say the host is offline: %s", exc)
         self.client.disconnect()
         self.client.loop_stop()
 

@@ -34,6 +34,8 @@ def confirm(page: Page, key: str, expected: str) -> None:
     expect(answer).to_contain_text(expected, timeout=WAIT_MS)
     expect(page.locator("#result")).to_contain_text(expected)
     assert answer.is_visible() and page.locator("#result").is_visible()
+    top = page.locator("#result").bounding_box()
+    assert top is not None and 0 <= top["y"] < 200, f"the answer strip is not on top: {top}"
 
 
 @needs_chromium
@@ -111,7 +113,7 @@ def test_every_console_action_on_a_live_night_and_the_night_plays_on(
         page.click("#ring")
         confirm(page, "ring", "Done: the bell of game 2")
         expect(tv.locator("#clock-time")).to_have_text("BELL", timeout=WAIT_MS)
-        expect(tv.locator(".tile .tile-phase").first).to_have_text(
+        expect(tv.locator(".tile .tile-bell").first).to_have_text(
             re.compile(r"^(Done|Finishing hand \d+)$"), timeout=WAIT_MS)
         expect(page.locator("#ring")).to_be_disabled()
         expect(tv.locator("#late-strip")).to_be_visible()

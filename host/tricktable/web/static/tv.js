@@ -55,17 +55,17 @@
     const node = el("article", { class: `tile${f ? ` flash flash-${f.kind}` : ""}`, "data-table": t.table });
     const after = bellState(t);
     node.append(el("header", {}, el("h2", { text: tableName(t.table) }),
-      el("span", { class: `tile-phase${after ? ` bell-${after.kind}` : ""}`, text: after ? after.text
-        : `Hand ${t.hand_number ?? "–"} · ${phaseText(t)}` })));
+      el("span", { class: "tile-phase", text: after ? "Bell" : `Hand ${t.hand_number ?? "–"} · ${phaseText(t)}` })));
     if (after) node.classList.add(`after-bell-${after.kind}`);
     (t.sides || []).forEach((side, i) => {
       node.append(el("p", { class: `side s${i}` }, el("span", { class: "side-name", text: side.name }),
         el("span", { class: "side-score", text: String((t.scores || [])[i] ?? 0) })));
     });
     const alerts = t.alerts || [];
-    if (f) node.append(el("p", { class: `result ${f.kind}`, text: f.text }));
+    // after the bell the tile's line says where the table is: done, or still in its hand
+    if (after) node.append(el("p", { class: `tile-bell bell-${after.kind}`, text: after.text }));
+    else if (f) node.append(el("p", { class: `result ${f.kind}`, text: f.text }));
     else if (alerts.length) node.append(el("p", { class: `tile-alert ${alerts[0].kind}`, text: alerts[0].text }));
-    else if (after && after.kind === "done") node.append(el("p", { class: "tile-line", text: "Waiting for the moves" }));
     else if (t.contract_text) node.append(el("p", { class: "tile-line", text: t.contract_text }));
     else if (t.to_act_name && !t.game_over) node.append(el("p", { class: "tile-line", text: `${t.to_act_name} to act` }));
     return node;
