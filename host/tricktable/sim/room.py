@@ -101,9 +101,11 @@ class Room:
                           "the tables never showed the end of the night")
         self.done.set()
 
-    def _over(self) -> bool:
-        """Do the tables' displays say the night is over?"""
-        return any(d.screen is not None and d.screen.lines[:1] == [OVER] for d in self.displays)
+    def _over(self, board: SeatBoard | None = None) -> bool:
+        """Does a table's display (``board``, else the head table's) say the night is over?
+        (Every table shows it at once.)"""
+        screen = (board or self.displays[0]).screen
+        return screen is not None and screen.lines[:1] == [OVER]
 
     def _players(self) -> list[str]:
         """The night's players now, each with a bot (a newcomer gets one)."""
@@ -123,10 +125,17 @@ class Room:
         own = [self.displays[self.at[name] - 1]] if name in self.at else []
         found: list[tuple[int, str]] = []
 
+        def moved_elsewhere() -> bool:  # my display shows the moves, and not mine
+            assert own[0].screen is not None
+            lines = own[0].screen.lines
+            return any(parse_move_line(line) for line in lines) and \
+                not any(line.startswith(f"{shown} -> ") for line in lines)
+
         def read() -> bool:
-            if self._over():
+            if self._over(own[0] if own else None):
                 return True
-            for board in [*own, *(d for d in self.displays if d not in own)]:
+            # my own table's display; the others only once it shows the moves without me
+            for board in (own if own and not moved_elsewhere() else self.displays):
                 assert board.screen is not None
                 for line in board.screen.lines:
                     move = parse_move_line(line)
