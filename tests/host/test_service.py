@@ -63,7 +63,8 @@ def test_a_whole_game_by_raw_pad_events(host):
     play_to(host, shadow, rng, lambda s: s.public_state()["game_over"])
     state = host.retained_state(len(shadow.actions))
     assert state["game_over"] and state["winner"] is not None
-    expected = {**shadow.public_state(), "table": "t1", "game": 1, "actions": len(shadow.actions)}
+    expected = {**shadow.public_state(), "table": "t1", "game": 1, "round": None,
+                "actions": len(shadow.actions)}
     assert {k: v for k, v in state.items() if k != "boards_online"} == expected
     [game] = host.journal.games("t1")
     assert game.setup["players"] == PLAYERS
