@@ -26,7 +26,8 @@ seats with whoever sat here. The answer carries a ``seated`` event (seat, player
 keeps the tap itself, so a replay seats them again. During the play of a hand it is refused.
 
 The session is pure: no MQTT, no journal, no clock; the service feeds it and publishes.
-Imports engine, rules (through the engine), decks, tags, protocol and clubfile.
+Imports engine, rules (through the engine), decks, tags, protocol, clubfile and history.words
+(a refused correction says the action in words).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from tricktable.engine.actions import (
     TurnUp,
     action_from_json,
 )
+from tricktable.history.words import action_words
 from tricktable.protocol import Control, Display, Feedback
 from tricktable.tags import TOKENS
 
@@ -360,8 +362,10 @@ class TableSession:
             if not applied.ok:
                 self._rebuild(old)
                 self.hand_starts = starts
+                names = self.engine.public_state()["seats"] if self.engine else []
                 return self._refuse(None, "replace_refused", f"replace: action {n} "
-                                    f"{step.to_json()} does not fit after it: {applied.reason}")
+                                    f"({action_words(step.to_json(), names)}) does not fit "
+                                    f"after it: {applied.reason}")
         return Result(ok=True, seat=new.seat, action=new.to_json(), changed=True,
                       steps=[(at - 1, None)] + [(n, a.to_json()) for n, a in
                                                 enumerate(self.actions[at - 1:], at)],

@@ -91,7 +91,7 @@ def test_the_console_voids_a_hand_after_confirmation_and_logs_it(
                 "played the ")
             page.locator(f'[data-replace="t1/{at}"]').click()
             expect(page.locator("#picker input").first).to_be_checked(timeout=WAIT_MS)
-            assert re.search(r"(North|East|South|West) \(\w+\) played the \w+[♠♥♦♣]",
+            assert re.search(r"(North|East|South|West) \(\w+\) played the \w+ of \w+",
                              page.locator("#picker").inner_text())
             page.click("#confirm")
             expect(page.locator(f'[data-answer-for="replace:t1/{at}"]')).to_contain_text(

@@ -32,8 +32,8 @@ the reason), and answered with the same refusal if it comes again. The correctio
   starts a new journal game with that game's players, its hands so far carried over.
 
 Tables are named by the club's table ids (``t3``); the night numbers them in natural order.
-Imports ``club`` (errors, tournament, movement), ``journal``, ``protocol`` and
-``engine.actions``; what it needs of the live night (``club.live``, which imports this
+Imports ``club`` (errors, tournament, movement), ``journal``, ``protocol``, ``history.words``
+and ``engine.actions``; what it needs of the live night (``club.live``, which imports this
 module) is the ``LiveState`` protocol here, so the two never import each other.
 """
 
@@ -44,10 +44,10 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from tricktable.club.errors import ClubError
-from tricktable.club.movement import SEATS, TEAMS
+from tricktable.club.movement import SEATS, TEAMS, seat_labels
 from tricktable.club.tournament import Hand, ProgressiveTournament
-from tricktable.club.words import action_words
 from tricktable.engine.actions import action_from_json
+from tricktable.history.words import action_words
 from tricktable.journal import Journal
 from tricktable.protocol import Control, NightCommand
 
@@ -195,9 +195,9 @@ class Director:
             cmd="replace", args={"at": at, "action": new}, id=f"{CONSOLE_ID}{command_id}"))
         if result is not None and not result.ok:
             raise ClubError(f"table {table}: {result.reason}")
-        players = record.setup.get("players") or [] if record is not None else []
-        return (f"table {table}, action {at}", action_words(actions[at - 1], players),
-                action_words(new, players))
+        seats = seat_labels(record.setup.get("players") or [] if record is not None else [])
+        return (f"table {table}, action {at}", action_words(actions[at - 1], seats),
+                action_words(new, seats))
 
     def _fix(self, live: LiveState, args: dict[str, Any], score: Hand) -> tuple[str, str, str]:
         table, number = self._table(live, args)

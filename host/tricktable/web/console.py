@@ -21,7 +21,7 @@
 
 The page asks for a confirmation before each command. Imports ``club`` (store, movement,
 errors), ``journal``, ``protocol``, ``tricktable.web.feed``, ``tricktable.web.console_link``
-``engine`` (a mis-scan's alternatives), ``club.words``
+``engine`` (a mis-scan's alternatives), ``history.words``
 and ``tricktable.web.fleet_routes`` (the fleet page, ``/fleet``: find a board by blinking it).
 """
 
@@ -42,11 +42,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from tricktable.club.errors import ClubError
-from tricktable.club.movement import SEATS
+from tricktable.club.movement import SEATS, seat_labels
 from tricktable.club.store import night_from_json
-from tricktable.club.words import action_words, phase_words
 from tricktable.engine import Engine
 from tricktable.engine.actions import action_from_json
+from tricktable.history.words import action_words, phase_words
 from tricktable.journal import GameRecord, Journal
 from tricktable.protocol import ProtocolError
 from tricktable.textfiles import TextFileError, read_text
@@ -82,7 +82,8 @@ def night_console(data: dict[str, Any], journal: Journal | None,
             "settled": director.get("decided", {}).get(table),
             "phase": phase, "phase_words": phase_words(phase) if phase else "no game yet",
             "hand_number": phases.get(table, {}).get("hand_number"),
-            "actions": [{**a, "words": action_words(a, players)} for a in actions]})
+            "actions": [{**a, "words": action_words(a, seat_labels(players))}
+                        for a in actions]})
     games = [{"number": g.number,
               "tables": [{"table": t, "hands": [list(h) for h in hands]}
                          for t, hands in zip(ids, g.hands, strict=True)]}
@@ -109,13 +110,13 @@ def choices(record: GameRecord, at: int) -> list[dict[str, Any]]:
     done = record.actions[at - 1]
     family = next((f for f in FAMILIES if done["type"] in f), {done["type"]})
     engine = Engine.replay(record.setup, [action_from_json(a) for a in record.actions[:at - 1]])
-    players = record.setup.get("players") or []
+    seats = seat_labels(record.setup.get("players") or [])
     out = []
     for action in engine.legal_actions():
         found = action.to_json()
         if found["type"] in family and found["seat"] == done["seat"] and found not in out:
             out.append(found)
-    return [{"action": a, "words": action_words(a, players), "now": a == done} for a in out]
+    return [{"action": a, "words": action_words(a, seats), "now": a == done} for a in out]
 
 
 def create_console(feed: Feed, token: str, night: Path, journal: Path | None,
