@@ -78,8 +78,8 @@ def test_the_console_voids_a_hand_after_confirmation_and_logs_it(
             row = page.locator("#audit tr").first
             expect(row).to_contain_text("Dana", timeout=WAIT_MS)
             expect(row).to_contain_text("Void: table t1, game 1, hand 1")
-            expect(row).to_contain_text(f"A {hand[0]}, B {hand[1]}")
-            expect(row).to_contain_text("void (A 0, B 0)")
+            expect(row).to_contain_text(f"N/S {hand[0]}, E/W {hand[1]}")
+            expect(row).to_contain_text("void (N/S 0, E/W 0)")
             # a mis-scan, picked from the cards the seat could have played: in a hand played
             # out, that card was played later by the same seat: refused, and logged as such
             journal = Journal(tmp_path / "journal.sqlite", readonly=True)

@@ -142,7 +142,7 @@ def test_a_hand_score_is_fixed_and_voided_on_the_tally_and_kept_over_a_restart(n
     night.refused("fix_hand", {"table": "t2", "hand": 1, "score": [1, 1], "game": 2},
                   "game must be a game of the night played so far, 1 to 1; not 2")
     answer = night.send("fix_hand", {"table": "t2", "hand": 1, "score": [hand[0] + 5, hand[1]]})
-    assert answer.ok and answer.entry["before"] == f"A {hand[0]}, B {hand[1]}"
+    assert answer.ok and answer.entry["before"] == f"N/S {hand[0]}, E/W {hand[1]}"
     assert night.tally().hands[1] == [(hand[0] + 5, hand[1])]
     night.close()  # a restart reads the journal again; the fix stays on top of it
     night.start()

@@ -86,7 +86,8 @@ def _score(value: object, what: str) -> Hand:
 
 
 def _text(hand: Hand) -> str:
-    return f"A {hand[0]}, B {hand[1]}"
+    """A hand's score as the console says it: team A is North/South, team B East/West."""
+    return f"N/S {hand[0]}, E/W {hand[1]}"
 
 
 class Director:
@@ -250,7 +251,7 @@ class Director:
     def _void_hand(self, live: LiveState, args: dict[str, Any],
                    command_id: str) -> tuple[str, str, str]:
         what, before, _ = self._fix(live, args, (0, 0))
-        return what, before, "void (A 0, B 0)"
+        return what, before, "void (N/S 0, E/W 0)"
 
     def _swap(self, live: LiveState, args: dict[str, Any],
               command_id: str) -> tuple[str, str, str]:
