@@ -100,7 +100,7 @@ async function correct(t, i, a) {
   const body = await r.json();
   if (!r.ok) { say(key, `Cannot correct: ${body.error}`, false); return; }
   const others = body.choices.filter((c) => !c.now);
-  if (!others.length) { say(key, `Nothing else was possible there: ${a.words} was the only choice`, false); return; }
+  if (!others.length) { say(key, `Nothing else was possible: the rules allowed only this there (${a.words})`, false); return; }
   const picker = el("fieldset", { class: "picker", id: "picker" }, el("legend", { text: "What it really was" }),
     ...others.map((c, n) => el("label", {}, el("input", { type: "radio", name: "right", value: String(n), ...(n === 0 ? { checked: "" } : {}),
       "data-choice": JSON.stringify(c.action) }), ` ${c.words}`)));
