@@ -91,6 +91,11 @@ function tableName(id) {
 // Tables as people count them: t2 before t10 (like protocol.natural_key).
 const byTable = new Intl.Collator("en", { numeric: true }).compare;
 
+// A variant as players name it: "bid-euchre" is "Bid Euchre".
+function variantName(id) {
+  return id ? String(id).split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ") : "–";
+}
+
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
@@ -142,7 +147,7 @@ function phaseText(summary) {
 function clubCard(t) {
   const card = el("a", { class: "table-card", href: `/table/${encodeURIComponent(t.table)}`, "data-table": t.table });
   card.append(el("h2", { text: tableName(t.table) }));
-  card.append(el("p", { class: "variant", text: t.variant || "–" }));
+  card.append(el("p", { class: "variant", text: variantName(t.variant) }));
   const rows = el("table", { class: "sides" });
   (t.sides || []).forEach((side, i) => {
     rows.append(el("tr", {}, el("th", { text: side.name }), el("td", { class: "num", text: String((t.scores || [])[i] ?? 0) })));
@@ -288,7 +293,7 @@ function tablePage() {
     document.getElementById("felt").classList.toggle("previous", trick === last);
     const bids = (summary.bids || []).map((b) => `${seatName(state, b.seat)}: ${b.text}`).join(", ");
     const contract = summary.contract_text || "–";
-    const variant = (state.variant || "–").split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
+    const variant = variantName(state.variant);
     factsList(document.getElementById("facts"), [
       ["Game", state.round != null ? `${variant} · game ${state.round} of the night` : variant],
       ["Hand", `${state.hand_number ?? "–"} · ${phaseText(summary)}`],
