@@ -85,7 +85,8 @@
 
   function tableLayout(count, width, height) {
     const gap = rem(0.6);
-    const cols = Math.max(1, Math.floor((width + gap) / (rem(14) + gap)));
+    // as many columns as fit, but no more than the tables: a few tables get wide tiles
+    const cols = Math.max(1, Math.min(Math.max(1, count), Math.floor((width + gap) / (rem(14) + gap))));
     const fit = Math.max(1, Math.floor((height + gap) / (rem(7) + gap)));
     const rows = Math.max(1, Math.min(fit, Math.ceil(count / cols)));
     const tall = Math.min(rem(11), (height - gap * (rows - 1)) / rows);
