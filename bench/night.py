@@ -1,4 +1,5 @@
-"""A club-sized night in the demo: `python bench/night.py [--tables 30] [--rounds 3] [--hands 2]`.
+"""A club-sized night in the demo: `python bench/night.py [--tables 30] [--rounds 3] [--hands 2]
+[--director]`.
 
 Runs ``tricktable demo --night`` in-process at ``--speed 0`` (embedded broker, host service
 keeping the night, virtual seat and display boards on the firmware, bots finding their seats
@@ -7,7 +8,8 @@ MQTT thread and the night's thread, from /proc) and the process's peak RSS (the 
 shares the process with the boards and bots, so that is an upper bound); and tap-to-verdict
 p50/p99 (a tag placed on a virtual pad until the host's verdict is back at the table) for
 the taps made while the bell was ringing (from the bell until the players moved) and for
-all the others.
+all the others. ``--director``: the demo's director does each console correction once
+during the night (``demo_director``), as ``tricktable demo --director`` does.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--hands", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--director", action="store_true")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     taps: dict[bool, list[float]] = {True: [], False: []}
@@ -68,7 +71,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         demo = Demo(DemoConfig(tables=args.tables, night=True, rounds=args.rounds,
                                hands=args.hands, speed=0, web_port=None, seed=args.seed,
-                               workdir=Path(tmp)))
+                               workdir=Path(tmp), director=args.director))
         start = time.perf_counter()
         demo.start()
         try:
@@ -84,7 +87,7 @@ def main() -> None:
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     hands = sum(s.hands for s in demo.summaries)
     print(f"night of {args.tables} tables, {args.rounds} games, {args.hands} hands at the "
-          f"head table, speed 0: wall {wall:.1f} s; service CPU {cpu:.1f} s "
+          f"head table, speed 0{', with the director' if args.director else ''}: wall {wall:.1f} s; service CPU {cpu:.1f} s "
           f"({100 * cpu / wall:.0f}% of one core); process peak RSS {rss_mb:.0f} MB; "
           f"{hands} table-hands")
     for bell, label in ((True, "during the bell"), (False, "otherwise")):

@@ -46,6 +46,7 @@ from tricktable.club.store import save_night
 from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
 from tricktable.clubfile import parse_club
 from tricktable.decks import Registry
+from tricktable.demo_director import DemoDirector
 from tricktable.history import write_text
 from tricktable.journal import Journal
 from tricktable.mqtturl import configure_client
@@ -55,7 +56,7 @@ from tricktable.service import BrokerURL, Service
 from tricktable.sim.boards import Screen, SeatBoard
 from tricktable.sim.bots import Bot
 from tricktable.sim.kit import Kit
-from tricktable.sim.room import Room
+from tricktable.sim.room import SEAT_LETTERS, Room
 from tricktable.sim.table_sim import GameSummary, Seat, SimTable, deck_cards
 from tricktable.stats.follow import StatsFollower
 from tricktable.web.server import Scoreboard
@@ -96,6 +97,7 @@ class DemoConfig:
     hands: int = ProgressiveOptions.hands_per_round  # hands of the head table per game
     club_db: Path | None = None  # with night: count the night's statistics in this database
     night_name: str | None = None  # the night's name there (default: the run directory's)
+    director: bool = False  # with night: do each of the console's corrections once
 
     def check(self) -> None:
         """Refuse what cannot work, naming the option."""
@@ -120,6 +122,9 @@ class DemoConfig:
             if variant.name not in night_variants():
                 raise DemoError(f"a club night plays four-seat games of two partnerships; "
                                 f"{self.variant} is not one")
+        if self.director and (not self.night or self.tables < 2 or self.rounds < 2):
+            raise DemoError("--director rehearses a night's corrections: it needs --night, "
+                            "two tables or more and two games or more")
 
     @property
     def pace_s(self) -> float:
@@ -139,6 +144,7 @@ class _Started:
     unlisten: Any = None
     night: LiveNight | None = None
     stats: StatsFollower | None = None
+    director: DemoDirector | None = None
 
 
 @dataclass
@@ -226,6 +232,7 @@ class Demo:
                 shuffle_seed=rng.randrange(2**32)), self.night_path)
             s.night = LiveNight(self.night_path, club, s.journal)
             s.night.start(s.service)
+            s.director = DemoDirector(s.night, cfg.seed, cfg.director)
             if cfg.club_db is not None:
                 s.stats = StatsFollower(cfg.club_db, cfg.night_name or self.run_dir.name,
                                         s.journal, self.night_path)
@@ -249,7 +256,8 @@ class Demo:
                 bot = Bot(seat, cfg.variant, random.Random(rng.random()), cfg.revoke_rate)
                 seats.append(Seat(board, 0, bot))
             self._sims[table_id] = SimTable(table_id, table.setup(), seats, kits[table_id],
-                                            random.Random(rng.random()), cfg.pace_s)
+                                            random.Random(rng.random()), cfg.pace_s,
+                                            self._host_actions(table_id))
         if cfg.night:
             self._room = self._night_room(club.tables, board_broker, rng)
         s.unlisten = s.service.listen(self._heard)
@@ -275,12 +283,23 @@ class Demo:
             board_broker.update(tls=True, ca=str(der))
         return board_broker
 
+    def _host_actions(self, table: str) -> Any:
+        """How a simulated table reads the host's game again after a correction."""
+        def actions() -> list[dict[str, Any]]:
+            journal = self._started.journal
+            assert journal is not None
+            return journal.games(table)[-1].actions
+        return actions
+
     def _night_room(self, tables: Any, broker: dict[str, Any], rng: random.Random) -> Room:
         """A bot per player of the night, and a display board per table."""
         cfg = self.config
         assert self.run_dir is not None
-        bots = {name: Bot(0, cfg.variant, random.Random(rng.random()), cfg.revoke_rate)
-                for name in roster(4 * cfg.tables)}
+
+        def bot(_name: str) -> Bot:
+            return Bot(0, cfg.variant, random.Random(rng.random()), cfg.revoke_rate)
+
+        bots = {name: bot(name) for name in roster(4 * cfg.tables)}
         displays = [SeatBoard(f"{t}-display", t, broker, prefix=cfg.prefix,
                               storage=self.run_dir / "boards" / f"{t}-display", pads=0,
                               screen=Screen()) for t in tables]
@@ -299,8 +318,21 @@ class Demo:
                         table)
             await asyncio.to_thread(service.control, table, protocol.Control(cmd="undo"))
 
+        live = self._started.night
+        assert live is not None
+
+        def present() -> list[str]:  # the night's players now (arrivals in, leavers out)
+            return list(live.night.present())
+
+        def seat_of(name: str) -> tuple[int, int, str] | None:  # the /seat page
+            night = live.night
+            for number, players in enumerate(night.seating, 1):
+                if name in players:
+                    return night.round, number, SEAT_LETTERS[players.index(name)]
+            return (night.round, 0, "BYE") if name in night.bench else None
+
         room = Room(bots, list(self._sims.values()), displays, cfg.rounds, cfg.hands, game_of,
-                    take_back)
+                    take_back, present, seat_of, bot)
         room.summaries = self.summaries
         return room
 
@@ -344,7 +376,7 @@ class Demo:
         try:
             await asyncio.gather(*(board.ready(CONNECT_TIMEOUT_S) for board in boards))
             self._ready.set()
-            games = asyncio.gather(self._room.play(), self._direct()) \
+            games = asyncio.gather(self._room.play(), self._direct(self._room.done)) \
                 if self._room is not None else \
                 asyncio.gather(*(self._play_table(sim) for sim in self._sims.values()))
             halt = asyncio.create_task(self._halt.wait())
@@ -365,20 +397,16 @@ class Demo:
                 task.cancel()
             await asyncio.gather(*running, return_exceptions=True)
 
-    async def _direct(self) -> None:
-        """The night's director: settle a tied table by a coin toss (the rules are silent)."""
-        night, room = self._started.night, self._room
-        assert night is not None and room is not None
-        toss = random.Random(self.config.seed)
-        while not room.done.is_set():
-            ties = night.ties() if night.bell_blocked else []
-            if ties:
-                log.warning("the director settles the tie at table(s) %s by a coin toss", ties)
-                winners = {night.tables[n - 1]: toss.choice("AB") for n in ties}
-                night.command(night.topics.night_control(), protocol.encode(protocol.NightCommand(
-                    cmd="settle", args={"winners": winners}, by="demo director",
-                    id=f"demo-ties-{night.night.round}")))
-            await asyncio.sleep(0.05)
+    async def _direct(self, over: asyncio.Event) -> None:
+        """The night's director (``demo_director``): ties, and with ``director`` each
+        correction once."""
+        assert self._started.director is not None
+        await self._started.director.run(over)
+
+    @property
+    def director(self) -> DemoDirector | None:
+        """The night's director: what it corrected (``done``) and could not (``missing``)."""
+        return self._started.director
 
     async def _play_table(self, sim: SimTable) -> None:
         service = self._started.service

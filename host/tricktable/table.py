@@ -26,7 +26,8 @@ seats with whoever sat here. The answer carries a ``seated`` event (seat, player
 keeps the tap itself, so a replay seats them again. During the play of a hand it is refused.
 
 The session is pure: no MQTT, no journal, no clock; the service feeds it and publishes.
-Imports engine, rules (through the engine), decks, tags, protocol and clubfile.
+Imports engine, rules (through the engine), decks, tags, protocol, clubfile and history.words
+(a refused correction says the action in words).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from tricktable.engine.actions import (
     TurnUp,
     action_from_json,
 )
+from tricktable.history.words import action_words
 from tricktable.protocol import Control, Display, Feedback
 from tricktable.tags import TOKENS
 
@@ -72,7 +74,11 @@ _SAME = {"PICK_UP": "ORDER_UP"}
 _CARD_ACTIONS: dict[str, tuple[type[Action], ...]] = {
     "deal": (ScanCard, TurnUp), "exchange": (Exchange,)}
 
-SETUP_KEYS = {"variant", "options", "players", "dealer", "seed"}
+SETUP_KEYS = {"variant", "options", "players", "dealer", "seed", "round"}
+# "round": a club night's game number, for the display (the host's game number is its own)
+SEAT_LETTERS = "NESW"  # seat 0 of a four-seat table is North (docs/club.md)
+DISPLAY_VERBS = {"bidding": "BID", "bid": "BID", "play": "PLAY", "trump": "NAME TRUMP",
+                 "exchange": "PASS", "sit_out": "SIT OUT", "deal": "DEAL"}
 
 OK_FEEDBACK = {"led": "green", "pattern": "solid", "ms": 1500, "buzz": "ok"}
 REFUSED_FEEDBACK = {"led": "red", "pattern": "blink", "ms": 2500, "buzz": "error"}
@@ -357,8 +363,10 @@ class TableSession:
             if not applied.ok:
                 self._rebuild(old)
                 self.hand_starts = starts
+                names = self.engine.public_state()["seats"] if self.engine else []
                 return self._refuse(None, "replace_refused", f"replace: action {n} "
-                                    f"{step.to_json()} does not fit after it: {applied.reason}")
+                                    f"({action_words(step.to_json(), names)}) does not fit "
+                                    f"after it: {applied.reason}")
         return Result(ok=True, seat=new.seat, action=new.to_json(), changed=True,
                       steps=[(at - 1, None)] + [(n, a.to_json()) for n, a in
                                                 enumerate(self.actions[at - 1:], at)],
@@ -403,13 +411,31 @@ class TableSession:
     # --- what the service publishes -----------------------------------------------------
 
     def state(self) -> dict[str, Any]:
-        """The retained table state: ``engine.public_state()`` plus table and game number."""
+        """The retained table state: ``engine.public_state()`` plus table and game number (and
+        ``round``, a club night's game number, or None)."""
         base: dict[str, Any] = self.engine.public_state() if self.engine else {"phase": None}
         return {**base, "table": self.config.id, "game": self.game,
-                "actions": len(self.actions)}
+                "round": (self.setup or {}).get("round"), "actions": len(self.actions)}
+
+    @staticmethod
+    def _who(st: dict[str, Any], seat: int) -> str:
+        """A seat on the display: its player's name (7 letters), else N/E/S/W."""
+        seats = st.get("seats") or []
+        name = str(seats[seat]) if 0 <= seat < len(seats) else ""
+        if name and not name.startswith("Seat "):
+            return name.upper()[:7]
+        return SEAT_LETTERS[seat] if len(seats) == 4 else f"P{seat + 1}"
+
+    @staticmethod
+    def _side(side: dict[str, Any], index: int) -> str:
+        """A side on the display: NS and EW for the partnerships of a four-seat table."""
+        letters = "".join(SEAT_LETTERS[s] for s in side.get("seats") or [] if 0 <= s < 4)
+        return letters if len(letters) == 2 else f"S{index + 1}"
 
     def display(self) -> Display:
-        """The 8-character and 4-line summary for a score display."""
+        """The 8-character and 4-line summary for a score display, in the players' words:
+        ``T7 GAME 2 HAND 1`` (a club night's game number when the night gave one), whose
+        turn (``BOB TO PLAY``), the contract (``ANN BID 4 H``), the sides' scores."""
         if self.engine is None:
             return Display(text8="NO GAME", lines=[self.config.id[:16], "no game"])
         st = self.engine.public_state()
@@ -417,12 +443,19 @@ class TableSession:
         text8 = (f"{scores[0]:>3}  {scores[1]:>3}" if len(scores) == 2
                  else " ".join(str(s) for s in scores))[-8:]
         contract = st.get("contract")
+        game = (self.setup or {}).get("round", self.game)
+        table = self.config.id.upper()
+        top = f"{table} GAME {game} HAND {st.get('hand_number', 0)}"
+        phase, to_act = str(st.get("phase")), st.get("to_act")
+        verb = DISPLAY_VERBS.get(phase, phase.replace("_", " ").upper())
+        sides = st.get("sides") or []
         lines = [
-            f"{self.config.id} g{self.game} h{st.get('hand_number', 0)}"[:16],
-            f"{st.get('phase')} {'' if st.get('to_act') is None else 'S' + str(st['to_act'])}"[:16],
-            (f"S{contract['seat']} {contract['bid']} {contract.get('trump') or ''}" if contract
-             else "no contract")[:16],
-            " ".join(str(s) for s in scores)[:16],
+            (top if len(top) <= 16 else f"{table} G{game} H{st.get('hand_number', 0)}")[:16],
+            (f"{self._who(st, to_act)} TO {verb}" if to_act is not None else verb)[:16],
+            (f"{self._who(st, contract['seat'])} BID {contract['bid']} "
+             f"{contract.get('trump') or ''}".strip() if contract else "NO BID YET")[:16],
+            ("  ".join(f"{self._side(side, i)} {sc}" for i, (side, sc) in
+                       enumerate(zip(sides, scores, strict=False))))[:16],
         ]
         return Display(text8=text8, lines=lines)
 

@@ -145,3 +145,12 @@ def test_a_night_the_live_tables_keep_is_changed_only_from_the_console(run, play
     assert "kept by the live tables" in refused and "director console" in refused
     assert run.night.read_bytes() == before
     run("seating")  # reading it is fine
+
+
+def test_each_club_command_answers_help_without_a_night_file() -> None:
+    """``club new --help`` explains itself; a command run without ``--night`` says it needs it."""
+    for command in ("new", "standings", "record"):
+        out = CliRunner().invoke(main, ["club", command, "--help"], env={"TRICKTABLE_NIGHT": ""})
+        assert out.exit_code == 0 and f"Usage: main club {command}" in out.output, out.output
+    out = CliRunner().invoke(main, ["club", "standings"], env={"TRICKTABLE_NIGHT": ""})
+    assert out.exit_code == 2 and "Missing option '--night'" in out.output

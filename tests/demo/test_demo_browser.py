@@ -37,7 +37,7 @@ def page() -> Iterator[Page]:
 def test_club_and_table_pages_follow_a_game_being_played(demo: Demo, page: Page) -> None:
     page.goto(f"{demo.web_url}/")
     card = page.locator('.table-card[data-table="t1"]')
-    expect(card).to_contain_text("bid-euchre", timeout=WAIT_MS)
+    expect(card).to_contain_text("Bid Euchre", timeout=WAIT_MS)
     card.click()
     expect(page).to_have_url(f"{demo.web_url}/table/t1")
     expect(page.locator("#live")).to_have_text("live", timeout=WAIT_MS)

@@ -141,3 +141,28 @@ def test_the_demo_night_ends_pointing_at_the_results_and_the_tv(tmp_path: Path,
             assert httpx.get(board.url + page).status_code == 200, page
     finally:
         board.stop()
+
+
+def test_the_demo_director_does_each_correction_once_and_the_night_still_ends(
+        tmp_path: Path) -> None:
+    """``--director``: a score fixed, a hand voided, a card and a bid corrected, a swap, a
+    substitute, an arrival, the bell rung, undone and rung again, each through the night's
+    own commands while the bots play; the bots follow (a bot for the substitute and the late
+    arrival), the night plays to its end, and the summary names each correction."""
+    out = CliRunner().invoke(main, ["demo", "--night", "--director", "--tables", "3",
+                                    "--rounds", "3", "--hands", "3", "--speed", "0",
+                                    "--port", "0", "--seed", "3", "--no-view",
+                                    "--workdir", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    for label in ("a hand's score fixed", "a hand voided", "a card corrected", "a bid corrected",
+                  "two players swapped", "a substitute for a player who left", "a late arrival",
+                  "the bell rung by hand", "the bell undone", "the bell rung again"):
+        assert label in out.output, label
+    assert "the night ended: 3 of 3 games played" in out.output
+    assert re.search(r"broker mqtt://127\.0\.0\.1:\d+", out.output), out.output
+    assert "tricktable console --broker mqtt://" in out.output
+    [run] = [p for p in tmp_path.iterdir() if p.name.startswith("run-")]
+    night = load_night(run / "night.json")
+    assert "Yan" in night.players and "Zoe" in night.players  # they played
+    assert any("Zoe" in t for g in night.games[1:] for t in g.seating) or \
+        any("Zoe" in g.bench for g in night.games[1:])

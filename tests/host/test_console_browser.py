@@ -64,33 +64,47 @@ def test_the_console_voids_a_hand_after_confirmation_and_logs_it(
             page.click("#signin button")
             void = page.locator('[data-void="t1/1/1"]')
             void.click(timeout=WAIT_MS)
-            expect(page.locator("#confirm-text")).to_contain_text("Void table t1, game 1, hand 1")
+            expect(page.locator("#confirm-text")).to_contain_text("Void Table 1, game 1, hand 1")
             page.click("#cancel")  # nothing is sent without the confirmation
             expect(page.locator("#confirm-dialog")).to_be_hidden()
             assert audit(tmp_path) == []
             void.click()
             page.click("#confirm")
-            expect(page.locator("#result")).to_contain_text("done", timeout=WAIT_MS)
+            # the answer where the director looks: beside the button, and at the top
+            expect(page.locator('[data-answer-for="void:t1/1/1"]')).to_contain_text(
+                "Done: table t1, game 1, hand 1", timeout=WAIT_MS)
+            expect(page.locator("#result")).to_contain_text("Done")
+            assert page.locator("#result").bounding_box()["y"] < 200, "the log strip is on top"
             row = page.locator("#audit tr").first
             expect(row).to_contain_text("Dana", timeout=WAIT_MS)
-            expect(row).to_contain_text("void_hand: table t1, game 1, hand 1")
-            expect(row).to_contain_text(f"A {hand[0]}, B {hand[1]}")
-            expect(row).to_contain_text("void (A 0, B 0)")
-            # a mis-scan corrected to a card another seat holds: refused, nothing logged
+            expect(row).to_contain_text("Void: table t1, game 1, hand 1")
+            expect(row).to_contain_text(f"N/S {hand[0]}, E/W {hand[1]}")
+            expect(row).to_contain_text("void (N/S 0, E/W 0)")
+            # a mis-scan, picked from the cards the seat could have played: in a hand played
+            # out, that card was played later by the same seat: refused, and logged as such
             journal = Journal(tmp_path / "journal.sqlite", readonly=True)
             actions = journal.games("t1")[-1].actions
             journal.close()
             at = next(n for n, a in enumerate(actions, 1) if a["type"] == "play")
-            other = actions[at]["card"]  # the next seat's card in that trick
+            page.locator('[data-actions="t1"] summary').click()
+            expect(page.locator('[data-actions="t1"] li').nth(at - 1)).to_contain_text(
+                "played the ")
             page.locator(f'[data-replace="t1/{at}"]').click()
-            page.fill("#new-card", other)
+            expect(page.locator("#picker input").first).to_be_checked(timeout=WAIT_MS)
+            assert re.search(r"(North|East|South|West) \(\w+\) played the \w+ of \w+",
+                             page.locator("#picker").inner_text())
             page.click("#confirm")
-            expect(page.locator("#result")).to_contain_text("refused: table t1: replace",
-                                                            timeout=WAIT_MS)
-            expect(page.locator("#audit tr")).to_have_count(1)
+            expect(page.locator(f'[data-answer-for="replace:t1/{at}"]')).to_contain_text(
+                "Refused (Correct): table t1: replace", timeout=WAIT_MS)
+            expect(page.locator("#result")).to_contain_text("Refused")
+            expect(page.locator("#audit tr")).to_have_count(3)  # with the API's refusal
+            expect(page.locator("#audit tr").first).to_contain_text("Refused: Correct: correct")
         assert load_night(tmp_path / "night.json").hands[0] == [(0, 0)]
-        [entry] = json.loads((tmp_path / "night.json").read_text())["director"]["audit"]
+        wrong_table, entry, refusal = json.loads(
+            (tmp_path / "night.json").read_text())["director"]["audit"]
+        assert wrong_table["refused"].startswith("table must be one of the night's tables")
         assert entry["by"] == "Dana" and entry["cmd"] == "void_hand"
+        assert refusal["cmd"] == "replace_action" and "replace" in refusal["refused"]
     finally:
         console.stop()
         public.stop()
@@ -121,9 +135,9 @@ def test_a_tie_winner_picked_stays_picked_while_the_console_reads_the_night_agai
                        "the console read the night twice more", timeout=WAIT_MS / 1000)
             assert tie.input_value() == "B", "the pick survives the console's redraws"
             page.click("#settle")
-            expect(page.locator("#confirm-text")).to_have_text("Settle the ties: t2 team B")
+            expect(page.locator("#confirm-text")).to_have_text("Settle the ties: Table 2 E/W win")
             page.click("#confirm")
-            expect(page.locator("#result")).to_contain_text("done: ", timeout=WAIT_MS)
+            expect(page.locator("#result")).to_contain_text("Done: ", timeout=WAIT_MS)
         night = eventually(lambda: load_night(tmp_path / "night.json").games and
                            load_night(tmp_path / "night.json"), "the players moving")
         assert night.games[0].decided == {2: "B"}

@@ -74,7 +74,8 @@ def tap_blind(boards, shadow, rng, n: int) -> list[dict]:
 
 
 def expected_state(shadow) -> dict:
-    return {**shadow.public_state(), "table": "t1", "game": 1, "actions": len(shadow.actions)}
+    return {**shadow.public_state(), "table": "t1", "game": 1, "round": None,
+            "actions": len(shadow.actions)}
 
 
 def without_boards(state: dict) -> dict:

@@ -168,7 +168,7 @@ def test_the_tables_show_the_seating_until_every_seat_is_filled(room, tmp_path):
                 and json.loads(p)["pattern"] == "blink")
     room.seated("t1", 2, first[0])
     room.play_until("t1", lambda s: len({a.seat for a in s.actions}) == 4)
-    display("t1", lambda d: d["lines"][0].startswith("t1 g2"))
+    display("t1", lambda d: d["lines"][0] == "T1 GAME 1 HAND 1")  # the night's game 1
     assert room.service._displays["t2"] != room.service._displays["t1"]  # t2 still waits
     assert b"-> T2" in room.service._displays["t2"]
 

@@ -6,10 +6,13 @@ The night is a progressive one ("Bid Euchre", section "Bid euchre variations", "
 
 from __future__ import annotations
 
+import ast
 import json
 import random
+from pathlib import Path
 
 import pytest
+import tricktable.club.night_commands as night_commands
 from hostkit import bot_choice, make_club
 from tricktable.club.errors import ClubError
 from tricktable.club.live import LiveNight
@@ -56,12 +59,16 @@ class Night:
         return self.answers[-1]
 
     def refused(self, cmd: str, args: dict, reason: str) -> None:
-        """``cmd`` is refused saying ``reason``, and nothing changes."""
-        night = self.path.read_text()
+        """``cmd`` is refused saying ``reason``, and nothing changes but the audit log, which
+        keeps the refusal."""
+        night = json.loads(self.path.read_text())
         tables = [self.service.state(t) for t in TABLES]
         answer = self.send(cmd, args)
         assert not answer.ok and reason in answer.reason, answer
-        assert self.path.read_text() == night
+        after = json.loads(self.path.read_text())
+        refusal = after["director"]["audit"].pop()
+        assert refusal["cmd"] == cmd and reason in refusal["refused"], refusal
+        assert after == night
         assert [self.service.state(t) for t in TABLES] == tables
 
     def act(self, table: str, stop) -> None:
@@ -78,7 +85,9 @@ class Night:
         return load_night(self.path)
 
     def audit(self) -> list[dict]:
-        return json.loads(self.path.read_text())["director"]["audit"]
+        """The commands done (the log keeps the refused ones too)."""
+        return [e for e in json.loads(self.path.read_text())["director"]["audit"]
+                if not e.get("refused")]
 
     def close(self) -> None:
         self.live.stop()
@@ -133,7 +142,7 @@ def test_a_hand_score_is_fixed_and_voided_on_the_tally_and_kept_over_a_restart(n
     night.refused("fix_hand", {"table": "t2", "hand": 1, "score": [1, 1], "game": 2},
                   "game must be a game of the night played so far, 1 to 1; not 2")
     answer = night.send("fix_hand", {"table": "t2", "hand": 1, "score": [hand[0] + 5, hand[1]]})
-    assert answer.ok and answer.entry["before"] == f"A {hand[0]}, B {hand[1]}"
+    assert answer.ok and answer.entry["before"] == f"N/S {hand[0]}, E/W {hand[1]}"
     assert night.tally().hands[1] == [(hand[0] + 5, hand[1])]
     night.close()  # a restart reads the journal again; the fix stays on top of it
     night.start()
@@ -240,3 +249,11 @@ def test_a_late_arrival_a_substitute_and_an_early_end_are_done_from_the_console(
     assert answer.ok and answer.entry["after"] == "1 games", answer
     assert night.tally().last_round == 1
     assert [e["cmd"] for e in night.audit()] == ["arrive", "substitute", "end"]
+
+
+def test_the_directors_commands_do_not_import_the_live_night() -> None:
+    """``club.live`` imports ``club.night_commands``; the commands reach the live night only
+    through their ``LiveState`` protocol, so the two modules never import each other."""
+    tree = ast.parse(Path(night_commands.__file__).read_text())
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert "tricktable.club.live" not in imported

@@ -63,7 +63,8 @@ def test_a_whole_game_by_raw_pad_events(host):
     play_to(host, shadow, rng, lambda s: s.public_state()["game_over"])
     state = host.retained_state(len(shadow.actions))
     assert state["game_over"] and state["winner"] is not None
-    expected = {**shadow.public_state(), "table": "t1", "game": 1, "actions": len(shadow.actions)}
+    expected = {**shadow.public_state(), "table": "t1", "game": 1, "round": None,
+                "actions": len(shadow.actions)}
     assert {k: v for k, v in state.items() if k != "boards_online"} == expected
     [game] = host.journal.games("t1")
     assert game.setup["players"] == PLAYERS
@@ -213,7 +214,7 @@ def test_board_status_config_and_display(host):
         assert decode(BoardConfig, payload) == BoardConfig(table="t1", pads=[PadSeat(pad=0, seat=0)])
         _, _, payload = config.wait_for(lambda t, p: t == host.topics.display("t1"))
         display = decode(Display, payload)
-        assert len(display.text8) <= 8 and display.lines[0].startswith("t1")
+        assert len(display.text8) <= 8 and display.lines[0].startswith("T1 GAME 1 HAND")
     finally:
         config.close()
     north.client.publish(host.topics.board_status("t1-n"), b"", qos=1, retain=True)

@@ -124,7 +124,7 @@ def test_a_whole_game_by_taps_matches_the_engine(session):
         assert result.ok, result.reason
         assert isinstance(action, Play) == (result.action["type"] == "play")
     assert session.state() == {**shadow.public_state(), "table": "t1", "game": 1,
-                               "actions": len(shadow.actions)}
+                               "round": None, "actions": len(shadow.actions)}
     assert tap(session, 2, token_uid("NEW_GAME")).ok and session.game == 2
 
 

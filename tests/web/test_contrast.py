@@ -99,7 +99,7 @@ def measure(browser: Browser, url: str, ready: str, size: tuple[int, int],
     ("/", '.table-card[data-table="t2"] .alert.revoke', ["p.alert.revoke"]),
     ("/table/t2", ".seat .meta", ["div.meta", "p.alert.revoke"]),
     ("/tv?rotate=0&screen=tables", ".banner.revoke", ["p.banner.revoke", "p.banner.bell",
-                                                      "p.result.hand", "span.clock-time"]),
+                                                      "p.result.hand", "span.clock-time.ringing"]),  # BELL
     ("/tv?rotate=0&screen=seats", ".tv-list .row", ["span.where"]),
     ("/standings", "#standings-body tr", ["span.mark.high"]),
     ("/results", "#results-standings tbody tr", ["a"]),

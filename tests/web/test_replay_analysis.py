@@ -102,6 +102,12 @@ def test_a_card_that_cost_a_trick_is_marked(page: Page, board: Scoreboard,
     expect(page.locator("#par-line")).to_have_text(f"Par: {par['text']}.")
     expect(page.locator("#par-table tr[data-bid]")).to_have_count(len(par["by_bid"]))
     expect(page.locator("#par-table td.par")).to_have_count(1 if par["par"] else 0)
+    if par["par"]:  # the marked cell is the par line's contract: its declarer and tricks
+        declarer = par["par"]["text"].split()[0]  # "Tom 4 in hearts: ..."
+        expect(page.locator("#par-table td.par")).to_contain_text(
+            f"{declarer} ")
+        expect(page.locator("#par-table td.par")).to_contain_text(
+            "-".join(str(t) for t in par["par"]["tricks"]))
     assert (files["costly"].parent / "club-blunder.json.analysis.json").exists()
 
 

@@ -197,7 +197,7 @@ def test_standings_render_and_follow_the_night_live(
         expect(body.locator("tr")).to_have_count(8, timeout=WAIT * 1000)
         expect(body.locator("tr.high th")).to_have_text(["Ada", "Cal"])
         expect(page.locator("#night-status")).to_contain_text("game 2 of 3")
-        expect(page.locator('.seat-card[data-table="1"]')).to_contain_text("A 2 · B 4")
+        expect(page.locator('.seat-card[data-table="1"]')).to_contain_text("N/S 2 · E/W 4")
         night = advance(night_path)
         expect(page.locator("#night")).to_have_attribute("data-games", "2", timeout=WAIT * 1000)
         totals = [str(r["total"]) for r in expected_rows(night)]

@@ -101,11 +101,25 @@ def test_thirty_tables_fit_one_screen_in_natural_order_with_the_banners_up(
     expect(tv.locator(".banner.bell")).to_contain_text("BELL", timeout=WAIT_MS)
     expect(tv.locator(".banner.revoke")).to_have_count(3, timeout=WAIT_MS)
     expect(tv.locator(".banner.revoke").first).to_contain_text("Table 4 · ")
-    expect(tv.locator("#clock-hands")).to_have_text("BELL")
+    expect(tv.locator("#clock-hands")).to_have_text("BELL")  # a night kept by hand
+    expect(tv.locator("#clock-time")).to_have_text("BELL")
+    # kept by the live tables: each tile says it is done or still in its hand, a strip
+    # names the late tables and the clock counts them
+    ids = [table_id(n) for n in range(1, 31)]
+    write_night(night, night_path, bell=True, round_started=time.time() - 125,
+                bell_at=time.time() - 65, tables=ids,
+                closed={t: 1 for t in ids if t not in ("t2", "t17")})
+    expect(tv.locator("#late-strip")).to_contain_text("Still playing: Table 2, Table 17 · 1:0",
+                                                       timeout=WAIT_MS)
+    expect(tv.locator("#clock-hands")).to_have_text("2 tables still playing")
+    expect(tv.locator('.tile[data-table="t17"] .tile-bell')).to_have_text(
+        re.compile(r"^Finishing hand \d+$"))
+    expect(tv.locator('.tile[data-table="t3"] .tile-bell')).to_have_text("Done")
     expect(tiles).to_have_count(30)
     assert tv.locator("body").get_attribute("data-screen-page") == "1/1"
     assert_on_screen(tv)
     assert_apart(boxes(tv, ".tile") + boxes(tv, ".banner") + boxes(tv, ".tv-bar"))
+    assert_on_screen(tv)
     tv.screenshot(path=str(shots / "tv-tables-bell.png"))
 
 

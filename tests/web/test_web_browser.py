@@ -38,7 +38,7 @@ def test_club_page_updates_live(page: Page, scoreboard: Scoreboard, publisher: P
     expect(page.locator("#live")).to_have_text("live", timeout=WAIT_MS)
     publisher.state(states[0])
     card = page.locator('.table-card[data-table="1"]')
-    expect(card).to_contain_text("bid-euchre", timeout=WAIT_MS)
+    expect(card).to_contain_text("Bid Euchre", timeout=WAIT_MS)
     expect(card.locator(".phase")).to_contain_text("bidding")
     revoked = next(s for s in states if s["revokes"])
     publisher.state(revoked)
@@ -52,7 +52,7 @@ def test_table_page_updates_live(page: Page, scoreboard: Scoreboard, publisher: 
     states = game_states("2", hands=2)
     publisher.state(states[0])
     page.goto(scoreboard.url + "/table/2")
-    expect(page.locator("#facts")).to_contain_text("bid-euchre", timeout=WAIT_MS)
+    expect(page.locator("#facts")).to_contain_text("Bid Euchre", timeout=WAIT_MS)
     mid_trick = next(s for s in states if len(s["trick"]["cards"]) == 3)
     publisher.state(mid_trick)
     for played in mid_trick["trick"]["cards"]:

@@ -1,16 +1,22 @@
 """``tricktable web`` and ``tricktable watch``: bad input is a clear error, nothing starts; a
-table that never appears is named; Ctrl-C stops the web quietly."""
+table that never appears is named; Ctrl-C stops the web quietly; a finished night is served
+without a broker."""
 
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 import sys
 
+import httpx
 from click.testing import CliRunner
 from signals import ctrl_c_default
 from tricktable.broker import free_port
 from tricktable.cli import main
+from tricktable.club.store import save_night
+from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
+from waiting import eventually
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -57,3 +63,39 @@ def test_web_stops_quietly_on_ctrl_c(mqtt_broker, tmp_path) -> None:
         if web.poll() is None:
             web.kill()
     assert web.returncode == 0 and "Aborted" not in out + err, out + err
+
+
+def test_web_serves_a_finished_night_without_a_broker(tmp_path) -> None:
+    """After the night the broker may be gone: ``web --night`` still serves the night's
+    standings and results from its file, and says it runs without a broker."""
+    night = ProgressiveTournament.new(["Ann", "Bob", "Cy", "Di"], 1,
+                                      ProgressiveOptions(hands_per_round=1, rounds=1))
+    night.set_hands(1, [(4, 2)])
+    night.bell()
+    save_night(night, tmp_path / "night.json")
+    port = free_port()
+    web = subprocess.Popen([sys.executable, "-c", "from tricktable.cli import main; main()", "web",
+                            "--broker", f"mqtt://127.0.0.1:{port}", "--port", "0",
+                            "--night", str(tmp_path / "night.json")],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           preexec_fn=ctrl_c_default)
+    try:
+        first = web.stdout.readline()
+        assert "without a broker" in first, first + web.stderr.read()
+        url = re.search(r"http://\S+", first).group(0).rstrip(",")
+        standings = eventually(lambda: _get(f"{url}/api/standings"), "the scoreboard answering")
+        assert standings.json()["finished"] and standings.json()["standings"][0]["total"] == 4
+        assert httpx.get(f"{url}/results").status_code == 200
+        web.send_signal(signal.SIGINT)
+        out, err = web.communicate(timeout=20)
+    finally:
+        if web.poll() is None:
+            web.kill()
+    assert web.returncode == 0, out + err
+
+
+def _get(url: str) -> httpx.Response | None:
+    try:
+        return httpx.get(url)
+    except httpx.TransportError:
+        return None

@@ -51,9 +51,16 @@ def _fail(exc: Exception) -> click.ClickException:
 class _Night:
     """The night file the group was given."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    def __init__(self, path: Path | None) -> None:
+        self._path = path
         self.kept_live = False  # the file loaded holds the live tables' sections
+
+    @property
+    def path(self) -> Path:
+        if self._path is None:
+            raise click.UsageError("Missing option '--night' (or TRICKTABLE_NIGHT): the "
+                                   "night's JSON file")
+        return self._path
 
     def load(self) -> ProgressiveTournament:
         try:
@@ -82,12 +89,12 @@ pass_night = click.make_pass_decorator(_Night)
 
 @click.group()
 @click.option("--night", "night_path", type=click.Path(dir_okay=False, path_type=Path),
-              required=True, envvar="TRICKTABLE_NIGHT", show_envvar=True,
-              help="The night's JSON file.")
+              envvar="TRICKTABLE_NIGHT", show_envvar=True,
+              help="The night's JSON file (every command needs it).")
 @click.pass_context
-def club(ctx: click.Context, night_path: Path) -> None:
+def club(ctx: click.Context, night_path: Path | None) -> None:
     """A progressive club night: seating, hand scores, the bell and the standings."""
-    ctx.obj = _Night(night_path)
+    ctx.obj = _Night(night_path)  # checked when a command reads it: `club new --help` answers
 
 
 @club.command()

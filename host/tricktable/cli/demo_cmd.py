@@ -105,6 +105,11 @@ def _options(pairs: tuple[str, ...]) -> dict[str, Any]:
                    "score and show its leaderboard and players on the scoreboard (tricktable "
                    "stats, docs/stats.md) [default: club.sqlite in the demo's data directory, "
                    "so the nights add up]")
+@click.option("--director", is_flag=True,
+              help="with --night: the demo's director does each of the console's corrections "
+                   "once during the night (a swap, an arrival, a substitute, a card and a bid "
+                   "corrected, a score fixed and one voided, the bell rung, undone and rung "
+                   "again) and the end summary names each")
 @click.option("--view/--no-view", default=None,
               help="live terminal view (default: when the output is a terminal)")
 def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mode: str,
@@ -112,7 +117,7 @@ def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mod
          prefix: str | None,
          host: str, port: int,
          seed: int | None, workdir: Path | None, night: bool, rounds: int, hands: int,
-         club_db: Path | None, view: bool | None) -> None:
+         club_db: Path | None, director: bool, view: bool | None) -> None:
     """Play simulated tables on the real stack: broker, host, web scoreboard, virtual boards
     running the firmware, and bots. Open the printed address in a browser."""
     console = Console()
@@ -123,6 +128,7 @@ def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mod
                         revoke_mode=revoke_mode, options=_options(options), games=games,
                         broker=broker, ca_file=ca_file, web_host=host, web_port=port, seed=seed,
                         workdir=workdir, night=night, rounds=rounds, hands=hands, club_db=club_db,
+                        director=director,
                         prefix=prefix or (DEMO_PREFIX if broker else DEFAULT_PREFIX))
     for sig in (signal.SIGTERM, signal.SIGHUP):  # stop as cleanly as on Ctrl-C
         signal.signal(sig, _interrupt)
@@ -140,23 +146,87 @@ def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mod
                   f"web [link]{runner.web_url}[/link] · run {runner.run_dir} · Ctrl-C stops")
     if config.night and club_db is not None and web is not None:
         console.print(f"club statistics ({club_db}): [link]{web}/leaderboard[/link]")
+    if config.night:
+        _console_help(runner, console, config.prefix)
     failure: DemoError | None = None
     try:
         if view if view is not None else sys.stdout.isatty():
             _live(runner, console)
         else:
             runner.wait()
-    except KeyboardInterrupt:
+        if night and web and sys.stdin.isatty():  # the results stay up until the director
+            console.print(f"the night is over: the results stay on {web}/tv and "
+                          f"{web}/results; press Enter (or Ctrl-C) to end the display")
+            input()
+    except (KeyboardInterrupt, EOFError):
         console.print("stopping …")
     except DemoError as exc:
         failure = exc
     finally:
         runner.stop()
-    _summary(runner, console)
     if night:
+        _night_summary(runner, console)
         _standings(runner, console, web)
+        missing = runner.director.missing if runner.director is not None else []
+        if failure is None and missing:
+            failure = DemoError(f"the night ended before the director could do: "
+                                f"{', '.join(missing)}")
+    else:
+        _summary(runner, console)
     if failure is not None:
         raise click.ClickException(str(failure))
+
+
+def _console_help(runner: Demo, console: Console, prefix: str) -> None:
+    """Where the night's broker is, and how to open the director console on it."""
+    broker = runner.broker
+    if broker is None or runner.run_dir is None:
+        return
+    console.print(f"broker [bold]mqtt://{broker.host}:{broker.port}[/] · prefix {prefix} · "
+                  f"night {runner.night_path}", soft_wrap=True)
+    console.print("the director console on this night (another terminal):\n"
+                  f"  TRICKTABLE_ADMIN_TOKEN=choose-one tricktable console --broker "
+                  f"mqtt://{broker.host}:{broker.port} --prefix {prefix} --night "
+                  f"{runner.night_path} --journal {runner.journal_path}\n"
+                  "  then open http://127.0.0.1:8081 and sign in with that token",
+                  soft_wrap=True)
+
+
+def _night_summary(runner: Demo, console: Console) -> None:
+    """Each game of the night at each table (its tally, its winners; a coin toss said), what
+    the director corrected, and whether the night ended."""
+    try:
+        night = load_night(runner.night_path)
+    except ClubError as exc:
+        console.print(f"no night to sum up: {exc}")
+        return
+    table = Table(title="the night's games")
+    for heading in ("game", "table", "N/S", "E/W", "score", "won by"):
+        table.add_column(heading)
+    for game in night.games:
+        for number, (seating, hands) in enumerate(zip(game.seating, game.hands, strict=True), 1):
+            a, b = sum(h[0] for h in hands), sum(h[1] for h in hands)
+            team = game.winners[number - 1]
+            won = ("N/S" if team == "A" else "E/W") + (" (tied: coin toss)"
+                                                        if number in game.decided else "")
+            table.add_row(str(game.number), str(number), f"{seating[0]} & {seating[2]}",
+                          f"{seating[1]} & {seating[3]}", f"{a} – {b}", won)
+    if night.games:
+        console.print(table)
+    director = runner.director
+    if director is not None and director.done:
+        console.print("the director's corrections:")
+        for label, entry in director.done:
+            console.print(f"  {label}: {entry['what']}: {entry['before']} → {entry['after']}",
+                          soft_wrap=True, markup=False)
+    if director is not None and director.missing:
+        console.print(f"not done before the night ended: {', '.join(director.missing)}")
+    console.print(f"the night ended: {len(night.games)} of {night.options.rounds} games played"
+                  if night.finished else
+                  f"the night did not end: {len(night.games)} of {night.last_round} games "
+                  "played")
+    if runner.run_dir is not None:
+        console.print(f"journal: {runner.journal_path}")
 
 
 def _live(runner: Demo, console: Console) -> None:

@@ -60,11 +60,17 @@ def web(broker: str, ca_file: str | None, prefix: str, host: str, port: int,
                            admin_token=admin_token or None, username=url.username,
                            password=url.password, tls=url.tls, ca_file=ca_file,
                            journal=journal, night=night, histories=list(histories),
-                           club_db=club_db, addresses=addresses)
+                           club_db=club_db, addresses=addresses, offline=night is not None)
     except (BrokerConfigError, JournalError, HistoryError, PlayersError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     try:
-        click.echo(f"scoreboard on {board.url} (broker {url.host}:{url.port}); Ctrl-C stops it")
+        if board.connect():
+            click.echo(f"scoreboard on {board.url} (broker {url.host}:{url.port}); "
+                       "Ctrl-C stops it")
+        else:  # a night over: its pages need no broker
+            click.echo(f"scoreboard on {board.url}, without a broker (none answered at "
+                       f"{url.host}:{url.port}): the night's standings, results, TV and "
+                       "hands from its files; Ctrl-C stops it")
         for path in histories:
             click.echo(f"replay of {path}: {board.url}/replay/{path.stem}")
         if club_db is not None:

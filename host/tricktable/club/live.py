@@ -63,7 +63,7 @@ from typing import Any, Protocol
 
 from tricktable.club.errors import ClubError
 from tricktable.club.journal_hands import hands_and_rest
-from tricktable.club.night_commands import Director
+from tricktable.club.night_commands import CONSOLE_ID, Director
 from tricktable.club.night_games import night_options
 from tricktable.club.signs import bell_sign, closed_sign, moves, moves_sign, over_sign
 from tricktable.club.store import night_from_json, night_to_json, write_atomically
@@ -128,6 +128,7 @@ class LiveNight:
         self.bell_rung: bool = bool(live.get("bell", False))
         self.closed: dict[str, int] = dict(live.get("closed", {}))
         self.round_started: float = live.get("round_started") or time.time()
+        self.bell_at: float | None = live.get("bell_at")  # when the bell rang (the late list)
         self.director = Director(data.get("director"))
         self.bell_blocked = ""
         self.seated: set[str] = set()  # tables whose seats are all filled in this round
@@ -220,6 +221,8 @@ class LiveNight:
         try:
             with self._lock:
                 entry = self.director.done(command.id)
+                if entry is not None and entry.get("refused"):  # a second copy of a refusal
+                    raise ClubError(entry["refused"])
                 if entry is None:
                     for table in self.tables:  # the director sees every hand scored so far
                         self._refresh(table, scored=False)
@@ -232,6 +235,10 @@ class LiveNight:
                     log.warning("the director (%s): %s: %s -> %s", command.by, entry["what"],
                                 entry["before"], entry["after"])
         except ClubError as exc:
+            with self._lock:  # the audit log keeps what was refused too
+                if self.director.done(command.id) is None:
+                    self.director.refuse(self, command, str(exc))
+                    self._save()
             self._answer(NightAnswer(id=command.id, ok=False, code="refused",
                                      reason=str(exc)[:300]))
             return
@@ -254,7 +261,7 @@ class LiveNight:
             state = self._service.state(table)
             if state.get("game") == self.games[table] and not state.get("actions"):
                 self._service.control(table, Control(cmd="new_game", args=self._setup(table),
-                                                     id=f"console-{command_id}-{table}"))
+                                                     id=f"{CONSOLE_ID}{command_id}-{table}"))
                 self.games[table] = self._current_game(table)
 
     def restart_games(self) -> None:
@@ -274,17 +281,19 @@ class LiveNight:
         return next((g for g in self.journal.games(table) if g.game == self.games[table]),
                     None)
 
-    def _records(self, table: str) -> list[GameRecord]:
+    def records(self, table: str) -> list[GameRecord]:
         """The table's games of this round: its first and the fresh ones after it."""
         return [g for g in self.journal.games(table) if g.game >= self.games[table]]
 
     def _setup(self, table: str) -> dict[str, Any]:
         """The ``new_game`` arguments of the table's game of the night: the night's players
-        for it, the club file's variant, its house rules with the target switched off."""
+        for it, the club file's variant, its house rules with the target switched off, and
+        the game of the night (``round``, on the table's display)."""
         setup = self.club.tables[table].setup()
         return {"players": list(self.night.seating[self.tables.index(table)]),
                 "variant": setup["variant"],
-                "options": night_options(setup["variant"], setup.get("options"))}
+                "options": night_options(setup["variant"], setup.get("options")),
+                "round": self.night.round}
 
     def _refresh(self, table: str, scored: bool) -> bool:
         """This round's hands at ``table``, read again from the journal, on the night (saved
@@ -296,7 +305,7 @@ class LiveNight:
         number = self.tables.index(table) + 1
         scored_hands: list[tuple[int, int]] = []
         rest = 0
-        for record in self._records(table):
+        for record in self.records(table):
             hands_of_game, rest = hands_and_rest(
                 record.setup, [action_from_json(a) for a in record.actions])
             scored_hands += hands_of_game
@@ -316,8 +325,12 @@ class LiveNight:
         if not self.bell_rung:
             for table in self.tables:
                 self._play_on(table)
+        if self.bell_rung and self.bell_at is None:
+            self.bell_at = time.time()  # rung by the director (or a head table that cannot go on)
+        if not self.bell_rung:
+            self.bell_at = None
         if not self.bell_rung and self.night.hands_left() == 0:
-            self.bell_rung = True
+            self.bell_rung, self.bell_at = True, time.time()
             log.warning("the head table rang the bell: every table finishes its hand")
         if self.bell_rung:
             for number, table in enumerate(self.tables, 1):
@@ -381,7 +394,8 @@ class LiveNight:
     def _save(self) -> None:
         data = night_to_json(self.night)
         data["live"] = {"games": self.games, "bell": self.bell_rung, "closed": self.closed,
-                        "tables": self.tables, "round_started": self.round_started}
+                        "tables": self.tables, "round_started": self.round_started,
+                        "bell_at": self.bell_at if self.bell_rung else None}
         data["director"] = self.director.to_json()
         write_atomically(self.path, json.dumps(data, indent=1) + "\n")
 

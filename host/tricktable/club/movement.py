@@ -5,7 +5,8 @@ The article: "The losing team at the head table moves to the tail table; otherwi
 team at each table advances to the next table, and one member of the losing team changes seat
 so that partners in one game are opponents in the next game."
 
-A table is four names in seat order N, E, S, W; team ``A`` is N/S, team ``B`` is E/W.
+A table is four names in seat order N, E, S, W; team ``A`` is N/S, team ``B`` is E/W;
+``seat_labels`` says each seat as the director's console does ("North (Ann)").
 Tables are listed head first. Read the article as: a pair *moves* (the head table's losers go to
 the tail; every other table's winners go one table towards the head) and a pair *stays* (the
 head table's winners, every other table's losers). At each table the staying pair splits and
@@ -28,9 +29,10 @@ from collections.abc import Sequence
 
 from tricktable.club.errors import ClubError
 
-__all__ = ["SEATS", "TEAMS", "Table", "pair", "move"]
+__all__ = ["SEATS", "TEAMS", "Table", "pair", "move", "seat_labels"]
 
 SEATS = ("N", "E", "S", "W")
+SEAT_WORDS = ("North", "East", "South", "West")
 TEAMS = ("A", "B")
 TEAM_SEATS = {"A": (0, 2), "B": (1, 3)}
 Table = tuple[str, str, str, str]
@@ -75,3 +77,10 @@ def _seat(team: str, stayers: tuple[str, str], arrivals: tuple[str, str]) -> Tab
         return (keeper, changer, first, second)
     return (second, keeper, changer, first)  # E stays, W -> S, arrivals W and N
 
+
+
+def seat_labels(players: Sequence[str]) -> list[str]:
+    """Each seat of a table as the director says it: "North (Ann)" (the compass point alone
+    for a seat without a name)."""
+    return [f"{SEAT_WORDS[i]} ({name})" if name else SEAT_WORDS[i]
+            for i, name in enumerate(list(players)[:4])] or list(SEAT_WORDS)

@@ -5,7 +5,8 @@ and hands it to ``Director.run``: the command is checked whole first (a ``ClubEr
 what is wrong; nothing changes), then done, and an audit entry (id, when, by whom, what,
 before, after) is kept. The night file keeps this module's section (``to_json``) beside the
 night, so a restarted service rebuilds the same night; a command whose id is in the audit log
-is answered again and not done twice. The corrections:
+is answered again and not done twice. A refused command is kept in the log too (``refused``:
+the reason), and answered with the same refusal if it comes again. The corrections:
 
 - ``replace_action`` {table, at, action}: a mis-scan; the table's ``replace`` control (journaled)
   puts the right action in place of the ``at``-th of the round's game and plays the rest again.
@@ -31,26 +32,50 @@ is answered again and not done twice. The corrections:
   starts a new journal game with that game's players, its hands so far carried over.
 
 Tables are named by the club's table ids (``t3``); the night numbers them in natural order.
-Imports ``club`` (errors, tournament, movement), ``protocol`` and ``engine.actions``; ``club.live``
-only for typing.
+Imports ``club`` (errors, tournament, movement), ``journal``, ``protocol``, ``history.words``
+and ``engine.actions``; what it needs of the live night (``club.live``, which imports this
+module) is the ``LiveState`` protocol here, so the two never import each other.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tricktable.club.errors import ClubError
-from tricktable.club.movement import SEATS, TEAMS
-from tricktable.club.tournament import Hand
+from tricktable.club.movement import SEATS, TEAMS, seat_labels
+from tricktable.club.tournament import Hand, ProgressiveTournament
 from tricktable.engine.actions import action_from_json
+from tricktable.history.words import action_words
+from tricktable.journal import GameRecord, Journal
 from tricktable.protocol import Control, NightCommand
 
-if TYPE_CHECKING:
-    from tricktable.club.live import LiveNight
+__all__ = ["Director", "LiveState", "CONSOLE_ID"]
 
-__all__ = ["Director"]
+
+class _Tables(Protocol):
+    def control(self, table: str, control: Control) -> Any: ...
+    def state(self, table: str) -> dict[str, Any]: ...
+
+
+class LiveState(Protocol):
+    """What a director's command reads and changes of the live night (``club.live.LiveNight``)."""
+
+    tables: list[str]
+    night: ProgressiveTournament
+    journal: Journal
+    games: dict[str, int]
+    closed: dict[str, int]
+    bell_rung: bool
+
+    @property
+    def service(self) -> _Tables | None: ...
+    def reseat(self, tables: list[str], command_id: str) -> None: ...
+    def restart_games(self) -> None: ...
+    def records(self, table: str) -> list[GameRecord]: ...
+
+CONSOLE_ID = "console-"  # + the command's id: a table control the director's command sent
 
 
 def _score(value: object, what: str) -> Hand:
@@ -62,7 +87,8 @@ def _score(value: object, what: str) -> Hand:
 
 
 def _text(hand: Hand) -> str:
-    return f"A {hand[0]}, B {hand[1]}"
+    """A hand's score as the console says it: team A is North/South, team B East/West."""
+    return f"N/S {hand[0]}, E/W {hand[1]}"
 
 
 class Director:
@@ -106,7 +132,7 @@ class Director:
         fixes = self.fixes.get(table, {})
         return [fixes.get(n, hand) for n, hand in enumerate(hands, 1)]
 
-    def winners(self, live: LiveNight) -> dict[int, str]:
+    def winners(self, live: LiveState) -> dict[int, str]:
         """The settled ties, by table number, of the tables still tied."""
         numbers = {t: n for n, t in enumerate(live.tables, 1)}
         return {numbers[t]: team for t, team in self.decided.items()
@@ -122,7 +148,7 @@ class Director:
         """The audit entry of a command already done (a second copy of it), else None."""
         return next((e for e in self.audit if e["id"] == command_id), None)
 
-    def run(self, live: LiveNight, command: NightCommand) -> dict[str, Any]:
+    def run(self, live: LiveState, command: NightCommand) -> dict[str, Any]:
         """Do ``command`` on ``live`` and return its audit entry; ``ClubError`` if refused."""
         if live.night.finished and command.cmd not in ("fix_hand", "void_hand", "undo_bell"):
             raise ClubError(f"the night is over: all {live.night.options.rounds} games are played")
@@ -134,23 +160,31 @@ class Director:
         self.audit.append(entry)
         return entry
 
+    def refuse(self, live: LiveState, command: NightCommand, reason: str) -> None:
+        """Keep a refused command in the audit log (``refused``: why; nothing changed)."""
+        self.audit.append({"id": command.id, "at": datetime.now(UTC).isoformat(
+            timespec="seconds"), "by": command.by, "cmd": command.cmd,
+            "round": live.night.round, "what": _command_words(command.cmd, command.args),
+            "before": "", "after": "not changed", "refused": reason})
+
     @staticmethod
-    def _table(live: LiveNight, args: dict[str, Any], key: str = "table") -> tuple[str, int]:
+    def _table(live: LiveState, args: dict[str, Any], key: str = "table") -> tuple[str, int]:
         table = args.get(key)
         if table not in live.tables:
             raise ClubError(f"{key} must be one of the night's tables "
                             f"({', '.join(live.tables)}), not {table!r}")
         return table, live.tables.index(table) + 1
 
-    def _replace_action(self, live: LiveNight, args: dict[str, Any],
+    def _replace_action(self, live: LiveState, args: dict[str, Any],
                         command_id: str) -> tuple[str, str, str]:
         table, _ = self._table(live, args)
         assert live.service is not None
         state = live.service.state(table)
-        if state.get("game") != live.games[table]:
+        if not isinstance(state.get("game"), int) or state["game"] < live.games[table]:
             raise ClubError(f"table {table} is not playing this round's game "
                             f"(game {live.games[table]}); nothing to correct there")
-        record = next((g for g in live.journal.games(table) if g.game == live.games[table]), None)
+        # the game in play: the round's first, or a fresh one after a game over (countdowns)
+        record = next((g for g in live.records(table) if g.game == state["game"]), None)
         actions = record.actions if record is not None else []
         at = args.get("at")
         if isinstance(at, bool) or not isinstance(at, int) or not 1 <= at <= len(actions):
@@ -161,12 +195,14 @@ class Director:
         except ValueError as exc:
             raise ClubError(f"action: {exc}") from None
         result = live.service.control(table, Control(
-            cmd="replace", args={"at": at, "action": new}, id=f"console-{command_id}"))
+            cmd="replace", args={"at": at, "action": new}, id=f"{CONSOLE_ID}{command_id}"))
         if result is not None and not result.ok:
             raise ClubError(f"table {table}: {result.reason}")
-        return f"table {table}, action {at}", _action_text(actions[at - 1]), _action_text(new)
+        seats = seat_labels(record.setup.get("players") or [] if record is not None else [])
+        return (f"table {table}, action {at}", action_words(actions[at - 1], seats),
+                action_words(new, seats))
 
-    def _fix(self, live: LiveNight, args: dict[str, Any], score: Hand) -> tuple[str, str, str]:
+    def _fix(self, live: LiveState, args: dict[str, Any], score: Hand) -> tuple[str, str, str]:
         table, number = self._table(live, args)
         night = live.night
         game = args.get("game", night.round)
@@ -189,7 +225,7 @@ class Director:
         return f"table {table}, game {game}, hand {hand}", _text(before), _text(score)
 
     @staticmethod
-    def _rewrite(live: LiveNight, game: int, number: int, hands: list[Hand]) -> None:
+    def _rewrite(live: LiveState, game: int, number: int, hands: list[Hand]) -> None:
         """A finished game's hands at table ``number`` replaced, its winner unchanged."""
         night = live.night
         old = night.games[game - 1]
@@ -210,16 +246,16 @@ class Director:
         night.games[game - 1] = dataclasses.replace(old, hands=tuple(table_hands),
                                                     decided=decided)
 
-    def _fix_hand(self, live: LiveNight, args: dict[str, Any],
+    def _fix_hand(self, live: LiveState, args: dict[str, Any],
                   command_id: str) -> tuple[str, str, str]:
         return self._fix(live, args, _score(args.get("score"), "score"))
 
-    def _void_hand(self, live: LiveNight, args: dict[str, Any],
+    def _void_hand(self, live: LiveState, args: dict[str, Any],
                    command_id: str) -> tuple[str, str, str]:
         what, before, _ = self._fix(live, args, (0, 0))
-        return what, before, "void (A 0, B 0)"
+        return what, before, "void (N/S 0, E/W 0)"
 
-    def _swap(self, live: LiveNight, args: dict[str, Any],
+    def _swap(self, live: LiveState, args: dict[str, Any],
               command_id: str) -> tuple[str, str, str]:
         places = []
         for key in ("a", "b"):
@@ -240,7 +276,7 @@ class Director:
         return (f"swap {where[0]} and {where[1]}", f"{where[0]} {names[0]}, {where[1]} {names[1]}",
                 f"{where[0]} {names[1]}, {where[1]} {names[0]}")
 
-    def _settle(self, live: LiveNight, args: dict[str, Any],
+    def _settle(self, live: LiveState, args: dict[str, Any],
                 command_id: str) -> tuple[str, str, str]:
         winners = args.get("winners")
         if not isinstance(winners, dict) or not winners:
@@ -268,7 +304,7 @@ class Director:
                 "; ".join(f"{t} tied {scores[t]}-{scores[t]}" for t in tables),
                 "; ".join(f"{t} team {winners[t]} wins" for t in tables))
 
-    def _ring(self, live: LiveNight, args: dict[str, Any],
+    def _ring(self, live: LiveState, args: dict[str, Any],
               command_id: str) -> tuple[str, str, str]:
         if live.bell_rung:
             raise ClubError("the bell has already rung in this game")
@@ -285,12 +321,12 @@ class Director:
             raise ClubError(f"{key} must be a player's name, not {name!r}")
         return name
 
-    def _arrive(self, live: LiveNight, args: dict[str, Any],
+    def _arrive(self, live: LiveState, args: dict[str, Any],
                 command_id: str) -> tuple[str, str, str]:
         name = live.night.arrive(self._name(args, "name"))
         return (f"{name} arrives", "not at the night", f"plays from game {live.night.round + 1}")
 
-    def _substitute(self, live: LiveNight, args: dict[str, Any],
+    def _substitute(self, live: LiveState, args: dict[str, Any],
                     command_id: str) -> tuple[str, str, str]:
         seated = {n: live.tables[i] for i, t in enumerate(live.night.seating) for n in t}
         out, coming = live.night.substitute(self._name(args, "out"), self._name(args, "in"))
@@ -299,13 +335,13 @@ class Director:
         where = f" at {seated[out]}" if out in seated else ""
         return (f"{coming} for {out}", f"{out}{where}", f"{coming}{where}; {out} has left")
 
-    def _end(self, live: LiveNight, args: dict[str, Any],
+    def _end(self, live: LiveState, args: dict[str, Any],
              command_id: str) -> tuple[str, str, str]:
         planned = live.night.last_round
         last = live.night.end()
         return ("the night ends early", f"{planned} games", f"{last} games")
 
-    def _undo_bell(self, live: LiveNight, args: dict[str, Any],
+    def _undo_bell(self, live: LiveState, args: dict[str, Any],
                    command_id: str) -> tuple[str, str, str]:
         night = live.night
         if live.bell_rung:
@@ -338,7 +374,23 @@ class Director:
                 f"game {last.number + 1}", f"taken back: game {last.number} goes on")
 
 
-def _action_text(action: dict[str, Any]) -> str:
-    """An action as the console shows it: ``seat 2 play KH``."""
-    rest = " ".join(str(v) for k, v in action.items() if k not in ("type", "seat"))
-    return f"seat {action.get('seat')} {action.get('type')} {rest}".strip()
+def _command_words(cmd: str, args: dict[str, Any]) -> str:
+    """A command the night refused, as the audit log says it."""
+    table = args.get("table")
+    if cmd == "replace_action":
+        return f"correct action {args.get('at')} at table {table}"
+    if cmd in ("fix_hand", "void_hand"):
+        verb = "fix" if cmd == "fix_hand" else "void"
+        return f"{verb} table {table}, hand {args.get('hand')}" + (
+            f" of game {args['game']}" if "game" in args else "")
+    if cmd == "swap":
+        a, b = (args.get(k) if isinstance(args.get(k), dict) else {} for k in ("a", "b"))
+        return f"swap {a.get('table')} {a.get('seat')} and {b.get('table')} {b.get('seat')}"
+    if cmd == "arrive":
+        return f"{args.get('name')} arrives"
+    if cmd == "substitute":
+        return f"{args.get('in')} for {args.get('out')}"
+    if cmd == "settle":
+        return "settle the ties"
+    return {"ring": "ring the bell", "undo_bell": "undo the bell",
+            "end": "end the night"}.get(cmd, cmd)

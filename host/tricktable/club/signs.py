@@ -28,8 +28,8 @@ from collections.abc import Sequence
 from tricktable.club.movement import SEATS
 from tricktable.protocol import Display
 
-__all__ = ["Move", "moves", "bell_sign", "closed_sign", "moves_sign", "over_sign", "move_line",
-           "parse_move_line", "no_more_hands", "NAME_CHARS"]
+__all__ = ["BELL", "OVER", "Move", "moves", "bell_sign", "closed_sign", "moves_sign", "over_sign",
+           "move_line", "parse_move_line", "no_more_hands", "table_closed", "NAME_CHARS"]
 
 NAME_CHARS = 7  # a move line is NAME -> T30 N: 7 + 4 + 5 = 16 characters at most
 SEVEN_SEGMENT = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-_ ")

@@ -3,7 +3,9 @@
 The one place that turns the engine's codes (``ORDER_UP``, ``PEPPER:SMALL``, ``NT``,
 ``{"type": "exchange", "giver": -1, ...}``) into words (``orders up``, ``small pepper``,
 ``no trump``, ``Di picks up the up-card``). ``tricktable replay``, the replay page's API
-(``web.journal_hands``) and the live scoreboard's event list (``web.model``) all use it.
+(``web.journal_hands``), the live scoreboard's event list (``web.model``) and the director's
+console (an action, ``action_words``: "East (Bob) played the king of diamonds"; a table's
+phase, ``phase_words``: "playing") all use it.
 Imports ``rules.base`` (the suit letters and the stock seat) only.
 """
 
@@ -15,7 +17,7 @@ from typing import Any
 from tricktable.rules.base import STOCK
 
 __all__ = ["bid_words", "trump_words", "contract_words", "card_words", "event_words",
-           "revoke_words"]
+           "revoke_words", "action_words", "phase_words"]
 
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 _TRUMPS = {**SUITS, "NT": "no trump", "HIGH": "high (no trump, aces high)",
@@ -27,6 +29,9 @@ _BIDS = {
     "DIRTY_CLUBS": "dirty clubs", "NO_BID": "no bid", "BENNY": "the Benny turned up",
 }
 _RANKS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack"}
+_PHASES = {"deal": "dealing", "bidding": "bidding", "bid": "bidding", "trump": "naming trump",
+           "exchange": "passing cards", "sit_out": "choosing who sits out", "play": "playing",
+           "hand_over": "hand scored", "game_over": "game over"}
 _SUFFIX_ALONE = ":ALONE"
 
 
@@ -152,3 +157,38 @@ def _exchange_words(event: Mapping[str, Any], who: Any) -> str:
         return f"{who(event['giver'])} discards {what}"
     what = f"the {card_words(card)}" if card else "a card"
     return f"{who(event['giver'])} passes {what} to {who(event['receiver'])}"
+
+
+def action_words(action: Mapping[str, Any], names: Sequence[str]) -> str:
+    """One action (``Action.to_json()``) as a sentence: "East (Bob) played the king of
+    diamonds", "North (Ann) bid 4". ``names``: what to call each seat."""
+    seat = action.get("seat")
+    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
+    kind = action.get("type")
+    card = card_words(action["card"]) if action.get("card") is not None else None
+    if kind == "play":
+        return f"{who} played the {card}"
+    if kind == "scan":
+        return f"{who} showed the {card} (hand scan)"
+    if kind == "turn_up":
+        return f"{who} turned up the {card}"
+    if kind == "bid":
+        return f"{who} bid {bid_words(str(action.get('bid')))}"
+    if kind == "pass":
+        return f"{who} passed"
+    if kind == "trump":
+        return f"{who} named {trump_words(action.get('trump'))}"
+    if kind == "exchange":
+        return f"{who} passed a card" + (f": the {card}" if card else "")
+    if kind == "sit_out":
+        return f"{who} sat out" if action.get("out", True) else f"{who} chose to play"
+    if kind == "call":
+        return f"{who} called {bid_words(str(action.get('call')))}"
+    if kind == "deal":
+        return f"{who} dealt"
+    return f"{who}: {str(kind).replace('_', ' ')}"
+
+
+def phase_words(phase: object) -> str:
+    """A table's phase as a director says it: "bidding", "playing"."""
+    return _PHASES.get(str(phase), str(phase or "no game").replace("_", " "))

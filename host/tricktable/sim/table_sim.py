@@ -9,8 +9,11 @@ waits for the host's verdict on the table's event stream and lifts it. A refused
 
 The bots follow the game on a private copy of the engine, fed only with the actions the
 host reports as accepted (``on_event``), so they see what the host decided, not what they
-meant. In a club night the bell ends a game early: ``play_game(stop=...)``, and ``Replaced``
-when the night started the next game under a play. Runs on the boards' asyncio loop.
+meant. A director's correction of an action (the table's ``replace`` control, from the
+console) changes the game under them: they read the host's actions again (``host_actions``)
+and go on from there, as players told "that card was the Q♦" would. In a club night the
+bell ends a game early: ``play_game(stop=...)``, and ``Replaced`` when the night started the
+next game under a play. Runs on the boards' asyncio loop.
 Imports ``engine``, ``sim.boards``, ``sim.bots``, ``sim.kit``, ``cards`` and ``club.live``
 (the ids of a night's new games).
 """
@@ -26,6 +29,7 @@ from typing import Any
 
 from tricktable.cards import parse_card_copy
 from tricktable.club.live import FRESH, NEW_GAME_ID
+from tricktable.club.night_commands import CONSOLE_ID
 from tricktable.engine import Engine
 from tricktable.engine.actions import Action, ScanCard, TurnUp, action_from_json
 from tricktable.engine.events import HandScored
@@ -42,11 +46,13 @@ class SimError(RuntimeError):
 
 class Replaced(SimError):
     """A club night started the table's next game under a play (``stale``: the host applied
-    it to the new game)."""
+    it to the new game; ``restarted``: the director started the same game of the night
+    again, with new players, rather than the bell the next)."""
 
-    def __init__(self, table: str, stale: bool) -> None:
+    def __init__(self, table: str, stale: bool, restarted: bool = False) -> None:
         super().__init__(f"table {table}: the night started the next game")
         self.stale = stale
+        self.restarted = restarted
 
 
 @dataclass
@@ -83,8 +89,11 @@ class SimTable:
     """Bots, their boards and their kit for one table of the host's club."""
 
     def __init__(self, table: str, setup: dict[str, Any], seats: list[Seat], kit: Kit,
-                 rng: random.Random, pace_s: float) -> None:
+                 rng: random.Random, pace_s: float,
+                 host_actions: Callable[[], list[dict[str, Any]]] | None = None) -> None:
         self.table = table
+        self.host_actions = host_actions  # the host's actions of the game in play (JSON)
+        self.corrected = False  # a correction changed the game since the bots last read it
         self.setup = setup
         self.seats = seats
         self.kit = kit
@@ -100,16 +109,25 @@ class SimTable:
         self._verdicts: dict[tuple[str, int], asyncio.Queue[dict[str, Any]]] = defaultdict(
             asyncio.Queue)
         self.replaced = False
+        self.restarted = False
 
     # -- the host's event stream -----------------------------------------------------------
     def on_event(self, event: dict[str, Any]) -> None:
         """One ``TableEvent`` of this table (call on the loop thread); a night's new game
         there ends the game being played (``Replaced``), but not the fresh game the night
         starts after a game that is over."""
+        reason = str(event.get("reason", ""))
         control_id = str(event.get("id"))
         if event.get("kind") == "control" and control_id.startswith(NEW_GAME_ID) \
                 and FRESH not in control_id:
             self.replaced = True
+        elif event.get("kind") == "control" and control_id.startswith(CONSOLE_ID) \
+                and reason.startswith("game ") and " started" in reason:
+            # the director's console started the night's game again (club.night_commands)
+            self.replaced = self.restarted = True
+        elif event.get("kind") == "control" and reason.startswith("action ") \
+                and " is now " in reason:  # table.replace's answer
+            self.corrected = True
         if event.get("kind") in ("accepted", "refused") and event.get("board") is not None:
             # a verdict after the night's new game is the new game's
             self._verdicts[(event["board"], event.get("pad") or 0)].put_nowait(
@@ -118,19 +136,31 @@ class SimTable:
     # -- a game ----------------------------------------------------------------------------
     async def play_game(self, setup: dict[str, Any] | None = None,
                         stop: Callable[[int], bool] | None = None,
-                        closed: Callable[[], bool] | None = None) -> GameSummary:
+                        closed: Callable[[], bool] | None = None,
+                        resume: bool = False) -> GameSummary:
         """Play from the start of a game on the host to its end, or until ``stop(hands
         scored)`` says so before a hand starts (a club night's bell), or ``closed()`` at any
         time (the night closed the table as a hand began: that hand counts for nothing).
         ``setup``: the game the host started, when it is not the table's own (a night's new
-        players)."""
-        self.games += 1
+        players); ``resume``: go on with the game where the host has it (a bell taken back;
+        its hands scored so far still count)."""
+        if not resume:
+            self.games += 1
+            self.replaced = self.restarted = False
+            self.scored = 0
         self.setup = setup or self.setup
-        self.replaced = False
         self.mirror = Engine.replay(self.setup, [])
-        self.revokes = self.scored = 0
+        if resume:
+            self.corrected = True  # read the host's game
+        self.revokes = 0
         refused: list[str] = []
-        while self.mirror.phase != "game_over":
+        while True:
+            if self.restarted:
+                raise Replaced(self.table, stale=False, restarted=True)
+            if self.corrected:
+                self._read_again()
+            if self.mirror.phase == "game_over":
+                break
             hand = self.mirror.public_state()["hand_number"]
             if closed is not None and closed():
                 break
@@ -148,11 +178,13 @@ class SimTable:
             state = self.mirror.public_state()
             action = self.seats[seat].bot.choose(state, hand, legal)
             verdict = await self._do(seat, action)
+            if verdict["kind"] == "refused" and self.corrected:
+                continue  # chosen before a correction changed the game: read it again
             if verdict["kind"] == "refused":
                 refused.append(f"{state['seats'][seat]}: {verdict.get('reason')}")
                 action = self.seats[seat].bot.choose(state, hand, legal, honest=True)
                 verdict = await self._do(seat, action)
-                if verdict["kind"] == "refused":
+                if verdict["kind"] == "refused" and not self.corrected:
                     raise SimError(f"table {self.table}: the host refused an honest "
                                    f"{action.to_json()}: {verdict.get('reason')}")
             trick_done = len(self.mirror.public_state()["trick"]["cards"]) == 0
@@ -165,6 +197,15 @@ class SimTable:
             scores=state["scores"], winner=sides[winner] if isinstance(winner, int) else None,
             hands=state["hand_number"], revokes=self.revokes,
             refused=refused, actions=len(self.mirror.actions), scored=self.scored)
+
+    def _read_again(self) -> None:
+        """The game as the host has it now, after a director's correction."""
+        self.corrected = False
+        if self.host_actions is None:
+            raise SimError(f"table {self.table}: an action was corrected and the bots cannot "
+                           "read the host's game again")
+        self.mirror = Engine.replay(self.setup, [action_from_json(a)
+                                                 for a in self.host_actions()])
 
     async def _deal_step(self) -> bool:
         """Deal and scan one card, or turn up the up-card; False when the deal is done."""
@@ -219,8 +260,8 @@ class SimTable:
             where.board.lift(where.pad)
         if self.replaced:
             raise Replaced(self.table, stale=verdict["kind"] == "accepted" and
-                           verdict["next_game"])
-        if verdict["kind"] == "accepted":
+                           verdict["next_game"], restarted=self.restarted)
+        if verdict["kind"] == "accepted" and not self.corrected:
             out = self.mirror.apply(action_from_json(verdict["action"]))
             if not out.ok:
                 raise SimError(f"table {self.table}: the host accepted {verdict['action']} "

@@ -14,7 +14,7 @@ With a club night file (``tricktable.web.night``): ``/standings`` (the night's s
 large type, printable), ``/api/standings``, event ``standings`` on ``/api/stream`` and
 ``/api/stream?only=standings`` (standings alone); the file is re-read when it changes.
 ``/tv`` is the TV mode (tables, standings and find-your-seat, rotating; round clock; bell and
-revoke banners). The end of the night (``/results``, scorecards, CSV) is ``web.results``.
+revoke banners); ``/seat`` a player's phone: type your name, see your table and seat, live. The end of the night (``/results``, scorecards, CSV) is ``web.results``.
 With a club database (``club_db``): the club's statistics on the same app (``web.stats``:
 ``/leaderboard``, ``/player/{id}``, ``/season/{id}`` and its report), a night's recorded hands
 on the one replay page as ``/replay/{night}~{table}``, and every JSON answer, event stream and
@@ -315,6 +315,7 @@ def create_app(feed: Feed, admin_token: str | None = None,
         Route("/replay/{table}", page("replay.html")),
         Route("/standings", page("standings.html")),
         Route("/tv", page("tv.html")),
+        Route("/seat", page("seat.html")),
         *results_routes(night, page, club.names.hidden if club is not None else None),
         Route("/api/club", api_club),
         Route("/api/addresses", api_addresses),

@@ -7,15 +7,21 @@
 
 - ``GET /api/console``: the night as the director corrects it: each table of this game (its
   seats, hands, score, whether it closed after the bell, whether it is tied, its live phase
-  from the feed, and the round's actions from the journal for a mis-scan), the finished games'
-  hands, the bell, and the audit log (newest first), read from the night file that
+  from the feed (and in words), and the round's actions from the journal, each with its
+  words, for a mis-scan), the finished games' hands, the bell (and when it rang), and the
+  audit log (newest first, refusals too), read from the night file that
   ``serve --night`` keeps.
+- ``GET /api/console/choices/{table}/{at}``: what the ``at``-th action of the table's game
+  this round could have been (same kind, same seat, allowed then), in words: the console's
+  card and bid picker.
+- ``GET /api/players/names``: empty (the console links no player pages; ``app.js`` asks).
 - ``POST /api/console/command`` ``{"cmd", "args", "by"}``: one correction, sent to the night
   over MQTT (``console_link.NightLink``) and answered with the night's verdict: 200 and the
   audit entry, or 400 and the reason (nothing changed).
 
 The page asks for a confirmation before each command. Imports ``club`` (store, movement,
 errors), ``journal``, ``protocol``, ``tricktable.web.feed``, ``tricktable.web.console_link``
+``engine`` (a mis-scan's alternatives), ``history.words``
 and ``tricktable.web.fleet_routes`` (the fleet page, ``/fleet``: find a board by blinking it).
 """
 
@@ -36,9 +42,12 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from tricktable.club.errors import ClubError
-from tricktable.club.movement import SEATS
+from tricktable.club.movement import SEATS, seat_labels
 from tricktable.club.store import night_from_json
-from tricktable.journal import Journal
+from tricktable.engine import Engine
+from tricktable.engine.actions import action_from_json
+from tricktable.history.words import action_words, phase_words
+from tricktable.journal import GameRecord, Journal
 from tricktable.protocol import ProtocolError
 from tricktable.textfiles import TextFileError, read_text
 from tricktable.web.console_link import NightLink
@@ -46,6 +55,12 @@ from tricktable.web.feed import Feed
 from tricktable.web.fleet_routes import fleet_routes
 from tricktable.web.guard import SecurityHeaders, bearer_ok
 from tricktable.web.responses import STATIC, error, page
+
+
+def game_in_play(journal: Journal, table: str, first: int) -> GameRecord | None:
+    """The table's game in play this round: its first (journal game ``first``), or the
+    newest fresh game after it (a game over before the bell: ``club.live``)."""
+    return next((g for g in reversed(journal.games(table)) if g.game >= first), None)
 
 
 def night_console(data: dict[str, Any], journal: Journal | None,
@@ -59,28 +74,55 @@ def night_console(data: dict[str, Any], journal: Journal | None,
     tables = []
     for number, table in enumerate(ids, 1):
         score = night.table_score(number) if not night.finished else (0, 0)
-        actions = []
+        actions, players = [], list(night.seating[number - 1])
         if journal is not None and table in live.get("games", {}):
-            record = next((g for g in journal.games(table) if g.game == live["games"][table]),
-                          None)
+            record = game_in_play(journal, table, live["games"][table])
             actions = record.actions if record is not None else []
+            players = record.setup.get("players") or players if record is not None else players
+        phase = phases.get(table, {}).get("phase")
         tables.append({
             "table": table, "number": number,
             "seats": dict(zip(SEATS, night.seating[number - 1], strict=True)),
             "hands": [list(h) for h in night.hands[number - 1]], "score": list(score),
             "closed": table in closed, "tied": score[0] == score[1],
             "settled": director.get("decided", {}).get(table),
-            "phase": phases.get(table, {}).get("phase"), "actions": actions})
+            "phase": phase, "phase_words": phase_words(phase) if phase else "no game yet",
+            "hand_number": phases.get(table, {}).get("hand_number"),
+            "actions": [{**a, "words": action_words(a, seat_labels(players))}
+                        for a in actions]})
     games = [{"number": g.number,
               "tables": [{"table": t, "hands": [list(h) for h in hands]}
                          for t, hands in zip(ids, g.hands, strict=True)]}
              for g in night.games]
     return {"round": min(night.round, night.options.rounds), "rounds": night.options.rounds,
             "finished": night.finished, "bell": bool(live.get("bell")),
-            "early": bool(director.get("early")),
+            "early": bool(director.get("early")), "bell_at": live.get("bell_at"),
+            "last_early": bool(night.games and night.games[-1].early),
             "hands_per_round": night.options.hands_per_round, "hands_left": night.hands_left(),
             "tables": tables, "games": games,
             "audit": list(reversed(director.get("audit", [])))}
+
+
+FAMILIES = ({"play"}, {"bid", "pass"}, {"trump"}, {"scan"}, {"turn_up"}, {"exchange"},
+            {"sit_out"}, {"call"})  # what a mis-scanned action may be put right as
+
+
+def choices(record: GameRecord, at: int) -> list[dict[str, Any]]:
+    """What the ``at``-th action of a journaled game could have been instead: the actions of
+    the same kind the rules allowed its seat then (a card it held, a bid it could make), each
+    with its words, for the console's picker."""
+    if not 1 <= at <= len(record.actions):
+        raise ValueError(f"the game has {len(record.actions)} actions; not {at}")
+    done = record.actions[at - 1]
+    family = next((f for f in FAMILIES if done["type"] in f), {done["type"]})
+    engine = Engine.replay(record.setup, [action_from_json(a) for a in record.actions[:at - 1]])
+    seats = seat_labels(record.setup.get("players") or [])
+    out = []
+    for action in engine.legal_actions():
+        found = action.to_json()
+        if found["type"] in family and found["seat"] == done["seat"] and found not in out:
+            out.append(found)
+    return [{"action": a, "words": action_words(a, seats), "now": a == done} for a in out]
 
 
 def create_console(feed: Feed, token: str, night: Path, journal: Path | None,
@@ -135,6 +177,30 @@ def create_console(feed: Feed, token: str, night: Path, journal: Path | None,
             return error(400, answer.reason)
         return JSONResponse({"ok": True, "entry": answer.entry})
 
+    def read_choices(table: str, at: int) -> list[dict[str, Any]]:
+        data = json.loads(read_text(night, "club night file"))
+        game = (data.get("live") or {}).get("games", {}).get(table)
+        if journal is None or game is None:
+            raise ValueError(f"no game of this round at table {table!r}")
+        opened = Journal(journal, readonly=True)
+        try:
+            record = game_in_play(opened, table, game)
+        finally:
+            opened.close()
+        if record is None:
+            raise ValueError(f"table {table} has not begun this round's game")
+        return choices(record, at)
+
+    async def api_choices(request: Request) -> Response:
+        if not authorised(request):
+            return error(403, "admin token missing or wrong")
+        try:
+            found = await asyncio.to_thread(read_choices, request.path_params["table"],
+                                            request.path_params["at"])
+        except (TextFileError, ValueError, ClubError) as exc:
+            return error(400, str(exc))
+        return JSONResponse({"choices": found})
+
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         await asyncio.to_thread(link.start)
@@ -147,6 +213,8 @@ def create_console(feed: Feed, token: str, night: Path, journal: Path | None,
         Route("/", page("console.html")),
         Route("/api/console", api_console),
         Route("/api/console/command", api_command, methods=["POST"]),
+        Route("/api/console/choices/{table}/{at:int}", api_choices),
+        Route("/api/players/names", lambda _r: JSONResponse({"players": {}})),
         *fleet_routes(feed, refused),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -2,13 +2,15 @@
 
 ``NightFile(path)`` keeps the standings of a progressive night (``tricktable club``) as JSON
 for the web: rank, player, total, games won, high/low marks, and the current round's seating
-with each table's score so far. ``refresh()`` looks at the file's modification time, size and
+with each table's score so far, and who sits this game out (``bench``). ``refresh()`` looks at the file's modification time, size and
 inode (``save_night`` renames a new file over the old) and reloads only when one changed; it
 says whether the view changed. A file that cannot be read or is refused by the club package
 keeps the last good standings and carries the error, so a half-typed hand edit never blanks
 the TV. Beside the night, the view carries what the live tables keep in the file's ``live``
 section (``tricktable.club.live``): ``bell`` (the head table rang: every table finishes its
-hand) and ``round_started`` (when this game of the night began, seconds since the epoch; for a
+hand), ``bell_at`` (when it rang), ``closed`` (the tables, by their club ids, that have finished
+their hand since; ``tables``: the night's table ids in order, the head table first) and
+``round_started`` (when this game of the night began, seconds since the epoch; for a
 night kept by hand, when this scoreboard saw the game change, else null), and ``now`` (the
 scoreboard's clock, so a TV with a wrong clock still counts right). ``tournament()`` is the
 last good night itself, for the results pages. Imports ``tricktable.club`` only.
@@ -48,7 +50,8 @@ def night_view(night: ProgressiveTournament) -> dict[str, Any]:
     return {"round": min(night.round, night.last_round), "rounds": night.last_round,
             "games_played": len(night.games), "finished": night.finished,
             "hands_per_round": night.options.hands_per_round, "hands_left": night.hands_left(),
-            "standings": rows, "seating": seating}
+            "standings": rows, "seating": seating,
+            "bench": [] if night.finished else list(night.bench)}
 
 
 class NightFile:
@@ -91,8 +94,13 @@ class NightFile:
             if self._seen is None or self._seen[0] != night.round:
                 self._seen = (night.round, None if self._seen is None else time.time())
             started = self._seen[1]
-        return {"bell": live.get("bell") is True and not night.finished,
-                "round_started": started}
+        bell = live.get("bell") is True and not night.finished
+        ids = live.get("tables") if isinstance(live.get("tables"), list) else []
+        closed = live.get("closed") if bell and isinstance(live.get("closed"), dict) else {}
+        bell_at = live.get("bell_at")
+        return {"bell": bell, "round_started": started,
+                "bell_at": bell_at if bell and isinstance(bell_at, int | float) else None,
+                "tables": [str(t) for t in ids], "closed": sorted(map(str, closed))}
 
     def tournament(self) -> ProgressiveTournament | None:
         """The last good night read from the file (None if it never could be read)."""
@@ -102,5 +110,7 @@ class NightFile:
         """The JSON for ``/api/standings`` and the ``standings`` event."""
         base = self._view or {"round": 0, "rounds": 0, "games_played": 0, "finished": False,
                               "hands_per_round": 0, "hands_left": 0, "standings": [],
-                              "seating": [], "bell": False, "round_started": None}
+                              "seating": [], "bench": [], "bell": False,
+                              "round_started": None,
+                              "bell_at": None, "tables": [], "closed": []}
         return dict(base, night=self.path.name, error=self._error, now=time.time())

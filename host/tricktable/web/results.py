@@ -49,7 +49,8 @@ def scorecard_view(night: ProgressiveTournament, player: str) -> dict[str, Any] 
         return None
     lines = [{"game": line.game, "table": line.table, "seat": line.seat,
               "partner": line.partner, "opponents": list(line.opponents), "score": line.score,
-              "against": line.against, "won": line.won}
+              "against": line.against, "won": line.won,
+              "settled": line.seat != "bye" and line.table in night.games[line.game - 1].decided}
              for line in scorecards(night)[name]]
     row = next(r for r in standing_rows(night) if r["name"] == name)
     return {"name": name, "standing": row, "lines": lines, "finished": night.finished,

@@ -12,6 +12,7 @@ Imports ``tricktable.web.app``, ``tricktable.web.feed`` and
 
 from __future__ import annotations
 
+import logging
 import socket
 import threading
 from collections.abc import Callable
@@ -26,6 +27,8 @@ from tricktable.web.app import create_app
 from tricktable.web.feed import Feed
 from tricktable.web.journal_hands import HistoryFiles, JournalHands
 from tricktable.web.night import NightFile
+
+log = logging.getLogger(__name__)
 
 
 class _Server(uvicorn.Server):
@@ -49,10 +52,15 @@ class Scoreboard:
                  password: str | None = None, tls: bool = False, ca_file: str | None = None,
                  journal: Path | None = None, night: Path | None = None,
                  histories: list[Path] | None = None, club_db: Path | None = None,
-                 addresses: Path | None = None, make_app: Callable[[Feed], Starlette] | None = None) -> None:
+                 addresses: Path | None = None,
+                 make_app: Callable[[Feed], Starlette] | None = None,
+                 offline: bool = False) -> None:
         """``club_db``: the club database whose statistics the scoreboard serves too;
         ``addresses``: the file of addresses ``tricktable up`` shows on the TV;
-        ``make_app``: serve this app of the feed instead of the scoreboard (the console)."""
+        ``make_app``: serve this app of the feed instead of the scoreboard (the console);
+        ``offline``: serve even when no broker answers (a night's pages from its files)."""
+        self.offline = offline
+        self.live = False  # the feed reached the broker
         self.feed = Feed(broker_host, broker_port, prefix, username=username, password=password,
                          tls=tls, ca_file=ca_file)
         if make_app is not None:
@@ -98,7 +106,8 @@ class Scoreboard:
         self._server.should_exit = True
         if self._thread is not None:
             self._thread.join(10)
-        self.feed.stop()
+        if self.live:
+            self.feed.stop()
 
     def run(self) -> None:
         """Serve in the foreground until Ctrl-C or SIGTERM."""
@@ -108,14 +117,27 @@ class Scoreboard:
             self._serve()
         finally:
             self._exiting.set()
-            self.feed.stop()
+            if self.live:
+                self.feed.stop()
 
     def _start_feed(self) -> None:
+        if self.live:
+            return
         try:
             self.feed.start()
-        except ConnectionError:
+            self.live = True
+        except ConnectionError as exc:
+            if self.offline:  # the files still have the night and its hands
+                log.warning("serving without a broker: %s", exc)
+                return
             self._sock.close()
             raise
+
+    def connect(self) -> bool:
+        """Reach the broker now (``ConnectionError`` unless ``offline``); True when it
+        answered, False when serving without it."""
+        self._start_feed()
+        return self.live
 
     def _serve(self) -> None:
         self._server.run(sockets=[self._sock])

@@ -91,6 +91,11 @@ function tableName(id) {
 // Tables as people count them: t2 before t10 (like protocol.natural_key).
 const byTable = new Intl.Collator("en", { numeric: true }).compare;
 
+// A variant as players name it: "bid-euchre" is "Bid Euchre".
+function variantName(id) {
+  return id ? String(id).split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ") : "–";
+}
+
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
@@ -142,7 +147,7 @@ function phaseText(summary) {
 function clubCard(t) {
   const card = el("a", { class: "table-card", href: `/table/${encodeURIComponent(t.table)}`, "data-table": t.table });
   card.append(el("h2", { text: tableName(t.table) }));
-  card.append(el("p", { class: "variant", text: t.variant || "–" }));
+  card.append(el("p", { class: "variant", text: variantName(t.variant) }));
   const rows = el("table", { class: "sides" });
   (t.sides || []).forEach((side, i) => {
     rows.append(el("tr", {}, el("th", { text: side.name }), el("td", { class: "num", text: String((t.scores || [])[i] ?? 0) })));
@@ -252,12 +257,30 @@ function eventLine(ev, state) {
   return el("li", { class: `${ev.kind} ${e.type || ""}`, text: eventText(ev, state) });
 }
 
+// Every recorded hand of the table (the host's journal, when the scoreboard has it), game by
+// game, each a link to its replay: during the night and after it.
+async function nightHands(table) {
+  const r = await fetch(`/api/table/${encodeURIComponent(table)}/hands`);
+  if (!r.ok) return;
+  const hands = (await r.json()).hands || [];
+  const games = [...new Set(hands.map((h) => h.game))];
+  const box = document.getElementById("night-hands");
+  box.closest("section").hidden = !hands.length;
+  showChildren(box, ...games.map((game, i) => el("li", { "data-game": String(game) }, el("h3", { text: `Game ${i + 1}` }),
+    el("ol", { class: "hand-list" }, ...hands.filter((h) => h.game === game).map((h) => el("li", { class: h.revokes ? "revoked" : "" },
+      el("a", { href: `/replay/${encodeURIComponent(table)}?game=${h.game}&hand=${h.hand}`,
+        text: `Hand ${h.hand}: ${h.contract || h.contract_text || "no contract"} → ${(h.scores_after || []).join(" – ")}` })))))));
+}
+
 function tablePage() {
   const table = decodeURIComponent(location.pathname.split("/").pop());
   document.getElementById("title").textContent = tableName(table);
   document.title = `tricktable · ${tableName(table)}`;
   const render = (view) => {
-    if (view.missing || !view.state) return;
+    const idle = view.missing || !view.state;
+    document.getElementById("felt").hidden = idle;
+    document.getElementById("idle").hidden = !idle;
+    if (idle) return;
     const state = view.state, summary = view.summary;
     document.body.dataset.phase = state.phase;
     const alerts = document.getElementById("alerts");
@@ -270,8 +293,9 @@ function tablePage() {
     document.getElementById("felt").classList.toggle("previous", trick === last);
     const bids = (summary.bids || []).map((b) => `${seatName(state, b.seat)}: ${b.text}`).join(", ");
     const contract = summary.contract_text || "–";
+    const variant = variantName(state.variant);
     factsList(document.getElementById("facts"), [
-      ["Game", state.variant || "–"],
+      ["Game", state.round != null ? `${variant} · game ${state.round} of the night` : variant],
       ["Hand", `${state.hand_number ?? "–"} · ${phaseText(summary)}`],
       ["Dealer", seatName(state, state.dealer)],
       ["To act", state.game_over ? "–" : seatName(state, state.to_act)],
@@ -287,12 +311,17 @@ function tablePage() {
         el("td", { class: "num score", text: String((state.scores || [])[i] ?? 0) })));
     });
     drawChart(document.getElementById("chart"), view.score_history, state.sides);
-    document.getElementById("hands").replaceChildren(...view.last_hands.map((h) => handLine(h, table)));
-    document.getElementById("events").replaceChildren(...view.events.slice().reverse().map((ev) => eventLine(ev, state)));
+    // this game's hands only (a night's earlier games are on the night's list below)
+    document.getElementById("hands").replaceChildren(...view.last_hands.filter((h) => h.game === view.game).map((h) => handLine(h, table)));
+    // a public page: what the players did, not the host's admin answers
+    document.getElementById("events").replaceChildren(...view.events.filter((ev) => ev.kind !== "control" && ev.kind !== "invalid")
+      .slice().reverse().map((ev) => eventLine(ev, state)));
   };
   fetch(`/api/table/${encodeURIComponent(table)}`).then((r) => (r.ok ? r.json() : null)).then((view) => {
-    if (view) render(view);
+    render(view || { missing: true });
   });
+  nightHands(table);
+  setInterval(() => nightHands(table), 30000);
   fetch("/api/standings").then((r) => (r.ok ? r.json() : null)).then((night) => {
     if (!night) return;  // no club night: no bell
     bellBanner(night);
@@ -422,7 +451,10 @@ function showPar(hand) {
   for (const row of par.by_bid) {
     table.append(el("tr", { "data-bid": row.bid }, el("th", { text: row.text, scope: "row" }),
       ...row.sides.map((r, i) => {
+        // the par cell shows the par contract itself, as the par line says it (another
+        // contract of the side at that bid may score the same)
         const isPar = Boolean(r && best && row.bid === best.bid && hand.sides[i].seats.includes(best.seat));
+        if (isPar) r = best;
         return el("td", { class: `num${isPar ? " par" : ""}`,
           text: r ? `${hand.seats[r.seat]} ${SUITS[r.trump] || trumpName(r.trump)} ${r.tricks.join("-")} (${r.score.map((d) => (d > 0 ? `+${d}` : String(d))).join("/")})${isPar ? " par" : ""}` : "–" });
       })));
@@ -471,7 +503,7 @@ async function replayPage() {
     const deltas = (hand.deltas || []).map((d) => (d > 0 ? `+${d}` : String(d))).join(" / ");
     factsList(document.getElementById("facts"), [
       ["Hand", `game ${hand.game}, hand ${hand.hand} · ${seatName(hand, hand.dealer)} deals`],
-      ["Up-card", hand.up_card ? cardLabel(hand.up_card) : "–"],
+      ...(hand.up_card ? [["Up-card", cardLabel(hand.up_card)]] : []), // only where the game turns one
       ["Bidding", (hand.bids || []).map((b) => `${seatName(hand, b.seat)}: ${b.text}`).join(", ") || "–"],
       ["Contract", hand.contract_text || "–"],
       ["Trump", hand.trump_text || "–"],

@@ -34,7 +34,7 @@
 
   function gameTable(g) {
     const rows = g.tables.map((t) => {
-      const win = (team) => (t.winner === team ? `won${t.decided ? " (tie settled)" : ""}` : "");
+      const win = (team) => (t.winner === team ? `won${t.decided ? " (a tie, settled by the director)" : ""}` : "");
       return el("tr", { "data-table": String(t.table) },
         el("th", { scope: "row", text: tableName(t.table) }),
         el("td", { text: `${t.seats.N} & ${t.seats.S}` }), el("td", { class: "n", text: String(t.score[0]) }),
@@ -76,7 +76,7 @@
       el("td", { text: SEAT_NAMES[line.seat] || line.seat }), el("td", { text: line.partner }),
       el("td", { text: line.opponents.filter(Boolean).join(" & ") }),
       el("td", { class: "n", text: String(line.score) }), el("td", { class: "n", text: String(line.against) }),
-      el("td", { text: line.seat === "bye" ? "bye" : line.won ? "won" : "lost" }))));
+      el("td", { text: `${line.seat === "bye" ? "bye" : line.won ? "won" : "lost"}${line.settled ? " (a tie, settled by the director)" : ""}` }))));
     document.getElementById("card-total").textContent = String(s.total);
     document.getElementById("card-won").textContent = `${s.won} won`;
     document.body.dataset.ready = "yes";

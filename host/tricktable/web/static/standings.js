@@ -1,5 +1,6 @@
 // tricktable scoreboard: the club night's standings and seating (club page section and
-// /standings), kept live by the "standings" server-sent event. Loaded after app.js, whose
+// /standings), kept live by the "standings" server-sent event. On the club page the seating by
+// name comes first (where do I sit?); on a phone the standings come a page at a time. Loaded after app.js, whose
 // el(), live() and tableName() it uses. No framework, no build step.
 "use strict";
 
@@ -30,11 +31,45 @@
     for (const seat of ["N", "E", "S", "W"]) {
       list.append(el("dt", { text: SEAT_NAMES[seat] }), el("dd", { text: t.seats[seat] }));
     }
-    card.append(list, el("p", { class: "seat-score", text: `A ${t.score[0]} · B ${t.score[1]} · ${t.hands} hand${t.hands === 1 ? "" : "s"}` }));
+    card.append(list, el("p", { class: "seat-score", text: `N/S ${t.score[0]} · E/W ${t.score[1]} · ${t.hands} hand${t.hands === 1 ? "" : "s"}` }));
     return card;
   }
 
+  const PER_PAGE = 25; // standings rows a phone shows at once
+  const phone = matchMedia("(max-width: 700px)");
+  let last = null;
+
+  function page() {
+    const m = /^#p(\d+)$/.exec(location.hash);
+    return m ? Number(m[1]) : 1;
+  }
+
+  // On a phone, one page of the standings and links to the others (links, not buttons: a
+  // public page has nothing to press but links).
+  function paged(rows) {
+    const pager = document.getElementById("pager");
+    if (!phone.matches || rows.length <= PER_PAGE) { pager.replaceChildren(); return rows; }
+    const pages = Math.ceil(rows.length / PER_PAGE), at = Math.min(page(), pages);
+    showChildren(pager, el("span", { text: `Page ${at} of ${pages}: ` }), ...Array.from({ length: pages }, (_, i) => el("a", {
+      href: `#p${i + 1}`, text: `${i * PER_PAGE + 1}–${Math.min(rows.length, (i + 1) * PER_PAGE)}`, ...(i + 1 === at ? { "aria-current": "page" } : {}) })));
+    return rows.slice((at - 1) * PER_PAGE, at * PER_PAGE);
+  }
+
+  // Everyone by name with their table and seat in this game (the club page).
+  function seatNames(v) {
+    const box = document.getElementById("seat-names");
+    if (!box) return;
+    const rows = [];
+    for (const t of v.seating) for (const [seat, name] of Object.entries(t.seats)) rows.push([name, `${tableName(t.table)} · ${SEAT_NAMES[seat]}`]);
+    for (const name of v.bench || []) rows.push([name, "sits out this game"]);
+    rows.sort((a, b) => a[0].localeCompare(b[0], undefined, { sensitivity: "base" }));
+    document.getElementById("seat-names-title").hidden = rows.length === 0;
+    showChildren(box, ...rows.map(([name, where]) => el("li", { "data-player": name }, el("span", { class: "who", text: name }),
+      el("span", { class: "where", text: where }))));
+  }
+
   function render(v) {
+    last = v;
     const section = document.getElementById("night");
     section.hidden = false;
     bellBanner(v);
@@ -43,7 +78,8 @@
     const error = document.getElementById("night-error");
     error.hidden = !v.error;
     error.textContent = v.error ? `The night file could not be read; showing the last good standings. ${v.error}` : "";
-    showChildren(document.getElementById("standings-body"), ...v.standings.map(row));
+    seatNames(v);
+    showChildren(document.getElementById("standings-body"), ...paged(v.standings).map(row));
     document.getElementById("seating-title").hidden = v.seating.length === 0;
     showChildren(document.getElementById("seating"), ...v.seating.map(seatCard));
   }
@@ -62,5 +98,7 @@
     });
   }
 
+  window.addEventListener("hashchange", () => { if (last) render(last); });
+  phone.addEventListener("change", () => { if (last) render(last); });
   playersReady.then(start);
 })();

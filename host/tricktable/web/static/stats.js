@@ -55,10 +55,10 @@ function ratingChart(box, ratings) {
   add("polygon", { class: "band", points: [...upper, ...lower].join(" ") });
   add("polyline", { class: "mu", points: ratings.map((r, i) => `${x(i)},${y(r.mu)}`).join(" ") });
   ratings.forEach((r, i) => {
-    add("circle", { class: "dot", cx: x(i), cy: y(r.mu), r: 5 }).append(Object.assign(document.createElementNS(ns, "title"), { textContent: `${r.name}: μ ${r.mu} σ ${r.sigma}` }));
+    add("circle", { class: "dot", cx: x(i), cy: y(r.mu), r: 5 }).append(Object.assign(document.createElementNS(ns, "title"), { textContent: `${r.name}: skill ${r.mu.toFixed(1)}, give or take ${r.sigma.toFixed(1)}` }));
   });
-  add("text", { x: pad, y: 28 }).textContent = `μ ${hi.toFixed(1)}`;
-  add("text", { x: pad, y: H - 8 }).textContent = `μ ${lo.toFixed(1)}`;
+  add("text", { x: pad, y: 28 }).textContent = `skill ${hi.toFixed(1)}`;
+  add("text", { x: pad, y: H - 8 }).textContent = `skill ${lo.toFixed(1)}`;
   box.replaceChildren(svg);
 }
 
@@ -72,7 +72,7 @@ async function playerPage() {
     document.getElementById("title").textContent = body.name + (body.nickname ? ` “${body.nickname}”` : "");
     const last = body.ratings[body.ratings.length - 1];
     document.getElementById("rating-now").textContent = last
-      ? `μ ${last.mu.toFixed(2)} ± σ ${last.sigma.toFixed(2)} (cautious μ − 3σ = ${last.ordinal.toFixed(2)}) after ${last.games} game(s)`
+      ? `Rating ${last.ordinal.toFixed(1)} after ${plural(last.games, "game")} (a cautious rating: it rises as you win and as the club sees more of your games)`
       : "";
     ratingChart(document.getElementById("rating-chart"), body.ratings);
     document.getElementById("families").replaceChildren(...body.families.map((f) =>

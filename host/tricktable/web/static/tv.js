@@ -38,7 +38,7 @@
     const was = before.last_hand, now = after.last_hand;
     if (now && (!was || was.hand_number !== now.hand_number)) {
       // the sides' names are on the tile right above, in the same order as the points
-      const points = (now.points || []).map(signed).join(" / ");
+      const points = (now.deltas || now.points || []).map(signed).join(" / ");
       flashes.set(after.table, { kind: "hand", text: `Hand ${now.hand_number} scored: ${points}`, until: Date.now() + FLASH * 1000 });
     }
   }
@@ -53,23 +53,40 @@
   function tile(t) {
     const f = flashOf(t.table);
     const node = el("article", { class: `tile${f ? ` flash flash-${f.kind}` : ""}`, "data-table": t.table });
+    const after = bellState(t);
     node.append(el("header", {}, el("h2", { text: tableName(t.table) }),
-      el("span", { class: "tile-phase", text: `Hand ${t.hand_number ?? "–"} · ${phaseText(t)}` })));
+      el("span", { class: "tile-phase", text: after ? "Bell" : `Hand ${t.hand_number ?? "–"} · ${phaseText(t)}` })));
+    if (after) node.classList.add(`after-bell-${after.kind}`);
     (t.sides || []).forEach((side, i) => {
       node.append(el("p", { class: `side s${i}` }, el("span", { class: "side-name", text: side.name }),
         el("span", { class: "side-score", text: String((t.scores || [])[i] ?? 0) })));
     });
     const alerts = t.alerts || [];
-    if (f) node.append(el("p", { class: `result ${f.kind}`, text: f.text }));
+    // after the bell the tile's line says where the table is: done, or still in its hand
+    if (after) node.append(el("p", { class: `tile-bell bell-${after.kind}`, text: after.text }));
+    else if (f) node.append(el("p", { class: `result ${f.kind}`, text: f.text }));
     else if (alerts.length) node.append(el("p", { class: `tile-alert ${alerts[0].kind}`, text: alerts[0].text }));
     else if (t.contract_text) node.append(el("p", { class: "tile-line", text: t.contract_text }));
     else if (t.to_act_name && !t.game_over) node.append(el("p", { class: "tile-line", text: `${t.to_act_name} to act` }));
     return node;
   }
 
+  // After the bell: a table is done (its hand scored) or still finishing its hand.
+  function bellState(t) {
+    if (!night || !night.bell || !(night.tables || []).includes(t.table)) return null;
+    if ((night.closed || []).includes(t.table)) return { kind: "done", text: "Done" };
+    return { kind: "late", text: `Finishing hand ${t.hand_number ?? ""}`.trim() };
+  }
+
+  function lateTables() {
+    if (!night || !night.bell) return [];
+    return (night.tables || []).filter((id) => !(night.closed || []).includes(id));
+  }
+
   function tableLayout(count, width, height) {
     const gap = rem(0.6);
-    const cols = Math.max(1, Math.floor((width + gap) / (rem(14) + gap)));
+    // as many columns as fit, but no more than the tables: a few tables get wide tiles
+    const cols = Math.max(1, Math.min(Math.max(1, count), Math.floor((width + gap) / (rem(14) + gap))));
     const fit = Math.max(1, Math.floor((height + gap) / (rem(7) + gap)));
     const rows = Math.max(1, Math.min(fit, Math.ceil(count / cols)));
     const tall = Math.min(rem(11), (height - gap * (rows - 1)) / rows);
@@ -157,6 +174,7 @@
 
   // ---- the bar: clock and banners ------------------------------------------------------
   function clockText() {
+    if (night && night.bell && !night.finished) return "BELL";
     if (!night || night.finished || night.round_started == null) return "";
     const secs = Math.max(0, Math.floor((Date.now() + offset) / 1000 - night.round_started));
     const h = Math.floor(secs / 3600), m = Math.floor((secs % 3600) / 60), s = secs % 60;
@@ -170,8 +188,11 @@
     if (clock.hidden) return;
     document.getElementById("clock-game").textContent = night.finished ? "Final results" : `Game ${night.round} of ${night.rounds}`;
     document.getElementById("clock-time").textContent = clockText();
+    document.getElementById("clock-time").classList.toggle("ringing", Boolean(night.bell && !night.finished));
     const hands = document.getElementById("clock-hands");
-    hands.textContent = night.finished ? "" : night.bell ? "BELL" : `${plural(night.hands_left, "hand")} to the bell`;
+    const late = lateTables().length, known = (night.tables || []).length > 0;
+    hands.textContent = night.finished ? "" : night.bell ? (!known ? "BELL" : late ? `${plural(late, "table")} still playing` : "all tables done")
+      : `${plural(night.hands_left, "hand")} to the bell`;
     hands.classList.toggle("ringing", Boolean(night.bell));
     const played = night.hands_per_round - night.hands_left;
     document.getElementById("pips").replaceChildren(...Array.from({ length: night.finished ? 0 : night.hands_per_round },
@@ -180,7 +201,14 @@
 
   function drawBanners() {
     const out = [];
-    if (night && night.bell) out.push(el("p", { class: "banner bell", text: "BELL · every table finishes the hand in play, then the players move" }));
+    if (night && night.bell) {
+      out.push(el("p", { class: "banner bell", text: "BELL · every table finishes the hand in play, then the players move" }));
+      const late = lateTables();
+      const since = night.bell_at ? Math.max(0, Math.round((Date.now() + offset) / 1000 - night.bell_at)) : null;
+      const when = since == null ? "" : ` · ${Math.floor(since / 60)}:${String(since % 60).padStart(2, "0")} since the bell`;
+      if ((night.tables || []).length) out.push(el("p", { class: "banner late", id: "late-strip", text: late.length
+        ? `Still playing: ${late.map(tableName).join(", ")}${when}` : "Every table is done: the moves come next" }));
+    }
     if (night && night.error) out.push(el("p", { class: "banner error", text: `The night file could not be read; showing the last good standings. ${night.error}` }));
     const sorted = [...tables.values()].sort((a, b) => byTable(a.table, b.table));
     const host = new Set();
@@ -288,6 +316,7 @@
     window.addEventListener("resize", schedule);
     setInterval(() => {
       if (night) document.getElementById("clock-time").textContent = clockText();
+      if (night && night.bell) drawBanners(); // the late strip's time
       const lit = [...flashes.values()].some((f) => f.until <= Date.now());
       if (lit) schedule(); // a result's time is up: back to the plain tile
     }, 1000);
