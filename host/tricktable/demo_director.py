@@ -85,6 +85,7 @@ class DemoDirector:
                         self._steps.pop(0)
                         if step.cmd == "undo_bell":
                             self._head_hands_at_undo = len(self.live.night.hands[0])
+                        continue  # the next one at once (a bell is undone before it moves)
             await asyncio.sleep(POLL_S)
 
     async def _send(self, cmd: str, args: dict[str, Any]) -> dict[str, Any] | None:
@@ -95,8 +96,10 @@ class DemoDirector:
                                                         id=command_id))
         await asyncio.to_thread(self.live.command, self.live.topics.night_control(), payload)
         entry = self.live.director.done(command_id)
-        if entry is None:
-            log.info("the director's %s was refused; tried again later", cmd)
+        if entry is None or "refused" in entry:  # a refusal is in the audit log too
+            log.info("the director's %s was refused (%s); tried again later", cmd,
+                     entry["refused"] if entry else "no answer")
+            return None
         return entry
 
     async def _settle_ties(self) -> None:
@@ -139,9 +142,11 @@ class DemoDirector:
         """A table whose last action is of ``kind`` and could have been another: that one."""
         if not self._playing():
             return None
+        service = self.live.service
+        assert service is not None
         for table in self.live.tables:
-            record = next((g for g in self.live.journal.games(table)
-                           if g.game == self.live.games.get(table)), None)
+            game = service.state(table).get("game")  # a fresh game's too (a countdown's)
+            record = next((g for g in self.live.records(table) if g.game == game), None)
             if record is None or not record.actions:
                 continue
             last = action_from_json(record.actions[-1])

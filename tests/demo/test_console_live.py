@@ -22,6 +22,7 @@ from tricktable.demo import Demo, DemoConfig
 from tricktable.web.console import create_console
 from tricktable.web.console_link import NightLink
 from tricktable.web.server import Scoreboard
+from waiting import eventually
 
 TOKEN = "director-secret"
 WAIT_MS = 90_000  # a table may have to play a whole hand first, on a loaded machine
@@ -79,8 +80,10 @@ def test_every_console_action_on_a_live_night_and_the_night_plays_on(
         key = f"replace:{last.get_attribute('data-replace', timeout=WAIT_MS)}"
         last.click()
         answer = page.locator(f'[data-answer-for="{key}"]')
-        page.wait_for_function("""(key) => document.getElementById('confirm-dialog').open ||
-            document.querySelector(`[data-answer-for="${key}"]`).textContent""", arg=key)
+        # polled from here: the page's CSP forbids the eval that wait_for_function needs
+        eventually(lambda: page.evaluate("""(key) => document.getElementById('confirm-dialog')
+            .open || document.querySelector(`[data-answer-for="${key}"]`).textContent""", key),
+                   "the picker or an answer", timeout=WAIT_MS / 1000)
         if page.locator("#confirm-dialog").get_attribute("open") is not None:
             expect(page.locator("#picker")).to_contain_text(
                 re.compile(r"(North|East|South|West) \(\w+\) played the "))
@@ -108,8 +111,9 @@ def test_every_console_action_on_a_live_night_and_the_night_plays_on(
         page.locator('[data-fix="t1/2/1"]').wait_for(timeout=WAIT_MS)  # a hand of game 2
         # rung while two tables are in the middle of a hand, so that it can be undone before
         # the players move
-        page.wait_for_function("""[...document.querySelectorAll('.table-state')]
-            .filter((p) => p.textContent.startsWith('playing')).length >= 2""", timeout=WAIT_MS)
+        eventually(lambda: page.evaluate("""() => [...document.querySelectorAll('.table-state')]
+            .filter((p) => p.textContent.startsWith('playing')).length >= 2"""),
+                   "two tables in the middle of a hand", timeout=WAIT_MS / 1000)
         page.click("#ring")
         confirm(page, "ring", "Done: the bell of game 2")
         expect(tv.locator("#clock-time")).to_have_text("BELL", timeout=WAIT_MS)

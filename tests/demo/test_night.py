@@ -158,6 +158,7 @@ def test_the_demo_director_does_each_correction_once_and_the_night_still_ends(
                   "two players swapped", "a substitute for a player who left", "a late arrival",
                   "the bell rung by hand", "the bell undone", "the bell rung again"):
         assert label in out.output, label
+    assert "→ not changed" not in out.output, out.output  # done, not a refusal in the log
     assert "the night ended: 3 of 3 games played" in out.output
     assert re.search(r"broker mqtt://127\.0\.0\.1:\d+", out.output), out.output
     assert "tricktable console --broker mqtt://" in out.output

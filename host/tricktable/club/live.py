@@ -358,8 +358,10 @@ class LiveNight:
             self._start_new_games()
 
     def _play_on(self, table: str) -> None:
-        """A table whose game is over before the bell starts a fresh one (idempotent by id);
-        a head table that cannot rings the bell."""
+        """A table whose game is over before the bell starts a fresh one (idempotent by id)
+        with the same players: a director's swap with a table still in its game waits for
+        the next game of the night, as there; one who left the night gives way to whom the
+        night seats there (a substitute). A head table that cannot rings the bell."""
         assert self._service is not None
         state = self._service.state(table)
         game = int(state.get("game") or 0)
@@ -368,9 +370,14 @@ class LiveNight:
         self._refresh(table, scored=False)  # its last hand may not have been taken yet
         if table == self.tables[0] and self.night.hands_left() == 0:
             return  # the head table is through: it rings the bell
+        setup = self._setup(table)
+        over = next((g for g in self.records(table) if g.game == game), None)
+        if over is not None and over.setup.get("players"):
+            here = self.night.present()
+            setup["players"] = [old if old in here else new for old, new in
+                                zip(over.setup["players"], setup["players"], strict=True)]
         result = self._service.control(table, Control(
-            cmd="new_game", args=self._setup(table),
-            id=f"{NEW_GAME_ID}{self.night.round}{FRESH}{game}"))
+            cmd="new_game", args=setup, id=f"{NEW_GAME_ID}{self.night.round}{FRESH}{game}"))
         if result is not None and not result.ok and table == self.tables[0]:
             log.error("the head table %s cannot start a fresh game (%s): it rings the bell",
                       table, result.reason)

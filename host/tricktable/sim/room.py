@@ -200,6 +200,8 @@ class Room:
             if fresh and not await self._fresh_game(sim.table, game, stop):
                 return
             game, setup = self.game_of(sim.table)
+            if any(name not in self.bots for name in setup["players"]):
+                self._players()  # a fresh game seats the night's players now: a substitute
             for seat, name in enumerate(setup["players"]):  # as the host seats them
                 if name not in self.bots:
                     raise SimError(f"table {sim.table}: the host seats {name}, who is not "
