@@ -1255,6 +1255,78 @@ static int settled_moves(Core *c, int need, u128 present, int seat, int led, int
     return cut;
 }
 
+/* The best key of the cards seat may play to a trick led in suit led (its cards of the suit,
+ * or when it has none any card), and that card (*card). */
+static int best_follow(Core *c, int seat, int led, int *card) {
+    u128 h = c->hands[seat], follow = h & c->suit_masks[led];
+    const int *keys = c->keys[led];
+    int k = INT_MIN;
+    for (u128 m = follow ? follow : h; m; m &= m - 1) {
+        int q = low_bit(m);
+        if (keys[q] > k) { k = keys[q]; *card = q; }
+    }
+    return k;
+}
+
+/* Tricks seat's side is sure of, the trick in progress included, when seat plays the trick's
+ * n-th card (0 < n, some hand after seat still to play; DDS's quick tricks at second hand):
+ * when a card of the side (played, or held by seat or a partner still to play) beats every
+ * card the opponents still to play can play, the side wins the trick: one. When no trump is
+ * left and the lead is free, the hand holding the side's best card of the suit led (hh) then
+ * leads: the suit's next card when hh holds it too, and in every other suit hh holds, its
+ * best card when it is the suit's best, or all of hh's cards when nobody else holds the suit.
+ * rel: the cards the count depends on. */
+static int sure_follow(Core *c, int seat, int n, int led, int best, int best_seat,
+                       int best_card, Rel *rel) {
+    int mine = c->ours[seat], ahead = c->ours[best_seat] == mine;
+    int top = ahead ? best : INT_MIN, theirs = ahead ? INT_MIN : best;
+    int top_card = best_card, top_seat = best_seat, x = seat;
+    for (int k = n; k < c->nseats; k++, x = c->next_seat[x]) {
+        int q = -1, key = best_follow(c, x, led, &q);
+        if (c->ours[x] == mine) {
+            if (key > top) { top = key; top_card = q; top_seat = x; }
+        } else if (key > theirs) {
+            theirs = key;
+        }
+    }
+    if (top <= theirs) return 0;
+    rel_none(rel);
+    rel_card(rel, c->eff[top_card], c->strength[top_card]);
+    int tricks = 1;
+    u128 inhand = 0;
+    for (int j = 0; j < c->nseats; j++) inhand |= c->hands[c->seats[j]];
+    if ((inhand & c->trumps) || (c->restricts && !c->free) || c->eff[top_card] != led ||
+        top_seat == best_seat)
+        return tricks;
+    u128 hh = c->hands[top_seat];
+    for (int s = 0; s < NSUITS; s++) {
+        u128 m = c->suit_masks[s], own = hh & m;
+        if (!own) continue;
+        if (!(inhand & ~hh & m)) { /* nobody else holds the suit */
+            tricks += popcount(own) - (s == led);
+            continue;
+        }
+        int first = -1, second = -1; /* the suit's two best cards left in the hands */
+        for (int i = 0; i < c->suit_len[s] && second < 0; i++) {
+            int q = c->suit_order[s][i];
+            if (!(inhand & BIT(q))) continue;
+            if (first < 0) first = q;
+            else second = q;
+        }
+        if (s == led) { /* hh's best plays to this trick: its next, when the best left */
+            if (first == top_card && second >= 0 && (hh & BIT(second)) &&
+                c->strength[second] < c->strength[first] && !(inhand & ~hh & c->twin[second])) {
+                tricks++;
+                rel_card(rel, s, c->strength[second]);
+            }
+        } else if ((hh & BIT(first)) && !(inhand & ~hh & c->twin[first])) {
+            tricks++;
+            rel_card(rel, s, c->strength[first]);
+        }
+    }
+    return tricks;
+}
+
 /* Can the side take need more tricks (the one in progress included) when seat plays the
  * trick's n-th card; led: the suit led; best: the key of the best card so far (best_card),
  * played by best_seat; gone: the cards of the trick; present: every card not gone in an
@@ -1307,6 +1379,11 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
         if (nmoves > 1)
             follow_order(c, seat, n, led, best, c->ours[best_seat] == c->ours[seat], moves,
                          nmoves);
+        if (n + 1 < c->nseats) {
+            int q = sure_follow(c, seat, n, led, best, best_seat, best_card, rel);
+            if (q && (c->ours[seat] ? q >= need : q > popcount(hand) - need)) return c->ours[seat];
+            rel_none(rel);
+        }
     }
     int maxing = c->ours[seat];
     int result = !maxing, was_free = c->free, cut = -1;
