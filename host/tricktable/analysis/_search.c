@@ -759,6 +759,22 @@ static int partners_discard(Core *c, int holder, int tricks) {
     return 1;
 }
 
+/* Whether, no opponent holding a trump, the leader can cash its own tricks (own) and then
+ * lead suit s to partner h's run (k tricks): h keeps its cards of s, having other cards than
+ * trumps and s for the leader's tricks, and every other partner has cards other than trumps
+ * for both. */
+static int own_then_via(Core *c, int leader, int h, int s, int own, int k) {
+    u128 plain = ~c->trumps;
+    for (int j = 0; j < c->nseats; j++) {
+        int x = c->seats[j];
+        if (c->ours[x] != c->ours[leader] || x == leader) continue;
+        if (x == h ? popcount(c->hands[x] & plain & ~c->suit_masks[s]) < own
+                   : popcount(c->hands[x] & plain) < own + k)
+            return 0;
+    }
+    return 1;
+}
+
 /* Tricks each team (the side searched; everyone else) is sure of when leader leads: see
  * Solver's docs ("sure tricks"): the leader's runs it cashes, or a partner's run in a suit
  * the leader can lead to it, the better of the two; the best trumps' run. rel: per team,
@@ -805,7 +821,7 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
             }
         }
     }
-    int cash = 0, via = 0, via_best = -1;
+    int cash = 0, via = 0, via_best = -1, both = 0;
     if ((ncash || nvia) && !(c->restricts && !c->free && c->finished_before + c->nfinished == 0)) {
         u128 ruffers[MAXSEATS];
         int nruff = 0;
@@ -816,15 +832,21 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
         for (int i = 0; i < ncash; i++)
             cash += cash_rounds(c, cash_suit[i], cash_run[i], leader, ruffers, nruff);
         if (cash && !partners_discard(c, leader, cash)) cash = 0;
-        int most = cash + (trump_holder == leader ? trump_run : 0);
+        int own = cash + (trump_holder == leader ? trump_run : 0), most = own;
         for (int i = 0; i < nvia; i++) {
             int h = via_holder[i], k = cash_rounds(c, via_suit[i], via_run[i], h, ruffers, nruff);
             if (k && !partners_discard(c, h, k)) k = 0;
-            int total = k + (trump_holder == h ? trump_run : 0);
+            int total = k + (trump_holder == h ? trump_run : 0), add = 0;
+            if (k && !nruff && cash && trump_holder != h && own_then_via(c, leader, h,
+                    via_suit[i], own, k)) { /* the leader's own first, then the partner's */
+                total = own + k;
+                add = 1;
+            }
             if (k && total > most) {
                 most = total;
                 via = k;
                 via_best = i;
+                both = add;
             }
         }
     }
@@ -835,8 +857,12 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
     if (via_best >= 0) { /* the partner's run is worth more than the leader's own */
         int h = via_holder[via_best];
         best[team] = via + (trump_holder == h ? trump_run : 0);
+        if (both) {
+            best[team] = via + cash + (trump_holder == leader ? trump_run : 0);
+            rel[team] = cashed;
+        }
         rel_card(&rel[team], via_suit[via_best], c->strength[via_last[via_best]]);
-        if (trump_holder == h && trump_run)
+        if ((trump_holder == h || (both && trump_holder == leader)) && trump_run)
             rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
     } else {
         best[team] = cash + (trump_holder == leader ? trump_run : 0);
