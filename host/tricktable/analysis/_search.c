@@ -634,7 +634,9 @@ static void sort_moves(int *moves, int (*score)[3], int n) {
  * a partner who ruffs (the suit's other cards, when no opponent ruffs), the suits whose best
  * card an opponent holds (low cards first: the high ones are left to win later), the best
  * cards of suits an opponent can ruff, then the other cards of those suits (low first). In
- * the two middle groups, the suits where the side's own best card is lowest come first. A
+ * the two middle groups, with no trump left the suits where the opponents hold the fewest
+ * cards come first (as DDS: fewer answers to search), then the suits where the side's own
+ * best card is lowest. A
  * suit the leader heads but not with the card led is one an opponent may win like the
  * others. */
 static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
@@ -679,7 +681,13 @@ static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
             sc = partner_ruffs || (partner_cards & BIT(top)) ? 3 : 2;
         }
         score[i][0] = -sc;
-        score[i][1] = sc == 2 || sc == 3 ? side_best[s] : sc == 4 ? s == c->trump_suit : 0;
+        int opp = 0;
+        for (int j = 0; j < c->nseats; j++) {
+            int x = c->seats[j];
+            if (c->ours[x] != mine) opp += popcount(c->hands[x] & c->suit_masks[s]);
+        }
+        score[i][1] = sc == 2 || sc == 3 ? (present & c->trumps ? 0 : opp * 1024) + side_best[s]
+                      : sc == 4 ? s == c->trump_suit : 0;
         /* within a group: the best cards high first, the others low first; then by card */
         score[i][2] = (sc == 4 || sc == 1 ? -c->strength[p] : c->strength[p]) * NCARDS + p;
     }
