@@ -634,7 +634,9 @@ static void sort_moves(int *moves, int (*score)[3], int n) {
  * a partner who ruffs (the suit's other cards, when no opponent ruffs), the suits whose best
  * card an opponent holds (low cards first: the high ones are left to win later), the best
  * cards of suits an opponent can ruff, then the other cards of those suits (low first). In
- * the two middle groups, the suits where the side's own best card is lowest come first. A
+ * the two middle groups, with no trump left the suits where the opponents hold the fewest
+ * cards come first (as DDS: fewer answers to search), then the suits where the side's own
+ * best card is lowest. A
  * suit the leader heads but not with the card led is one an opponent may win like the
  * others. */
 static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
@@ -679,7 +681,13 @@ static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
             sc = partner_ruffs || (partner_cards & BIT(top)) ? 3 : 2;
         }
         score[i][0] = -sc;
-        score[i][1] = sc == 2 || sc == 3 ? side_best[s] : sc == 4 ? s == c->trump_suit : 0;
+        int opp = 0;
+        for (int j = 0; j < c->nseats; j++) {
+            int x = c->seats[j];
+            if (c->ours[x] != mine) opp += popcount(c->hands[x] & c->suit_masks[s]);
+        }
+        score[i][1] = sc == 2 || sc == 3 ? (present & c->trumps ? 0 : opp * 1024) + side_best[s]
+                      : sc == 4 ? s == c->trump_suit : 0;
         /* within a group: the best cards high first, the others low first; then by card */
         score[i][2] = (sc == 4 || sc == 1 ? -c->strength[p] : c->strength[p]) * NCARDS + p;
     }
@@ -759,6 +767,22 @@ static int partners_discard(Core *c, int holder, int tricks) {
     return 1;
 }
 
+/* Whether, no opponent holding a trump, the leader can cash its own tricks (own) and then
+ * lead suit s to partner h's run (k tricks): h keeps its cards of s, having other cards than
+ * trumps and s for the leader's tricks, and every other partner has cards other than trumps
+ * for both. */
+static int own_then_via(Core *c, int leader, int h, int s, int own, int k) {
+    u128 plain = ~c->trumps;
+    for (int j = 0; j < c->nseats; j++) {
+        int x = c->seats[j];
+        if (c->ours[x] != c->ours[leader] || x == leader) continue;
+        if (x == h ? popcount(c->hands[x] & plain & ~c->suit_masks[s]) < own
+                   : popcount(c->hands[x] & plain) < own + k)
+            return 0;
+    }
+    return 1;
+}
+
 /* Tricks each team (the side searched; everyone else) is sure of when leader leads: see
  * Solver's docs ("sure tricks"): the leader's runs it cashes, or a partner's run in a suit
  * the leader can lead to it, the better of the two; the best trumps' run. rel: per team,
@@ -805,7 +829,7 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
             }
         }
     }
-    int cash = 0, via = 0, via_best = -1;
+    int cash = 0, via = 0, via_best = -1, both = 0;
     if ((ncash || nvia) && !(c->restricts && !c->free && c->finished_before + c->nfinished == 0)) {
         u128 ruffers[MAXSEATS];
         int nruff = 0;
@@ -816,15 +840,21 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
         for (int i = 0; i < ncash; i++)
             cash += cash_rounds(c, cash_suit[i], cash_run[i], leader, ruffers, nruff);
         if (cash && !partners_discard(c, leader, cash)) cash = 0;
-        int most = cash + (trump_holder == leader ? trump_run : 0);
+        int own = cash + (trump_holder == leader ? trump_run : 0), most = own;
         for (int i = 0; i < nvia; i++) {
             int h = via_holder[i], k = cash_rounds(c, via_suit[i], via_run[i], h, ruffers, nruff);
             if (k && !partners_discard(c, h, k)) k = 0;
-            int total = k + (trump_holder == h ? trump_run : 0);
+            int total = k + (trump_holder == h ? trump_run : 0), add = 0;
+            if (k && !nruff && cash && trump_holder != h && own_then_via(c, leader, h,
+                    via_suit[i], own, k)) { /* the leader's own first, then the partner's */
+                total = own + k;
+                add = 1;
+            }
             if (k && total > most) {
                 most = total;
                 via = k;
                 via_best = i;
+                both = add;
             }
         }
     }
@@ -835,8 +865,12 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
     if (via_best >= 0) { /* the partner's run is worth more than the leader's own */
         int h = via_holder[via_best];
         best[team] = via + (trump_holder == h ? trump_run : 0);
+        if (both) {
+            best[team] = via + cash + (trump_holder == leader ? trump_run : 0);
+            rel[team] = cashed;
+        }
         rel_card(&rel[team], via_suit[via_best], c->strength[via_last[via_best]]);
-        if (trump_holder == h && trump_run)
+        if ((trump_holder == h || (both && trump_holder == leader)) && trump_run)
             rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
     } else {
         best[team] = cash + (trump_holder == leader ? trump_run : 0);
@@ -1255,6 +1289,78 @@ static int settled_moves(Core *c, int need, u128 present, int seat, int led, int
     return cut;
 }
 
+/* The best key of the cards seat may play to a trick led in suit led (its cards of the suit,
+ * or when it has none any card), and that card (*card). */
+static int best_follow(Core *c, int seat, int led, int *card) {
+    u128 h = c->hands[seat], follow = h & c->suit_masks[led];
+    const int *keys = c->keys[led];
+    int k = INT_MIN;
+    for (u128 m = follow ? follow : h; m; m &= m - 1) {
+        int q = low_bit(m);
+        if (keys[q] > k) { k = keys[q]; *card = q; }
+    }
+    return k;
+}
+
+/* Tricks seat's side is sure of, the trick in progress included, when seat plays the trick's
+ * n-th card (0 < n, some hand after seat still to play; DDS's quick tricks at second hand):
+ * when a card of the side (played, or held by seat or a partner still to play) beats every
+ * card the opponents still to play can play, the side wins the trick: one. When no trump is
+ * left and the lead is free, the hand holding the side's best card of the suit led (hh) then
+ * leads: the suit's next card when hh holds it too, and in every other suit hh holds, its
+ * best card when it is the suit's best, or all of hh's cards when nobody else holds the suit.
+ * rel: the cards the count depends on. */
+static int sure_follow(Core *c, int seat, int n, int led, int best, int best_seat,
+                       int best_card, Rel *rel) {
+    int mine = c->ours[seat], ahead = c->ours[best_seat] == mine;
+    int top = ahead ? best : INT_MIN, theirs = ahead ? INT_MIN : best;
+    int top_card = best_card, top_seat = best_seat, x = seat;
+    for (int k = n; k < c->nseats; k++, x = c->next_seat[x]) {
+        int q = -1, key = best_follow(c, x, led, &q);
+        if (c->ours[x] == mine) {
+            if (key > top) { top = key; top_card = q; top_seat = x; }
+        } else if (key > theirs) {
+            theirs = key;
+        }
+    }
+    if (top <= theirs) return 0;
+    rel_none(rel);
+    rel_card(rel, c->eff[top_card], c->strength[top_card]);
+    int tricks = 1;
+    u128 inhand = 0;
+    for (int j = 0; j < c->nseats; j++) inhand |= c->hands[c->seats[j]];
+    if ((inhand & c->trumps) || (c->restricts && !c->free) || c->eff[top_card] != led ||
+        top_seat == best_seat)
+        return tricks;
+    u128 hh = c->hands[top_seat];
+    for (int s = 0; s < NSUITS; s++) {
+        u128 m = c->suit_masks[s], own = hh & m;
+        if (!own) continue;
+        if (!(inhand & ~hh & m)) { /* nobody else holds the suit */
+            tricks += popcount(own) - (s == led);
+            continue;
+        }
+        int first = -1, second = -1; /* the suit's two best cards left in the hands */
+        for (int i = 0; i < c->suit_len[s] && second < 0; i++) {
+            int q = c->suit_order[s][i];
+            if (!(inhand & BIT(q))) continue;
+            if (first < 0) first = q;
+            else second = q;
+        }
+        if (s == led) { /* hh's best plays to this trick: its next, when the best left */
+            if (first == top_card && second >= 0 && (hh & BIT(second)) &&
+                c->strength[second] < c->strength[first] && !(inhand & ~hh & c->twin[second])) {
+                tricks++;
+                rel_card(rel, s, c->strength[second]);
+            }
+        } else if ((hh & BIT(first)) && !(inhand & ~hh & c->twin[first])) {
+            tricks++;
+            rel_card(rel, s, c->strength[first]);
+        }
+    }
+    return tricks;
+}
+
 /* Can the side take need more tricks (the one in progress included) when seat plays the
  * trick's n-th card; led: the suit led; best: the key of the best card so far (best_card),
  * played by best_seat; gone: the cards of the trick; present: every card not gone in an
@@ -1307,6 +1413,11 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
         if (nmoves > 1)
             follow_order(c, seat, n, led, best, c->ours[best_seat] == c->ours[seat], moves,
                          nmoves);
+        if (n + 1 < c->nseats) {
+            int q = sure_follow(c, seat, n, led, best, best_seat, best_card, rel);
+            if (q && (c->ours[seat] ? q >= need : q > popcount(hand) - need)) return c->ours[seat];
+            rel_none(rel);
+        }
     }
     int maxing = c->ours[seat];
     int result = !maxing, was_free = c->free, cut = -1;

@@ -24,14 +24,19 @@ one trick at a time from there (the tests near the answer are the costly ones), 
   cashes its runs of best cards in other suits (as many rounds as every opponent who holds
   a trump follows suit; the whole suit when nobody else holds it after the run and no
   opponent holds a trump); a team is sure of its surest hand's count;
+- inside a trick (second and third hand), a side whose card beats whatever the opponents
+  still to play can play is sure of the trick, and with no trump left its winning hand of
+  the next card of the suit and of its other suits' best cards (DDS's quick tricks at the
+  second hand);
 - at a trick's last card, the trick starts after each card the player may play are looked
   up (the table, the sure tricks) before any is searched: one that answers for the player
   ends the node, and those that answer against it are not searched (enhanced transposition
   cutoff);
 - move ordering: at a lead, the lead that settled the last test there, winners nobody can
   ruff (trumps last), then low cards to a partner's winner or to a partner who ruffs, then
-  low cards of the suits an opponent heads (in both, the suits where the side's best card
-  is lowest first), suits an opponent ruffs last; following, the lowest card that wins the
+  low cards of the suits an opponent heads (in both, with no trump left the suits where the
+  opponents hold fewest cards first, then those where the side's best card is lowest),
+  suits an opponent ruffs last; following, the lowest card that wins the
   trick first, low cards when the player's own side wins;
 - the search walks its own copy of the hands (bit sets, the trick's best card carried
   down), with no ``CardPlay.play`` on its path.
