@@ -160,6 +160,13 @@ class Board:
             self.join((self.wifi_index + 1) % len(self.wifi))  # failed: the next one, in order
         return False
 
+    def dns_server(self):
+        """The DNS server the network gave, (ip, 53), for resolving the broker's name without
+        blocking (dns.py); None while there is no address."""
+        if self.wlan is None or not self.wlan.isconnected():
+            return None
+        return (self.wlan.ifconfig()[3], 53)
+
     def rssi(self):
         try:
             return self.wlan.status("rssi") if self.wlan is not None else None
