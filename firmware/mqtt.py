@@ -124,6 +124,7 @@ class MQTTClient:
         self.published = 0
         self.skipped = 0  # packets longer than max_packet, read past
         self.alive = ticks_ms()
+        self.address = None  # the broker's address as last resolved
         self._pid = 0
         self._sock = None
         self._addr = None  # the broker's address, resolved once per boot
@@ -302,6 +303,7 @@ class MQTTClient:
             from dns import resolve
 
             host = await resolve(self.host, server, self.connect_timeout_ms)
+        self.address = host
         self._addr = socket.getaddrinfo(host, self.port)[0][-1]  # a literal: no lookup
         self._failed = 0
         return self._addr
