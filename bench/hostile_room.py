@@ -236,7 +236,8 @@ def figures(args, boards, hands, journal, first_seen, faults) -> dict:
             wrong += 1
     silent = sum((b.summary or {}).get("silent", 0) for b in boards)
     recover = []
-    for name, ended, _kind in faults:
+    worst: dict[str, float] = {}
+    for name, ended, kind in faults:
         board = boards[int(name[1:])]
         backlog = [hands[int(name[1:])][i][1] for i, at in board.placed() if at <= ended]
         arrivals = [first_seen.get((name, c["boot"], c["seq"]), 0)
@@ -244,6 +245,7 @@ def figures(args, boards, hands, journal, first_seen, faults) -> dict:
         late = [t for t in arrivals if t > ended]
         if late:
             recover.append(max(late) - ended)
+            worst[kind] = round(max(worst.get(kind, 0.0), recover[-1]), 2)
     recover.sort()
     p99 = recover[min(len(recover) - 1, int(len(recover) * 0.99))] if recover else 0.0
     unfinished = [b.name for b in boards if b.summary is None]
@@ -252,7 +254,7 @@ def figures(args, boards, hands, journal, first_seen, faults) -> dict:
             "recover_median": statistics.median(recover) if recover else 0.0,
             "faults": len(faults), "kinds": {k: sum(1 for f in faults if f[2] == k)
                                              for k in sorted({f[2] for f in faults})},
-            "boots": sum(b.boots for b in boards), "unfinished": unfinished,
+            "worst_recover_by_kind": worst, "boots": sum(b.boots for b in boards), "unfinished": unfinished,
             "failures": [f for b in boards for f in b.failures][:3]}
 
 

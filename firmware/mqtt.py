@@ -436,6 +436,7 @@ class MQTTClient:
         while not self._stop:
             self.alive = ticks_ms()
             if self.network_up is not None and not self.network_up():
+                delay = self.backoff_ms[0]  # not the broker's doing: try soon once it is back
                 await self._pause(delay)
                 continue
             try:

@@ -47,3 +47,14 @@ def run_cases(cases: list[tuple[str, str]], timeout: float = 600) -> dict[str, d
         results.setdefault(name, {"ok": False, "error": f"no result (exit {proc.returncode})",
                                   "output": proc.stdout[-4000:] + proc.stderr[-4000:]})
     return results
+
+
+def run_script(path: Path, *args: str, timeout: float = 900) -> str:
+    """Run a MicroPython script on the 32-bit VM (its ``asyncio.run(main())`` awaited there,
+    ``sys.argv[1]`` a fresh directory, then ``args``); its output."""
+    proc = subprocess.run(["node", str(WASM_DIR / "run_cases.mjs"), str(FIRMWARE), str(EMULATOR_DIR),
+                           str(MP_DIR), "--", f"script:{path}", *args], capture_output=True,
+                          text=True, timeout=timeout, cwd=WASM_DIR)
+    if proc.returncode:
+        raise RuntimeError(f"32-bit MicroPython failed:\n{proc.stdout}\n{proc.stderr}")
+    return proc.stdout

@@ -107,30 +107,12 @@ def tag(uid):
     return E.Tag(uid, kind="ntag213", miss_every=2 if len(uid) == 7 else 0)
 
 
-class SmallBuffers:
-    """The socket module, its TCP sockets given a board-sized send buffer (SPEC ``sndbuf``:
-    lwIP's TCP_SND_BUF is a few KB, the unix port's default a few hundred), so a stalled
-    link fills it as it fills a board's."""
-
-    def __init__(self, real, size):
-        self._real, self._size = real, size
-
-    def __getattr__(self, name):
-        return getattr(self._real, name)
-
-    def socket(self, *args):
-        s = self._real.socket(*args)
-        if not args or args[-1] != self._real.SOCK_DGRAM:
-            s.setsockopt(self._real.SOL_SOCKET, 7, self._size)  # SO_SNDBUF (Linux)
-        return s
-
-
 def main():
     spec = SPEC
     if spec.get("sndbuf"):
-        import socket
+        from sndbuf import small_buffers
 
-        sys.modules["socket"] = SmallBuffers(socket, spec["sndbuf"])
+        small_buffers(spec["sndbuf"])
     import config
 
     cfg = config.validate(spec["config"])

@@ -7,7 +7,8 @@ placed, waited for until its pad reported it, lifted), ``seed``, ``wifi`` (the W
 unkindness: ``drop_every_s`` mean seconds between access-point drops, ``drop_s`` [min, max]
 seconds down, ``dhcp_ms`` [min, max] before an address once it is back), ``frames`` (PN532
 emulator attributes set on every chip when the emulator has them: ``preamble``,
-``postamble``, ``ack_late_ms``: odd frames as chips send them).
+``postamble``, ``ack_late_ms``: odd frames as chips send them). Its TCP sockets get a
+board's few KB of send buffer (casekit.small_buffers).
 
 Progress goes to ``storage``/room.log, one line per step, so the board goes on where it was
 after a power cut (the bench kills the process): ``placing I T`` (card I on its pad at wall
@@ -141,7 +142,9 @@ async def play(app, chips, plays, start, rng):
 
 def main():
     import config
+    from sndbuf import small_buffers
 
+    small_buffers(4096)  # a board's few KB of TCP send buffer
     cfg = config.validate(SPEC["config"])
     del sys.modules["config"]
     nxt, lying = progress()

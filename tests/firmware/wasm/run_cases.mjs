@@ -3,7 +3,9 @@
 // fresh VM in a worker thread of its own (a VM's timers left behind must not fire into the
 // next one's). Usage: node run_cases.mjs DIR... -- MODULE:CASE...  Every .py and .json file
 // in the DIRs is put in the VM's /lib; each case prints one line:
-// RESULT {"case", "ok", "skip", "error", "output"}.
+// RESULT {"case", "ok", "skip", "error", "output"}. An item "script:PATH" runs that script
+// instead (its closing asyncio.run(main()) awaited on the VM's own loop), ARGS after it in
+// sys.argv, printing what it prints: node run_cases.mjs DIR... -- script:PATH ARG...
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
@@ -29,6 +31,20 @@ async def _run_case(module, name, tmp):
         out = {"ok": False, "error": "%s: %s" % (type(e).__name__, e)}
     return out
 `;
+
+async function runScript({ files, script, argv }) {
+  const { loadMicroPython } = await import("@micropython/micropython-webassembly-pyscript");
+  const mp = await loadMicroPython({
+    stdout: (line) => console.log(line),
+    stderr: (line) => console.error(line),
+  });
+  mp.FS.mkdir("/lib");
+  mp.FS.mkdir("/case");
+  for (const [fname, data] of files) mp.FS.writeFile("/lib/" + fname, data);
+  mp.runPython(RUN + `\nsys.argv[:] = ${JSON.stringify(["script", "/case", ...argv])}`);
+  const text = readFileSync(script, "utf8").replace(/asyncio\.run\(main\(\)\)\s*$/, "await main()");
+  await mp.runPythonAsync(text);
+}
 
 async function runOne({ files, module, name }) {
   const { loadMicroPython } = await import("@micropython/micropython-webassembly-pyscript");
@@ -83,7 +99,12 @@ if (isMainThread) {
       }
     }
   }
-  for (const item of args.slice(split + 1)) {
+  const items = args.slice(split + 1);
+  if (items.length && items[0].startsWith("script:")) {
+    await runScript({ files, script: items[0].slice(7), argv: items.slice(1) });
+    process.exit(0);
+  }
+  for (const item of items) {
     const [module, name] = item.split(":");
     const out = await inWorker({ files, module, name });
     out.case = item;
