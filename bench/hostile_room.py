@@ -26,8 +26,9 @@ Then it counts, against what the boards placed (each board's room.log):
 - ``silent-while-online``: episodes of a board connected for two keepalives with its oldest
   event never acked (room_board.watch);
 - ``wrong cards``: a journaled event whose card or pad no board placed;
-- ``recover p99``: from the end of a link fault (stall, drain, half-open, cut, takeover, and
-  a power cut's reboot) to the last event the board had placed before it reaching the host.
+- ``recover p99``: from the link's return after a fault (the end of a stall, drain, AP drop
+  or power cut; the moment of a half-open, cut or takeover; later if the board's access point
+  was gone then) to the last event the board had placed before it reaching the host.
 
 Run: .venv/bin/python bench/hostile_room.py [--quick] [--boards 8] [--plays 1000] [--seed 1]
 """
@@ -121,15 +122,24 @@ class RoomBoard:
     def done(self) -> bool:
         return self.summary is not None or len(self.failures) > 3
 
+    def wifi_down(self) -> list[tuple[float, float]]:
+        """(from, to) wall times s the board's access point was gone, from its log."""
+        out = []
+        for words in self._log():
+            if len(words) == 3 and words[0] == "wifi_down":
+                out.append((int(words[1]) / 1000, int(words[2]) / 1000))
+        return out
+
+    def _log(self) -> list[list[str]]:
+        try:
+            return [line.split() for line in (self.storage / "room.log").read_text().splitlines()]
+        except OSError:
+            return []
+
     def placed(self) -> list[tuple[int, float]]:
         """(play index, wall time s) of every placement so far, from the board's log."""
         out = []
-        try:
-            lines = (self.storage / "room.log").read_text().splitlines()
-        except OSError:
-            return out
-        for line in lines:
-            words = line.split()
+        for words in self._log():
             if len(words) == 3 and words[0] == "placing":
                 out.append((int(words[1]), int(words[2]) / 1000))
         return out
@@ -237,8 +247,13 @@ def figures(args, boards, hands, journal, first_seen, faults) -> dict:
     silent = sum((b.summary or {}).get("silent", 0) for b in boards)
     recover = []
     worst: dict[str, float] = {}
+    for b, board in enumerate(boards):
+        faults = faults + [(f"b{b}", to, "ap_drop") for _, to in board.wifi_down()]
     for name, ended, kind in faults:
         board = boards[int(name[1:])]
+        for start, to in sorted(board.wifi_down()):  # the link is back once the AP is too
+            if start <= ended < to:
+                ended = to
         backlog = [hands[int(name[1:])][i][1] for i, at in board.placed() if at <= ended]
         arrivals = [first_seen.get((name, c["boot"], c["seq"]), 0)
                     for uid in backlog for c in by_card.get(uid, [])[:1]]

@@ -209,6 +209,8 @@ class MQTTClient:
             n = sock_readinto(sock, view[got:])
             now = ticks_ms()
             self.alive = now
+            if not n and self.network_up is not None and not self.network_up():
+                raise OSError("the network is down")  # as mqtt_as asks the WLAN in its loops
             if n:
                 got += n
                 self._last_rx = now

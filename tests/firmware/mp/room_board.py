@@ -13,7 +13,8 @@ board's few KB of send buffer (casekit.small_buffers).
 Progress goes to ``storage``/room.log, one line per step, so the board goes on where it was
 after a power cut (the bench kills the process): ``placing I T`` (card I on its pad at wall
 time T ms) and ``done I``. A card placed and not done when the power went is still lying on
-its pad at the next boot. Prints one JSON line at the end: plays, silent (episodes of more
+its pad at the next boot. ``wifi_down T0 T1``: the access point gone (wall ms) till an
+address again. Prints one JSON line at the end: plays, silent (episodes of more
 than two keepalives connected with the oldest unacked event never acked: a board silent while
 it shows online), connects, pending.
 """
@@ -80,6 +81,7 @@ class RoomWifi:
             down += dhcp[0] + int(self.rng.random() * (dhcp[1] - dhcp[0]))
             self.down_until = now + down
             self.next_drop = now + down + self._gap()
+            log(f"wifi_down {wall_ms()} {wall_ms() + down}")
         return ticks_diff(now, self.down_until) >= 0
 
 
