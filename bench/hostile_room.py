@@ -3,7 +3,8 @@ emulated pads, each board through its own TCP fault proxy to mosquitto, with a h
 journals and acks as the service does. Prints figures; asserts nothing.
 
 Each board (tests/firmware/mp/room_board.py) plays its share of the night's cards, one at a
-time on a random pad, each lifted after its verdict time. The room, at random (``--seed``):
+time on a random pad, each lifted after its verdict time. The room, at random (``--seed``;
+a board's next link fault comes at least three keepalives after its last one ended):
 
 - **stalls** a board's link for 2-12 s (link_faults.FaultProxy.stall: no byte either way);
 - **drains** it slowly (200 bytes/s for a few seconds), goes **half-open** (the connection
@@ -174,6 +175,7 @@ def run(args: argparse.Namespace) -> dict:
                     "frames": FRAMES if args.frames else {}}
             boards.append(RoomBoard(mp, f"b{b}", spec, work))
         pending: list[tuple[float, int, str]] = []  # (when it ends, board, kind)
+        busy_until: dict[int, float] = {}
         start = time.monotonic()
         while not all(b.done() for b in boards) and time.monotonic() - start < args.limit:
             time.sleep(0.2)
@@ -185,7 +187,7 @@ def run(args: argparse.Namespace) -> dict:
                     proxies[item[1]].drain(None)
             if rng.random() < 0.2 * args.boards / args.fault_every:  # a 0.2 s tick
                 b = rng.randrange(args.boards)
-                if boards[b].done() or any(p[1] == b for p in pending):
+                if boards[b].done() or busy_until.get(b, 0) > now:
                     continue
                 kind = rng.choice(["stall", "stall", "drain", "half_open", "cut", "takeover", "power"])
                 if kind == "stall":
@@ -208,6 +210,7 @@ def run(args: argparse.Namespace) -> dict:
                     if not boards[b].power_cut(secs):
                         continue
                 pending.append((now + secs, b, kind))
+                busy_until[b] = now + secs + 3 * KEEPALIVE  # its recovery, before the next
         time.sleep(1)
         journal = host.events()
         first_seen = dict(host.first_seen)
