@@ -57,24 +57,10 @@ if hasattr(time, "ticks_ms"):  # MicroPython: sockets are streams (None: nothing
                 return 0
             raise
 
-else:  # CPython: recv_into/send, and their would-block exceptions (TLS's too)
-    import ssl as _ssl
+    tls_handshake = None  # MicroPython's runs inside the first reads and writes
 
-    _WOULD_BLOCK = (BlockingIOError, _ssl.SSLWantReadError, _ssl.SSLWantWriteError)
-
-    def sock_readinto(sock, view):
-        """Bytes read into ``view``; None when nothing has come yet, 0 when the peer closed."""
-        try:
-            return sock.recv_into(view)
-        except _WOULD_BLOCK:
-            return None
-
-    def sock_write(sock, view):
-        """Bytes of ``view`` written; 0 when the socket has no room now."""
-        try:
-            return sock.send(view)
-        except _WOULD_BLOCK:
-            return 0
+else:  # CPython (tests, the host's simulator): hostnet.py, never deployed to a board
+    from hostnet import sock_readinto, sock_write, tls_handshake  # noqa: F401
 
 
 class Uptime:

@@ -30,7 +30,7 @@ pieces (a QoS 1 PUBLISH still PUBACKed, so the broker does not send it again: a 
 again for a firmware chunk it missed), counted in ``skipped``, and the link stays up.
 """
 
-from compat import asyncio, sleep_ms, sock_readinto, sock_write, ticks_diff, ticks_ms
+from compat import asyncio, sleep_ms, sock_readinto, sock_write, ticks_diff, ticks_ms, tls_handshake
 
 POLL_MS = 5  # a socket with nothing to read or no room to write is tried again this much later
 STEP_MS = 200  # a backoff sleeps in steps this long, each one a sign of life
@@ -345,27 +345,8 @@ class MQTTClient:
             sock = self.ssl.wrap_socket(sock, server_hostname=self.host,
                                         do_handshake_on_connect=False)
             self._sock = sock
-            await self._handshake(sock)
-
-    async def _handshake(self, sock):
-        """CPython's TLS handshake, polled; MicroPython's runs inside the first reads and
-        writes (they say 'busy' until it is done)."""
-        step = getattr(sock, "do_handshake", None)
-        if step is None:
-            return
-        import ssl
-
-        start = ticks_ms()
-        while True:
-            try:
-                step()
-                return
-            except (ssl.SSLWantReadError, ssl.SSLWantWriteError):
-                pass
-            if ticks_diff(ticks_ms(), start) > self.connect_timeout_ms:
-                raise OSError("no TLS handshake in %d ms" % self.connect_timeout_ms)
-            self.alive = ticks_ms()
-            await sleep_ms(POLL_MS)
+            if tls_handshake is not None:
+                await tls_handshake(sock, self.connect_timeout_ms, POLL_MS)
 
     async def _open(self):
         self._broken = None
@@ -426,8 +407,7 @@ class MQTTClient:
 
     async def _pause(self, ms):
         """Sleep ``ms`` in steps, each a sign of life for the watchdog."""
-        start = ticks_ms()
-        while ticks_diff(ticks_ms(), start) < ms and not self._stop:
+        for _ in range(0, ms, STEP_MS):
             self.alive = ticks_ms()
             await sleep_ms(min(STEP_MS, ms))
         self.alive = ticks_ms()
