@@ -1,12 +1,10 @@
 """compat's non-blocking socket helpers under CPython (tests, the host's simulator); not
 deployed to boards, whose MicroPython sockets are streams (compat.py).
 
-Imports ssl and compat's clock only.
+Imports ssl, and compat's clock when it runs (compat imports this module).
 """
 
 import ssl
-
-from compat import sleep_ms, ticks_diff, ticks_ms
 
 _WOULD_BLOCK = (BlockingIOError, ssl.SSLWantReadError, ssl.SSLWantWriteError)
 
@@ -30,6 +28,8 @@ def sock_write(sock, view):
 async def tls_handshake(sock, timeout_ms, poll_ms):
     """CPython's TLS handshake on a non-blocking socket, polled (MicroPython's runs inside
     the first reads and writes, which say 'busy' until it is done)."""
+    from compat import sleep_ms, ticks_diff, ticks_ms
+
     start = ticks_ms()
     while True:
         try:
