@@ -163,9 +163,10 @@ class Board:
     def dns_server(self):
         """The DNS server the network gave, (ip, 53), for resolving the broker's name without
         blocking (dns.py); None while there is no address."""
-        if self.wlan is None or not self.wlan.isconnected():
+        try:
+            return (self.wlan.ifconfig()[3], 53) if self.wlan.isconnected() else None
+        except (AttributeError, OSError):  # no Wi-Fi (None), or it went down just now
             return None
-        return (self.wlan.ifconfig()[3], 53)
 
     def rssi(self):
         try:

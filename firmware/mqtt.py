@@ -300,11 +300,11 @@ class MQTTClient:
         import socket
 
         host = self.host
-        server = self.dns() if self.dns is not None else None
-        if not is_ip(host) and server:
+        server = self.dns() if self.dns is not None and not is_ip(host) else None
+        if server:
             from dns import resolve
 
-            host = await resolve(self.host, server, self.connect_timeout_ms)
+            host = await resolve(host, server, self.connect_timeout_ms)
         self.address = host
         self._addr = socket.getaddrinfo(host, self.port)[0][-1]  # a literal: no lookup
         self._failed = 0
