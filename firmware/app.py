@@ -196,6 +196,9 @@ class App:
                     await self.publish_status()
                 except OSError:
                     pass
+                except MemoryError:  # heap short this time (an update's chunks): the next one
+                    collect()
+                    self.last_error = "heap short for the status"
 
     def on_message(self, topic, payload):
         """Handle one host message; a bad one is counted and named, and changes nothing."""

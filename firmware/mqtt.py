@@ -238,7 +238,9 @@ class MQTTClient:
         return view
 
     async def _read(self, n, deadline_ms=None):
-        return bytes(await self._fill(memoryview(bytearray(n)), deadline_ms))
+        buf = bytearray(n)
+        await self._fill(memoryview(buf), deadline_ms)
+        return buf
 
     async def _read_packet(self, deadline_ms=None):
         """One packet: (first byte, body). A PUBLISH's body is (topic bytes, packet id bytes or
