@@ -198,8 +198,9 @@ class MQTTClient:
 
     async def _fill(self, view, deadline_ms=None):
         """Read exactly len(view) bytes. While nothing comes: pay what the reader owes when
-        no one writes, ping at half a keepalive of silence, and give the link up after 1.5
-        keepalives of silence (or ``deadline_ms``, while connecting)."""
+        no one writes, ping at half a keepalive of silence, and give the link up after 1.25
+        keepalives of silence (or ``deadline_ms``, while connecting) or once the network is
+        down."""
         got = 0
         start = ticks_ms()
         while got < len(view):
