@@ -24,7 +24,8 @@ async def _run_case(module, name, tmp):
     try:
         result = getattr(__import__(module), name)(tmp)
         if result is not None and hasattr(result, "send"):
-            result = await result
+            import asyncio  # in a task: the VM's top-level coroutine cannot be timed out
+            result = await asyncio.create_task(result)
         out = {"ok": True, "skip": result if isinstance(result, str) else None}
     except Exception as e:
         sys.print_exception(e)
@@ -42,7 +43,7 @@ async function runScript({ files, script, argv }) {
   mp.FS.mkdir("/case");
   for (const [fname, data] of files) mp.FS.writeFile("/lib/" + fname, data);
   mp.runPython(RUN + `\nsys.argv[:] = ${JSON.stringify(["script", "/case", ...argv])}`);
-  const text = readFileSync(script, "utf8").replace(/asyncio\.run\(main\(\)\)\s*$/, "await main()");
+  const text = readFileSync(script, "utf8").replace(/asyncio\.run\(main\(\)\)\s*$/, "await asyncio.create_task(main())");
   await mp.runPythonAsync(text);
 }
 
