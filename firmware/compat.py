@@ -57,10 +57,10 @@ if hasattr(time, "ticks_ms"):  # MicroPython: sockets are streams (None: nothing
                 return 0
             raise
 
-    tls_handshake = None  # MicroPython's runs inside the first reads and writes
+    tls_wrap = None  # MicroPython's TLS handshake runs inside the first writes and reads
 
 else:  # CPython (tests, the host's simulator): hostnet.py, never deployed to a board
-    from hostnet import sock_readinto, sock_write, tls_handshake  # noqa: F401
+    from hostnet import sock_readinto, sock_write, tls_wrap  # noqa: F401
 
 
 class Uptime:

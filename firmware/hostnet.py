@@ -25,18 +25,24 @@ def sock_write(sock, view):
         return 0
 
 
-async def tls_handshake(sock, timeout_ms, poll_ms):
-    """CPython's TLS handshake on a non-blocking socket, polled (MicroPython's runs inside
-    the first reads and writes, which say 'busy' until it is done)."""
+async def tls_wrap(ctx, sock, addr, host, timeout_ms):
+    """The TLS socket over ``sock`` (non-blocking, connecting to ``addr``), once connected and
+    its handshake done, both polled (CPython wraps only a connected socket; MicroPython's
+    handshake runs inside the first writes and reads, which say 'busy' until it is done)."""
     from compat import sleep_ms, ticks_diff, ticks_ms
 
     start = ticks_ms()
+    while sock.connect_ex(addr) not in (0, 106):  # EISCONN: connected
+        if ticks_diff(ticks_ms(), start) > timeout_ms:
+            raise OSError("no TCP connection in %d ms" % timeout_ms)
+        await sleep_ms(5)
+    sock = ctx.wrap_socket(sock, server_hostname=host, do_handshake_on_connect=False)
     while True:
         try:
             sock.do_handshake()
-            return
+            return sock
         except (ssl.SSLWantReadError, ssl.SSLWantWriteError):
             pass
         if ticks_diff(ticks_ms(), start) > timeout_ms:
             raise OSError("no TLS handshake in %d ms" % timeout_ms)
-        await sleep_ms(poll_ms)
+        await sleep_ms(5)

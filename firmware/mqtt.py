@@ -30,7 +30,7 @@ pieces (a QoS 1 PUBLISH still PUBACKed, so the broker does not send it again: a 
 again for a firmware chunk it missed), counted in ``skipped``, and the link stays up.
 """
 
-from compat import asyncio, sleep_ms, sock_readinto, sock_write, ticks_diff, ticks_ms, tls_handshake
+from compat import asyncio, sleep_ms, sock_readinto, sock_write, ticks_diff, ticks_ms, tls_wrap
 
 POLL_MS = 5  # a socket with nothing to read or no room to write is tried again this much later
 STEP_MS = 200  # a backoff sleeps in steps this long, each one a sign of life
@@ -289,10 +289,10 @@ class MQTTClient:
         return topic, pid, payload
 
     async def _discard(self, n):
-        piece = memoryview(bytearray(min(n, 256)))
         while n:
-            await self._fill(piece[: min(n, len(piece))])
-            n -= min(n, len(piece))
+            k = min(n, 256)
+            await self._read(k)
+            n -= k
 
     # -- connecting --------------------------------------------------------------------------
     async def _resolve(self):
@@ -314,8 +314,8 @@ class MQTTClient:
         return self._addr
 
     async def _connect_socket(self):
-        """A non-blocking TCP socket connected to the broker (TLS wrapped when configured)."""
-        import select
+        """A non-blocking TCP socket connecting to the broker (TLS wrapped when configured);
+        the CONNECT written next waits, polled, until the connection is up (as mqtt_as)."""
         import socket
 
         addr = await self._resolve()
@@ -327,29 +327,17 @@ class MQTTClient:
         except OSError as e:
             if e.args[0] not in (115, 119, 11):  # EINPROGRESS (119 on lwIP), EAGAIN
                 raise
-        poller = select.poll()
-        poller.register(sock, select.POLLOUT)
-        start = ticks_ms()
-        while True:
-            events = poller.poll(0)
-            self.alive = ticks_ms()
-            if events:
-                if events[0][1] & (select.POLLERR | select.POLLHUP):
-                    raise OSError("broker refused the TCP connection")
-                break
-            if ticks_diff(ticks_ms(), start) > self.connect_timeout_ms:
-                raise OSError("no TCP connection in %d ms" % self.connect_timeout_ms)
-            await sleep_ms(POLL_MS)
         if self.ssl is not None:
             if isinstance(self.ssl, str):
                 from tlsctx import tls_context
 
                 self.ssl = tls_context(self.ssl)
-            sock = self.ssl.wrap_socket(sock, server_hostname=self.host,
-                                        do_handshake_on_connect=False)
+            if tls_wrap is not None:  # CPython: wrapped once connected, the handshake polled
+                sock = await tls_wrap(self.ssl, sock, addr, self.host, self.connect_timeout_ms)
+            else:  # MicroPython: the handshake runs inside the first writes and reads
+                sock = self.ssl.wrap_socket(sock, server_hostname=self.host,
+                                            do_handshake_on_connect=False)
             self._sock = sock
-            if tls_handshake is not None:
-                await tls_handshake(sock, self.connect_timeout_ms, POLL_MS)
 
     async def _open(self):
         self._broken = None
