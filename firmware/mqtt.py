@@ -207,7 +207,7 @@ class MQTTClient:
             sock = self._sock
             if sock is None or self._broken:
                 raise OSError(self._broken or "MQTT link closed")
-            n = sock_readinto(sock, view[got:])
+            n = sock_readinto(sock, view[got:] if got else view)  # no garbage per idle poll
             now = ticks_ms()
             self.alive = now
             if not n and self.network_up is not None and not self.network_up():
