@@ -4,11 +4,19 @@ Imports compat, json and our firmware modules, never machine or network: the har
 in as a ``board`` object (see hw.Board; virtual.py builds one for tests and the simulator).
 One asyncio task per concern: scanning, sending, status telemetry, watchdog, feedback
 animation and the MQTT link. Topics and payloads are docs/architecture.md's "MQTT" table.
+
+Reading the pads and lighting a seat never wait on the radio: a placement is queued and the
+send loop woken, and the send loop alone publishes. While the link is down every seat says
+so (SeatFeedback.offline). The watchdog is fed while the scan loop and the link task both
+show signs of life, whether or not the link is up: it resets a board whose loops hang,
+never one waiting for its network. Times since boot (an event's ``t``, the status's
+``uptime``) come from compat.Uptime, right past the 32-bit ticks' wrap.
 """
 
 import json
 
 from compat import (
+    Uptime,
     asyncio,
     collect,
     heap_free,
@@ -61,6 +69,8 @@ class App:
                                backoff_ms=tuple(config["backoff_ms"]),
                                ssl=broker["ca"])
         self.link.network_up = board.network_up
+        self.link.dns = getattr(board, "dns_server", None)
+        self.feedback.offline = lambda: () if self.link.connected else self.enabled
         self.link.on_message = self.on_message
         self.link.on_connect = self.on_connect
         for topic in (self.topic_ack, self.topic_feedback, self.topic_config):
@@ -68,8 +78,8 @@ class App:
         if board.display is not None:
             self.link.subscribe(self.topic_display)
         self.wake = asyncio.Event()
-        self.started = ticks_ms()
-        self.last_scan = self.started
+        self.uptime = Uptime()
+        self.last_scan = ticks_ms()
         self.bad_messages = 0
         self.last_error = None
 
@@ -79,10 +89,11 @@ class App:
             await pad.start()
 
     async def scan_once(self):
-        """Poll every enabled pad once (the pad to play more often: scan_order); queue and
-        publish new placements at once, then remember what lies where; both reach flash
-        after the verdict (send_loop), or at once if the event could not be published:
-        the flash off the card's path, docs/cardpath.md."""
+        """Poll every enabled pad once (the pad to play more often: scan_order); queue new
+        placements and wake the send loop, which publishes them, then remember what lies
+        where; both reach flash after the verdict (send_loop), or at once while the link is
+        down: the flash off the card's path, docs/cardpath.md. Nothing here waits on the
+        network."""
         for i in scan_order(self.enabled, self.feedback.state):
             pad = self.pads[i]
             seen_at = ticks_ms()
@@ -94,10 +105,8 @@ class App:
                 try:
                     if not self.heap_to_spare():
                         raise OutboxFull("heap below %d bytes" % HEAP_RESERVE)
-                    entry = self.outbox.add(pad.index, hit[0], hit[1],
-                                            ticks_diff(ticks_ms(), self.started), ticks_ms())
-                    await self.send_due()
-                    if entry.sent_at is None:  # it has not left the board: on flash now
+                    self.outbox.add(pad.index, hit[0], hit[1], self.uptime(), ticks_ms())
+                    if not self.link.connected:  # it cannot leave the board now: on flash now
                         self.outbox.settle()
                 except OutboxFull as e:
                     self.last_error = "outbox full: %s" % e
@@ -152,6 +161,8 @@ class App:
                 await self.send_due()
             except MemoryError:  # heap short this round: the entries stay due, try again
                 self.last_error = "heap short while sending"
+            if self.outbox.unsent_held():  # held for a verdict but never left: on flash now
+                self.outbox.settle()
             collect()  # after the publish: a full collection keeps the small heap whole
 
     async def on_connect(self):
@@ -165,7 +176,7 @@ class App:
         return {"v": 1, "online": True, "boot": self.outbox.boot, "fw": FW_VERSION,
                 "heap": heap_free(), "rssi": self.board.rssi(),
                 "readers": len(self.pads) - len(faults),
-                "uptime": ticks_diff(ticks_ms(), self.started) // 1000,
+                "uptime": self.uptime() // 1000,
                 "faults": faults, "reads": [pad.reads for pad in self.pads],
                 "misses": [pad.misreads for pad in self.pads],
                 "reader_errors": [pad.reader.errors for pad in self.pads],
@@ -185,6 +196,9 @@ class App:
                     await self.publish_status()
                 except OSError:
                     pass
+                except MemoryError:  # heap short this time (an update's chunks): the next one
+                    collect()
+                    self.last_error = "heap short for the status"
 
     def on_message(self, topic, payload):
         """Handle one host message; a bad one is counted and named, and changes nothing."""
@@ -212,11 +226,19 @@ class App:
         apply(self, msg)
 
     # -- health --------------------------------------------------------------------------
+    def healthy(self, now):
+        """True while the scan loop (on a pad board) and the link task show signs of life
+        within half a watchdog period; the link being down is no sign of a hang."""
+        half = self.cfg["watchdog_ms"] // 2
+        if self.pads and ticks_diff(now, self.last_scan) >= half:
+            return False
+        return ticks_diff(now, self.link.alive) < half
+
     async def watchdog_loop(self):
-        """Feed the watchdog only while the scan loop is alive."""
+        """Feed the watchdog only while the board's loops live (``healthy``)."""
         period = self.cfg["watchdog_ms"]
         while True:
-            if ticks_diff(ticks_ms(), self.last_scan) < period // 2 or not self.pads:
+            if self.healthy(ticks_ms()):
                 self.board.feed()
             await sleep_ms(period // 4)
 

@@ -53,10 +53,10 @@ def apply(app, msg):
     if level is not None and display is not None:
         display.brightness(level)
     app.table, app.topic_display = table, topic
-    for i in app.enabled:
+    was_enabled, app.enabled = app.enabled, enabled
+    for i in was_enabled:
         if i not in enabled:
-            app.feedback.apply({"pad": i, "ms": 0})  # lights off
-    app.enabled = enabled
+            app.feedback.apply({"pad": i, "ms": 0})  # lights off (and no offline light)
 
 
 def resubscribe(link, topic, subscribe):

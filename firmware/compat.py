@@ -33,6 +33,53 @@ else:
         return a + delta
 
 
+# A non-blocking socket with nothing to read or no room to write says so by these errnos:
+# EAGAIN, EINPROGRESS, ETIMEDOUT, and the ESP32's and rp2's own (as mqtt_as lists them).
+BUSY = (11, 115, 110, 118, 119, -110)
+
+if hasattr(time, "ticks_ms"):  # MicroPython: sockets are streams (None: nothing yet)
+
+    def sock_readinto(sock, view):
+        """Bytes read into ``view``; None when nothing has come yet, 0 when the peer closed."""
+        try:
+            return sock.readinto(view)
+        except OSError as e:
+            if e.args[0] in BUSY:
+                return None
+            raise
+
+    def sock_write(sock, view):
+        """Bytes of ``view`` written; 0 when the socket has no room now."""
+        try:
+            return sock.write(view) or 0
+        except OSError as e:
+            if e.args[0] in BUSY:
+                return 0
+            raise
+
+    tls_wrap = None  # MicroPython's TLS handshake runs inside the first writes and reads
+
+else:  # CPython (tests, the host's simulator): hostnet.py, never deployed to a board
+    from hostnet import sock_readinto, sock_write, tls_wrap  # noqa: F401
+
+
+class Uptime:
+    """Milliseconds since it was made, past any number of tick wraps (a board's ticks_ms
+    wraps at 2**30 ms, and ticks_diff of two ticks is right only within half of that): each
+    call adds the ticks_diff since the last one, so calling it at least once a few days
+    (every status does) keeps it right for ever."""
+
+    def __init__(self):
+        self.last = ticks_ms()
+        self.ms = 0
+
+    def __call__(self):
+        now = ticks_ms()
+        self.ms += ticks_diff(now, self.last)
+        self.last = now
+        return self.ms
+
+
 if hasattr(asyncio, "sleep_ms"):
     sleep_ms = asyncio.sleep_ms
 else:

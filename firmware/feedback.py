@@ -6,6 +6,10 @@ PWM's ``freq``/``duty_u16``). ``apply(msg)`` takes a host feedback message
 ``{pad, led, pattern, ms, buzz}``; a bad message raises ValueError and changes nothing.
 ``run()`` animates blink/pulse, times out lights after ``ms`` (0 = stay) and plays tones.
 
+``offline`` (a callable: the pads that are to show the link is down, none while it is up)
+is asked at every frame; such a pad with nothing else to show pulses red slowly (OFFLINE:
+the board has no link to the host; its plays wait on the board and go when it is back).
+
 ``signal(pad, name)`` shows what the pad says by itself, with no host involved (SIGNALS:
 "read_again" when a card could not be read surely; "stacked" at each scan that finds a card
 lying on the played one, so the light goes out 400 ms after the stack is gone). The app
@@ -37,6 +41,7 @@ FRAME_MS = 50
 # What a pad shows by itself (docs/cardpath.md, "What the seat sees").
 SIGNALS = {"read_again": ("white", "blink", 2000, "error"), "stacked": ("white", "pulse", 400, "none")}
 VERDICTS_KEPT = 16
+OFFLINE = ("red", 2000)  # a seat with nothing else to show while the link is down: a slow pulse
 
 
 class SeatFeedback:
@@ -52,6 +57,7 @@ class SeatFeedback:
         self.shown = [None] * pads
         self.placed = (None, 0)  # (pad, ticks_ms) of the last placement not yet given a verdict
         self.verdict_ms = []  # card-to-verdict ms since the last status (app.py clears it)
+        self.offline = None  # callable -> pads that show the link is down (None: not shown)
 
     def apply(self, msg):
         """Validate a host feedback message, then show it."""
@@ -88,6 +94,12 @@ class SeatFeedback:
         led, pattern, until = self.state[pad]
         if until is not None and ticks_diff(now, until) >= 0:
             self.state[pad] = ("off", "solid", None)
+            led = "off"
+        if led == "off":
+            if self.offline is not None and pad in self.offline():
+                phase = now % OFFLINE[1]
+                half = OFFLINE[1] // 2
+                return OFFLINE[0], (phase if phase < half else OFFLINE[1] - phase) / half
             return "off", 0
         if pattern == "blink":
             return led, 1 if (now // 250) % 2 == 0 else 0

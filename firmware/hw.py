@@ -193,6 +193,14 @@ class Board:
             self.join(wlan, (self.wifi_index + 1) % len(self.wifi))  # failed: the next one
         return False
 
+    def dns_server(self) -> "tuple | None":
+        """The DNS server the network gave, (ip, 53), for resolving the broker's name without
+        blocking (dns.py); None while there is no address."""
+        try:
+            return (self.wlan.ifconfig()[3], 53) if self.wlan.isconnected() else None
+        except (AttributeError, OSError):  # no Wi-Fi (None), or it went down just now
+            return None
+
     def rssi(self) -> "int | None":
         try:
             return self.wlan.status("rssi") if self.wlan is not None else None

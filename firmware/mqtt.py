@@ -1,19 +1,41 @@
-"""A small MQTT 3.1.1 client on asyncio streams (non-blocking sockets), for boards and tests.
+"""A small MQTT 3.1.1 client on one non-blocking socket, polled, for boards and tests.
 
-Imports compat only. QoS 0 and 1 publish with PUBACK tracking (in-flight packets are sent
-again, DUP set, after a reconnect), QoS 1 subscriptions (incoming QoS 1 PUBLISH is
-PUBACKed; boardconfig.py sends SUBSCRIBE/UNSUBSCRIBE while connected), keepalive with PINGREQ when idle and a dead link declared after 1.5 keepalive
-periods of silence, a retained last will, TLS (tlsctx.py) when given a CA file, and ``run()``: connect, serve, and reconnect
-with exponential backoff forever. One task reads; publishers write whole packets.
+Imports compat (and dns.py when the broker is given by name and the board knows its DNS
+server). QoS 0 and 1 publish with PUBACK tracking (in-flight packets are sent again, DUP set,
+after a reconnect), QoS 1 subscriptions (incoming QoS 1 PUBLISH is PUBACKed; boardconfig.py
+sends SUBSCRIBE/UNSUBSCRIBE while connected), keepalive, a retained last will, TLS (tlsctx.py)
+when given a CA file, and ``run()``: connect, serve, and reconnect with exponential backoff
+forever.
 
-A message's payload is read into one buffer of its size, in small pieces (no copy of the
-packet); one longer than ``max_packet``, or for which the heap has no piece that long free, is
-read past in small pieces (a QoS 1 PUBLISH still PUBACKed, so the broker does not send it
-again: a board asks again for a firmware chunk it missed), counted in ``skipped``, and the
-link stays up.
+The socket, as Peter Hinch's mqtt_as keeps it (the asyncio MQTT client for MicroPython that
+was tested against outages): non-blocking and polled, never awaited through asyncio's stream
+waits (MicroPython's asyncio keeps one waiter per stream direction: a reader's timed-out
+wait dropped the writer's, and a board stopped sending for good after a link stall), and one
+writer at a time: every packet is written whole behind one lock. A write that makes no
+progress for ``write_timeout_ms`` kills the link (a stalled peer), as does silence from the
+broker for 1.25 keepalive periods (pings go out at half a period of silence), so a stall is
+seen within 1.5 keepalives and ``connected`` turns False. The reader never waits for the
+lock: a PUBACK or PINGREQ it owes goes out when no one else is writing. ``alive`` is the
+ticks_ms of the client's last sign of life (a poll of the socket, a backoff step): the app's
+watchdog starves a board whose link task hangs, never one whose link is merely down.
+
+A broker host name is resolved without blocking (dns.py, a UDP query polled like the
+socket) when ``dns`` gives the DNS server; the address is kept for the boot and resolved
+again after ``RESOLVE_AFTER`` failed connects in a row. ``getaddrinfo`` (which blocks) is
+left only for a literal address and where no DNS server is known (the unix port, CPython).
+
+A message's payload is read into one buffer of its size (no copy of the packet); one longer
+than ``max_packet``, or for which the heap has no piece that long free, is read past in small
+pieces (a QoS 1 PUBLISH still PUBACKed, so the broker does not send it again: a board asks
+again for a firmware chunk it missed), counted in ``skipped``, and the link stays up.
 """
 
-from compat import asyncio, sleep_ms, ticks_diff, ticks_ms, wait_for_ms
+from compat import asyncio, sleep_ms, sock_readinto, sock_write, ticks_diff, ticks_ms, tls_wrap
+
+POLL_MS = 5  # a socket with nothing to read or no room to write is tried again this much later
+STEP_MS = 200  # a backoff sleeps in steps this long, each one a sign of life
+RESOLVE_AFTER = 3  # failed connects in a row before the broker's name is resolved again
+PINGREQ = b"\xc0\x00"
 
 
 class MQTTError(OSError):
@@ -64,6 +86,12 @@ def publish_head(topic, payload_len, qos, retain, pid, dup=False):
     return bytes([first]) + _varint(len(var) + payload_len) + var
 
 
+def is_ip(host):
+    """True for a dotted IPv4 address (no DNS needed)."""
+    parts = host.split(".")
+    return len(parts) == 4 and all(p.isdigit() and 0 <= int(p) <= 255 for p in parts)
+
+
 class MQTTClient:
     """One connection to one broker, kept up by ``run()``."""
 
@@ -71,7 +99,7 @@ class MQTTClient:
 
     def __init__(self, host, port, client_id, keepalive=30, user=None, password=None,
                  will=None, clean=False, backoff_ms=(250, 8000), connect_timeout_ms=5000,
-                 ssl=None):
+                 ssl=None, write_timeout_ms=None):
         self.host = host
         self.ssl = ssl  # for mqtts: the CA file (DER), made an SSLContext on the first connect
         self.port = port
@@ -83,20 +111,30 @@ class MQTTClient:
         self.clean = clean
         self.backoff_ms = backoff_ms
         self.connect_timeout_ms = connect_timeout_ms
+        # a write with no progress this long is a stalled link (at most half a keepalive)
+        self.write_timeout_ms = write_timeout_ms or min(connect_timeout_ms, keepalive * 500)
         self.on_message = None  # callable(topic str, payload bytes)
         self.on_connect = None  # coroutine function, run after CONNACK and subscriptions
         self.network_up = None  # callable -> bool (Wi-Fi), or None
+        self.dns = None  # callable -> (DNS server ip, port) or None, for a broker given by name
         self.subscriptions = []
         self.inflight = {}  # pid -> topic, payload, retain
         self.connected = False
         self.connects = 0
         self.published = 0
         self.skipped = 0  # packets longer than max_packet, read past
+        self.alive = ticks_ms()
+        self.address = None  # the broker's address as last resolved
         self._pid = 0
-        self._reader = None
-        self._writer = None
+        self._sock = None
+        self._addr = None  # the broker's address, resolved once per boot
+        self._failed = 0  # connects failed in a row
+        self._lock = asyncio.Lock()
+        self._owed = []  # PUBACKs and PINGREQ the reader sends once no one else writes
+        self._broken = None  # why a writer gave the link up
         self._last_rx = 0
         self._last_tx = 0
+        self._ping_at = 0
         self._stop = False
 
     def subscribe(self, topic):
@@ -109,14 +147,37 @@ class MQTTClient:
             if self._pid not in self.inflight:
                 return self._pid
 
-    async def _send(self, data, more=None):
-        if self._writer is None:
-            raise OSError("MQTT not connected")
-        self._writer.write(data)
-        if more:
-            self._writer.write(more)
-        await self._writer.drain()
+    # -- the socket: polled, one writer at a time ---------------------------------------------
+    async def _write(self, data):
+        """Write all of ``data`` (the lock held); a write with no progress for
+        ``write_timeout_ms`` breaks the link."""
+        view = memoryview(data)
+        since = ticks_ms()
+        while view:
+            sock = self._sock
+            if sock is None or self._broken:
+                raise OSError("MQTT link closed")
+            n = sock_write(sock, view)
+            now = ticks_ms()
+            self.alive = now
+            if n:
+                view = view[n:]
+                since = now
+                continue
+            if ticks_diff(now, since) > self.write_timeout_ms:
+                self._broken = "a write made no progress for %d ms" % self.write_timeout_ms
+                raise OSError(self._broken)
+            await sleep_ms(POLL_MS)
         self._last_tx = ticks_ms()
+
+    async def _send(self, data, more=None):
+        """Write one whole packet (``more``: its payload, not copied), behind the lock."""
+        if self._sock is None:
+            raise OSError("MQTT not connected")
+        async with self._lock:
+            await self._write(data)
+            if more:
+                await self._write(more)
 
     async def _send_publish(self, topic, payload, qos, retain, pid, dup=False):
         await self._send(publish_head(topic, len(payload), qos, retain, pid, dup), payload)
@@ -135,45 +196,85 @@ class MQTTClient:
         self.published += 1
         return pid
 
-    async def _read_packet(self, timeout_ms):
+    async def _fill(self, view, deadline_ms=None):
+        """Read exactly len(view) bytes. While nothing comes: pay what the reader owes when
+        no one writes, ping at half a keepalive of silence, and give the link up after 1.25
+        keepalives of silence (or ``deadline_ms``, while connecting) or once the network is
+        down."""
+        got = 0
+        start = ticks_ms()
+        while got < len(view):
+            sock = self._sock
+            if sock is None or self._broken:
+                raise OSError(self._broken or "MQTT link closed")
+            n = sock_readinto(sock, view[got:] if got else view)  # no garbage per idle poll
+            now = ticks_ms()
+            self.alive = now
+            if not n and self.network_up is not None and not self.network_up():
+                raise OSError("the network is down")  # as mqtt_as asks the WLAN in its loops
+            if n:
+                got += n
+                self._last_rx = now
+                continue
+            if n == 0:
+                raise EOFError("MQTT link closed by the broker")
+            if deadline_ms is not None:
+                if ticks_diff(now, start) > deadline_ms:
+                    raise OSError("no answer from the broker in %d ms" % deadline_ms)
+            elif ticks_diff(now, self._last_rx) > self.keepalive * 1250:
+                raise MQTTError("no word from the broker for 1.25 keepalive periods")
+            elif not self._lock.locked():
+                half = self.keepalive * 500
+                if (ticks_diff(now, self._last_tx) >= half or ticks_diff(now, self._last_rx) >= half) \
+                        and ticks_diff(now, self._ping_at) >= half // 2 and PINGREQ not in self._owed:
+                    self._owed.append(PINGREQ)  # at most one ping a quarter keepalive
+                    self._ping_at = now
+                if self._owed:
+                    async with self._lock:
+                        while self._owed:
+                            await self._write(self._owed[0])
+                            self._owed.pop(0)
+                    continue
+            await sleep_ms(POLL_MS)
+        return view
+
+    async def _read(self, n, deadline_ms=None):
+        buf = bytearray(n)
+        await self._fill(memoryview(buf), deadline_ms)
+        return buf
+
+    async def _read_packet(self, deadline_ms=None):
         """One packet: (first byte, body). A PUBLISH's body is (topic bytes, packet id bytes or
         None, payload or None: read past); another packet's body is None when it was longer
         than ``max_packet``."""
-        reader = self._reader
-        if reader is None:
-            raise MQTTError("MQTT link closed")
-        first = (await wait_for_ms(reader.readexactly(1), timeout_ms))[0]
+        first = (await self._read(1, deadline_ms))[0]
         n = 0
         shift = 0
         while True:
-            b = (await wait_for_ms(reader.readexactly(1), timeout_ms))[0]
+            b = (await self._read(1, deadline_ms))[0]
             n |= (b & 0x7F) << shift
             shift += 7
             if not b & 0x80:
                 break
         if first & 0xF0 == 0x30:
-            body = await self._read_publish(first, n, timeout_ms)
-        elif n > self.max_packet:
-            await self._discard(n, timeout_ms)
+            return first, await self._read_publish(first, n)
+        if n > self.max_packet:
+            await self._discard(n)
             self.skipped += 1
-            body = None
-        else:
-            body = await wait_for_ms(reader.readexactly(n), timeout_ms) if n else b""
-        self._last_rx = ticks_ms()
-        return first, body
+            return first, None
+        return first, (await self._read(n, deadline_ms) if n else b"")
 
-    async def _read_publish(self, first, n, timeout_ms):
+    async def _read_publish(self, first, n):
         """A PUBLISH's (topic, packet id, payload). The payload is read into one buffer of its
-        size, in small pieces (no second copy); a payload longer than ``max_packet``, or with no
-        room in the heap for it, is read past (None) and counted in ``skipped``."""
-        reader = self._reader
-        head = await wait_for_ms(reader.readexactly(2), timeout_ms)
+        size (no second copy); a payload longer than ``max_packet``, or with no room in the
+        heap for it, is read past (None) and counted in ``skipped``."""
+        head = await self._read(2)
         topic_len = (head[0] << 8) | head[1]
         rest = n - 2 - topic_len - (2 if first & 0x06 else 0)
         if rest < 0:
             raise MQTTError("PUBLISH shorter than its topic")
-        topic = await wait_for_ms(reader.readexactly(topic_len), timeout_ms)
-        pid = await wait_for_ms(reader.readexactly(2), timeout_ms) if first & 0x06 else None
+        topic = await self._read(topic_len)
+        pid = await self._read(2) if first & 0x06 else None
         payload = None
         if rest <= self.max_packet:
             try:
@@ -181,36 +282,71 @@ class MQTTClient:
             except MemoryError:
                 pass  # no piece of the heap that long free: read past it, the link stays up
         if payload is None:
-            await self._discard(rest, timeout_ms)
+            await self._discard(rest)
             self.skipped += 1
             return topic, pid, None
-        view = memoryview(payload)
-        got = 0
-        while got < rest:
-            piece = await wait_for_ms(reader.read(min(rest - got, 256)), timeout_ms)
-            if not piece:
-                raise EOFError("MQTT link closed mid-packet")
-            view[got : got + len(piece)] = piece
-            got += len(piece)
+        await self._fill(memoryview(payload))
         return topic, pid, payload
 
-    async def _discard(self, n, timeout_ms):
+    async def _discard(self, n):
         while n:
-            piece = await wait_for_ms(self._reader.read(min(n, 256)), timeout_ms)
-            if not piece:
-                raise EOFError("MQTT link closed mid-packet")
-            n -= len(piece)
+            k = min(n, 256)
+            await self._read(k)
+            n -= k
+
+    # -- connecting --------------------------------------------------------------------------
+    async def _resolve(self):
+        """The broker's socket address: kept for the boot, resolved again after
+        RESOLVE_AFTER failed connects; a name through dns.py when the DNS server is known."""
+        if self._addr is not None and self._failed < RESOLVE_AFTER:
+            return self._addr
+        import socket
+
+        host = self.host
+        server = self.dns() if self.dns is not None and not is_ip(host) else None
+        if server:
+            from dns import resolve
+
+            host = await resolve(host, server, self.connect_timeout_ms)
+        self.address = host
+        self._addr = socket.getaddrinfo(host, self.port)[0][-1]  # a literal: no lookup
+        self._failed = 0
+        return self._addr
+
+    async def _connect_socket(self):
+        """A non-blocking TCP socket connecting to the broker (TLS wrapped when configured);
+        the CONNECT written next waits, polled, until the connection is up (as mqtt_as)."""
+        import socket
+
+        addr = await self._resolve()
+        sock = socket.socket()
+        sock.setblocking(False)
+        self._sock = sock
+        try:
+            sock.connect(addr)
+        except OSError as e:
+            if e.args[0] not in (115, 119, 11):  # EINPROGRESS (119 on lwIP), EAGAIN
+                raise
+        if self.ssl is not None:
+            if isinstance(self.ssl, str):
+                from tlsctx import tls_context
+
+                self.ssl = tls_context(self.ssl)
+            if tls_wrap is not None:  # CPython: wrapped once connected, the handshake polled
+                sock = await tls_wrap(self.ssl, sock, addr, self.host, self.connect_timeout_ms)
+            else:  # MicroPython: the handshake runs inside the first writes and reads
+                sock = self.ssl.wrap_socket(sock, server_hostname=self.host,
+                                            do_handshake_on_connect=False)
+            self._sock = sock
 
     async def _open(self):
-        if isinstance(self.ssl, str):
-            from tlsctx import tls_context
-
-            self.ssl = tls_context(self.ssl)
-        self._reader, self._writer = await wait_for_ms(
-            asyncio.open_connection(self.host, self.port, ssl=self.ssl), self.connect_timeout_ms)
+        self._broken = None
+        self._owed = []
+        await self._connect_socket()
         will = self.will
         if will:
             will = (will[0], will[1].encode() if isinstance(will[1], str) else will[1], will[2])
+        self._last_rx = self._ping_at = ticks_ms()
         await self._send(connect_packet(self.client_id, self.keepalive, self.clean, will,
                                         self.user, self.password))
         first, body = await self._read_packet(self.connect_timeout_ms)
@@ -218,6 +354,7 @@ class MQTTClient:
             raise MQTTError("expected CONNACK, got packet 0x%02x" % first)
         if body[1]:
             raise MQTTError("broker refused the connection, return code %d" % body[1])
+        self._failed = 0
         self.connected = True
         self.connects += 1
         for topic in self.subscriptions:
@@ -231,34 +368,25 @@ class MQTTClient:
 
     async def _close(self):
         self.connected = False
-        writer, self._writer, self._reader = self._writer, None, None
-        if writer is not None:
+        sock, self._sock = self._sock, None
+        self._broken = self._broken or "closed"
+        if sock is not None:
             try:
-                writer.close()
-                await writer.wait_closed()
+                sock.close()
             except OSError:
                 pass
 
     async def _serve(self):
-        """Read packets until the link dies; ping when idle."""
-        tick = max(self.keepalive * 1000 // 4, 100)
+        """Read packets until the link dies (``_fill`` pings when idle)."""
         while True:
-            try:
-                first, body = await self._read_packet(tick)
-            except asyncio.TimeoutError:
-                now = ticks_ms()
-                if ticks_diff(now, self._last_rx) > self.keepalive * 1500:
-                    raise MQTTError("no word from the broker for 1.5 keepalive periods") from None
-                if ticks_diff(now, self._last_tx) >= self.keepalive * 500:
-                    await self._send(b"\xc0\x00")
-                continue
+            first, body = await self._read_packet()
             kind = first & 0xF0
             if kind == 0x30:
                 topic, pid, payload = body
                 if payload is not None and self.on_message:
                     self.on_message(topic.decode(), payload)
                 if pid is not None:  # PUBACKed even when read past: the broker sends it once
-                    await self._send(b"\x40\x02" + pid)
+                    self._owed.append(b"\x40\x02" + pid)
             elif body is None:  # read past: longer than max_packet
                 pass
             elif kind == 0x40 and len(body) == 2:  # PUBACK
@@ -268,23 +396,32 @@ class MQTTClient:
             else:
                 raise MQTTError("unexpected packet 0x%02x" % first)
 
+    async def _pause(self, ms):
+        """Sleep ``ms`` in steps, each a sign of life for the watchdog."""
+        for _ in range(0, ms, STEP_MS):
+            self.alive = ticks_ms()
+            await sleep_ms(min(STEP_MS, ms))
+        self.alive = ticks_ms()
+
     async def run(self):
         """Stay connected until ``stop()``: connect, serve, back off, reconnect."""
         delay = self.backoff_ms[0]
         while not self._stop:
+            self.alive = ticks_ms()
             if self.network_up is not None and not self.network_up():
-                await sleep_ms(delay)
+                delay = self.backoff_ms[0]  # not the broker's doing: try soon once it is back
+                await self._pause(delay)
                 continue
             try:
                 await self._open()
                 delay = self.backoff_ms[0]
                 await self._serve()
-            except (OSError, ValueError, asyncio.TimeoutError, EOFError, MemoryError):
-                pass  # link down, TLS refused (ValueError on MicroPython), heap short: retry
+            except (OSError, ValueError, EOFError, MemoryError):
+                self._failed += 1  # link down, TLS refused (ValueError on MicroPython): retry
             await self._close()
             if self._stop:
                 break
-            await sleep_ms(delay)
+            await self._pause(delay)
             delay = min(delay * 2, self.backoff_ms[1])
 
     async def stop(self):

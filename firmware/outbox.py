@@ -183,6 +183,13 @@ class Outbox:
         self._write(lines)
         return 0
 
+    def unsent_held(self):
+        """True when an event held back from flash has not left the board (sent_at None)."""
+        for item in self.held:
+            if isinstance(item, Entry) and item.sent_at is None:
+                return True
+        return False
+
     def ack(self, boot, seq):
         """The host journaled (boot, seq): forget it (never written if still held). False if
         it was not pending."""

@@ -24,7 +24,11 @@ and a failed or short READ is read again at the next scan; a record that is not 
 the host could check) has its UID confirmed by a second READ (pages 0-3 hold the UID).
 After ``READ_TRIES`` failed reads in a row the pad gives up on the card: ``scan`` returns
 "read_again" (lift the card and place it again) and the card counts as lying, unplayed,
-until it has left the pad.
+until it has left the pad: until ``misses_to_remove`` polls in a row find no card at all.
+Whatever answers the polls till then is taken for that card, so a foreign card is one
+signal per placement: a phone (ISO/IEC 14443-3 random UIDs, a new one each time it is
+selected: UIDs starting 08) or a card of another kind on a pad would otherwise be a new
+card at every poll, read, refused and given up on again and again.
 
 Health counters, small ints that only grow: ``reads`` (records read, a card reported) and
 ``misreads`` (reads of a new card that failed or did not confirm, read again); the reader's
@@ -65,6 +69,7 @@ class Pad:
         self.reader = reader
         self.misses_to_remove = misses_to_remove
         self.present = present  # UID of the card lying on the pad (played or given up on)
+        self.given_up = False  # ``present`` could not be read: any card answering is it
         self.misses = 0  # polls in a row that did not see the card lying
         self.failures = 0
         self.failed_reads = 0  # reads in a row that failed
@@ -110,7 +115,7 @@ class Pad:
                 self.failed_reads = 0
                 self._unseen()
                 return None
-            if uid == self.present:
+            if uid == self.present or (self.given_up and self.present is not None):
                 self.misses = 0
                 return None
             if self.present is not None:
@@ -130,11 +135,13 @@ class Pad:
             if self.failed_reads >= READ_TRIES:
                 self.failed_reads = 0
                 self.present = uid  # lying, not played: read again once it has left
+                self.given_up = True
                 self.changed = True
                 return "read_again"
             return None
         self.failed_reads = 0
         self.present = uid
+        self.given_up = False
         self.misses = 0
         self.changed = True
         self.placements += 1
@@ -158,6 +165,7 @@ class Pad:
         if self.misses >= self.misses_to_remove:
             self.misses = 0
             self.present = None
+            self.given_up = False
             self.changed = True
 
     async def _read_record(self, uid, start):

@@ -57,7 +57,7 @@ def build_mpy(build: Path) -> Path:
         proc = mpy_cross(source, build / (source.stem + ".mpy"))
         if proc.returncode:
             raise RuntimeError(f"mpy-cross {source.name}: {proc.stderr}")
-    for source in [*sorted(MP_DIR.glob("case*.py")), MP_DIR / "remote_readers.py"]:
+    for source in [*sorted(MP_DIR.glob("case*.py")), MP_DIR / "remote_readers.py", MP_DIR / "sndbuf.py"]:
         proc = mpy_cross(source, build / (source.stem + ".mpy"))
         if proc.returncode:
             raise RuntimeError(f"mpy-cross {source.name}: {proc.stderr}")

@@ -1,5 +1,5 @@
 """The host moves a display board to another table through mosquitto (docs/protocol.md,
-BoardConfig), the real App under MicroPython (96k heap) and CPython: the board UNSUBSCRIBEs
+BoardConfig), the real App under MicroPython (96k heap and the emulator's) and CPython: the board UNSUBSCRIBEs
 the old table's display topic and SUBSCRIBEs the new one at once, without reconnecting, and
 applies the pads and brightness of the same config.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from fwkit import HostSide, board_output_on_failure, last_json
+from fwkit import CASE_HEAP, HostSide, board_output_on_failure, last_json
 
 pytestmark = [pytest.mark.micropython, pytest.mark.timeout(120)]
 
@@ -30,7 +30,8 @@ def test_a_pushed_table_moves_the_display_at_once(interpreter, mqtt_broker, topi
                        "display": "max7219", "backoff_ms": [100, 500],
                        "broker": {"host": mqtt_broker.host, "port": mqtt_broker.port}},
             "storage": str(tmp_path / "flash"), "to": "t2"}))
-        proc = interpreter.start("config_run.py", str(spec))
+        # the PN532 emulator runs in this board's heap: a board's and its (fwkit.CASE_HEAP)
+        proc = interpreter.start("config_run.py", str(spec), heap=CASE_HEAP)
         status = lambda: host.said.get("north", {})  # noqa: E731
         with board_output_on_failure(proc):
             host.wait(lambda: status().get("shows") == "T1", "the board showing table 1")

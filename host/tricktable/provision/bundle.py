@@ -2,8 +2,8 @@
 
 ``build_bundle()`` compiles firmware/*.py to .mpy (smaller and cheaper to load than sources;
 a board that compiles sources on its own heap runs short), keeps ``main.py`` as source (a
-board runs it at boot), adds ``boards.json`` (the pin maps) and leaves out ``virtual.py``
-(tests and the simulator only). ``mpy_version(data)`` reads an .mpy file's bytecode version,
+board runs it at boot), adds ``boards.json`` (the pin maps) and leaves out ``virtual.py`` and
+``hostnet.py`` (tests and the simulator only). ``mpy_version(data)`` reads an .mpy file's bytecode version,
 which must be the board's (``sys.implementation._mpy & 0xff``). Imports nothing of ours.
 """
 
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 FIRMWARE_DIR = Path(__file__).resolve().parents[3] / "firmware"
-NOT_DEPLOYED = frozenset({"virtual.py"})
+NOT_DEPLOYED = frozenset({"virtual.py", "hostnet.py"})
 AS_SOURCE = frozenset({"main.py"})
 DATA_FILES = ("boards.json",)
 

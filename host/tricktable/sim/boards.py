@@ -130,9 +130,9 @@ class SeatBoard:
             if not self._power_cut.is_set():
                 app.result()  # the firmware stopped on its own: say why
                 return
-            writer = self.app.link._writer  # the link dies without a DISCONNECT: last will
-            if writer is not None:
-                writer.transport.abort()
+            sock = self.app.link._sock  # the link dies without a DISCONNECT: last will
+            if sock is not None:
+                sock.close()
             self.app = firmware().App(self._hardware, self._config, self._storage)
             self.reboots += 1
 

@@ -9,7 +9,10 @@ for the broker before playing), ``lying`` (cards on pads before the board starts
 (wait for the host's acks up to ``wait_s``, then DISCONNECT), "cut" (wait, then stop without
 DISCONNECT: the broker publishes the last will) or "cut_now" (power cut right after the last
 play). Prints one JSON line: boot, seq, pending, published, connects, bad_messages, heap...
-For bench/firmware.py, ``readers_port`` puts the readers in tests/firmware/readerhost.py
+``watch`` samples the link and the seats every 20 ms: ``offline_after_ms`` lists, for each
+time the link went down, the broker's silence (ms since the last byte from it) when the
+seats first showed it (pad 0 red), and ``scan_gap_ms`` is the longest gap between two scan
+cycles. For bench/firmware.py, ``readers_port`` puts the readers in tests/firmware/readerhost.py
 (not in this heap) and ``heap_sample_ms`` samples the live heap (remote_readers.py).
 """
 
@@ -36,8 +39,29 @@ async def until(cond, ms):
     return True
 
 
+async def watch(app, out):
+    """Sample the link and the seats (SPEC ``watch``)."""
+    was_up = False
+    last_scan = app.last_scan
+    seen_scan = ticks_ms()
+    while True:
+        now = ticks_ms()
+        if app.last_scan != last_scan:
+            out["scan_gap_ms"] = max(out["scan_gap_ms"], ticks_diff(now, seen_scan))
+            last_scan, seen_scan = app.last_scan, now
+        up = app.link.connected
+        if was_up and not up:
+            out["down"] = app.link._last_rx
+        if "down" in out and app.feedback.level(0, now)[0] == "red":
+            out["offline_after_ms"].append(ticks_diff(now, out.pop("down")))
+        was_up = up
+        await sleep_ms(20)
+
+
 async def drive(app, chips, spec):
     runner = asyncio.create_task(app.run())
+    watched = {"offline_after_ms": [], "scan_gap_ms": 0}
+    watcher = asyncio.create_task(watch(app, watched)) if spec.get("watch") else None
     if spec.get("heap_sample_ms"):
         from remote_readers import HeapMark
 
@@ -66,13 +90,16 @@ async def drive(app, chips, spec):
         await app.link.stop()
     await sleep_ms(spec.get("linger_ms", 0))
     runner.cancel()
+    if watcher is not None:
+        watcher.cancel()
+        watched.pop("down", None)
     gc.collect()
     heap = mark.stop() if spec.get("heap_sample_ms") else {}
     return heap | {"boot": app.outbox.boot, "seq": app.outbox.seq,
                    "pending": len(app.outbox.pending), "published": app.link.published, "connects": app.link.connects,
                    "bad_messages": app.bad_messages, "heap": heap_used(),
                    "rotations": app.outbox.rotations, "writes": app.outbox.writes,
-                   "last_error": app.last_error}
+                   "last_error": app.last_error} | (watched if watcher else {})
 
 
 def tag(uid):
@@ -82,6 +109,10 @@ def tag(uid):
 
 def main():
     spec = SPEC
+    if spec.get("sndbuf"):
+        from sndbuf import small_buffers
+
+        small_buffers(spec["sndbuf"])
     import config
 
     cfg = config.validate(spec["config"])

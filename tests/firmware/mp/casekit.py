@@ -90,3 +90,4 @@ def boards_json():
         except OSError:
             pass
     raise AssertionError("boards.json not found on the path")
+

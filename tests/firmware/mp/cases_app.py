@@ -76,3 +76,29 @@ async def case_a_full_outbox_holds_the_card_back_until_an_ack_makes_room(tmp):
     await app.scan_once()
     pending = [json.loads(e.payload) for e in app.outbox.pending]
     check([(e["seq"], e["pad"]) for e in pending] == [(2, 1)], "the waiting card is reported")
+
+
+async def case_reading_pads_and_lighting_seats_never_wait_on_the_radio(tmp):
+    """docs/cardpath.md: a link whose every write hangs (a radio that stopped) holds no pad
+    read and no verdict: the scan cycle ends, the card is queued, the verdict is shown."""
+    chips = [E.PN532(), E.PN532()]
+    cfg = validate({"board": "north", "pads": 2, "broker": {"host": "127.0.0.1"}})
+    app = App(LinkBoard(chips), cfg, tmp)
+    await app.start_readers()
+    async def publish(*args, **kw):
+        await asyncio.sleep(3600)  # the radio took the bytes and never came back
+
+    app.link.publish = publish
+    app.link.connected = True
+    sender = asyncio.create_task(app.send_loop())
+    chips[0].place(tag(UID4))
+    for _ in range(3):
+        await asyncio.wait_for(app.scan_once(), 2)
+    check(len(app.outbox.pending) == 1, "the card is queued")
+    chips[1].place(tag(UID7))
+    for _ in range(3):
+        await asyncio.wait_for(app.scan_once(), 2)
+    check(len(app.outbox.pending) == 2, "the next card too, while the first one's publish hangs")
+    app.on_message("tricktable/v1/board/north/feedback", b'{"pad": 1, "led": "green"}')
+    check(app.feedback.state[1][0] == "green", "the verdict is shown")
+    sender.cancel()

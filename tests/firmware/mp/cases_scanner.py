@@ -1,5 +1,6 @@
 """Cases: the pad scanner's presence and debounce rules (issue 5, item 3)."""
 
+import pn532_emulator as E
 from casekit import UID4, UID7, check, reader, tag
 from scanner import Pad, scan_order
 
@@ -81,3 +82,41 @@ def case_the_seat_to_play_is_polled_after_every_other_pad(tmp):
     check(scan_order([0, 1, 2, 3], lit) == [2, 0, 2, 1, 2, 3], "pad 2 between every other pad")
     check(scan_order([0, 1, 3], lit) == [0, 1, 3], "a disabled pad lit blue is not polled")
     check(scan_order([1, 2], lit) == [1, 2], "two pads alternate already")
+
+
+class Phone(E.Tag):
+    """A phone (or any card not an NTAG) on a pad: ISO/IEC 14443-3 random UIDs, a new one
+    each time it is selected (first byte 08), and no answer to NTAG commands."""
+
+    def __init__(self):
+        super().__init__(b"\x08\x00\x00\x01")
+        self.n = 0
+
+    def new_session(self):
+        super().new_session()
+        self.n += 1
+        self.uid = bytes([0x08, self.n >> 16 & 0xFF, self.n >> 8 & 0xFF, self.n & 0xFF])
+
+    def command(self, cmd):
+        return self._nak() + (100,)
+
+
+async def case_a_phone_on_a_pad_is_one_signal_while_it_lies(tmp):
+    """docs/cardpath.md, "What the seat sees": a card that cannot be read asks once to be
+    read again, however many polls it lies through, even with a new UID at every poll."""
+    chip, pad = await pad_on()
+    chip.place(Phone())
+    signals = []
+    changes = 0
+    for _ in range(1000):
+        hit = await pad.scan()
+        if hit is not None:
+            signals.append(hit)
+        changes += pad.changed
+    check(signals == ["read_again"], f"one signal in 1000 polls, got {len(signals)}")
+    check(changes == 1, f"the pad's state written once, not {changes} times")
+    chip.remove()
+    await scans(pad, 3)
+    check(pad.present is None, "gone once no card answers")
+    chip.place(tag(UID4))
+    check(await scans(pad, 3) == [(UID4, bytes(16))], "the next card is played")
