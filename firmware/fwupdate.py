@@ -163,8 +163,8 @@ class Updater:
     async def publish_status(self):
         try:
             await self.app.publish_status()
-        except OSError:
-            pass  # the next status carries it
+        except (OSError, MemoryError):
+            pass  # the link is down or the heap short this moment: the next status carries it
 
     def busy(self):
         """Why a hand may be in progress on this board, or None. Between the taps of a hand
