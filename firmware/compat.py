@@ -60,7 +60,7 @@ if hasattr(time, "ticks_ms"):  # MicroPython: sockets are streams (None: nothing
     tls_wrap = None  # MicroPython's TLS handshake runs inside the first writes and reads
 
 else:  # CPython (tests, the host's simulator): hostnet.py, never deployed to a board
-    from hostnet import sock_readinto, sock_write, tls_wrap  # noqa: F401
+    from hostnet import sock_readinto, sock_write, tls_wrap  # type: ignore[assignment]  # noqa: F401
 
 
 class Uptime:

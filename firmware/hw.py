@@ -196,9 +196,12 @@ class Board:
     def dns_server(self) -> "tuple | None":
         """The DNS server the network gave, (ip, 53), for resolving the broker's name without
         blocking (dns.py); None while there is no address."""
+        wlan = self.wlan
+        if wlan is None:  # no Wi-Fi (a board on Ethernet or the host's simulator)
+            return None
         try:
-            return (self.wlan.ifconfig()[3], 53) if self.wlan.isconnected() else None
-        except (AttributeError, OSError):  # no Wi-Fi (None), or it went down just now
+            return (wlan.ifconfig()[3], 53) if wlan.isconnected() else None
+        except (AttributeError, OSError):  # a network module without ifconfig, or just down
             return None
 
     def rssi(self) -> "int | None":

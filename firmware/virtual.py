@@ -9,7 +9,6 @@ a reset Pin drives the chip's RSTPDN. Devices are PN532 emulator ports
 ``wire_spi``/``wire_i2c``/``wire_uart``/``wire_reset``/``wire_irq``.
 """
 
-import _thread
 import os
 import time
 
@@ -207,6 +206,8 @@ class WDT:
         self.fed = compat.ticks_ms()
         WDT.last = self
         if WDT.bites:
+            import _thread  # here: a port without threads (the 32-bit VM) never bites
+
             _thread.start_new_thread(self._watch, ())
 
     def feed(self):
@@ -230,6 +231,8 @@ class Timer:
     PERIODIC = 1
 
     def __init__(self, id=-1, mode=PERIODIC, period=1000, callback=None):
+        import _thread  # here, as in WDT: only a board that uses a Timer needs threads
+
         self.running = True
         _thread.start_new_thread(self._run, (period, callback))
 
