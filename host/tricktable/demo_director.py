@@ -53,6 +53,7 @@ class DemoDirector:
         self.done: list[tuple[str, dict[str, Any]]] = []  # (label, audit entry)
         self._count = 0
         self._head_hands_at_undo = 0
+        self._ring_by_hand = _Step("ring", "the bell rung by hand", self._ring)
         self._steps = [
             _Step("fix_hand", "a hand's score fixed", self._fix),
             _Step("void_hand", "a hand voided", self._void),
@@ -61,7 +62,7 @@ class DemoDirector:
             _Step("swap", "two players swapped", self._swap),
             _Step("substitute", "a substitute for a player who left", self._substitute),
             _Step("arrive", "a late arrival", self._arrive),
-            _Step("ring", "the bell rung by hand", self._ring),
+            self._ring_by_hand,
             _Step("undo_bell", "the bell undone", self._undo),
             _Step("ring", "the bell rung again", self._ring_again),
         ] if corrections else []
@@ -77,6 +78,12 @@ class DemoDirector:
             await self._settle_ties()
             if self._steps and not self.live.night.finished:
                 step = self._steps[0]
+                if step.cmd == "undo_bell" and not self.live.bell_rung:
+                    # the tables finished their hands and moved before the undo was sent (a
+                    # loaded machine): the bell is rung by hand again, for the undo to catch
+                    log.info("the bell moved the players before it could be undone: rung again")
+                    self._steps.insert(0, self._ring_by_hand)
+                    continue
                 args = step.ready()
                 if args is not None:
                     entry = await self._send(step.cmd, args)
