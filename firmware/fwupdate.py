@@ -30,6 +30,7 @@ import fwslot
 from compat import asyncio, collect, sleep_ms, unhexlify
 
 CHUNK = 512  # bytes asked for at a time: one chunk in RAM, whatever the file's size
+SPARE_HEAD = 64  # bytes for a chunk's ``name\noffset\n`` in the buffer lent to the link
 RETRY_MS = 3000  # a chunk not come by then is asked for again
 WAIT_STEP_MS = 20  # how often the fetch looks whether its chunk came (or was read past)
 MAX_MANIFEST = 16384  # bytes: protocol.py's MAX_OFFER_MESSAGE
@@ -77,6 +78,15 @@ def feed(h, path):
             if not n:
                 return
             h.update(view[:n])
+
+
+def newline(buf, start):
+    """Where the first b"\\n" from ``start`` is in ``buf`` (bytes, or the memoryview of the
+    link's spare, which has no find), or -1."""
+    for i in range(start, len(buf)):
+        if buf[i] == 10:
+            return i
+    return -1
 
 
 def sha256_of(path):
@@ -219,9 +229,12 @@ class Updater:
                 f.write(sig)
 
     async def take(self, version, size, sig, slot, where):
-        """Fetch and check the manifest, then the files; swap them in and restart."""
+        """Fetch and check the manifest, then the files; swap them in and restart. The link
+        is lent one chunk's buffer for the download, made while the heap is freshly collected:
+        a heap in pieces after a few chunks has no piece a chunk long for each one anew."""
         running = fwslot.read_pointer(self.storage).get("counter", 0)
         try:
+            self.app.link.spare = bytearray(CHUNK + SPARE_HEAD)
             counter, files = await self.fetch_manifest(version, size, sig, where, running)
             for name, length, _ in files:
                 await self.fetch(version, name, where + "/" + name, length)
@@ -239,6 +252,8 @@ class Updater:
             self.want = None
             self.report("refused", version, "not enough heap free to take an update")
             return
+        finally:
+            self.app.link.spare = None
         pointer = fwslot.read_pointer(self.storage)
         fwslot.write_pointer(self.storage, {
             "active": slot, "version": version, "counter": counter,
@@ -301,12 +316,13 @@ class Updater:
 
     def chunk(self, payload):
         """``name\\noffset\\n`` then the bytes: appended if it is the chunk asked for."""
-        first = payload.find(b"\n")
-        second = payload.find(b"\n", first + 1)
+        first = newline(payload, 0)
+        second = newline(payload, first + 1)
         if first < 0 or second < 0 or self.want is None:
             return
         path, name, offset = self.want
-        if payload[:first] != name.encode() or payload[first + 1:second] != str(offset).encode():
+        if bytes(payload[:first]) != name.encode() \
+                or bytes(payload[first + 1:second]) != str(offset).encode():
             return  # a late copy of a chunk asked for before, or garbage: nothing raised
         data = memoryview(payload)[second + 1:]
         if not len(data):

@@ -24,8 +24,9 @@ socket) when ``dns`` gives the DNS server; the address is kept for the boot and 
 again after ``RESOLVE_AFTER`` failed connects in a row. ``getaddrinfo`` (which blocks) is
 left only for a literal address and where no DNS server is known (the unix port, CPython).
 
-A message's payload is read into one buffer of its size (no copy of the packet); one longer
-than ``max_packet``, or for which the heap has no piece that long free, is read past in small
+A message's payload is read into one buffer of its size (no copy of the packet), or, when the
+heap has no piece that long free, into the ``spare`` a download lends; one longer than
+``max_packet``, or with neither room nor a spare that fits, is read past in small
 pieces (a QoS 1 PUBLISH still PUBACKed, so the broker does not send it again: a board asks
 again for a firmware chunk it missed), counted in ``skipped``, and the link stays up.
 """
@@ -123,6 +124,9 @@ class MQTTClient:
         self.connects = 0
         self.published = 0
         self.skipped = 0  # packets longer than max_packet, read past
+        # A buffer lent by a download (fwupdate.py): a payload the heap has no piece for just
+        # then is read into it and handed on as a memoryview, used before on_message returns.
+        self.spare = None
         self.alive = ticks_ms()
         self.address = None  # the broker's address as last resolved
         self._pid = 0
@@ -279,8 +283,9 @@ class MQTTClient:
         if rest <= self.max_packet:
             try:
                 payload = bytearray(rest)
-            except MemoryError:
-                pass  # no piece of the heap that long free: read past it, the link stays up
+            except MemoryError:  # no piece of the heap that long free: into the spare, if lent
+                if self.spare is not None and rest <= len(self.spare):
+                    payload = memoryview(self.spare)[:rest]
         if payload is None:
             await self._discard(rest)
             self.skipped += 1
