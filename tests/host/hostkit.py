@@ -300,17 +300,22 @@ def play_to(host: Host, shadow, rng: random.Random, stop) -> None:
 
 class ResendingBoard(Board):
     """A board with the firmware's outbox: each event is sent again every ``resend_s`` until
-    the host acknowledges it (``Ack`` on the board's ack topic), in order."""
+    the host acknowledges it (``Ack`` on the board's ack topic), in order; it subscribes to
+    its acks again on every connection (a broker restarted under it)."""
 
     def __init__(self, port: int, prefix: str, board: str, resend_s: float = 0.5,
-                 boot: int = 1, client_id: str | None = None) -> None:
-        super().__init__(port, prefix, board, boot, client_id=client_id)
+                 boot: int = 1, client_id: str | None = None, password: str | None = None,
+                 tls_ca: Path | None = None) -> None:
+        super().__init__(port, prefix, board, boot, password=password, tls_ca=tls_ca,
+                         client_id=client_id)
         self.unacked: dict[int, PadEvent] = {}
         self._lock = threading.Lock()
         subscribed = threading.Event()
+        ack = self.topics.ack(board)
         self.client.on_subscribe = lambda *a: subscribed.set()
+        self.client.on_connect = lambda c, *a: c.subscribe(ack, qos=1)
         self.client.on_message = self._on_ack
-        self.client.subscribe(self.topics.ack(board), qos=1)
+        self.client.subscribe(ack, qos=1)
         assert subscribed.wait(WAIT), f"{board} could not subscribe to its acks"
         self._stop = threading.Event()
         self._resender = threading.Thread(target=self._resend, args=(resend_s,), daemon=True)

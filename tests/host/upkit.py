@@ -5,9 +5,9 @@ group, so a test can kill one part or the whole tree. The test's observer logs i
 ``tricktable-admin`` (a line the test adds to the club's password file): a user none of up's
 parts runs as, so it takes no part's session (the broker binds client ids to users).
 
-The boards (``ClubBoard``) keep every play until the host acknowledges it and send it again
-meanwhile, as the firmware's outbox does (firmware/README.md, "The outbox"), so a broker that
-lost its sessions in a SIGKILL loses no play. The tables are played by shadow engines, as in
+The boards (``hostkit.ResendingBoard``, with their passwords) keep every play until the host
+acknowledges it and send it again meanwhile, as the firmware's outbox does (firmware/README.md,
+"The outbox"), so a broker that lost its sessions in a SIGKILL loses no play. The tables are played by shadow engines, as in
 test_live_night_kill.py.
 """
 
@@ -21,12 +21,9 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 from pathlib import Path
-from typing import Any
 
-import paho.mqtt.client as mqtt
-from hostkit import SEATS, Board, Observer, bot_choice, club_toml, make_registry, tap_for
+from hostkit import SEATS, Observer, ResendingBoard, bot_choice, club_toml, make_registry, tap_for
 from tricktable.broker import free_port
 from tricktable.club.store import save_night
 from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
@@ -41,47 +38,6 @@ OPTIONS = ProgressiveOptions(hands_per_round=1, rounds=2)
 PARTS = ("broker", "serve", "web", "console")
 SEEDS = {"t1": 3, "t2": 2}
 OBSERVER = "tricktable-admin"
-
-
-class ClubBoard(Board):
-    """A board with its broker password and the firmware's outbox (resent until acked)."""
-
-    def __init__(self, port: int, prefix: str, board: str, password: str,
-                 tls_ca: Path | None = None) -> None:
-        super().__init__(port, prefix, board, password=password, tls_ca=tls_ca)
-        self.unacked: dict[int, Any] = {}
-        self._lock = threading.Lock()
-        ack = self.topics.ack(board)
-        self.client.on_connect = lambda c, *a: c.subscribe(ack, qos=1)
-        self.client.on_message = self._on_ack
-        self.client.subscribe(ack, qos=1)
-        self._stop = threading.Event()
-        self._resender = threading.Thread(target=self._resend, daemon=True)
-        self._resender.start()
-
-    def _on_ack(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
-        ack = json.loads(msg.payload)
-        if ack.get("boot") == self.boot:
-            with self._lock:
-                self.unacked.pop(ack.get("seq"), None)
-
-    def send(self, event, topic=None):  # type: ignore[no-untyped-def]
-        if not isinstance(event, bytes):
-            with self._lock:
-                self.unacked[event.seq] = event
-        return super().send(event, topic)
-
-    def _resend(self) -> None:
-        while not self._stop.wait(1.0):
-            with self._lock:
-                due = [self.unacked[seq] for seq in sorted(self.unacked)]
-            for event in due:
-                super().send(event)
-
-    def close(self) -> None:
-        self._stop.set()
-        self._resender.join(5)
-        super().close()
 
 
 def listen_port() -> int:
@@ -132,8 +88,9 @@ class Up:
         self.start()
         self.observer = Observer(self.port, prefix, auth=(OBSERVER, "observer-pw"))
         ca = self.data / "broker" / "certs" / "ca.crt"
-        self.boards = {t: [ClubBoard(self.tls_port, prefix, f"{t}-{s}", passwords[f"{t}-{s}"],
-                                     ca) for s in SEATS] for t in TABLES}
+        self.boards = {t: [ResendingBoard(self.tls_port, prefix, f"{t}-{s}", resend_s=1.0,
+                                          password=passwords[f"{t}-{s}"], tls_ca=ca)
+                           for s in SEATS] for t in TABLES}
         self.shadows: dict[str, Engine] = {}
         self.rngs: dict[str, random.Random] = {}
 
