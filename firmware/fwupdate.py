@@ -19,7 +19,10 @@ bundle that does not come online. Every step is reported in the status's ``updat
 
 Memory: nothing larger than a chunk (``CHUNK``, one MQTT packet) is ever held: the manifest
 is written to flash as it comes, signed and hashed from the file in small pieces, and parsed
-from the file (MicroPython's json.load reads the stream).
+from the file one line, one file, at a time. A step the heap is too short or too
+broken up for just then (a chunk, the manifest's parse) is not the offer's end: the chunk is
+asked for again, the download resumed from the slot after a pause, and a verdict's status
+sent again, before the board gives up for want of heap.
 """
 
 import hashlib
@@ -33,6 +36,8 @@ CHUNK = 512  # bytes asked for at a time: one chunk in RAM, whatever the file's 
 SPARE_HEAD = 64  # bytes for a chunk's ``name\noffset\n`` in the buffer lent to the link
 RETRY_MS = 3000  # a chunk not come by then is asked for again
 WAIT_STEP_MS = 20  # how often the fetch looks whether its chunk came (or was read past)
+HEAP_TRIES = 5  # a download that finds the heap short is resumed this many times in all
+HEAP_PAUSE_MS = 500  # before each: the board's other tasks free what they hold meanwhile
 MAX_MANIFEST = 16384  # bytes: protocol.py's MAX_OFFER_MESSAGE
 MANIFEST = "manifest.json"  # the manifest, fetched into the slot like the files
 OFFERED = "offer.sig"  # the signature of the offer the slot's files belong to
@@ -101,35 +106,49 @@ def empty(where):
         os.remove(where + "/" + name)
 
 
-def check_manifest(path):
-    """The manifest's version, counter and files [(name, size, sha256 bytes)], read from the
-    file at ``path``; ValueError naming the fault."""
+def manifest_head(path):
+    """The manifest's version and counter, from its first line (bundle.py writes the head and
+    ``"files": [`` there, then one file a line, so no more than a line is parsed at a time:
+    the whole document at once needs pieces a heap in use rarely has); ValueError naming the
+    fault."""
     with open(path) as f:
-        doc = json.load(f)
-    if not isinstance(doc, dict):
-        raise ValueError("manifest is not a JSON object")
+        first = f.readline().rstrip()
+    if not first.endswith('"files": ['):
+        raise ValueError("manifest is not written one file a line: build the bundle again")
+    doc = json.loads(first + "]}")
     version = doc.get("version")
-    files = doc.get("files")
-    if not isinstance(version, str) or not version or not isinstance(files, list) or not files:
+    if not isinstance(version, str) or not version:
         raise ValueError("manifest needs a version and a list of files")
     counter = doc.get("counter")
     if not isinstance(counter, int) or isinstance(counter, bool) or counter < 0:
         raise ValueError("manifest needs a counter (bundles made before counters cannot be "
                          "told from older ones)")
-    out = []
-    for f in files:
-        name = f.get("name")
-        if not isinstance(name, str) or not name or name[0] == "." \
-                or [c for c in name if c not in NAME_CHARS]:
-            raise ValueError("bad file name in manifest: %r" % (name,))
-        if name in RESERVED:
-            raise ValueError("a bundle may not hold the boot loader or a manifest (%s)" % name)
-        size = f.get("size")
-        digest = unhexlify(f.get("sha256", ""))
-        if not isinstance(size, int) or size < 0 or len(digest) != 32:
-            raise ValueError("%s: size and sha256 are required" % name)
-        out.append((name, size, digest))
-    return version, counter, out
+    return version, counter
+
+
+def manifest_files(path):
+    """Each file of the manifest at ``path`` as (name, size, sha256 bytes), one line parsed
+    at a time; ValueError naming the fault."""
+    with open(path) as f:
+        f.readline()  # the head
+        while True:
+            line = f.readline().rstrip()
+            if line == "]}":
+                return
+            if not line:
+                raise ValueError("manifest ends before its list of files does")
+            entry = json.loads(line[:-1] if line.endswith(",") else line)
+            name = entry.get("name")
+            if not isinstance(name, str) or not name or name[0] == "." \
+                    or [c for c in name if c not in NAME_CHARS]:
+                raise ValueError("bad file name in manifest: %r" % (name,))
+            if name in RESERVED:
+                raise ValueError("a bundle may not hold the boot loader or a manifest (%s)" % name)
+            size = entry.get("size")
+            digest = unhexlify(entry.get("sha256", ""))
+            if not isinstance(size, int) or size < 0 or len(digest) != 32:
+                raise ValueError("%s: size and sha256 are required" % name)
+            yield name, size, digest
 
 
 def handle(app, topic, payload):
@@ -148,12 +167,16 @@ class Updater:
         self.topic_fetch = app.cfg["prefix"] + "/v1/board/" + app.id + "/fetch"
         self.want = None  # (path, file name, offset) of the chunk asked for
         self.got = False  # the chunk asked for came
+        self.lost = False  # the chunk asked for came but the heap was short to write it
         self.task = None
 
     def handle(self, topic, payload):
         collect()  # a chunk is written, an offer starts a download: start from a clean heap
         if topic.endswith("/chunk"):
-            self.chunk(payload)
+            try:
+                self.chunk(payload)
+            except MemoryError:  # dropped, not the link: the fetch asks for it again at once
+                self.lost = True
             return
         version = None
         try:
@@ -171,10 +194,18 @@ class Updater:
             asyncio.create_task(self.publish_status())
 
     async def publish_status(self):
-        try:
-            await self.app.publish_status()
-        except (OSError, MemoryError):
-            pass  # the link is down or the heap short this moment: the next status carries it
+        """Publish the status now: a verdict waits for no status period. A heap short this
+        moment is collected and tried again; a link down leaves it to the status sent on
+        connecting."""
+        for _ in range(HEAP_TRIES):
+            try:
+                await self.app.publish_status()
+                return
+            except OSError:
+                return
+            except MemoryError:
+                collect()
+                await sleep_ms(HEAP_PAUSE_MS)
 
     def busy(self):
         """Why a hand may be in progress on this board, or None. Between the taps of a hand
@@ -229,31 +260,26 @@ class Updater:
                 f.write(sig)
 
     async def take(self, version, size, sig, slot, where):
-        """Fetch and check the manifest, then the files; swap them in and restart. The link
-        is lent one chunk's buffer for the download, made while the heap is freshly collected:
-        a heap in pieces after a few chunks has no piece a chunk long for each one anew."""
+        """Download and check the bundle into ``where``, then swap it in and restart. A heap
+        too short for a step (parsing the manifest, a chunk) leaves the slot with what it
+        holds: the download is resumed after a pause, ``HEAP_TRIES`` times in all, before the
+        offer is refused for want of heap (a later offer resumes it again)."""
         running = fwslot.read_pointer(self.storage).get("counter", 0)
-        try:
-            self.app.link.spare = bytearray(CHUNK + SPARE_HEAD)
-            counter, files = await self.fetch_manifest(version, size, sig, where, running)
-            for name, length, _ in files:
-                await self.fetch(version, name, where + "/" + name, length)
-            self.want = None
+        for tries_left in range(HEAP_TRIES - 1, -1, -1):
+            try:
+                counter = await self.download(version, size, sig, where, running)
+                break
+            except (ValueError, KeyError, TypeError, AttributeError) as e:
+                empty(where)
+                self.report("refused", version, str(e))
+                return
+            except MemoryError:
+                self.want = None
+                if not tries_left:
+                    self.report("refused", version, "not enough heap free to take an update")
+                    return
             collect()
-            for name, length, digest in files:
-                path = where + "/" + name
-                if size_of(path) != length or not same(sha256_of(path), digest):
-                    raise ValueError("%s: SHA-256 differs from the manifest" % name)
-        except (ValueError, KeyError, TypeError, AttributeError) as e:
-            empty(where)
-            self.report("refused", version, str(e))
-            return
-        except MemoryError:  # the slot keeps what it holds: the next offer resumes
-            self.want = None
-            self.report("refused", version, "not enough heap free to take an update")
-            return
-        finally:
-            self.app.link.spare = None
+            await sleep_ms(HEAP_PAUSE_MS)
         pointer = fwslot.read_pointer(self.storage)
         fwslot.write_pointer(self.storage, {
             "active": slot, "version": version, "counter": counter,
@@ -264,23 +290,47 @@ class Updater:
         await self.app.link.stop()
         fwslot.RESTART()
 
+    async def download(self, version, size, sig, where, running):
+        """Fetch and check the manifest, then the files, into ``where``; returns the bundle's
+        counter. The link is lent one chunk's buffer meanwhile, made while the heap is freshly
+        collected: a heap in pieces after a few chunks has no piece a chunk long for each one
+        anew."""
+        collect()
+        try:
+            self.app.link.spare = bytearray(CHUNK + SPARE_HEAD)
+            counter = await self.fetch_manifest(version, size, sig, where, running)
+            manifest = where + "/" + MANIFEST
+            for name, length, _ in manifest_files(manifest):
+                await self.fetch(version, name, where + "/" + name, length)
+            self.want = None
+            collect()
+            for name, length, digest in manifest_files(manifest):
+                path = where + "/" + name
+                if size_of(path) != length or not same(sha256_of(path), digest):
+                    raise ValueError("%s: SHA-256 differs from the manifest" % name)
+            return counter
+        finally:
+            self.app.link.spare = None
+
     async def fetch_manifest(self, version, size, sig, where, running):
         """The offer's manifest, fetched into ``where`` and checked: its signature, its files'
-        rules, its version, a counter above ``running`` (the booted bundle's). Returns
-        (its counter, its files)."""
+        rules, its version, a counter above ``running`` (the booted bundle's). Returns its
+        counter."""
         path = where + "/" + MANIFEST
         await self.fetch(version, MANIFEST, path, size)
         key = unhexlify(self.app.cfg["update_key"])
         collect()
         if size_of(path) != size or not same(hmac_of(key, path), unhexlify(sig)):
             raise ValueError("bad signature: the bundle is not signed with this club's key")
-        got, counter, files = check_manifest(path)
+        got, counter = manifest_head(path)
+        if not sum(1 for _ in manifest_files(path)):  # each file's rules checked, none kept
+            raise ValueError("manifest needs a version and a list of files")
         if got != version:
             raise ValueError("the offer's version is not the manifest's")
         if counter <= running:
             raise ValueError("older than the bundle this board runs (counter %d, runs %d): a "
                              "downgrade is `tricktable fleet rollback`" % (counter, running))
-        return counter, files
+        return counter
 
     async def fetch(self, version, name, path, size):
         """Fetch ``name`` into ``path`` in chunks until it holds ``size`` bytes."""
@@ -296,7 +346,7 @@ class Updater:
                 await sleep_ms(RETRY_MS)
                 continue
             self.want = (path, name, have)
-            self.got = False
+            self.got = self.lost = False
             ask = {"v": 1, "version": version, "file": name, "offset": have,
                    "len": min(CHUNK, size - have)}
             link = self.app.link
@@ -305,10 +355,10 @@ class Updater:
                 await link.publish(self.topic_fetch, json.dumps(ask), qos=0)
             except OSError:
                 pass  # asked again
-            # Wait for the chunk; one the link read past (no room for it in the heap just
-            # then) is asked for again at once, after a collection, not after RETRY_MS.
+            # Wait for the chunk; one the link read past or this board could not write (no
+            # room in the heap just then) is asked for again at once, after a collection.
             for _ in range(RETRY_MS // WAIT_STEP_MS):
-                if self.got or link.skipped != skipped:
+                if self.got or self.lost or link.skipped != skipped:
                     break
                 await sleep_ms(WAIT_STEP_MS)
             collect()

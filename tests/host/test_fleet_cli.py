@@ -1,10 +1,13 @@
-"""``tricktable fleet``: the update key, a bundle built and signed with the club key, a damaged
-bundle refused before anything is offered, and when a table counts as between hands."""
+"""``tricktable fleet``: the update key, a bundle built and signed with the club key, its
+manifest one file a line, a damaged bundle refused before anything is offered, and when a
+table counts as between hands."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from tricktable.cli import main
 from tricktable.decks import Registry
@@ -33,6 +36,24 @@ def test_the_boards_key_is_derived_from_the_club_key_and_signs_the_bundle(tmp_pa
     made = bundle.load(tmp_path / "b", club_key)
     assert made.version == "0.2.0" and "app.mpy" in made.files
     assert not {"main.mpy", "fwslot.mpy", "virtual.mpy"} & set(made.files)  # the boot loader
+
+
+def test_the_manifest_is_one_file_a_line_and_one_written_otherwise_is_refused(tmp_path):
+    """docs/fleet.md, "Memory": a board parses the manifest a line at a time, so the host
+    writes the head first, then one file a line; a bundle signed in another layout (made
+    before boards read it so) is refused on the host, naming the fix."""
+    _, club_key = registry(tmp_path)
+    made = bundle.build(tmp_path / "b", "0.2.0", club_key)
+    lines = made.manifest.splitlines()
+    assert lines[0].endswith('"files": [') and lines[-1] == "]}"
+    assert [json.loads(line.rstrip(","))["name"] for line in lines[1:-1]] == sorted(made.files)
+    assert json.loads(made.manifest)["counter"] == made.counter  # still plain JSON
+    doc = json.loads(made.manifest)
+    old = bundle.sign(bundle.update_key(club_key), json.dumps(doc, indent=1).encode())
+    (tmp_path / "b" / "manifest.json").write_text(json.dumps(doc, indent=1))
+    (tmp_path / "b" / "manifest.sig").write_text(old + "\n")
+    with pytest.raises(bundle.BundleError, match="not written one file a line.*fleet bundle"):
+        bundle.load(tmp_path / "b", club_key)
 
 
 def test_a_damaged_bundle_is_refused_before_any_board_is_offered_it(tmp_path):

@@ -1,7 +1,8 @@
 """A firmware bundle: the board's modules compiled by mpy-cross, a manifest, and its signature.
 
 A bundle is a directory: ``manifest.json`` (``{"v": 1, "version", "counter", "files":
-[{"name", "size", "sha256"}]}``, signed byte for byte as written), ``manifest.sig`` (the
+[{"name", "size", "sha256"}]}``, one file a line so a board parses one at a time, signed byte
+for byte as written), ``manifest.sig`` (the
 signature in hex) and the files. ``counter`` orders bundles: the time it was signed, in whole
 seconds; a board refuses one not above the bundle it runs, so an older bundle signed by the
 club cannot be replayed onto it. ``rollback`` signs an older bundle's files again with a fresh
@@ -73,6 +74,14 @@ def build(out: Path, version: str, club_key: bytes, sources: Path = FIRMWARE_DIR
     return write(out, version, club_key, files, counter)
 
 
+def manifest_text(head: dict[str, object], entries: list[dict[str, object]]) -> str:
+    """The manifest as a board reads it, one line at a time (docs/fleet.md, "Memory"): the
+    head and ``"files": [`` on the first line, then one file a line, then ``]}``. Any JSON
+    reader reads it too."""
+    first = json.dumps(head)[:-1] + ', "files": ['
+    return "\n".join([first, ",\n".join(json.dumps(e) for e in entries), "]}"]) + "\n"
+
+
 def write(out: Path, version: str, club_key: bytes, files: dict[str, bytes],
           counter: int | None = None, rollback_of: str | None = None) -> Bundle:
     """Write ``files`` with their signed manifest into ``out`` (``counter``: now, unless given)."""
@@ -80,9 +89,9 @@ def write(out: Path, version: str, club_key: bytes, files: dict[str, bytes],
     doc: dict[str, object] = {"v": 1, "version": version, "counter": counter}
     if rollback_of is not None:
         doc["rollback_of"] = rollback_of
-    doc["files"] = [{"name": name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
-                    for name, data in sorted(files.items())]
-    manifest = json.dumps(doc, indent=1)
+    entries = [{"name": name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+               for name, data in sorted(files.items())]
+    manifest = manifest_text(doc, entries)
     sig = sign(update_key(club_key), manifest.encode())
     for name, data in files.items():
         (out / name).write_bytes(data)
@@ -115,6 +124,10 @@ def load(where: Path, club_key: bytes) -> Bundle:
     if not isinstance(counter, int) or isinstance(counter, bool):
         raise BundleError(f"{where}: the manifest has no counter (made before counters): "
                           "boards refuse it; make it again with `tricktable fleet bundle`")
+    if manifest != manifest_text({k: v for k, v in doc.items() if k != "files"}, doc["files"]):
+        raise BundleError(f"{where}: the manifest is not written one file a line (made before "
+                          "boards read it so): boards refuse it; make it again with "
+                          "`tricktable fleet bundle`")
     files: dict[str, bytes] = {}
     for entry in doc["files"]:
         try:
