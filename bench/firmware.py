@@ -20,13 +20,11 @@ Run: .venv/bin/python bench/firmware.py
 from __future__ import annotations
 
 import asyncio
-import json
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from contextlib import nullcontext
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,20 +33,12 @@ sys.path[:0] = [str(ROOT / "tests" / "firmware"), str(ROOT / "tests")]  # fwkit,
 from fwkit import (  # noqa: E402
     HEAP,
     MICROPYTHON,
-    MP_DIR,
     HostSide,
     MicroPython,
     build_mpy,
     last_json,
+    play_hand,
 )
-from readerhost import ReaderHost  # noqa: E402
-
-# tests/firmware/test_fw_link.py's hand: seats 0..3 on pads 0..3, 7- and 4-byte UIDs.
-HAND = [
-    [[(seat + lead) % 4, f"04{trick:02x}{seat:02x}a1b2c3d4" if seat % 2 else f"de{trick:02x}{seat:02x}01"]
-     for seat in range(4)]
-    for trick, lead in zip(range(6), (1, 3, 0, 2, 1, 3), strict=True)
-]
 
 SCAN_SCRIPT = """
 import gc, sys, json
@@ -226,32 +216,16 @@ def bench_publish(mp: MicroPython) -> None:
           f"{', '.join(f'{x:.0f}' for x in rates)})")
 
 
-def play_hand(mp: MicroPython, broker, heap: str, run: int, sample_ms: int = 0,
-              remote: bool = False) -> dict | None:
-    """One whole hand on a 4-pad board at ``heap``; its summary, or None if it did not finish.
-    ``remote``: the emulated PN532s run in a ReaderHost here, outside the board's heap."""
+def hand_at(mp: MicroPython, broker, heap: str, run: int, sample_ms: int = 0,
+            remote: bool = False) -> dict | None:
+    """fwkit.play_hand against the bench's open broker, acked by a HostSide of its own."""
     prefix = f"hand{run}"
     host = HostSide(broker.host, broker.port, prefix)
     try:
-        with tempfile.TemporaryDirectory() as flash, \
-                (ReaderHost(4) if remote else nullcontext()) as readers:
-            spec = {"config": {"board": "north", "prefix": prefix, "pads": 4, "scan_ms": 10,
-                               "resend_ms": 1500, "backoff_ms": [100, 500],
-                               "broker": {"host": broker.host, "port": broker.port}},
-                    "storage": flash, "tricks": HAND, "heap_sample_ms": sample_ms}
-            if readers is not None:
-                spec["readers_port"] = readers.port
-            path = Path(flash) / "spec.json"
-            path.write_text(json.dumps(spec))
-            proc = subprocess.run([str(MICROPYTHON), "-X", f"heapsize={heap}",
-                                   str(MP_DIR / "board_run.py"), str(path)], env=mp.env,
-                                  capture_output=True, text=True, timeout=120)
+        return play_hand(mp, prefix, {"host": broker.host, "port": broker.port}, heap,
+                         sample_ms=sample_ms, remote=remote)
     finally:
         host.close()
-    if proc.returncode:
-        return None
-    summary = last_json(proc.stdout)
-    return summary if summary["seq"] == 24 and summary["pending"] == 0 else None
 
 
 def smallest_heap(mp: MicroPython, broker, remote: bool) -> int:
@@ -259,7 +233,7 @@ def smallest_heap(mp: MicroPython, broker, remote: bool) -> int:
     low, high = 32, 128  # fails, completes
     while high - low > 1:
         mid = (low + high) // 2
-        if play_hand(mp, broker, f"{mid}k", 1000 + mid, remote=remote):
+        if hand_at(mp, broker, f"{mid}k", 1000 + mid, remote=remote):
             high = mid
         else:
             low = mid
@@ -271,7 +245,7 @@ def bench_hand_heap(mp: MicroPython) -> None:
 
     harness = run_script(mp, HARNESS_SCRIPT)["harness"]
     with start_broker(kind="mosquitto") as broker:
-        runs = [play_hand(mp, broker, HEAP, run, sample_ms=10, remote=True) for run in range(3)]
+        runs = [hand_at(mp, broker, HEAP, run, sample_ms=10, remote=True) for run in range(3)]
         if None in runs:
             raise SystemExit("the hand did not complete at 96k")
         least = smallest_heap(mp, broker, remote=True)

@@ -24,7 +24,6 @@ Run: .venv/bin/python bench/tls_heap.py
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import statistics
@@ -37,22 +36,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "firmware"), str(ROOT / "tests")]  # fwkit, clubkit
 
 from clubkit import ClubBroker, start_club_broker  # noqa: E402
-from fwkit import MICROPYTHON, MP_DIR, HostSide, MicroPython, build_mpy, last_json  # noqa: E402
-from readerhost import ReaderHost  # noqa: E402
+from fwkit import MICROPYTHON, HostSide, MicroPython, build_mpy, play_hand  # noqa: E402
 
 PREFIX = "tricktable"
-HAND = [
-    [[(seat + lead) % 4, f"04{trick:02x}{seat:02x}a1b2c3d4" if seat % 2 else f"de{trick:02x}{seat:02x}01"]
-     for seat in range(4)]
-    for trick, lead in zip(range(6), (1, 3, 0, 2, 1, 3), strict=True)
-]
 ROOMY = "192k"
 RUNS = 3
 
 
-def play_hand(mp: MicroPython, club: ClubBroker, tls: bool, heap: str,
-              sample_ms: int = 0) -> dict | None:
-    """One whole hand at ``heap``; its summary, or None if it did not finish."""
+def hand_at(mp: MicroPython, club: ClubBroker, tls: bool, heap: str,
+            sample_ms: int = 0) -> dict | None:
+    """fwkit.play_hand on the club's broker as board north (over TLS or not), acked by a
+    HostSide logged in as the host."""
     host = HostSide("127.0.0.1", club.port, PREFIX,
                     auth=("tricktable-host", club.passwords["tricktable-host"]))
     broker = {"host": "127.0.0.1", "port": club.tls_port if tls else club.port,
@@ -60,22 +54,9 @@ def play_hand(mp: MicroPython, club: ClubBroker, tls: bool, heap: str,
     if tls:
         broker |= {"tls": True, "ca": str(club.certs.ca_der)}
     try:
-        with tempfile.TemporaryDirectory() as flash, ReaderHost(4) as readers:
-            spec = {"config": {"board": "north", "prefix": PREFIX, "pads": 4, "scan_ms": 10,
-                               "resend_ms": 1500, "backoff_ms": [100, 500], "broker": broker},
-                    "storage": flash, "tricks": HAND, "heap_sample_ms": sample_ms,
-                    "readers_port": readers.port}
-            path = Path(flash) / "spec.json"
-            path.write_text(json.dumps(spec))
-            proc = subprocess.run([str(MICROPYTHON), "-X", f"heapsize={heap}",
-                                   str(MP_DIR / "board_run.py"), str(path)], env=mp.env,
-                                  capture_output=True, text=True, timeout=120)
+        return play_hand(mp, PREFIX, broker, heap, sample_ms=sample_ms)
     finally:
         host.close()
-    if proc.returncode:
-        return None
-    summary = last_json(proc.stdout)
-    return summary if summary["seq"] == 24 and summary["pending"] == 0 else None
 
 
 def smallest_heap(mp: MicroPython, club: ClubBroker, tls: bool) -> int:
@@ -83,7 +64,7 @@ def smallest_heap(mp: MicroPython, club: ClubBroker, tls: bool) -> int:
     low, high = 32, 192  # fails, completes
     while high - low > 2:
         mid = (low + high) // 2 // 2 * 2
-        if play_hand(mp, club, tls, f"{mid}k"):
+        if hand_at(mp, club, tls, f"{mid}k"):
             high = mid
         else:
             low = mid
@@ -140,7 +121,7 @@ def main() -> None:
                   "64-bit unix port:")
             peaks = {}
             for tls in (False, True):
-                runs = [play_hand(mp, club, tls, ROOMY, sample_ms=10) for _ in range(RUNS)]
+                runs = [hand_at(mp, club, tls, ROOMY, sample_ms=10) for _ in range(RUNS)]
                 if None in runs:
                     raise SystemExit(f"the hand did not complete ({'TLS' if tls else 'plain'})")
                 peaks[tls] = statistics.median(r["heap_peak"] for r in runs)

@@ -4,8 +4,10 @@
 with a board-sized heap, with the firmware and the PN532 emulator compiled by mpy-cross on
 its path; ``CPython`` runs the same script under CPython. ``HostSide`` is a paho subscriber
 that acknowledges every board event the way the host service does (journal by key, ack
-every copy, duplicates included) and keeps the retained statuses. Importing this module
-puts the firmware, the emulator and tests/firmware/mp on sys.path.
+every copy, duplicates included) and keeps the retained statuses. ``HAND`` is a whole hand
+of 24 plays on a 4-pad board and ``play_hand`` runs it at a given heap (the link tests and
+the firmware benches). Importing this module puts the firmware, the emulator and
+tests/firmware/mp on sys.path.
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -35,6 +38,14 @@ HEAP = "96k"
 # for the firmware alone (readers outside the heap: readerhost.py). 114k stopped fitting
 # the fakes once they grew the unkind world (Wi-Fi states, odd PN532 frames, the wrap clock).
 CASE_HEAP = "120k"
+
+# A whole hand: seats 0..3 on pads 0..3; 7-byte NTAG UIDs (they vanish on alternate polls)
+# and 4-byte ones.
+HAND = [
+    [[(seat + lead) % 4, f"04{trick:02x}{seat:02x}a1b2c3d4" if seat % 2 else f"de{trick:02x}{seat:02x}01"]
+     for seat in range(4)]
+    for trick, lead in zip(range(6), (1, 3, 0, 2, 1, 3), strict=True)
+]
 
 for p in (str(FIRMWARE), str(EMULATOR_DIR), str(MP_DIR)):
     if p not in sys.path:
@@ -157,6 +168,32 @@ def last_json(output: str) -> dict:
         if line.startswith("{"):
             return json.loads(line)
     raise AssertionError(f"no JSON summary in output:\n{output}")
+
+
+def play_hand(mp: MicroPython, prefix: str, broker: dict, heap: str, sample_ms: int = 0,
+              remote: bool = True) -> dict | None:
+    """``HAND`` on a 4-pad board "north" (mp/board_run.py) at ``heap``, connecting with the
+    ``broker`` settings of its config, under ``prefix`` (a ``HostSide`` on it acks the
+    plays); the run's summary, or None if the hand did not finish. ``remote``: the emulated
+    PN532s run in a ReaderHost here, outside the board's heap, as a board's readers are."""
+    from readerhost import ReaderHost
+
+    with tempfile.TemporaryDirectory() as flash, \
+            (ReaderHost(4) if remote else nullcontext()) as readers:
+        spec = {"config": {"board": "north", "prefix": prefix, "pads": 4, "scan_ms": 10,
+                           "resend_ms": 1500, "backoff_ms": [100, 500], "broker": broker},
+                "storage": flash, "tricks": HAND, "heap_sample_ms": sample_ms}
+        if readers is not None:
+            spec["readers_port"] = readers.port
+        path = Path(flash) / "spec.json"
+        path.write_text(json.dumps(spec))
+        proc = subprocess.run([str(MICROPYTHON), "-X", f"heapsize={heap}",
+                               str(MP_DIR / "board_run.py"), str(path)], env=mp.env,
+                              capture_output=True, text=True, timeout=120)
+    if proc.returncode:
+        return None
+    summary = last_json(proc.stdout)
+    return summary if summary["seq"] == 24 and summary["pending"] == 0 else None
 
 
 class HostSide:

@@ -12,18 +12,12 @@ import time
 
 import paho.mqtt.client as mqtt
 import pytest
-from fwkit import HostSide, board_output_on_failure, last_json
+from fwkit import HAND, HostSide, board_output_on_failure, last_json
 from readerhost import ReaderHost
 from tricktable.broker import free_port
 
 pytestmark = [pytest.mark.micropython, pytest.mark.timeout(120)]
 
-# Seats 0..3 on pads 0..3; 7-byte NTAG UIDs (they vanish on alternate polls) and 4-byte ones.
-HAND = [
-    [[(seat + lead) % 4, f"04{trick:02x}{seat:02x}a1b2c3d4" if seat % 2 else f"de{trick:02x}{seat:02x}01"]
-     for seat in range(4)]
-    for trick, lead in zip(range(6), (1, 3, 0, 2, 1, 3), strict=True)
-]
 PLAYS = [tuple(card) for trick in HAND for card in trick]
 
 
