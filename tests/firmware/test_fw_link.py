@@ -122,8 +122,9 @@ def test_plays_unsent_at_a_power_cut_are_sent_after_reboot(reader_host, micropyt
         # After the reboot the last trick's cards still lie on their pads.
         second = spec_file(tmp_path, mqtt_broker.port, topic_prefix, flash, reader_host,
                            lying=HAND[1], end="disconnect")
-        summary = last_json(micropython.run("board_run.py", second))
-        assert summary["boot"] == boot + 1 and summary["pending"] == 0
+        out = micropython.run("board_run.py", second)
+        summary = last_json(out)
+        assert summary["boot"] == boot + 1 and summary["pending"] == 0, out
         assert summary["seq"] == 0, "cards lying across the reboot are not reported again"
         assert [(e["boot"], e["seq"]) for e in host.events()] == [(boot, n) for n in range(1, 9)]
         assert played(host) == PLAYS[:8]
@@ -148,8 +149,9 @@ def test_a_power_cut_while_plays_are_held_off_flash_loses_and_doubles_nothing(
         host.wait(lambda: len(host.events()) >= 7, "the plays published before the cut")
         second = spec_file(tmp_path, mqtt_broker.port, topic_prefix, flash, reader_host,
                            lying=HAND[1], end="disconnect")
-        summary = last_json(micropython.run("board_run.py", second))
-        assert summary["boot"] == boot + 1 and summary["pending"] == 0
+        out = micropython.run("board_run.py", second)
+        summary = last_json(out)
+        assert summary["boot"] == boot + 1 and summary["pending"] == 0, out
         before = [e for e in host.events() if e["boot"] == boot]
         again = [e for e in host.events() if e["boot"] == boot + 1]
         assert [e["seq"] for e in before] == list(range(1, len(before) + 1))

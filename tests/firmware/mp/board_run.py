@@ -97,6 +97,7 @@ async def drive(app, chips, spec):
     heap = mark.stop() if spec.get("heap_sample_ms") else {}
     return heap | {"boot": app.outbox.boot, "seq": app.outbox.seq,
                    "pending": len(app.outbox.pending), "published": app.link.published, "connects": app.link.connects,
+                   "skipped": app.link.skipped, "inflight": len(app.link.inflight),
                    "bad_messages": app.bad_messages, "heap": heap_used(),
                    "rotations": app.outbox.rotations, "writes": app.outbox.writes,
                    "last_error": app.last_error} | (watched if watcher else {})
