@@ -60,9 +60,17 @@ SLOT: list = []  # the bundle's directory, first on sys.path while it runs
 
 def updates(app, topic, payload):
     """A message on the board's update topics, to fwupdate.py (in the bundle): imported on the
-    first, so a board that is never updated keeps the RAM."""
-    from fwupdate import handle
+    first, so a board that is never updated keeps the RAM. A heap with no room for it just
+    then drops the message, as the link drops one it has no room for: the host offers again
+    (fleet/updater.py, ``OFFER_AGAIN_S``) and the link stays up."""
+    try:
+        from fwupdate import handle
+    except MemoryError:
+        from compat import collect
 
+        collect()
+        app.last_error = "heap short for a firmware update"
+        return
     handle(app, topic, payload)
 
 

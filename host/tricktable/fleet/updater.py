@@ -32,6 +32,9 @@ log = logging.getLogger("tricktable.fleet")
 
 MANIFEST = "manifest.json"  # the name a board fetches the offer's manifest by
 RETRY_BUSY_S = 5.0  # a board busy with a hand is offered the bundle again this often
+# An offer no status of the board's has followed this long was lost on the way (a board with
+# no piece of heap for a message just then reads it past): it is made again.
+OFFER_AGAIN_S = 10.0
 
 
 class UpdateError(RuntimeError):
@@ -184,6 +187,11 @@ class Updater:
             return BoardResult(board, False, f"rolled back to {status.fw}: {update.reason}")
         return None
 
+    def _unanswered(self, board: str, at: float, since: protocol.BoardStatus | None) -> bool:
+        """No status of ``board``'s since the offer made at ``at``, ``OFFER_AGAIN_S`` ago."""
+        with self._changed:
+            return self.statuses.get(board) is since and time.monotonic() - at >= OFFER_AGAIN_S
+
     def _downgrade(self, board: str) -> BoardResult | None:
         """The host's own refusal to offer a bundle older than the one ``board`` runs (the
         board refuses it too): a way back is ``tricktable fleet rollback``."""
@@ -202,7 +210,9 @@ class Updater:
         or no verdict within ``timeout`` seconds. A board is offered it once its status says
         it is online (an offer to a board still booting would be lost), unless it runs a newer
         bundle (``_downgrade``); a board busy with a hand is offered it again every
-        ``RETRY_BUSY_S`` for up to ``busy_timeout``."""
+        ``RETRY_BUSY_S`` for up to ``busy_timeout``, and a board that has said nothing since
+        the offer is offered it again every ``OFFER_AGAIN_S`` (a repeated offer is one offer
+        to a board already fetching it)."""
         pending = list(boards)
         results: dict[str, BoardResult] = {}
         offered: dict[str, tuple[float, protocol.BoardStatus | None]] = {}
@@ -222,7 +232,8 @@ class Updater:
                         continue
                 if board not in offered or (board in busy
                                             and time.monotonic() - offered[board][0]
-                                            >= RETRY_BUSY_S):
+                                            >= RETRY_BUSY_S) or self._unanswered(
+                                                board, *offered[board]):
                     with self._changed:
                         offered[board] = (time.monotonic(), self.statuses.get(board))
                     busy.discard(board)

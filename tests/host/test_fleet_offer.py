@@ -1,0 +1,81 @@
+"""``fleet update`` against a board that reads an offer past: a board with no piece of heap
+for a message just then drops it (docs/fleet.md, "Memory"), so an offer no status follows is
+made again (``OFFER_AGAIN_S``), and the board's answer to the second is the verdict."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import paho.mqtt.client as mqtt
+import pytest
+from tricktable.fleet import bundle, updater
+from tricktable.fleet.updater import Updater
+from tricktable.mqtturl import BrokerURL
+
+
+class ForgetfulBoard:
+    """Board ``north`` on the broker: online, running 0.1.0; it reads the first ``lose``
+    offers past, and answers the next by running the offered version (a status with ``fw``)."""
+
+    def __init__(self, host: str, port: int, prefix: str, lose: int) -> None:
+        self.status_topic = f"{prefix}/v1/board/north/status"
+        self.offers: list[dict] = []
+        self.lose = lose
+        self.subscribed = threading.Event()
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"{prefix}-north")
+        self.client.on_message = self._on_message
+        self.client.on_subscribe = lambda *args: self.subscribed.set()
+        self.client.connect(host, port)
+        self.client.subscribe(f"{prefix}/v1/board/north/update", qos=1)
+        self.client.loop_start()
+        assert self.subscribed.wait(10), "the board's subscription was never granted"
+        self.say({"v": 1, "online": True, "fw": "0.1.0"})
+
+    def say(self, status: dict) -> None:
+        self.client.publish(self.status_topic, json.dumps(status), qos=1, retain=True)
+
+    def _on_message(self, client, userdata, msg) -> None:
+        self.offers.append(json.loads(msg.payload))
+        if len(self.offers) > self.lose:
+            self.say({"v": 1, "online": True, "fw": self.offers[-1]["version"]})
+
+    def close(self) -> None:
+        self.client.publish(self.status_topic, b"", retain=True)
+        self.client.loop_stop()
+        self.client.disconnect()
+
+
+@pytest.fixture
+def made_bundle(tmp_path) -> bundle.Bundle:
+    return bundle.write(tmp_path, "0.2.0", bytes(range(32)), {"app.mpy": b"\x4d\x06"})
+
+
+def test_an_offer_read_past_is_made_again_and_the_second_is_taken(
+        mqtt_broker, topic_prefix, made_bundle, monkeypatch):
+    monkeypatch.setattr(updater, "OFFER_AGAIN_S", 0.5)
+    board = ForgetfulBoard(mqtt_broker.host, mqtt_broker.port, topic_prefix, lose=1)
+    fleet = Updater(made_bundle, BrokerURL(mqtt_broker.host, mqtt_broker.port), topic_prefix)
+    fleet.start()
+    try:
+        (result,) = fleet.update_boards(["north"], timeout=30)
+        assert result.ok, result.why
+        assert [o["version"] for o in board.offers] == ["0.2.0", "0.2.0"]
+    finally:
+        fleet.stop()
+        board.close()
+
+
+def test_a_board_that_answers_is_offered_once(mqtt_broker, topic_prefix, made_bundle,
+                                              monkeypatch):
+    monkeypatch.setattr(updater, "OFFER_AGAIN_S", 0.5)
+    board = ForgetfulBoard(mqtt_broker.host, mqtt_broker.port, topic_prefix, lose=0)
+    fleet = Updater(made_bundle, BrokerURL(mqtt_broker.host, mqtt_broker.port), topic_prefix)
+    fleet.start()
+    try:
+        (result,) = fleet.update_boards(["north"], timeout=30)
+        assert result.ok, result.why
+        assert len(board.offers) == 1
+    finally:
+        fleet.stop()
+        board.close()
