@@ -1434,10 +1434,14 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
             nmoves = 0;
         }
     }
+    int floor[NSUITS] = {INT_MIN, INT_MIN, INT_MIN, INT_MIN, INT_MIN};
     for (int i = 0; i < nmoves; i++) {
-        int p = moves[i], ok;
+        int p = moves[i], ok, s = c->eff[p];
+        if (c->strength[p] < floor[s]) continue; /* a small card like one tried */
         if (known && answer[i] >= 0) { /* against the player to move: settled_moves */
             rel_merge(rel, &rels[i]);
+            if (c->partition && floor[s] == INT_MIN && c->strength[p] < rel->t[s])
+                floor[s] = rel->t[s];
             continue;
         }
         u128 bit = BIT(p);
@@ -1483,6 +1487,8 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
             break;
         }
         rel_merge(rel, &crel);
+        if (c->partition && floor[s] == INT_MIN && c->strength[p] < rel->t[s])
+            floor[s] = rel->t[s];
     }
     c->free = was_free;
     if (cut < 0) extend_groups(c, rel, moves, nmoves, legal, others);
