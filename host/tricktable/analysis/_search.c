@@ -858,6 +858,19 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
             }
         }
     }
+    /* The leader draws trumps: its run of best trumps is as long as every other hand's
+     * trumps, so after the run only the leader holds trumps, each a trick, and its other
+     * suits' runs cash as if nobody held a trump (asked only where any lead is allowed). */
+    int draw = 0;
+    if (trump_holder == leader && c->trumps_win && !(c->restricts && !c->free)) {
+        draw = popcount(c->hands[leader] & c->trumps);
+        for (int j = 0; j < c->nseats && draw; j++) {
+            int x = c->seats[j];
+            if (x != leader && popcount(c->hands[x] & c->trumps) > trump_run) draw = 0;
+        }
+        for (int i = 0; i < ncash && draw; i++)
+            draw += cash_rounds(c, cash_suit[i], cash_run[i], leader, NULL, 0);
+    }
     int best[2] = {0, 0};
     rel_none(&rel[0]);
     rel_none(&rel[1]);
@@ -877,6 +890,11 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
         if (cash) rel[team] = cashed;
         if (trump_holder == leader && trump_run)
             rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
+    }
+    if (draw > best[team]) {
+        best[team] = draw;
+        rel[team] = cashed;
+        rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
     }
     if (trump_holder >= 0) {
         team = c->ours[trump_holder] ? 0 : 1;
@@ -1247,48 +1265,6 @@ static int settled(Core *c, int need, u128 present, int seat, int restricted, ui
     return -1;
 }
 
-/* The trick's last card, before any move is searched (enhanced transposition cutoff): what
- * settled() answers (the table, the sure tricks) at the trick start after each move, in
- * answer[i] (1, 0, or -1: nothing) with what it depended on, the finished trick's cards
- * included, in rels[i]. It stops at a move that answers for the player to move and returns
- * its index: the node ends without a search (-1: none; the moves answered against the
- * player need no search either). */
-static int settled_moves(Core *c, int need, u128 present, int seat, int led, int best,
-                         int best_seat, int best_card, u128 gone, const int *moves, int nmoves,
-                         int *answer, Rel *rels) {
-    u128 hand = c->hands[seat];
-    int maxing = c->ours[seat], restricted = c->restricts && !c->free, cut = -1;
-    for (int i = 0; i < nmoves; i++) answer[i] = -1;
-    if (popcount(hand) < 3) return -1; /* the next trick start is the last trick or the end */
-    Left kept = c->left;
-    take_out(c, gone);
-    for (int i = 0; i < nmoves && cut < 0; i++) {
-        int p = moves[i], bs = best_seat, bc = best_card, r;
-        if (c->keys[led][p] > best) { bs = seat; bc = p; }
-        int left = need - c->ours[bs];
-        if (left <= 0 || left > popcount(hand) - 1) {
-            r = left <= 0;
-            rel_none(&rels[i]);
-        } else {
-            uint64_t key[KEYWORDS], bkey[KEYWORDS];
-            uint16_t lead = 0;
-            Left before = c->left;
-            take_out(c, BIT(p));
-            play_card(c, seat, p, 0);
-            r = settled(c, left, present & ~(gone | BIT(p)), bs, restricted, bkey, key,
-                        &rels[i], &lead);
-            play_card(c, seat, p, 1);
-            c->left = before;
-            if (r < 0) continue;
-        }
-        trick_rel(c, &rels[i], gone | BIT(p), bc);
-        answer[i] = r;
-        if (r == maxing) cut = i;
-    }
-    c->left = kept;
-    return cut;
-}
-
 /* The best key of the cards seat may play to a trick led in suit led (its cards of the suit,
  * or when it has none any card), and that card (*card). */
 static int best_follow(Core *c, int seat, int led, int *card) {
@@ -1422,28 +1398,10 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
     int maxing = c->ours[seat];
     int result = !maxing, was_free = c->free, cut = -1;
     c->free = free;
-    int answer[NCARDS], known = n + 1 == c->nseats && nmoves > 1;
-    Rel rels[NCARDS];
-    if (known) {
-        int i = settled_moves(c, need, present, seat, led, best, best_seat, best_card, gone,
-                              moves, nmoves, answer, rels);
-        if (i >= 0) {
-            result = maxing;
-            cut = moves[i];
-            *rel = rels[i];
-            nmoves = 0;
-        }
-    }
     int floor[NSUITS] = {INT_MIN, INT_MIN, INT_MIN, INT_MIN, INT_MIN};
     for (int i = 0; i < nmoves; i++) {
         int p = moves[i], ok, s = c->eff[p];
         if (c->strength[p] < floor[s]) continue; /* a small card like one tried */
-        if (known && answer[i] >= 0) { /* against the player to move: settled_moves */
-            rel_merge(rel, &rels[i]);
-            if (c->partition && floor[s] == INT_MIN && c->strength[p] < rel->t[s])
-                floor[s] = rel->t[s];
-            continue;
-        }
         u128 bit = BIT(p);
         Rel crel;
         play_card(c, seat, p, 0);

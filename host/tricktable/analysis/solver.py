@@ -23,15 +23,15 @@ one trick at a time from there (the tests near the answer are the costly ones), 
   best trumps wins a trick each whoever leads (each in a trick of its own), and the leader
   cashes its runs of best cards in other suits (as many rounds as every opponent who holds
   a trump follows suit; the whole suit when nobody else holds it after the run and no
-  opponent holds a trump); a team is sure of its surest hand's count;
+  opponent holds a trump), or, when its run of best trumps is as long as every other
+  hand's trumps, draws them: then each of its trumps and, as with no trump left, its runs;
+  a team is sure of its surest hand's count;
 - inside a trick (second and third hand), a side whose card beats whatever the opponents
   still to play can play is sure of the trick, and with no trump left its winning hand of
   the next card of the suit and of its other suits' best cards (DDS's quick tricks at the
   second hand);
-- at a trick's last card, the trick starts after each card the player may play are looked
-  up (the table, the sure tricks) before any is searched: one that answers for the player
-  ends the node, and those that answer against it are not searched (enhanced transposition
-  cutoff);
+- after a card of a suit is searched without a cutoff, the suit's other cards below every
+  card that result depended on are not searched: they play as that one did (DDS);
 - move ordering: at a lead, the lead that settled the last test there, winners nobody can
   ruff (trumps last), then low cards to a partner's winner or to a partner who ruffs, then
   low cards of the suits an opponent heads (in both, with no trump left the suits where the
