@@ -223,6 +223,7 @@ typedef struct {
     int partition; /* the rules rank cards within a suit as their strength: entries may match
                     * positions that agree on the relevant cards only */
     int trumps_win; /* a trump beats every card of another suit, whatever is led */
+    int opposite; /* four seats, partners opposite: DDS's lead weights */
     long long nodes, probes, hits;
 } Core;
 
@@ -504,6 +505,11 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
                     (c->strength[p] == c->strength[q] && c->keys[l][p] != c->keys[l][q]))
                     c->partition = 0;
         }
+    c->opposite = c->nseats == 4;
+    for (int j = 0; j < c->nseats; j++) {
+        int x = c->seats[j], y = c->next_seat[x];
+        if (c->ours[x] == c->ours[y] || c->ours[x] != c->ours[c->next_seat[y]]) c->opposite = 0;
+    }
     c->trumps_win = 1;
     for (int i = 0; i < c->suit_len[c->trump_suit] && c->trumps_win; i++) {
         int t = c->suit_order[c->trump_suit][i];
@@ -612,6 +618,24 @@ static int reps_of(Core *c, u128 legal, u128 others, int *reps) {
     return n;
 }
 
+/* The strength of the lowest card of the group of equivalent cards p stands for (reps_of's
+ * groups of legal, others the cards of the other hands and of the trick). */
+static int group_low(Core *c, int p, u128 legal, u128 others) {
+    int s = c->eff[p], i = 0, low = p, prev = p;
+    while (c->suit_order[s][i] != p) i++;
+    for (i++; i < c->suit_len[s]; i++) {
+        int q = c->suit_order[s][i];
+        u128 bit = BIT(q);
+        if (legal & bit) {
+            if (others & (c->twin[q] | c->twin[prev])) break;
+            low = prev = q;
+        } else if (others & bit) {
+            break;
+        }
+    }
+    return c->strength[low];
+}
+
 /* Stable insertion sort of moves by their (a, b, c) scores, ascending. */
 static void sort_moves(int *moves, int (*score)[3], int n) {
     for (int i = 1; i < n; i++) {
@@ -690,6 +714,140 @@ static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
                       : sc == 4 ? s == c->trump_suit : 0;
         /* within a group: the best cards high first, the others low first; then by card */
         score[i][2] = (sc == 4 || sc == 1 ? -c->strength[p] : c->strength[p]) * NCARDS + p;
+    }
+    sort_moves(moves, score, n);
+}
+
+/* DDS's lead weights (Moves.cpp, WeightAllocTrump0 and WeightAllocNT0), for a table of four
+ * seats where partners sit opposite: per suit, who holds its best three cards and how many
+ * cards the others have, per card its place among the suit's cards left (1: the best) and
+ * whether it stands for a run of equal cards. Highest weight first. */
+typedef struct {
+    int len[MAXSEATS]; /* each seat's cards of the suit */
+    int top[MAXSEATS]; /* the strength of each seat's best card of the suit, INT_MIN: none */
+    int holder[3];     /* who holds the suit's three best cards left, -1: nobody */
+    int best, second;  /* the suit's two best cards left, -1: none */
+} SuitView;
+
+static void suit_view(Core *c, int s, u128 present, SuitView *v) {
+    u128 m = c->suit_masks[s];
+    for (int j = 0; j < c->nseats; j++) {
+        int x = c->seats[j];
+        u128 h = c->hands[x] & m;
+        v->len[x] = popcount(h);
+        v->top[x] = INT_MIN;
+    }
+    v->holder[0] = v->holder[1] = v->holder[2] = -1;
+    v->best = v->second = -1;
+    int k = 0;
+    for (int i = 0; i < c->suit_len[s]; i++) {
+        int q = c->suit_order[s][i];
+        if (!(present & BIT(q))) continue;
+        for (int j = 0; j < c->nseats; j++) {
+            int x = c->seats[j];
+            if (!(c->hands[x] & BIT(q))) continue;
+            if (v->top[x] == INT_MIN) v->top[x] = c->strength[q];
+            if (k < 3) v->holder[k] = x;
+            if (k == 0) v->best = q;
+            if (k == 1) v->second = q;
+            k++;
+        }
+    }
+}
+
+static void lead_weights(Core *c, int seat, int *moves, int n, u128 present, int tt_lead) {
+    int lho = c->next_seat[seat], pd = c->next_seat[lho], rho = c->next_seat[pd];
+    int tricks = popcount(c->hands[seat]), t = c->trump_suit;
+    int trumps = (present & c->trumps) != 0 && c->trumps_win;
+    SuitView views[NSUITS], tv;
+    int seen[NSUITS] = {0, 0, 0, 0, 0};
+    if (trumps) suit_view(c, t, present, &tv);
+    int score[NCARDS][3];
+    u128 others = present & ~c->hands[seat];
+    for (int i = 0; i < n; i++) {
+        int p = moves[i], s = c->eff[p];
+        SuitView *v = &views[s];
+        if (!seen[s]) { suit_view(c, s, present, v); seen[s] = 1; }
+        int place = 1, rank = 1; /* among the suit's cards left, and among all its cards */
+        for (int j = 0; c->suit_order[s][j] != p; j++) {
+            place += (present & BIT(c->suit_order[s][j])) != 0;
+            rank++;
+        }
+        rank = c->suit_len[s] + 1 - rank;
+        int seq = group_low(c, p, c->hands[seat], others) != c->strength[p];
+        int cl = v->len[lho], cr = v->len[rho], cp = v->len[pd];
+        int count = ((cl ? cl : tricks) + (cr ? cr : tricks)) << 2;
+        int win = v->holder[0], second = v->holder[1], third = v->holder[2], w;
+        int pd_tops = v->top[pd] > v->top[lho] && v->top[pd] > v->top[rho];
+        int is_best = c->strength[p] == c->strength[v->best];
+        int is_second = v->second >= 0 && c->strength[p] == c->strength[v->second];
+        int bonus_tt = 0, d;
+        if (!trumps) {
+            d = -((count << 5) / 19) - (cp ? 0 : 9);
+            if (is_best || pd_tops) {
+                if (second == rho) { if (cr != 1) d -= 1; }
+                else if (second == lho) d += cl != 1 ? 22 : 16;
+                w = d + ((second != lho || cl == 1) && (second != rho || cr == 1) ? 45 : 18) + place;
+                bonus_tt = 32;
+            } else {
+                if (win == rho || second == rho) { if (cr != 1) d -= 10; }
+                else if (win == lho && second == pd && cp != 1) d += 31;
+                if (second == pd && third == pd) d += 35;
+                else if (((second == seat && third == pd) || (second == pd && third == seat)) &&
+                         cp > 1)
+                    d += 25;
+                if ((cl == 1 && win == lho) || (cr == 1 && win == rho)) w = d + 28 + place;
+                else if (win == seat) w = d - 17 + place;
+                else if (!seq) w = d + 12 + place;
+                else if (is_second) w = d + 48;
+                else w = d + 29 - place;
+                bonus_tt = 19;
+            }
+        } else {
+            int ts = s == t, tl = tv.len[lho], tr = tv.len[rho], tp = tv.len[pd];
+            int b = 0, win_move = 0;
+            if (!ts && ((!cl && tl) || (!cr && tr))) b = -12;
+            if (!ts && !cp && tp && cr) b += 17;
+            if (win == rho || second == rho) { if (cr != 1) b -= 12; }
+            else if (win == lho && second == pd && cp != 1) b += 27;
+            if (!ts && v->len[seat] == 1 && tv.len[seat] && cp > 1 && win == pd) b += 19;
+            d = b - ((count << 5) / 13);
+            if (is_best) {
+                if (ts) win_move = 1;
+                else if (cp || !tp) win_move = (cl || !tl) && (cr || !tr);
+                else win_move = (cl || tv.top[pd] > tv.top[lho]) && (cr || tv.top[pd] > tv.top[rho]);
+            } else if (pd_tops) {
+                win_move = ts || ((cl || !tl) && (cr || !tr));
+            } else if (!ts && !cp && tp) {
+                if (!cl && tl && !cr && tr)
+                    win_move = tv.top[pd] > tv.top[lho] && tv.top[pd] > tv.top[rho];
+                else if (!cl && tl) win_move = tv.top[pd] > tv.top[lho];
+                else if (!cr && tr) win_move = tv.top[pd] > tv.top[rho];
+                else win_move = 1;
+            }
+            if (win_move) {
+                if ((cl == 1 && win == lho) || (cr == 1 && win == rho)) w = d + 35 + place;
+                else if (win == seat) w = second == pd ? d + 48 + place : is_best ? d + 31 : d - 3 + place;
+                else if (win == pd) w = d + (second == seat ? 42 : 28) + place;
+                else if (seq && is_second) w = d + 40;
+                else w = d + (seq ? 22 : 11) + place;
+                bonus_tt = 18;
+            } else {
+                if (second == pd && third == pd) d += 20;
+                else if (((second == seat && third == pd) || (second == pd && third == seat)) &&
+                         cp > 1)
+                    d += 13;
+                if ((cl == 1 && win == lho) || (cr == 1 && win == rho)) w = d + place + 2;
+                else if (win == seat) w = second == pd ? d + 33 + place : is_best ? d + 38 : d - 14 + place;
+                else if (win == pd) w = d + 34 + place;
+                else if (seq && is_second) w = d + 35;
+                else w = d + 17 - rank;
+            }
+        }
+        if (p == tt_lead) w += bonus_tt;
+        score[i][0] = -w;
+        score[i][1] = 0;
+        score[i][2] = 0;
     }
     sort_moves(moves, score, n);
 }
@@ -1039,13 +1197,18 @@ static uint64_t lead_code(Core *c, int p, u128 present) {
     return (uint64_t)(s + 1) | ((uint64_t)place << 8);
 }
 
-/* Move the lead kept by lead_code to the front of moves (when it is one of them). */
-static void first_lead(Core *c, uint64_t code, u128 present, int *moves, int nmoves) {
-    int s = (int)(code & 0xFF) - 1, place = (int)(code >> 8), q = -1;
+/* The card of the lead kept by lead_code, -1: none. */
+static int lead_card(Core *c, uint64_t code, u128 present) {
+    int s = (int)(code & 0xFF) - 1, place = (int)(code >> 8);
     for (int i = 0; i < c->suit_len[s]; i++) {
         int p = c->suit_order[s][i];
-        if (present & BIT(p) && place-- == 0) { q = p; break; }
+        if (present & BIT(p) && place-- == 0) return p;
     }
+    return -1;
+}
+
+/* Move card q to the front of moves (when it is one of them). */
+static void first_lead(int q, int *moves, int nmoves) {
     for (int i = 0; i < nmoves; i++) {
         if (moves[i] == q) {
             memmove(moves + 1, moves, i * sizeof(int));
@@ -1208,24 +1371,6 @@ static void trick_rel(Core *c, Rel *rel, u128 trick, int w) {
     if (same & (same - 1)) rel_card(rel, s, c->strength[w]);
 }
 
-/* The strength of the lowest card of the group of equivalent cards p stands for (reps_of's
- * groups of legal, others the cards of the other hands and of the trick). */
-static int group_low(Core *c, int p, u128 legal, u128 others) {
-    int s = c->eff[p], i = 0, low = p, prev = p;
-    while (c->suit_order[s][i] != p) i++;
-    for (i++; i < c->suit_len[s]; i++) {
-        int q = c->suit_order[s][i];
-        u128 bit = BIT(q);
-        if (legal & bit) {
-            if (others & (c->twin[q] | c->twin[prev])) break;
-            low = prev = q;
-        } else if (others & bit) {
-            break;
-        }
-    }
-    return c->strength[low];
-}
-
 /* When every move was needed for a result, a relevant card tried for its group stands for
  * the whole group: the group's cards become relevant too (a small card of the group in
  * another position could not be matched with the one tried). */
@@ -1374,8 +1519,13 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
         if (restricted && lead_mask(c, seat, hand, present, &legal, &free) < 0) return -1;
         others = present & ~hand;
         nmoves = reps_of(c, legal, others, moves);
-        lead_order(c, seat, moves, nmoves, present);
-        if (lead) first_lead(c, lead, present, moves, nmoves);
+        int q = lead ? lead_card(c, lead, present) : -1;
+        if (c->opposite) {
+            lead_weights(c, seat, moves, nmoves, present, q);
+        } else {
+            lead_order(c, seat, moves, nmoves, present);
+            first_lead(q, moves, nmoves);
+        }
     } else {
         u128 follow = hand & c->suit_masks[led];
         legal = follow ? follow : hand;
