@@ -224,6 +224,7 @@ typedef struct {
                     * positions that agree on the relevant cards only */
     int trumps_win; /* a trump beats every card of another suit, whatever is led */
     int opposite; /* four seats, partners opposite: DDS's lead weights */
+    int killer[MAXSUIT + 1]; /* per cards in hand, the last lead that cut */
     long long nodes, probes, hits;
 } Core;
 
@@ -505,6 +506,7 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
                     (c->strength[p] == c->strength[q] && c->keys[l][p] != c->keys[l][q]))
                     c->partition = 0;
         }
+    for (int i = 0; i <= MAXSUIT; i++) c->killer[i] = -1;
     c->opposite = c->nseats == 4;
     for (int j = 0; j < c->nseats; j++) {
         int x = c->seats[j], y = c->next_seat[x];
@@ -756,6 +758,7 @@ static void suit_view(Core *c, int s, u128 present, SuitView *v) {
 }
 
 static void lead_weights(Core *c, int seat, int *moves, int n, u128 present, int tt_lead) {
+    int killer = c->killer[popcount(c->hands[seat])];
     int lho = c->next_seat[seat], pd = c->next_seat[lho], rho = c->next_seat[pd];
     int tricks = popcount(c->hands[seat]), t = c->trump_suit;
     int trumps = (present & c->trumps) != 0 && c->trumps_win;
@@ -781,7 +784,7 @@ static void lead_weights(Core *c, int seat, int *moves, int n, u128 present, int
         int pd_tops = v->top[pd] > v->top[lho] && v->top[pd] > v->top[rho];
         int is_best = c->strength[p] == c->strength[v->best];
         int is_second = v->second >= 0 && c->strength[p] == c->strength[v->second];
-        int bonus_tt = 0, d;
+        int bonus_tt = 0, bonus_k = 0, d;
         if (!trumps) {
             d = -((count << 5) / 19) - (cp ? 0 : 9);
             if (is_best || pd_tops) {
@@ -789,6 +792,7 @@ static void lead_weights(Core *c, int seat, int *moves, int n, u128 present, int
                 else if (second == lho) d += cl != 1 ? 22 : 16;
                 w = d + ((second != lho || cl == 1) && (second != rho || cr == 1) ? 45 : 18) + place;
                 bonus_tt = 32;
+                bonus_k = 126;
             } else {
                 if (win == rho || second == rho) { if (cr != 1) d -= 10; }
                 else if (win == lho && second == pd && cp != 1) d += 31;
@@ -802,6 +806,7 @@ static void lead_weights(Core *c, int seat, int *moves, int n, u128 present, int
                 else if (is_second) w = d + 48;
                 else w = d + 29 - place;
                 bonus_tt = 19;
+                bonus_k = 47;
             }
         } else {
             int ts = s == t, tl = tv.len[lho], tr = tv.len[rho], tp = tv.len[pd];
@@ -832,6 +837,7 @@ static void lead_weights(Core *c, int seat, int *moves, int n, u128 present, int
                 else if (seq && is_second) w = d + 40;
                 else w = d + (seq ? 22 : 11) + place;
                 bonus_tt = 18;
+                bonus_k = 55;
             } else {
                 if (second == pd && third == pd) d += 20;
                 else if (((second == seat && third == pd) || (second == pd && third == seat)) &&
@@ -842,9 +848,11 @@ static void lead_weights(Core *c, int seat, int *moves, int n, u128 present, int
                 else if (win == pd) w = d + 34 + place;
                 else if (seq && is_second) w = d + 35;
                 else w = d + 17 - rank;
+                bonus_k = 18;
             }
         }
-        if (p == tt_lead) w += bonus_tt;
+        if (p == killer) w += bonus_k;
+        else if (p == tt_lead) w += bonus_tt;
         score[i][0] = -w;
         score[i][1] = 0;
         score[i][2] = 0;
@@ -1591,6 +1599,7 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
         if (ok == maxing) {
             result = ok;
             cut = p;
+            if (n == 0) c->killer[popcount(hand)] = p;
             *rel = crel;
             break;
         }
