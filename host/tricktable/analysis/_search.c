@@ -223,6 +223,11 @@ typedef struct {
     int partition; /* the rules rank cards within a suit as their strength: entries may match
                     * positions that agree on the relevant cards only */
     int trumps_win; /* a trump beats every card of another suit, whatever is led */
+    /* for the move weights: per card a bit of its place in its suit's order (the best card
+     * the highest bit), per suit the card of each bit, per seat and suit the bits held */
+    uint32_t rbit[NCARDS];
+    int by_place[NSUITS][MAXSUIT];
+    uint32_t held[MAXSEATS][NSUITS];
     int opposite; /* four seats, partners opposite: DDS's lead weights */
     int killer[MAXSUIT + 1]; /* per cards in hand, the last lead that cut */
     long long nodes, probes, hits;
@@ -483,6 +488,10 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
             prev = p;
         }
         c->suit_len[s] = len;
+        for (int i = 0; i < len; i++) {
+            c->rbit[c->suit_order[s][i]] = (uint32_t)1 << (len - 1 - i);
+            c->by_place[s][len - 1 - i] = c->suit_order[s][i];
+        }
         c->key_len[s] = klen;
         c->key_offset[s] = bits;
         bits += 4 * klen + 1;
@@ -720,70 +729,97 @@ static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
     sort_moves(moves, score, n);
 }
 
-/* DDS's lead weights (Moves.cpp, WeightAllocTrump0 and WeightAllocNT0), for a table of four
- * seats where partners sit opposite: per suit, who holds its best three cards and how many
- * cards the others have, per card its place among the suit's cards left (1: the best) and
- * whether it stands for a run of equal cards. Highest weight first. */
-typedef struct {
-    int len[MAXSEATS]; /* each seat's cards of the suit */
-    int top[MAXSEATS]; /* the strength of each seat's best card of the suit, INT_MIN: none */
-    int holder[3];     /* who holds the suit's three best cards left, -1: nobody */
-    int best, second;  /* the suit's two best cards left, -1: none */
-} SuitView;
+/* -- DDS's move weights ------------------------------------------------------------------ *
+ *
+ * At a table of four seats with partners opposite, the moves are ordered by the weights of
+ * DDS (Moves.cpp: WeightAllocTrump0 and WeightAllocNT0 at a lead, WeightAlloc*1, 2 and 3 at
+ * the later cards), highest first: they look at who holds the best cards of each suit, the
+ * lengths, voids and trumps. Cards are compared by strength; a card's rank is its place in
+ * its suit counted from the lowest, + 2 (bridge's ranks), its place among the cards left the
+ * count of those as good or better (1: the best). The bits of a suit are held's (the best
+ * card the highest bit). */
 
-static void suit_view(Core *c, int s, u128 present, SuitView *v) {
-    u128 m = c->suit_masks[s];
-    for (int j = 0; j < c->nseats; j++) {
-        int x = c->seats[j];
-        u128 h = c->hands[x] & m;
-        v->len[x] = popcount(h);
-        v->top[x] = INT_MIN;
+/* The strength of the best (top_of) or worst (low_of) card of suit s among bits m, INT_MIN:
+ * none. */
+static int top_of(Core *c, int s, uint32_t m) {
+    return m ? c->strength[c->by_place[s][31 - __builtin_clz(m)]] : INT_MIN;
+}
+
+static int low_of(Core *c, int s, uint32_t m) {
+    return m ? c->strength[c->by_place[s][__builtin_ctz(m)]] : INT_MIN;
+}
+
+static int rank_of(Core *c, int p) { return __builtin_ctz(c->rbit[p]) + 2; }
+
+/* Card p's place among the cards left (left: its suit's bits of them), 1 the best. */
+static int place_of(Core *c, int p, uint32_t left) {
+    return __builtin_popcount(left >> __builtin_ctz(c->rbit[p]));
+}
+
+/* Whether p stands for a run: the next card left below it is in the same hand (mine). */
+static int in_run(Core *c, int p, uint32_t mine, uint32_t left) {
+    uint32_t lower = left & (c->rbit[p] - 1);
+    return lower && (mine >> (31 - __builtin_clz(lower)) & 1);
+}
+
+/* Whether bits mine hold the best card left (k = 0) or the second best (k = 1). */
+static int holds_nth(uint32_t mine, uint32_t left, int k) {
+    if (k && left) left &= ~((uint32_t)1 << (31 - __builtin_clz(left)));
+    return left && (mine >> (31 - __builtin_clz(left)) & 1);
+}
+
+/* The weight of a discard (or ruff) from a suit of which seat holds mine: long suits
+ * first (len << 6 / div), less from a king doubleton (kx) or a bare ace (ace). */
+static int discard_add(uint32_t mine, uint32_t left, int div, int kx, int ace) {
+    int len = __builtin_popcount(mine), add = (len << 6) / div;
+    if (len == 2 && holds_nth(mine, left, 1)) add -= kx;
+    else if (len == 1 && holds_nth(mine, left, 0)) add -= ace;
+    return add;
+}
+
+/* Per suit, its bits in the playing hands and in gone (the trick in progress). */
+static void left_bits(Core *c, u128 gone, uint32_t *left) {
+    for (int s = 0; s < NSUITS; s++) {
+        left[s] = 0;
+        for (int j = 0; j < c->nseats; j++) left[s] |= c->held[c->seats[j]][s];
     }
-    v->holder[0] = v->holder[1] = v->holder[2] = -1;
-    v->best = v->second = -1;
-    int k = 0;
-    for (int i = 0; i < c->suit_len[s]; i++) {
-        int q = c->suit_order[s][i];
-        if (!(present & BIT(q))) continue;
-        for (int j = 0; j < c->nseats; j++) {
-            int x = c->seats[j];
-            if (!(c->hands[x] & BIT(q))) continue;
-            if (v->top[x] == INT_MIN) v->top[x] = c->strength[q];
-            if (k < 3) v->holder[k] = x;
-            if (k == 0) v->best = q;
-            if (k == 1) v->second = q;
-            k++;
-        }
+    for (; gone; gone &= gone - 1) left[c->eff[low_bit(gone)]] |= c->rbit[low_bit(gone)];
+}
+
+/* Who holds the three best cards of suit s left (-1: nobody). */
+static void top_holders(Core *c, int s, uint32_t left, int *holder) {
+    for (int k = 0; k < 3; k++) {
+        holder[k] = -1;
+        if (!left) continue;
+        uint32_t b = (uint32_t)1 << (31 - __builtin_clz(left));
+        for (int j = 0; j < c->nseats; j++)
+            if (c->held[c->seats[j]][s] & b) holder[k] = c->seats[j];
+        left &= ~b;
     }
 }
 
 static void lead_weights(Core *c, int seat, int *moves, int n, u128 present, int tt_lead) {
-    int killer = c->killer[popcount(c->hands[seat])];
     int lho = c->next_seat[seat], pd = c->next_seat[lho], rho = c->next_seat[pd];
     int tricks = popcount(c->hands[seat]), t = c->trump_suit;
+    int killer = c->killer[tricks];
     int trumps = (present & c->trumps) != 0 && c->trumps_win;
-    SuitView views[NSUITS], tv;
-    int seen[NSUITS] = {0, 0, 0, 0, 0};
-    if (trumps) suit_view(c, t, present, &tv);
+    uint32_t left[NSUITS];
+    left_bits(c, 0, left);
+    uint32_t (*h)[NSUITS] = c->held;
+    int tl = __builtin_popcount(h[lho][t]), tr = __builtin_popcount(h[rho][t]);
+    int tp = __builtin_popcount(h[pd][t]), tpt = top_of(c, t, h[pd][t]);
     int score[NCARDS][3];
-    u128 others = present & ~c->hands[seat];
     for (int i = 0; i < n; i++) {
-        int p = moves[i], s = c->eff[p];
-        SuitView *v = &views[s];
-        if (!seen[s]) { suit_view(c, s, present, v); seen[s] = 1; }
-        int place = 1, rank = 1; /* among the suit's cards left, and among all its cards */
-        for (int j = 0; c->suit_order[s][j] != p; j++) {
-            place += (present & BIT(c->suit_order[s][j])) != 0;
-            rank++;
-        }
-        rank = c->suit_len[s] + 1 - rank;
-        int seq = group_low(c, p, c->hands[seat], others) != c->strength[p];
-        int cl = v->len[lho], cr = v->len[rho], cp = v->len[pd];
+        int p = moves[i], s = c->eff[p], S = c->strength[p], R = rank_of(c, p);
+        int place = place_of(c, p, left[s]), seq = in_run(c, p, h[seat][s], left[s]), hold[3];
+        top_holders(c, s, left[s], hold);
+        int win = hold[0], second = hold[1], third = hold[2], w;
+        int cl = __builtin_popcount(h[lho][s]), cr = __builtin_popcount(h[rho][s]);
+        int cp = __builtin_popcount(h[pd][s]), ppd = top_of(c, s, h[pd][s]);
         int count = ((cl ? cl : tricks) + (cr ? cr : tricks)) << 2;
-        int win = v->holder[0], second = v->holder[1], third = v->holder[2], w;
-        int pd_tops = v->top[pd] > v->top[lho] && v->top[pd] > v->top[rho];
-        int is_best = c->strength[p] == c->strength[v->best];
-        int is_second = v->second >= 0 && c->strength[p] == c->strength[v->second];
+        int pd_tops = ppd > top_of(c, s, h[lho][s]) && ppd > top_of(c, s, h[rho][s]);
+        int is_best = S == top_of(c, s, left[s]);
+        int is_second = holds_nth(c->rbit[p], left[s], 1);
         int bonus_tt = 0, bonus_k = 0, d;
         if (!trumps) {
             d = -((count << 5) / 19) - (cp ? 0 : 9);
@@ -809,30 +845,31 @@ static void lead_weights(Core *c, int seat, int *moves, int n, u128 present, int
                 bonus_k = 47;
             }
         } else {
-            int ts = s == t, tl = tv.len[lho], tr = tv.len[rho], tp = tv.len[pd];
-            int b = 0, win_move = 0;
-            if (!ts && ((!cl && tl) || (!cr && tr))) b = -12;
-            if (!ts && !cp && tp && cr) b += 17;
+            int ts = s == t, win_move = 0, b = 0;
+            int plt = top_of(c, t, h[lho][t]), prt = top_of(c, t, h[rho][t]);
+            if (!ts && ((!cl && tl) || (!cr && tr))) b = -12; /* an opponent ruffs */
+            if (!ts && !cp && tp && cr) b += 17;               /* partner ruffs */
             if (win == rho || second == rho) { if (cr != 1) b -= 12; }
             else if (win == lho && second == pd && cp != 1) b += 27;
-            if (!ts && v->len[seat] == 1 && tv.len[seat] && cp > 1 && win == pd) b += 19;
+            if (!ts && __builtin_popcount(h[seat][s]) == 1 && h[seat][t] && cp > 1 && win == pd)
+                b += 19; /* partner wins and gives a ruff */
             d = b - ((count << 5) / 13);
             if (is_best) {
                 if (ts) win_move = 1;
                 else if (cp || !tp) win_move = (cl || !tl) && (cr || !tr);
-                else win_move = (cl || tv.top[pd] > tv.top[lho]) && (cr || tv.top[pd] > tv.top[rho]);
+                else win_move = (cl || tpt > plt) && (cr || tpt > prt);
             } else if (pd_tops) {
                 win_move = ts || ((cl || !tl) && (cr || !tr));
             } else if (!ts && !cp && tp) {
-                if (!cl && tl && !cr && tr)
-                    win_move = tv.top[pd] > tv.top[lho] && tv.top[pd] > tv.top[rho];
-                else if (!cl && tl) win_move = tv.top[pd] > tv.top[lho];
-                else if (!cr && tr) win_move = tv.top[pd] > tv.top[rho];
+                if (!cl && tl && !cr && tr) win_move = tpt > plt && tpt > prt;
+                else if (!cl && tl) win_move = tpt > plt;
+                else if (!cr && tr) win_move = tpt > prt;
                 else win_move = 1;
             }
             if (win_move) {
                 if ((cl == 1 && win == lho) || (cr == 1 && win == rho)) w = d + 35 + place;
-                else if (win == seat) w = second == pd ? d + 48 + place : is_best ? d + 31 : d - 3 + place;
+                else if (win == seat)
+                    w = second == pd ? d + 48 + place : is_best ? d + 31 : d - 3 + place;
                 else if (win == pd) w = d + (second == seat ? 42 : 28) + place;
                 else if (seq && is_second) w = d + 40;
                 else w = d + (seq ? 22 : 11) + place;
@@ -844,10 +881,11 @@ static void lead_weights(Core *c, int seat, int *moves, int n, u128 present, int
                          cp > 1)
                     d += 13;
                 if ((cl == 1 && win == lho) || (cr == 1 && win == rho)) w = d + place + 2;
-                else if (win == seat) w = second == pd ? d + 33 + place : is_best ? d + 38 : d - 14 + place;
+                else if (win == seat)
+                    w = second == pd ? d + 33 + place : is_best ? d + 38 : d - 14 + place;
                 else if (win == pd) w = d + 34 + place;
                 else if (seq && is_second) w = d + 35;
-                else w = d + 17 - rank;
+                else w = d + 17 - R;
                 bonus_k = 18;
             }
         }
@@ -858,6 +896,110 @@ static void lead_weights(Core *c, int seat, int *moves, int n, u128 present, int
         score[i][2] = 0;
     }
     sort_moves(moves, score, n);
+}
+
+/* seat plays the trick's n-th card (0 < n): best_seat, best_card the trick's best card so
+ * far (at second hand the card led), gone the trick's cards. */
+static void follow_weights(Core *c, int seat, int n, int led, int best_seat, int best_card,
+                           u128 gone, int *moves, int nmoves, u128 present) {
+    int t = c->trump_suit, trumps = (present & c->trumps) != 0 && c->trumps_win;
+    int next = c->next_seat[seat], last = c->next_seat[next];
+    int leader = n == 1 ? c->next_seat[last] : n == 2 ? last : next;
+    uint32_t left[NSUITS], (*h)[NSUITS] = c->held, *mine = h[seat];
+    left_bits(c, gone, left);
+    int follows = mine[led] != 0, bs = c->strength[best_card];
+    int best_trump = c->eff[best_card] == t && led != t;
+    int fourth = n == 1 ? last : next; /* the trick's third and fourth hands, after seat */
+    int max3 = top_of(c, led, h[next][led]), max4 = top_of(c, led, h[fourth][led]);
+    int min3 = low_of(c, led, h[next][led]), min4 = low_of(c, led, h[fourth][led]);
+    int t3 = top_of(c, t, h[next][t]), t4 = top_of(c, t, h[fourth][t]);
+    int score[NCARDS][3];
+    for (int i = 0; i < nmoves; i++) {
+        int p = moves[i], s = c->eff[p], S = c->strength[p], R = rank_of(c, p), w;
+        int place = place_of(c, p, left[s]), seq = in_run(c, p, mine[s], left[s]);
+        if (n == 1) { /* second hand: next is third, last fourth (the player's partner) */
+            int partner_wins = max4 > max3 && max4 > bs, void3 = max3 == INT_MIN;
+            int void4 = max4 == INT_MIN;
+            if (follows && !trumps) {
+                if (partner_wins) w = -R;
+                else if (S > bs && S > max3) w = 81 - R;
+                else if (min3 > S || min4 > S) w = -3 + place;
+                else if (S < bs) w = -11 + place;
+                else w = seq ? 10 + place : 13 - R;
+            } else if (follows) {
+                int win;
+                if (led == t) win = partner_wins || (S > bs && S > max3);
+                else if (S > bs && S > max3) win = !void3 || t3 == INT_MIN || (void4 && t4 > t3);
+                else if (partner_wins) win = !void3 || t3 == INT_MIN;
+                else if (bs > max4 && bs > max3 && bs > S)
+                    win = void4 && t4 != INT_MIN && (!void3 || t3 == INT_MIN || t4 > t3);
+                else win = void4 && t4 != INT_MIN;
+                if (win) {
+                    if (min3 > S) w = 40 + place;
+                    else if (max4 > bs && top_of(c, led, h[leader][led]) > max4) w = 41 + place;
+                    else if (S > bs)
+                        w = S < max4 ? 78 - R : S > max3 ? 73 - R : seq ? 62 - R : 49 - R;
+                    else w = void4 ? 40 - R : 47 - R;
+                } else if (S < min3 || S < min4) w = -9 + place;
+                else if (S < bs) w = -16 + place;
+                else w = seq ? 22 - R : 10 - R;
+            } else if (!trumps) {
+                w = -R + (partner_wins ? discard_add(mine[s], left[s], 23, 2, 3)
+                                       : discard_add(mine[s], left[s], 33, 6, 8));
+            } else {
+                int keep = discard_add(mine[s], left[s], 36, 4, 0);
+                int give = discard_add(mine[s], left[s], 44, 0, 0);
+                if (led == t) w = -R + (partner_wins ? give : keep);
+                else if (s != t && !void3)
+                    w = -R + (partner_wins || (void4 && t4 != INT_MIN) ? 60 + give : keep - 2);
+                else if (s != t)
+                    w = -R + ((void4 && t4 > t3) || (t3 == INT_MIN && max4 > bs) ? 60 + give
+                                                                                 : keep - 2);
+                else if (!void3 || (void4 && t4 > t3) || S > t3) w = 24 - R + give;
+                else w = 15 - R + keep;
+            }
+        } else if (n == 2) { /* third hand: next is fourth, the partner led */
+            int partner_ahead = best_seat == leader;
+            if (follows) {
+                int top3 = top_of(c, led, mine[led]);
+                if (trumps && best_trump) w = -R; /* second hand ruffed */
+                else if (trumps && led != t && max4 == INT_MIN)
+                    w = !partner_ahead && S > bs ? 20 - R : -R;
+                else if ((partner_ahead && bs > max4) || top3 < min4 || top3 < bs) w = -R;
+                else w = S > bs && S > max4 ? (trumps ? 58 : 60) - R : -R;
+            } else if (!trumps) {
+                w = -R + discard_add(mine[s], left[s], 24, 4, 4);
+            } else {
+                int add = discard_add(mine[s], left[s], 50, 0, 0);
+                if (led == t || s != t) w = -R + discard_add(mine[s], left[s], 40, 0, 0);
+                else if (partner_ahead && bs > max4 && (max4 != INT_MIN || t4 == INT_MIN))
+                    w = -R - 50; /* no ruff of the partner's sure winner */
+                else if (best_trump && S < bs)
+                    w = -32 + place + discard_add(mine[s], left[s], 40, 0, 0);
+                else if (partner_ahead)
+                    w = (max4 != INT_MIN ? (holds_nth(h[leader][led], left[led], 1) ? 36 : 48)
+                                         : S > t4 ? 48 : -12) - R + add;
+                else w = (max4 != INT_MIN ? 72 : S > t4 ? 48 : 36) - R + add;
+            }
+        } else { /* fourth hand */
+            int partner_ahead = c->ours[best_seat] == c->ours[seat];
+            if (follows) {
+                w = partner_ahead || (trumps && best_trump) || S <= bs ? -R : 30 - R;
+            } else if (!trumps) {
+                w = -R + discard_add(mine[s], left[s], 27, 6, 8);
+            } else {
+                int val = discard_add(mine[s], left[s], 24, 2, 0);
+                if (led == t) w = -R + val;
+                else if (partner_ahead) w = (s == t ? 2 : 25) - R + val;
+                else if (best_trump) w = s == t ? (S > bs ? 33 : -13) + place : 14 - R + val;
+                else w = s == t ? 33 + place : 14 - R + val;
+            }
+        }
+        score[i][0] = -w;
+        score[i][1] = 0;
+        score[i][2] = 0;
+    }
+    sort_moves(moves, score, nmoves);
 }
 
 /* The cheapest card that wins the trick against the opponents still to play first, then:
@@ -1233,20 +1375,25 @@ static void bucket_key(Core *c, int seat, int restricted, uint64_t *k) {
     k[0] |= (uint64_t)seat | (uint64_t)restricted << 3;
 }
 
-/* Seat plays card p (back: takes it back into its hand): its hand and its length in p's suit
- * in the bucket key (lens). */
+/* Seat plays card p (back: takes it back into its hand): its hand, its length in p's suit
+ * in the bucket key (lens) and its bits of the suit (held). */
 static void play_card(Core *c, int seat, int p, int back) {
     c->hands[seat] ^= BIT(p);
     int s = c->eff[p], w = c->len_word[seat][s];
+    c->held[seat][s] ^= c->rbit[p];
     if (w < 0) return;
     uint64_t one = (uint64_t)1 << c->len_bit[seat][s];
     if (back) c->lens[w] += one;
     else c->lens[w] -= one;
 }
 
-/* The bucket key's suit lengths (lens) from the hands. */
+/* The bucket key's suit lengths (lens) and the bits held (held) from the hands. */
 static void set_lens(Core *c) {
     memset(c->lens, 0, sizeof(c->lens));
+    memset(c->held, 0, sizeof(c->held));
+    for (int j = 0; j < c->nseats; j++)
+        for (u128 h = c->hands[c->seats[j]]; h; h &= h - 1)
+            c->held[c->seats[j]][c->eff[low_bit(h)]] |= c->rbit[low_bit(h)];
     for (int x = 0; x < MAXSEATS; x++)
         for (int s = 0; s < NSUITS; s++)
             if (c->len_word[x][s] >= 0)
@@ -1544,7 +1691,9 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
         } else {
             nmoves = reps_of(c, legal, others, moves);
         }
-        if (nmoves > 1)
+        if (nmoves > 1 && c->opposite)
+            follow_weights(c, seat, n, led, best_seat, best_card, gone, moves, nmoves, present);
+        else if (nmoves > 1)
             follow_order(c, seat, n, led, best, c->ours[best_seat] == c->ours[seat], moves,
                          nmoves);
         if (n + 1 < c->nseats) {
