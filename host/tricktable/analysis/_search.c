@@ -1091,6 +1091,61 @@ static int own_then_via(Core *c, int leader, int h, int s, int own, int k) {
     return 1;
 }
 
+/* The tricks the leader and its partner opposite (four seats) take in suit s when the
+ * leader leads it and no opponent holds a trump, by one plan: while both hands have cards
+ * of the suit, the shorter plays its best and the longer its lowest, but at the shorter's
+ * last card the longer plays its best (to keep the lead), then the longer plays its best
+ * cards. A round counts while the side's card in it is among the suit's best cards left,
+ * all the side's (no equal card elsewhere), or every opponent is out of the suit; the
+ * plan stops when the shorter hand would keep the lead with no card of the suit. rel: the
+ * cards down to the lowest whose place the plan depends on (a round's winner while an
+ * opponent follows, the longer hand's card that takes the lead back). */
+static int side_run(Core *c, int s, int leader, u128 present, Rel *rel) {
+    int partner = c->next_seat[c->next_seat[leader]];
+    u128 m = c->suit_masks[s], a = c->hands[leader] & m, b = c->hands[partner] & m;
+    if (!a) return 0;
+    u128 lg = popcount(a) >= popcount(b) ? a : b, opp = present & m & ~(a | b);
+    int o = 0;
+    for (int j = 0; j < c->nseats; j++) {
+        int x = c->seats[j], k = popcount(c->hands[x] & m);
+        if (x != leader && x != partner && k > o) o = k;
+    }
+    int lgc[MAXSUIT], shc[MAXSUIT], nl = 0, ns = 0, low = INT_MAX;
+    u128 top = 0; /* the side's cards above every opponent's */
+    for (int i = 0; i < c->suit_len[s]; i++) { /* the two hands' cards, best first */
+        int q = c->suit_order[s][i];
+        if (opp & (BIT(q) | c->twin[q])) break;
+        top |= BIT(q) & (a | b);
+    }
+    for (int i = 0; i < c->suit_len[s]; i++) {
+        int q = c->suit_order[s][i];
+        if (lg & BIT(q)) lgc[nl++] = q;
+        else if ((a | b) & BIT(q)) shc[ns++] = q;
+    }
+    int r = 0, hi = 0, lo = nl - 1; /* the longer hand's best and lowest cards left */
+    for (int k = 0; k < nl; k++) {
+        int q, win;
+        if (k < ns - 1) q = lgc[lo--];
+        else q = lgc[hi++];
+        win = k < ns && c->strength[shc[k]] > c->strength[q] ? shc[k] : q;
+        if (k < o) {
+            if (!(top & BIT(win))) break;
+            low = c->strength[win] < low ? c->strength[win] : low;
+        }
+        r++;
+        if (k == ns - 1 && k + 1 < nl) {
+            if (win != q) break; /* the shorter hand keeps the lead, out of the suit */
+            low = c->strength[q] < low ? c->strength[q] : low;
+        }
+    }
+    if (r > ns && s != c->trump_suit &&
+        popcount((lg == a ? c->hands[partner] : c->hands[leader]) & ~c->trumps & ~m) < r - ns)
+        return 0; /* the shorter hand might have to play a trump on the suit */
+    rel_none(rel);
+    if (low != INT_MAX) rel_card(rel, s, low);
+    return r;
+}
+
 /* Tricks each team (the side searched; everyone else) is sure of when leader leads: see
  * Solver's docs ("sure tricks"): the leader's runs it cashes, or a partner's run in a suit
  * the leader can lead to it, the better of the two; the best trumps' run. rel: per team,
@@ -1203,6 +1258,19 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
         best[team] = draw;
         rel[team] = cashed;
         rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
+    }
+    if (c->opposite && !(c->restricts && !c->free) && (c->trumps_win || !(present & c->trumps))) {
+        u128 opp_trumps = 0;
+        for (int j = 0; j < c->nseats; j++)
+            if (c->ours[c->seats[j]] != mine) opp_trumps |= c->hands[c->seats[j]] & c->trumps;
+        for (int s = 0; s < NSUITS && !opp_trumps; s++) {
+            Rel r;
+            int k = side_run(c, s, leader, present, &r);
+            if (k > best[team]) {
+                best[team] = k;
+                rel[team] = r;
+            }
+        }
     }
     if (trump_holder >= 0) {
         team = c->ours[trump_holder] ? 0 : 1;
