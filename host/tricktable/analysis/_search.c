@@ -167,10 +167,12 @@ typedef struct {
 
 /* The cards left, as the transposition key sees them: per suit, the places (in the key order
  * of the cards held at the start) of those left, and the suit's part of the key, a nibble per
- * card left in rank order (its holder, + 8 when it ties the card above, left too). Kept up
- * to date card by card (take_out) rather than worked out at each trick start. */
+ * card left in rank order (its holder, + 8 when it ties the card above, left too); and for
+ * the move weights, per suit the bits (Core.rbit) of every card not gone in a finished
+ * trick. Kept up to date card by card (take_out) rather than worked out at each trick
+ * start. */
 typedef struct {
-    uint32_t kpres[NSUITS];
+    uint32_t kpres[NSUITS], bits[NSUITS];
     u128 code[NSUITS];
 } Left;
 
@@ -607,23 +609,31 @@ static int set_position(Core *c, PyObject *hands, PyObject *trick, int before, i
     return 0;
 }
 
-/* One card of each group of equivalent cards of legal (others: the cards of other hands and
- * of the trick, in its suits), highest first. */
-static int reps_of(Core *c, u128 legal, u128 others, int *reps) {
+/* One card of each group of equivalent cards of legal, cards of seat's hand, highest first:
+ * a card of legal is equivalent to the next better one of legal when no card of another hand
+ * or of the trick (left, not the seat's) lies between, and neither has its copy there. */
+static int reps_of(Core *c, int seat, u128 legal, int *reps) {
     int n = 0;
     for (int s = 0; s < NSUITS; s++) {
-        if (!(legal & c->suit_masks[s])) continue;
-        int prev_mine = 0, prev = 0;
-        for (int i = 0; i < c->suit_len[s]; i++) {
-            int p = c->suit_order[s][i];
-            u128 bit = BIT(p);
-            if (legal & bit) {
-                if (!(prev_mine && !(others & (c->twin[p] | c->twin[prev])))) reps[n++] = p;
-                prev_mine = 1;
-                prev = p;
-            } else if (others & bit) {
-                prev_mine = 0;
+        u128 lm = legal & c->suit_masks[s];
+        if (!lm) continue;
+        uint32_t mine = 0, held = c->held[seat][s], oth = c->left.bits[s] & ~held;
+        if (lm == (c->hands[seat] & c->suit_masks[s])) mine = held;
+        else for (; lm; lm &= lm - 1) mine |= c->rbit[low_bit(lm)];
+        uint32_t both = mine | oth;
+        for (uint32_t m = mine; m;) {
+            int b = 31 - __builtin_clz(m);
+            uint32_t bit = (uint32_t)1 << b, above = both & ~(2 * bit - 1);
+            int p = c->by_place[s][b];
+            m &= ~bit;
+            if (above) {
+                uint32_t near = above & -above; /* the next better card */
+                int q = c->by_place[s][__builtin_ctz(near)];
+                if ((near & mine) && !(oth & (c->rbit[(p + COPY_STRIDE) % NCARDS] |
+                                              c->rbit[(q + COPY_STRIDE) % NCARDS])))
+                    continue;
             }
+            reps[n++] = p;
         }
     }
     return n;
@@ -777,15 +787,6 @@ static int discard_add(uint32_t mine, uint32_t left, int div, int kx, int ace) {
     return add;
 }
 
-/* Per suit, its bits in the playing hands and in gone (the trick in progress). */
-static void left_bits(Core *c, u128 gone, uint32_t *left) {
-    for (int s = 0; s < NSUITS; s++) {
-        left[s] = 0;
-        for (int j = 0; j < c->nseats; j++) left[s] |= c->held[c->seats[j]][s];
-    }
-    for (; gone; gone &= gone - 1) left[c->eff[low_bit(gone)]] |= c->rbit[low_bit(gone)];
-}
-
 /* Who holds the three best cards of suit s left (-1: nobody). */
 static void top_holders(Core *c, int s, uint32_t left, int *holder) {
     for (int k = 0; k < 3; k++) {
@@ -803,22 +804,26 @@ static void lead_weights(Core *c, int seat, int *moves, int n, u128 present, int
     int tricks = popcount(c->hands[seat]), t = c->trump_suit;
     int killer = c->killer[tricks];
     int trumps = (present & c->trumps) != 0 && c->trumps_win;
-    uint32_t left[NSUITS];
-    left_bits(c, 0, left);
+    const uint32_t *left = c->left.bits;
     uint32_t (*h)[NSUITS] = c->held;
     int tl = __builtin_popcount(h[lho][t]), tr = __builtin_popcount(h[rho][t]);
     int tp = __builtin_popcount(h[pd][t]), tpt = top_of(c, t, h[pd][t]);
-    int score[NCARDS][3];
+    int plt = top_of(c, t, h[lho][t]), prt = top_of(c, t, h[rho][t]);
+    int score[NCARDS][3], cur = -1, hold[3], cl = 0, cr = 0, cp = 0, count = 0, pd_tops = 0;
     for (int i = 0; i < n; i++) {
-        int p = moves[i], s = c->eff[p], S = c->strength[p], R = rank_of(c, p);
-        int place = place_of(c, p, left[s]), seq = in_run(c, p, h[seat][s], left[s]), hold[3];
-        top_holders(c, s, left[s], hold);
+        int p = moves[i], s = c->eff[p], R = rank_of(c, p);
+        if (s != cur) { /* the suit's holders and lengths, once per suit */
+            cur = s;
+            top_holders(c, s, left[s], hold);
+            cl = __builtin_popcount(h[lho][s]);
+            cr = __builtin_popcount(h[rho][s]);
+            cp = __builtin_popcount(h[pd][s]);
+            count = ((cl ? cl : tricks) + (cr ? cr : tricks)) << 2;
+            pd_tops = h[pd][s] > (h[lho][s] | h[rho][s]); /* its best card above theirs */
+        }
+        int place = place_of(c, p, left[s]), seq = in_run(c, p, h[seat][s], left[s]);
         int win = hold[0], second = hold[1], third = hold[2], w;
-        int cl = __builtin_popcount(h[lho][s]), cr = __builtin_popcount(h[rho][s]);
-        int cp = __builtin_popcount(h[pd][s]), ppd = top_of(c, s, h[pd][s]);
-        int count = ((cl ? cl : tricks) + (cr ? cr : tricks)) << 2;
-        int pd_tops = ppd > top_of(c, s, h[lho][s]) && ppd > top_of(c, s, h[rho][s]);
-        int is_best = S == top_of(c, s, left[s]);
+        int is_best = !(left[s] & ~(2 * c->rbit[p] - 1));
         int is_second = holds_nth(c->rbit[p], left[s], 1);
         int bonus_tt = 0, bonus_k = 0, d;
         if (!trumps) {
@@ -846,7 +851,6 @@ static void lead_weights(Core *c, int seat, int *moves, int n, u128 present, int
             }
         } else {
             int ts = s == t, win_move = 0, b = 0;
-            int plt = top_of(c, t, h[lho][t]), prt = top_of(c, t, h[rho][t]);
             if (!ts && ((!cl && tl) || (!cr && tr))) b = -12; /* an opponent ruffs */
             if (!ts && !cp && tp && cr) b += 17;               /* partner ruffs */
             if (win == rho || second == rho) { if (cr != 1) b -= 12; }
@@ -899,14 +903,13 @@ static void lead_weights(Core *c, int seat, int *moves, int n, u128 present, int
 }
 
 /* seat plays the trick's n-th card (0 < n): best_seat, best_card the trick's best card so
- * far (at second hand the card led), gone the trick's cards. */
+ * far (at second hand the card led). */
 static void follow_weights(Core *c, int seat, int n, int led, int best_seat, int best_card,
-                           u128 gone, int *moves, int nmoves, u128 present) {
+                           int *moves, int nmoves, u128 present) {
     int t = c->trump_suit, trumps = (present & c->trumps) != 0 && c->trumps_win;
     int next = c->next_seat[seat], last = c->next_seat[next];
     int leader = n == 1 ? c->next_seat[last] : n == 2 ? last : next;
-    uint32_t left[NSUITS], (*h)[NSUITS] = c->held, *mine = h[seat];
-    left_bits(c, gone, left);
+    const uint32_t *left = c->left.bits, (*h)[NSUITS] = c->held, *mine = h[seat];
     int follows = mine[led] != 0, bs = c->strength[best_card];
     int best_trump = c->eff[best_card] == t && led != t;
     int fourth = n == 1 ? last : next; /* the trick's third and fourth hands, after seat */
@@ -1315,7 +1318,7 @@ static void tt_key(Core *c, int seat, uint64_t *key) {
     }
 }
 
-/* The cards left and their codes (Left) from present, every card not gone. */
+/* The cards left, their codes and bits (Left) from present, every card not gone. */
 static void set_left(Core *c, u128 present) {
     for (int s = 0; s < NSUITS; s++) {
         uint32_t kpres = 0;
@@ -1329,15 +1332,17 @@ static void set_left(Core *c, u128 present) {
         }
         c->left.kpres[s] = kpres;
         c->left.code[s] = code;
+        c->left.bits[s] = 0;
     }
+    for (u128 m = present; m; m &= m - 1) c->left.bits[c->eff[low_bit(m)]] |= c->rbit[low_bit(m)];
 }
 
-/* Take cards out of the cards left and their codes (Left). */
+/* Take cards out of the cards left, their codes and bits (Left). */
 static void take_out(Core *c, u128 cards) {
     for (; cards; cards &= cards - 1) {
-        int q = low_bit(cards), i = c->key_pos[q];
+        int q = low_bit(cards), i = c->key_pos[q], s = c->eff[q];
+        c->left.bits[s] &= ~c->rbit[q];
         if (i < 0) continue;
-        int s = c->eff[q];
         uint64_t kpres = c->left.kpres[s];
         int r = __builtin_popcountll(kpres & (((uint64_t)1 << i) - 1));
         u128 low = ((u128)1 << (4 * r)) - 1, code = c->left.code[s];
@@ -1741,7 +1746,7 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
         legal = hand;
         if (restricted && lead_mask(c, seat, hand, present, &legal, &free) < 0) return -1;
         others = present & ~hand;
-        nmoves = reps_of(c, legal, others, moves);
+        nmoves = reps_of(c, seat, legal, moves);
         int q = lead ? lead_card(c, lead, present) : -1;
         if (c->opposite) {
             lead_weights(c, seat, moves, nmoves, present, q);
@@ -1757,10 +1762,10 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
             moves[0] = top_bit(follow);
             nmoves = 1;
         } else {
-            nmoves = reps_of(c, legal, others, moves);
+            nmoves = reps_of(c, seat, legal, moves);
         }
         if (nmoves > 1 && c->opposite)
-            follow_weights(c, seat, n, led, best_seat, best_card, gone, moves, nmoves, present);
+            follow_weights(c, seat, n, led, best_seat, best_card, moves, nmoves, present);
         else if (nmoves > 1)
             follow_order(c, seat, n, led, best, c->ours[best_seat] == c->ours[seat], moves,
                          nmoves);
