@@ -920,7 +920,7 @@ static void follow_weights(Core *c, int seat, int n, int led, int best_seat, int
     for (int i = 0; i < nmoves; i++) {
         int p = moves[i], s = c->eff[p], S = c->strength[p], R = rank_of(c, p), w;
         int place = place_of(c, p, left[s]), seq = in_run(c, p, mine[s], left[s]);
-        if (n == 1) { /* second hand: next is third, last fourth (the player's partner) */
+        if (n == 1 && c->nseats > 2) { /* second hand (as DDS): later, it costs more than it saves */ /* second hand: next is third, last fourth (the player's partner) */
             int partner_wins = max4 > max3 && max4 > bs, void3 = max3 == INT_MIN;
             int void4 = max4 == INT_MIN;
             if (follows && !trumps) {
@@ -1755,6 +1755,11 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
             first_lead(q, moves, nmoves);
         }
     } else {
+        if (n == 1 && c->nseats > 2) { /* second hand only (as DDS): later it costs more */
+            int q = sure_follow(c, seat, n, led, best, best_seat, best_card, rel);
+            if (q && (c->ours[seat] ? q >= need : q > popcount(hand) - need)) return c->ours[seat];
+            rel_none(rel);
+        }
         u128 follow = hand & c->suit_masks[led];
         legal = follow ? follow : hand;
         others = present & ~hand & (follow ? c->suit_masks[led] : ~(u128)0);
@@ -1769,11 +1774,6 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
         else if (nmoves > 1)
             follow_order(c, seat, n, led, best, c->ours[best_seat] == c->ours[seat], moves,
                          nmoves);
-        if (n + 1 < c->nseats) {
-            int q = sure_follow(c, seat, n, led, best, best_seat, best_card, rel);
-            if (q && (c->ours[seat] ? q >= need : q > popcount(hand) - need)) return c->ours[seat];
-            rel_none(rel);
-        }
     }
     int maxing = c->ours[seat];
     int result = !maxing, was_free = c->free, cut = -1;
