@@ -1095,23 +1095,25 @@ static int own_then_via(Core *c, int leader, int h, int s, int own, int k) {
 }
 
 /* The tricks the leader and its partner opposite (four seats) take in suit s when the
- * leader leads it and no opponent holds a trump, by one plan: while both hands have cards
- * of the suit, the shorter plays its best and the longer its lowest, but at the shorter's
- * last card the longer plays its best (to keep the lead), then the longer plays its best
- * cards. A round counts while the side's card in it is among the suit's best cards left,
- * all the side's (no equal card elsewhere), or every opponent is out of the suit; the
- * plan stops when the shorter hand would keep the lead with no card of the suit. rel: the
- * cards down to the lowest whose place the plan depends on (a round's winner while an
- * opponent follows, the longer hand's card that takes the lead back). */
+ * leader leads it, by one plan: while both hands have cards of the suit, the shorter plays
+ * its best and the longer its lowest, but at the shorter's last card the longer plays its
+ * best (to keep the lead), then the longer plays its best cards. A round counts while every
+ * opponent holding a trump follows suit and the side's card in it is among the suit's best
+ * cards left, all the side's (no equal card elsewhere), or every opponent is out of the
+ * suit; the plan stops when the shorter hand would keep the lead with no card of the suit.
+ * rel: the cards down to the lowest whose place the plan depends on (a round's winner while
+ * an opponent follows, the longer hand's card that takes the lead back). */
 static int side_run(Core *c, int s, int leader, u128 present, Rel *rel) {
     int partner = c->next_seat[c->next_seat[leader]];
     u128 m = c->suit_masks[s], a = c->hands[leader] & m, b = c->hands[partner] & m;
     if (!a) return 0;
     u128 lg = popcount(a) >= popcount(b) ? a : b, opp = present & m & ~(a | b);
-    int o = 0;
+    int o = 0, ruff = INT_MAX; /* the opponents' longest holding; rounds before a ruff */
     for (int j = 0; j < c->nseats; j++) {
         int x = c->seats[j], k = popcount(c->hands[x] & m);
-        if (x != leader && x != partner && k > o) o = k;
+        if (x == leader || x == partner) continue;
+        if (k > o) o = k;
+        if (s != c->trump_suit && (c->hands[x] & c->trumps) && k < ruff) ruff = k;
     }
     int lgc[MAXSUIT], shc[MAXSUIT], nl = 0, ns = 0, low = INT_MAX;
     u128 top = 0; /* the side's cards above every opponent's */
@@ -1126,7 +1128,7 @@ static int side_run(Core *c, int s, int leader, u128 present, Rel *rel) {
         else if ((a | b) & BIT(q)) shc[ns++] = q;
     }
     int r = 0, hi = 0, lo = nl - 1; /* the longer hand's best and lowest cards left */
-    for (int k = 0; k < nl; k++) {
+    for (int k = 0; k < nl && k < ruff; k++) {
         int q, win;
         if (k < ns - 1) q = lgc[lo--];
         else q = lgc[hi++];
@@ -1263,10 +1265,7 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
         rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
     }
     if (c->opposite && !(c->restricts && !c->free) && (c->trumps_win || !(present & c->trumps))) {
-        u128 opp_trumps = 0;
-        for (int j = 0; j < c->nseats; j++)
-            if (c->ours[c->seats[j]] != mine) opp_trumps |= c->hands[c->seats[j]] & c->trumps;
-        for (int s = 0; s < NSUITS && !opp_trumps; s++) {
+        for (int s = 0; s < NSUITS; s++) {
             Rel r;
             int k = side_run(c, s, leader, present, &r);
             if (k > best[team]) {
