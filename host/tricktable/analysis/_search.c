@@ -231,6 +231,7 @@ typedef struct {
     int by_place[NSUITS][MAXSUIT];
     uint32_t held[MAXSEATS][NSUITS];
     int opposite; /* four seats, partners opposite: DDS's lead weights */
+    int twins; /* both copies of some card in play */
     int killer[MAXSUIT + 1]; /* per cards in hand, the last lead that cut */
     long long nodes, probes, hits;
 } Core;
@@ -518,6 +519,8 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
                     c->partition = 0;
         }
     for (int i = 0; i <= MAXSUIT; i++) c->killer[i] = -1;
+    for (int p = 0; p < NCARDS; p++)
+        if ((present & BIT(p)) && (present & c->twin[p])) c->twins = 1;
     c->opposite = c->nseats == 4;
     for (int j = 0; j < c->nseats; j++) {
         int x = c->seats[j], y = c->next_seat[x];
@@ -1163,22 +1166,21 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
     int mine = c->ours[leader];
     Rel cashed;
     rel_none(&cashed);
-    for (int s = 0; s < NSUITS; s++) {
+    for (int s = 0; s < NSUITS; s++) { /* the best cards of the suit in one hand (bits) */
+        uint32_t all = c->left.bits[s];
+        if (!all) continue;
+        uint32_t best = (uint32_t)1 << (31 - __builtin_clz(all)), hand = 0;
         int holder = -1, run = 0, last = -1;
-        u128 hand = 0;
-        for (int i = 0; i < c->suit_len[s]; i++) {
-            int p = c->suit_order[s][i];
-            u128 bit = BIT(p);
-            if (!(present & bit)) continue;
-            if (holder < 0) {
-                for (int j = 0; j < c->nseats; j++)
-                    if (c->hands[c->seats[j]] & bit) { holder = c->seats[j]; break; }
-                if (holder < 0) break;
-                hand = c->hands[holder];
-            }
-            if (!(hand & bit) || (present & ~hand & c->twin[p])) break;
-            run++;
-            last = p;
+        for (int j = 0; j < c->nseats && holder < 0; j++)
+            if (c->held[c->seats[j]][s] & best) holder = c->seats[j];
+        if (holder >= 0) hand = c->held[holder][s];
+        uint32_t stop = all & ~hand; /* another hand's cards, and the holder's tied with one */
+        for (uint32_t m = c->twins ? stop : 0; m; m &= m - 1)
+            stop |= hand & c->rbit[(c->by_place[s][__builtin_ctz(m)] + COPY_STRIDE) % NCARDS];
+        hand &= stop ? ~((2u << (31 - __builtin_clz(stop))) - 1) : ~0u;
+        if (hand) {
+            run = __builtin_popcount(hand);
+            last = c->by_place[s][__builtin_ctz(hand)];
         }
         if (run) {
             if (s == c->trump_suit) {
