@@ -905,6 +905,29 @@ static void lead_weights(Core *c, int seat, int *moves, int n, u128 present, int
     sort_moves(moves, score, n);
 }
 
+/* Third hand, unable to beat the fourth hand's best card of the suit led (bits four): the
+ * cheapest of moves (one per group, best first) that beats the fourth hand's next group, to
+ * force its best card out; or, second hand winning (second) with best, the cheapest that
+ * beats it. -1: none (DDS's RankForcesAce). */
+static int force_top(Core *c, int led, uint32_t four, int best, int second, const int *moves,
+                     int nmoves) {
+    uint32_t top = (uint32_t)1 << (31 - __builtin_clz(four));
+    uint32_t below = c->left.bits[led] & ~four & (top - 1); /* another's card under its best */
+    if (!below) return -1;
+    uint32_t next = four & (((uint32_t)1 << (31 - __builtin_clz(below))) - 1);
+    if (!next) return -1;
+    int floor = c->strength[c->by_place[led][31 - __builtin_clz(next)]], q = -1;
+    if (floor <= best) {
+        if (!second) return -1;
+        floor = best;
+    }
+    for (int i = 0; i < nmoves; i++)
+        if (c->strength[moves[i]] > floor &&
+            (q < 0 || c->strength[moves[i]] < c->strength[q]))
+            q = moves[i];
+    return q;
+}
+
 /* seat plays the trick's n-th card (0 < n): best_seat, best_card the trick's best card so
  * far (at second hand the card led). */
 static void follow_weights(Core *c, int seat, int n, int led, int best_seat, int best_card,
@@ -919,6 +942,9 @@ static void follow_weights(Core *c, int seat, int n, int led, int best_seat, int
     int max3 = top_of(c, led, h[next][led]), max4 = top_of(c, led, h[fourth][led]);
     int min3 = low_of(c, led, h[next][led]), min4 = low_of(c, led, h[fourth][led]);
     int t3 = top_of(c, t, h[next][t]), t4 = top_of(c, t, h[fourth][t]);
+    int force = n == 2 && mine[led] && max4 > top_of(c, led, mine[led]) && max4 > bs &&
+                !(trumps && best_trump) ? force_top(c, led, h[fourth][led], bs,
+                                                    best_seat != leader, moves, nmoves) : -1;
     int score[NCARDS][3];
     for (int i = 0; i < nmoves; i++) {
         int p = moves[i], s = c->eff[p], S = c->strength[p], R = rank_of(c, p), w;
@@ -973,6 +999,7 @@ static void follow_weights(Core *c, int seat, int n, int led, int best_seat, int
                     w = !partner_ahead && S > bs ? 20 - R : -R;
                 else if ((partner_ahead && bs > max4) || top3 < min4 || top3 < bs) w = -R;
                 else w = S > bs && S > max4 ? (trumps ? 58 : 60) - R : -R;
+                if (p == force) w += 20;
             } else if (!trumps) {
                 w = -R + discard_add(mine[s], left[s], 24, 4, 4);
             } else {
