@@ -1133,48 +1133,47 @@ static int own_then_via(Core *c, int leader, int h, int s, int own, int k) {
  * suit; the plan stops when the shorter hand would keep the lead with no card of the suit.
  * rel: the cards down to the lowest whose place the plan depends on (a round's winner while
  * an opponent follows, the longer hand's card that takes the lead back). */
-static int side_run(Core *c, int s, int leader, u128 present, Rel *rel) {
-    int partner = c->next_seat[c->next_seat[leader]];
-    u128 m = c->suit_masks[s], a = c->hands[leader] & m, b = c->hands[partner] & m;
+static int side_run(Core *c, int s, int leader, Rel *rel) {
+    int partner = c->next_seat[c->next_seat[leader]], t = c->trump_suit;
+    uint32_t a = c->held[leader][s], b = c->held[partner][s];
     if (!a) return 0;
-    u128 lg = popcount(a) >= popcount(b) ? a : b, opp = present & m & ~(a | b);
+    uint32_t side = a | b, stop = c->left.bits[s] & ~side; /* the opponents' cards */
     int o = 0, ruff = INT_MAX; /* the opponents' longest holding; rounds before a ruff */
     for (int j = 0; j < c->nseats; j++) {
-        int x = c->seats[j], k = popcount(c->hands[x] & m);
+        int x = c->seats[j], k = __builtin_popcount(c->held[x][s]);
         if (x == leader || x == partner) continue;
         if (k > o) o = k;
-        if (s != c->trump_suit && (c->hands[x] & c->trumps) && k < ruff) ruff = k;
+        if (s != t && c->held[x][t] && k < ruff) ruff = k;
     }
-    int lgc[MAXSUIT], shc[MAXSUIT], nl = 0, ns = 0, low = INT_MAX;
-    u128 top = 0; /* the side's cards above every opponent's */
-    for (int i = 0; i < c->suit_len[s]; i++) { /* the two hands' cards, best first */
-        int q = c->suit_order[s][i];
-        if (opp & (BIT(q) | c->twin[q])) break;
-        top |= BIT(q) & (a | b);
-    }
-    for (int i = 0; i < c->suit_len[s]; i++) {
-        int q = c->suit_order[s][i];
-        if (lg & BIT(q)) lgc[nl++] = q;
-        else if ((a | b) & BIT(q)) shc[ns++] = q;
-    }
-    int r = 0, hi = 0, lo = nl - 1; /* the longer hand's best and lowest cards left */
+    for (uint32_t m = c->twins ? stop : 0; m; m &= m - 1) /* a card tied with theirs */
+        stop |= side & c->rbit[(c->by_place[s][__builtin_ctz(m)] + COPY_STRIDE) % NCARDS];
+    uint32_t top = side & (stop ? ~((2u << (31 - __builtin_clz(stop))) - 1) : ~0u);
+    int a_long = __builtin_popcount(a) >= __builtin_popcount(b);
+    uint32_t lg = a_long ? a : b, sh = side & ~lg;
+    int nl = __builtin_popcount(lg), ns = __builtin_popcount(sh), r = 0, low = INT_MAX;
     for (int k = 0; k < nl && k < ruff; k++) {
-        int q, win;
-        if (k < ns - 1) q = lgc[lo--];
-        else q = lgc[hi++];
-        win = k < ns && c->strength[shc[k]] > c->strength[q] ? shc[k] : q;
+        uint32_t qb = k < ns - 1 ? lg & -lg : (uint32_t)1 << (31 - __builtin_clz(lg)), wb = qb;
+        lg &= ~qb;
+        int q = c->by_place[s][__builtin_ctz(qb)];
+        if (k < ns) {
+            uint32_t sb = (uint32_t)1 << (31 - __builtin_clz(sh));
+            sh &= ~sb;
+            if (c->strength[c->by_place[s][__builtin_ctz(sb)]] > c->strength[q]) wb = sb;
+        }
+        int win = c->by_place[s][__builtin_ctz(wb)];
         if (k < o) {
-            if (!(top & BIT(win))) break;
+            if (!(top & wb)) break;
             low = c->strength[win] < low ? c->strength[win] : low;
         }
         r++;
-        if (k == ns - 1 && k + 1 < nl) {
-            if (win != q) break; /* the shorter hand keeps the lead, out of the suit */
+        if (k == ns - 1 && lg) {
+            if (wb != qb) break; /* the shorter hand keeps the lead, out of the suit */
             low = c->strength[q] < low ? c->strength[q] : low;
         }
     }
-    if (r > ns && s != c->trump_suit &&
-        popcount((lg == a ? c->hands[partner] : c->hands[leader]) & ~c->trumps & ~m) < r - ns)
+    u128 m = c->suit_masks[s];
+    if (r > ns && s != t &&
+        popcount((a_long ? c->hands[partner] : c->hands[leader]) & ~c->trumps & ~m) < r - ns)
         return 0; /* the shorter hand might have to play a trump on the suit */
     rel_none(rel);
     if (low != INT_MAX) rel_card(rel, s, low);
@@ -1296,7 +1295,7 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
     if (c->opposite && !(c->restricts && !c->free) && (c->trumps_win || !(present & c->trumps))) {
         for (int s = 0; s < NSUITS; s++) {
             Rel r;
-            int k = side_run(c, s, leader, present, &r);
+            int k = side_run(c, s, leader, &r);
             if (k > best[team]) {
                 best[team] = k;
                 rel[team] = r;
