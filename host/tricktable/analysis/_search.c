@@ -1183,11 +1183,13 @@ static int side_run(Core *c, int s, int leader, Rel *rel) {
 /* Tricks each team (the side searched; everyone else) is sure of when leader leads: see
  * Solver's docs ("sure tricks"): the leader's runs it cashes, or a partner's run in a suit
  * the leader can lead to it, the better of the two; the best trumps' run. rel: per team,
- * the cards its count depends on (the runs counted). */
-static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_out,
-                 Rel *rel) {
+ * the cards its count depends on (the runs counted; of the leader's runs, only as many as
+ * reach want, the count that settles the test for the team, as DDS's quick tricks stop
+ * there). */
+static void sure(Core *c, u128 present, int leader, const int *want, int *mine_out,
+                 int *theirs_out, Rel *rel) {
     int trump_holder = -1, trump_run = 0, trump_last = -1;
-    int cash_suit[NSUITS], cash_run[NSUITS], ncash = 0;
+    int cash_suit[NSUITS], cash_run[NSUITS], cash_last[NSUITS], cash_k[NSUITS], ncash = 0;
     int via_suit[NSUITS], via_run[NSUITS], via_holder[NSUITS], via_last[NSUITS], nvia = 0;
     int mine = c->ours[leader];
     Rel cashed;
@@ -1215,6 +1217,8 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
                 trump_last = last;
             } else if (holder == leader) {
                 cash_suit[ncash] = s;
+                cash_last[ncash] = last;
+                cash_k[ncash] = 0;
                 cash_run[ncash++] = run;
                 rel_card(&cashed, s, c->strength[last]);
             } else if (c->ours[holder] == mine && (c->hands[leader] & c->suit_masks[s])) {
@@ -1234,7 +1238,7 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
             if (c->ours[x] != mine && (c->hands[x] & c->trumps)) ruffers[nruff++] = c->hands[x];
         }
         for (int i = 0; i < ncash; i++)
-            cash += cash_rounds(c, cash_suit[i], cash_run[i], leader, ruffers, nruff);
+            cash += cash_k[i] = cash_rounds(c, cash_suit[i], cash_run[i], leader, ruffers, nruff);
         if (cash && !partners_discard(c, leader, cash)) cash = 0;
         int own = cash + (trump_holder == leader ? trump_run : 0), most = own;
         for (int i = 0; i < nvia; i++) {
@@ -1283,14 +1287,22 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
             rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
     } else {
         best[team] = cash + (trump_holder == leader ? trump_run : 0);
-        if (cash) rel[team] = cashed;
+        for (int i = 0, got = best[team] - cash; cash && i < ncash && got < want[team]; i++) {
+            got += cash_k[i]; /* only the runs the count needs */
+            rel_card(&rel[team], cash_suit[i], c->strength[cash_last[i]]);
+        }
         if (trump_holder == leader && trump_run)
             rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
     }
     if (draw > best[team]) {
         best[team] = draw;
-        rel[team] = cashed;
+        rel_none(&rel[team]);
         rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
+        int got = popcount(c->hands[leader] & c->trumps); /* the runs the count needs */
+        for (int i = 0; i < ncash && got < want[team]; i++) {
+            got += cash_rounds(c, cash_suit[i], cash_run[i], leader, NULL, 0);
+            rel_card(&rel[team], cash_suit[i], c->strength[cash_last[i]]);
+        }
     }
     if (c->opposite && !(c->restricts && !c->free) && (c->trumps_win || !(present & c->trumps))) {
         for (int s = 0; s < NSUITS; s++) {
@@ -1658,7 +1670,8 @@ static int settled(Core *c, int need, u128 present, int seat, int restricted, ui
     if (r >= 0) { c->hits++; return r; }
     int mine, theirs;
     Rel counted[2];
-    sure(c, present, seat, &mine, &theirs, counted);
+    int want[2] = {need, popcount(c->hands[seat]) - need + 1};
+    sure(c, present, seat, want, &mine, &theirs, counted);
     if (mine >= need) { *rel = counted[0]; return 1; }
     if (popcount(c->hands[seat]) - theirs < need) { *rel = counted[1]; return 0; }
     rel_none(rel);
