@@ -1697,10 +1697,11 @@ static int best_follow(Core *c, int seat, int led, int *card) {
  * card the opponents still to play can play, the side wins the trick: one. When no trump is
  * left and the lead is free, the hand holding the side's best card of the suit led (hh) then
  * leads: the suit's next card when hh holds it too, and in every other suit hh holds, its
- * best card when it is the suit's best, or all of hh's cards when nobody else holds the suit.
+ * best card when it is the suit's best, or all of hh's cards when nobody else holds the suit,
+ * the suits counted until the count reaches want (the count that settles the test).
  * rel: the cards the count depends on. */
 static int sure_follow(Core *c, int seat, int n, int led, int best, int best_seat,
-                       int best_card, Rel *rel) {
+                       int best_card, int want, Rel *rel) {
     int mine = c->ours[seat], ahead = c->ours[best_seat] == mine;
     int top = ahead ? best : INT_MIN, theirs = ahead ? INT_MIN : best;
     int top_card = best_card, top_seat = best_seat, x = seat;
@@ -1722,7 +1723,7 @@ static int sure_follow(Core *c, int seat, int n, int led, int best, int best_sea
         top_seat == best_seat)
         return tricks;
     u128 hh = c->hands[top_seat];
-    for (int s = 0; s < NSUITS; s++) {
+    for (int s = 0; s < NSUITS && tricks < want; s++) {
         u128 m = c->suit_masks[s], own = hh & m;
         if (!own) continue;
         if (!(inhand & ~hh & m)) { /* nobody else holds the suit */
@@ -1796,7 +1797,8 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
         }
     } else {
         if (n == 1 && c->nseats > 2) { /* second hand only (as DDS): later it costs more */
-            int q = sure_follow(c, seat, n, led, best, best_seat, best_card, rel);
+            int want = c->ours[seat] ? need : popcount(hand) - need + 1;
+            int q = sure_follow(c, seat, n, led, best, best_seat, best_card, want, rel);
             if (q && (c->ours[seat] ? q >= need : q > popcount(hand) - need)) return c->ours[seat];
             rel_none(rel);
         }
