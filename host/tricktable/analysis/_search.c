@@ -8,9 +8,10 @@
  * rules is written here: the follow-suit rule is the effective suit, the trick goes to the
  * highest key (the first of equal cards), and a lead restriction is asked of the variant
  * through the ``ask`` callback (once per hand and set of cards gone). What the search does
- * (a transposition table at trick starts by partition search, equivalent cards, sure
- * tricks, move ordering) is described in solver.py and docs/analysis.md; this file is that
- * description in C.
+ * (a transposition table at trick starts by partition search, equivalent cards, small cards
+ * searched once, sure tricks, move ordering: at tables of four with partners opposite, DDS's
+ * weights) is described in solver.py and docs/analysis.md; this file is that description
+ * in C.
  *
  * Bit sets of physical cards (up to 106, two copies of 53) are unsigned __int128.
  */
@@ -749,8 +750,8 @@ static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
  * the later cards), highest first: they look at who holds the best cards of each suit, the
  * lengths, voids and trumps. Cards are compared by strength; a card's rank is its place in
  * its suit counted from the lowest, + 2 (bridge's ranks), its place among the cards left the
- * count of those as good or better (1: the best). The bits of a suit are held's (the best
- * card the highest bit). */
+ * count of those as good or better (1: the best). A suit's cards are read as bits in rank
+ * order (rbit, the best card the highest bit): each seat's (held) and those left (Left). */
 
 /* The strength of the best (top_of) or worst (low_of) card of suit s among bits m, INT_MIN:
  * none. */
