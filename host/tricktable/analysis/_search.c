@@ -1822,6 +1822,13 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
     int result = !maxing, was_free = c->free, cut = -1;
     c->free = free;
     int floor[NSUITS] = {INT_MIN, INT_MIN, INT_MIN, INT_MIN, INT_MIN};
+    int last = n + 1 == c->nseats;
+    Left kept, trick_gone; /* at a trick's last card: the cards left, without the trick's */
+    if (last) {
+        kept = c->left;
+        take_out(c, gone);
+        trick_gone = c->left;
+    }
     for (int i = 0; i < nmoves; i++) {
         int p = moves[i], ok, s = c->eff[p];
         if (c->strength[p] < floor[s]) continue; /* a small card like one tried */
@@ -1839,18 +1846,17 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
         } else {
             int k = c->keys[led][p], b = best, bs = best_seat, bc = best_card;
             if (k > best) { b = k; bs = seat; bc = p; }
-            if (n + 1 == c->nseats) {
+            if (last) {
                 if (c->restricts) {
                     int *row = c->finished[c->nfinished++];
                     row[1] = c->nplayed - c->nseats;
                     row[0] = c->played[row[1]].seat;
                     row[2] = bs;
                 }
-                Left kept = c->left;
-                take_out(c, gone | bit);
+                take_out(c, bit);
                 ok = search(c, need - c->ours[bs], present & ~(gone | bit), bs, 0, 0, 0, 0, -1, 0,
                             &crel);
-                c->left = kept;
+                c->left = trick_gone;
                 if (c->restricts) c->nfinished--;
                 trick_rel(c, &crel, gone | bit, bc);
             } else {
@@ -1860,7 +1866,11 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
         }
         if (c->restricts) c->nplayed--;
         play_card(c, seat, p, 1);
-        if (ok < 0) { c->free = was_free; return -1; }
+        if (ok < 0) {
+            c->free = was_free;
+            if (last) c->left = kept;
+            return -1;
+        }
         if (ok == maxing) {
             result = ok;
             cut = p;
@@ -1873,6 +1883,7 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
             floor[s] = rel->t[s];
     }
     c->free = was_free;
+    if (last) c->left = kept;
     if (cut < 0) extend_groups(c, rel, moves, nmoves, legal, others);
     if (restricted) rel_all(rel); /* the variant's restriction may depend on any card */
     if (n == 0 && tt_store(c, bkey, key, rel, result, need,
