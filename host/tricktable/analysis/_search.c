@@ -1317,10 +1317,26 @@ static void sure(Core *c, u128 present, int leader, const int *want, int *mine_o
     }
     if (trump_holder >= 0) {
         team = c->ours[trump_holder] ? 0 : 1;
-        if (trump_run > best[team]) {
-            best[team] = trump_run;
+        int t = c->trump_suit, count = trump_run, last = trump_last;
+        uint32_t rest = c->left.bits[t] & ~c->rbit[trump_last];
+        if (trump_run == 1 && rest && c->trumps_win && !c->twins) {
+            /* the second best trump in a partner's hand: a trick too, unless both are bare
+             * (led, they fall together) (DDS's later tricks) */
+            int second = c->by_place[t][31 - __builtin_clz(rest)];
+            for (int j = 0; j < c->nseats; j++) {
+                int x = c->seats[j];
+                if (!(c->hands[x] & BIT(second)) || c->ours[x] != c->ours[trump_holder]) continue;
+                if (popcount(c->hands[x] & c->trumps) > 1 ||
+                    popcount(c->hands[trump_holder] & c->trumps) > 1) {
+                    count = 2;
+                    last = second;
+                }
+            }
+        }
+        if (count > best[team]) {
+            best[team] = count;
             rel_none(&rel[team]);
-            rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
+            rel_card(&rel[team], t, c->strength[last]);
         }
     }
     if (c->trumps_win) { /* one team has every trump left: each of its trumps wins a trick */
