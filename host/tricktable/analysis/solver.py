@@ -141,11 +141,14 @@ class Solver:
     def _core(self, side: int) -> Core:
         """The compiled search of ``side`` (its transposition table lives as long as the
         solver), built from the rules as data: the ordering, the seats and sides, the cards
-        as the solver starts (the transposition key's cards)."""
+        as the solver starts (the transposition key's cards); the lead rule only where a lead
+        may still be restricted (the positions asked of a solver follow its first one, so a
+        hand whose leads are free then stays free: Spades with ``breaking_spades`` off)."""
         cp = self.cp
+        free = cp.restricts and cp.variant.leads_free(cp)  # type: ignore[arg-type]
         core = self._cores[side] = Core(
             _rules(cp.order), cp.seats, [cp.side_of[s] == side for s in range(len(cp.side_of))],
-            cp.hands, cp.trick, self._lead_mask if cp.restricts else None)
+            cp.hands, cp.trick, self._lead_mask if cp.restricts and not free else None)
         return core
 
     def _lead_mask(self, seat: int, hands: list[int], finished: list[tuple[int, list[
