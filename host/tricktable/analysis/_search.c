@@ -1700,7 +1700,16 @@ static int settled(Core *c, int need, u128 present, int seat, int restricted, ui
 static int best_follow(Core *c, int seat, int led, int *card) {
     u128 h = c->hands[seat], follow = h & c->suit_masks[led];
     const int *keys = c->keys[led];
+    const uint32_t *held = c->held[seat];
     int k = INT_MIN;
+    if (c->partition && !c->twins) { /* a suit's best card has its best key */
+        for (int s = 0; s < NSUITS; s++) {
+            if (!held[s] || (follow && s != led)) continue;
+            int q = c->by_place[s][31 - __builtin_clz(held[s])];
+            if (keys[q] > k) { k = keys[q]; *card = q; }
+        }
+        return k;
+    }
     for (u128 m = follow ? follow : h; m; m &= m - 1) {
         int q = low_bit(m);
         if (keys[q] > k) { k = keys[q]; *card = q; }
@@ -1739,28 +1748,27 @@ static int sure_follow(Core *c, int seat, int n, int led, int best, int best_sea
     if ((inhand & c->trumps) || (c->restricts && !c->free) || c->eff[top_card] != led ||
         top_seat == best_seat)
         return tricks;
-    u128 hh = c->hands[top_seat];
     for (int s = 0; s < NSUITS && tricks < want; s++) {
-        u128 m = c->suit_masks[s], own = hh & m;
+        uint32_t own = c->held[top_seat][s], all = 0;
         if (!own) continue;
-        if (!(inhand & ~hh & m)) { /* nobody else holds the suit */
-            tricks += popcount(own) - (s == led);
+        for (int j = 0; j < c->nseats; j++) all |= c->held[c->seats[j]][s];
+        uint32_t others = all & ~own;
+        if (!others) { /* nobody else holds the suit */
+            tricks += __builtin_popcount(own) - (s == led);
             continue;
         }
-        int first = -1, second = -1; /* the suit's two best cards left in the hands */
-        for (int i = 0; i < c->suit_len[s] && second < 0; i++) {
-            int q = c->suit_order[s][i];
-            if (!(inhand & BIT(q))) continue;
-            if (first < 0) first = q;
-            else second = q;
-        }
+        /* the suit's two best cards left in the hands */
+        uint32_t fb = (uint32_t)1 << (31 - __builtin_clz(all)), rest = all & ~fb;
+        int first = c->by_place[s][31 - __builtin_clz(fb)];
+        int second = rest ? c->by_place[s][31 - __builtin_clz(rest)] : -1;
         if (s == led) { /* hh's best plays to this trick: its next, when the best left */
-            if (first == top_card && second >= 0 && (hh & BIT(second)) &&
-                c->strength[second] < c->strength[first] && !(inhand & ~hh & c->twin[second])) {
+            if (first == top_card && second >= 0 && (own & c->rbit[second]) &&
+                c->strength[second] < c->strength[first] &&
+                !(others & c->rbit[(second + COPY_STRIDE) % NCARDS])) {
                 tricks++;
                 rel_card(rel, s, c->strength[second]);
             }
-        } else if ((hh & BIT(first)) && !(inhand & ~hh & c->twin[first])) {
+        } else if ((own & fb) && !(others & c->rbit[(first + COPY_STRIDE) % NCARDS])) {
             tricks++;
             rel_card(rel, s, c->strength[first]);
         }
