@@ -1306,7 +1306,12 @@ static void sure(Core *c, u128 present, int leader, const int *want, int *mine_o
         }
     }
     if (c->opposite && !(c->restricts && !c->free) && (c->trumps_win || !(present & c->trumps))) {
+        int partner = c->next_seat[c->next_seat[leader]];
         for (int s = 0; s < NSUITS; s++) {
+            int la = __builtin_popcount(c->held[leader][s]);
+            int lb = __builtin_popcount(c->held[partner][s]);
+            if ((la > lb ? la : lb) <= best[team] || best[team] >= want[team])
+                continue; /* it cannot count more, or the count settles the test already */
             Rel r;
             int k = side_run(c, s, leader, &r);
             if (k > best[team]) {
