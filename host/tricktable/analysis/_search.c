@@ -8,9 +8,10 @@
  * rules is written here: the follow-suit rule is the effective suit, the trick goes to the
  * highest key (the first of equal cards), and a lead restriction is asked of the variant
  * through the ``ask`` callback (once per hand and set of cards gone). What the search does
- * (a transposition table at trick starts by partition search, equivalent cards, sure
- * tricks, move ordering) is described in solver.py and docs/analysis.md; this file is that
- * description in C.
+ * (a transposition table at trick starts by partition search, equivalent cards, small cards
+ * searched once, sure tricks, move ordering: at tables of four with partners opposite, DDS's
+ * weights) is described in solver.py and docs/analysis.md; this file is that description
+ * in C.
  *
  * Bit sets of physical cards (up to 106, two copies of 53) are unsigned __int128.
  */
@@ -167,10 +168,12 @@ typedef struct {
 
 /* The cards left, as the transposition key sees them: per suit, the places (in the key order
  * of the cards held at the start) of those left, and the suit's part of the key, a nibble per
- * card left in rank order (its holder, + 8 when it ties the card above, left too). Kept up
- * to date card by card (take_out) rather than worked out at each trick start. */
+ * card left in rank order (its holder, + 8 when it ties the card above, left too); and for
+ * the move weights, per suit the bits (Core.rbit) of every card not gone in a finished
+ * trick. Kept up to date card by card (take_out) rather than worked out at each trick
+ * start. */
 typedef struct {
-    uint32_t kpres[NSUITS];
+    uint32_t kpres[NSUITS], bits[NSUITS];
     u128 code[NSUITS];
 } Left;
 
@@ -223,6 +226,14 @@ typedef struct {
     int partition; /* the rules rank cards within a suit as their strength: entries may match
                     * positions that agree on the relevant cards only */
     int trumps_win; /* a trump beats every card of another suit, whatever is led */
+    /* for the move weights: per card a bit of its place in its suit's order (the best card
+     * the highest bit), per suit the card of each bit, per seat and suit the bits held */
+    uint32_t rbit[NCARDS];
+    int by_place[NSUITS][MAXSUIT];
+    uint32_t held[MAXSEATS][NSUITS];
+    int opposite; /* four seats, partners opposite: DDS's lead weights */
+    int twins; /* both copies of some card in play */
+    int killer[MAXSUIT + 1]; /* per cards in hand, the last lead that cut */
     long long nodes, probes, hits;
 } Core;
 
@@ -481,6 +492,10 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
             prev = p;
         }
         c->suit_len[s] = len;
+        for (int i = 0; i < len; i++) {
+            c->rbit[c->suit_order[s][i]] = (uint32_t)1 << (len - 1 - i);
+            c->by_place[s][len - 1 - i] = c->suit_order[s][i];
+        }
         c->key_len[s] = klen;
         c->key_offset[s] = bits;
         bits += 4 * klen + 1;
@@ -504,6 +519,14 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
                     (c->strength[p] == c->strength[q] && c->keys[l][p] != c->keys[l][q]))
                     c->partition = 0;
         }
+    for (int i = 0; i <= MAXSUIT; i++) c->killer[i] = -1;
+    for (int p = 0; p < NCARDS; p++)
+        if ((present & BIT(p)) && (present & c->twin[p])) c->twins = 1;
+    c->opposite = c->nseats == 4;
+    for (int j = 0; j < c->nseats; j++) {
+        int x = c->seats[j], y = c->next_seat[x];
+        if (c->ours[x] == c->ours[y] || c->ours[x] != c->ours[c->next_seat[y]]) c->opposite = 0;
+    }
     c->trumps_win = 1;
     for (int i = 0; i < c->suit_len[c->trump_suit] && c->trumps_win; i++) {
         int t = c->suit_order[c->trump_suit][i];
@@ -590,26 +613,52 @@ static int set_position(Core *c, PyObject *hands, PyObject *trick, int before, i
     return 0;
 }
 
-/* One card of each group of equivalent cards of legal (others: the cards of other hands and
- * of the trick, in its suits), highest first. */
-static int reps_of(Core *c, u128 legal, u128 others, int *reps) {
+/* One card of each group of equivalent cards of legal, cards of seat's hand, highest first:
+ * a card of legal is equivalent to the next better one of legal when no card of another hand
+ * or of the trick (left, not the seat's) lies between, and neither has its copy there. */
+static int reps_of(Core *c, int seat, u128 legal, int *reps) {
     int n = 0;
     for (int s = 0; s < NSUITS; s++) {
-        if (!(legal & c->suit_masks[s])) continue;
-        int prev_mine = 0, prev = 0;
-        for (int i = 0; i < c->suit_len[s]; i++) {
-            int p = c->suit_order[s][i];
-            u128 bit = BIT(p);
-            if (legal & bit) {
-                if (!(prev_mine && !(others & (c->twin[p] | c->twin[prev])))) reps[n++] = p;
-                prev_mine = 1;
-                prev = p;
-            } else if (others & bit) {
-                prev_mine = 0;
+        u128 lm = legal & c->suit_masks[s];
+        if (!lm) continue;
+        uint32_t mine = 0, held = c->held[seat][s], oth = c->left.bits[s] & ~held;
+        if (lm == (c->hands[seat] & c->suit_masks[s])) mine = held;
+        else for (; lm; lm &= lm - 1) mine |= c->rbit[low_bit(lm)];
+        uint32_t both = mine | oth;
+        for (uint32_t m = mine; m;) {
+            int b = 31 - __builtin_clz(m);
+            uint32_t bit = (uint32_t)1 << b, above = both & ~(2 * bit - 1);
+            int p = c->by_place[s][b];
+            m &= ~bit;
+            if (above) {
+                uint32_t near = above & -above; /* the next better card */
+                int q = c->by_place[s][__builtin_ctz(near)];
+                if ((near & mine) && !(oth & (c->rbit[(p + COPY_STRIDE) % NCARDS] |
+                                              c->rbit[(q + COPY_STRIDE) % NCARDS])))
+                    continue;
             }
+            reps[n++] = p;
         }
     }
     return n;
+}
+
+/* The strength of the lowest card of the group of equivalent cards p stands for (reps_of's
+ * groups of legal, others the cards of the other hands and of the trick). */
+static int group_low(Core *c, int p, u128 legal, u128 others) {
+    int s = c->eff[p], i = 0, low = p, prev = p;
+    while (c->suit_order[s][i] != p) i++;
+    for (i++; i < c->suit_len[s]; i++) {
+        int q = c->suit_order[s][i];
+        u128 bit = BIT(q);
+        if (legal & bit) {
+            if (others & (c->twin[q] | c->twin[prev])) break;
+            low = prev = q;
+        } else if (others & bit) {
+            break;
+        }
+    }
+    return c->strength[low];
 }
 
 /* Stable insertion sort of moves by their (a, b, c) scores, ascending. */
@@ -692,6 +741,299 @@ static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
         score[i][2] = (sc == 4 || sc == 1 ? -c->strength[p] : c->strength[p]) * NCARDS + p;
     }
     sort_moves(moves, score, n);
+}
+
+/* -- DDS's move weights ------------------------------------------------------------------ *
+ *
+ * At a table of four seats with partners opposite, the moves are ordered by the weights of
+ * DDS (Moves.cpp: WeightAllocTrump0 and WeightAllocNT0 at a lead, WeightAlloc*1, 2 and 3 at
+ * the later cards), highest first: they look at who holds the best cards of each suit, the
+ * lengths, voids and trumps. Cards are compared by strength; a card's rank is its place in
+ * its suit counted from the lowest, + 2 (bridge's ranks), its place among the cards left the
+ * count of those as good or better (1: the best). A suit's cards are read as bits in rank
+ * order (rbit, the best card the highest bit): each seat's (held) and those left (Left). */
+
+/* The strength of the best (top_of) or worst (low_of) card of suit s among bits m, INT_MIN:
+ * none. */
+static int top_of(Core *c, int s, uint32_t m) {
+    return m ? c->strength[c->by_place[s][31 - __builtin_clz(m)]] : INT_MIN;
+}
+
+static int low_of(Core *c, int s, uint32_t m) {
+    return m ? c->strength[c->by_place[s][__builtin_ctz(m)]] : INT_MIN;
+}
+
+static int rank_of(Core *c, int p) { return __builtin_ctz(c->rbit[p]) + 2; }
+
+/* Card p's place among the cards left (left: its suit's bits of them), 1 the best. */
+static int place_of(Core *c, int p, uint32_t left) {
+    return __builtin_popcount(left >> __builtin_ctz(c->rbit[p]));
+}
+
+/* Whether p stands for a run: the next card left below it is in the same hand (mine). */
+static int in_run(Core *c, int p, uint32_t mine, uint32_t left) {
+    uint32_t lower = left & (c->rbit[p] - 1);
+    return lower && (mine >> (31 - __builtin_clz(lower)) & 1);
+}
+
+/* Whether bits mine hold the best card left (k = 0) or the second best (k = 1). */
+static int holds_nth(uint32_t mine, uint32_t left, int k) {
+    if (k && left) left &= ~((uint32_t)1 << (31 - __builtin_clz(left)));
+    return left && (mine >> (31 - __builtin_clz(left)) & 1);
+}
+
+/* The weight of a discard (or ruff) from a suit of which seat holds mine: long suits
+ * first (len << 6 / div), less from a king doubleton (kx) or a bare ace (ace). */
+static int discard_add(uint32_t mine, uint32_t left, int div, int kx, int ace) {
+    int len = __builtin_popcount(mine), add = (len << 6) / div;
+    if (len == 2 && holds_nth(mine, left, 1)) add -= kx;
+    else if (len == 1 && holds_nth(mine, left, 0)) add -= ace;
+    return add;
+}
+
+/* Who holds the three best cards of suit s left (-1: nobody). */
+static void top_holders(Core *c, int s, uint32_t left, int *holder) {
+    for (int k = 0; k < 3; k++) {
+        holder[k] = -1;
+        if (!left) continue;
+        uint32_t b = (uint32_t)1 << (31 - __builtin_clz(left));
+        for (int j = 0; j < c->nseats; j++)
+            if (c->held[c->seats[j]][s] & b) holder[k] = c->seats[j];
+        left &= ~b;
+    }
+}
+
+static void lead_weights(Core *c, int seat, int *moves, int n, u128 present, int tt_lead) {
+    int lho = c->next_seat[seat], pd = c->next_seat[lho], rho = c->next_seat[pd];
+    int tricks = popcount(c->hands[seat]), t = c->trump_suit;
+    int killer = c->killer[tricks];
+    int trumps = (present & c->trumps) != 0 && c->trumps_win;
+    const uint32_t *left = c->left.bits;
+    uint32_t (*h)[NSUITS] = c->held;
+    int tl = __builtin_popcount(h[lho][t]), tr = __builtin_popcount(h[rho][t]);
+    int tp = __builtin_popcount(h[pd][t]), tpt = top_of(c, t, h[pd][t]);
+    int plt = top_of(c, t, h[lho][t]), prt = top_of(c, t, h[rho][t]);
+    int score[NCARDS][3], cur = -1, hold[3], cl = 0, cr = 0, cp = 0, count = 0, pd_tops = 0;
+    for (int i = 0; i < n; i++) {
+        int p = moves[i], s = c->eff[p], R = rank_of(c, p);
+        if (s != cur) { /* the suit's holders and lengths, once per suit */
+            cur = s;
+            top_holders(c, s, left[s], hold);
+            cl = __builtin_popcount(h[lho][s]);
+            cr = __builtin_popcount(h[rho][s]);
+            cp = __builtin_popcount(h[pd][s]);
+            count = ((cl ? cl : tricks) + (cr ? cr : tricks)) << 2;
+            pd_tops = h[pd][s] > (h[lho][s] | h[rho][s]); /* its best card above theirs */
+        }
+        int place = place_of(c, p, left[s]), seq = in_run(c, p, h[seat][s], left[s]);
+        int win = hold[0], second = hold[1], third = hold[2], w;
+        int is_best = !(left[s] & ~(2 * c->rbit[p] - 1));
+        int is_second = holds_nth(c->rbit[p], left[s], 1);
+        int bonus_tt = 0, bonus_k = 0, d;
+        if (!trumps) {
+            d = -((count << 5) / 19) - (cp ? 0 : 9);
+            if (is_best || pd_tops) {
+                if (second == rho) { if (cr != 1) d -= 1; }
+                else if (second == lho) d += cl != 1 ? 22 : 16;
+                w = d + ((second != lho || cl == 1) && (second != rho || cr == 1) ? 45 : 18) + place;
+                bonus_tt = 32;
+                bonus_k = 126;
+            } else {
+                if (win == rho || second == rho) { if (cr != 1) d -= 10; }
+                else if (win == lho && second == pd && cp != 1) d += 31;
+                if (second == pd && third == pd) d += 35;
+                else if (((second == seat && third == pd) || (second == pd && third == seat)) &&
+                         cp > 1)
+                    d += 25;
+                if ((cl == 1 && win == lho) || (cr == 1 && win == rho)) w = d + 28 + place;
+                else if (win == seat) w = d - 17 + place;
+                else if (!seq) w = d + 12 + place;
+                else if (is_second) w = d + 48;
+                else w = d + 29 - place;
+                bonus_tt = 19;
+                bonus_k = 47;
+            }
+        } else {
+            int ts = s == t, win_move = 0, b = 0;
+            if (!ts && ((!cl && tl) || (!cr && tr))) b = -12; /* an opponent ruffs */
+            if (!ts && !cp && tp && cr) b += 17;               /* partner ruffs */
+            if (win == rho || second == rho) { if (cr != 1) b -= 12; }
+            else if (win == lho && second == pd && cp != 1) b += 27;
+            if (!ts && __builtin_popcount(h[seat][s]) == 1 && h[seat][t] && cp > 1 && win == pd)
+                b += 19; /* partner wins and gives a ruff */
+            d = b - ((count << 5) / 13);
+            if (is_best) {
+                if (ts) win_move = 1;
+                else if (cp || !tp) win_move = (cl || !tl) && (cr || !tr);
+                else win_move = (cl || tpt > plt) && (cr || tpt > prt);
+            } else if (pd_tops) {
+                win_move = ts || ((cl || !tl) && (cr || !tr));
+            } else if (!ts && !cp && tp) {
+                if (!cl && tl && !cr && tr) win_move = tpt > plt && tpt > prt;
+                else if (!cl && tl) win_move = tpt > plt;
+                else if (!cr && tr) win_move = tpt > prt;
+                else win_move = 1;
+            }
+            if (win_move) {
+                if ((cl == 1 && win == lho) || (cr == 1 && win == rho)) w = d + 35 + place;
+                else if (win == seat)
+                    w = second == pd ? d + 48 + place : is_best ? d + 31 : d - 3 + place;
+                else if (win == pd) w = d + (second == seat ? 42 : 28) + place;
+                else if (seq && is_second) w = d + 40;
+                else w = d + (seq ? 22 : 11) + place;
+                bonus_tt = 18;
+                bonus_k = 55;
+            } else {
+                if (second == pd && third == pd) d += 20;
+                else if (((second == seat && third == pd) || (second == pd && third == seat)) &&
+                         cp > 1)
+                    d += 13;
+                if ((cl == 1 && win == lho) || (cr == 1 && win == rho)) w = d + place + 2;
+                else if (win == seat)
+                    w = second == pd ? d + 33 + place : is_best ? d + 38 : d - 14 + place;
+                else if (win == pd) w = d + 34 + place;
+                else if (seq && is_second) w = d + 35;
+                else w = d + 17 - R;
+                bonus_k = 18;
+            }
+        }
+        if (p == killer) w += bonus_k;
+        else if (p == tt_lead) w += bonus_tt;
+        score[i][0] = -w;
+        score[i][1] = 0;
+        score[i][2] = 0;
+    }
+    sort_moves(moves, score, n);
+}
+
+/* Third hand, unable to beat the fourth hand's best card of the suit led (bits four): the
+ * cheapest of moves (one per group, best first) that beats the fourth hand's next group, to
+ * force its best card out; or, second hand winning (second) with best, the cheapest that
+ * beats it. -1: none (DDS's RankForcesAce). */
+static int force_top(Core *c, int led, uint32_t four, int best, int second, const int *moves,
+                     int nmoves) {
+    uint32_t top = (uint32_t)1 << (31 - __builtin_clz(four));
+    uint32_t below = c->left.bits[led] & ~four & (top - 1); /* another's card under its best */
+    if (!below) return -1;
+    uint32_t next = four & (((uint32_t)1 << (31 - __builtin_clz(below))) - 1);
+    if (!next) return -1;
+    int floor = c->strength[c->by_place[led][31 - __builtin_clz(next)]], q = -1;
+    if (floor <= best) {
+        if (!second) return -1;
+        floor = best;
+    }
+    for (int i = 0; i < nmoves; i++)
+        if (c->strength[moves[i]] > floor &&
+            (q < 0 || c->strength[moves[i]] < c->strength[q]))
+            q = moves[i];
+    return q;
+}
+
+/* seat plays the trick's n-th card (0 < n): best_seat, best_card the trick's best card so
+ * far (at second hand the card led). */
+static void follow_weights(Core *c, int seat, int n, int led, int best_seat, int best_card,
+                           int *moves, int nmoves, u128 present) {
+    int t = c->trump_suit, trumps = (present & c->trumps) != 0 && c->trumps_win;
+    int next = c->next_seat[seat], last = c->next_seat[next];
+    int leader = n == 1 ? c->next_seat[last] : n == 2 ? last : next;
+    const uint32_t *left = c->left.bits, (*h)[NSUITS] = c->held, *mine = h[seat];
+    int follows = mine[led] != 0, bs = c->strength[best_card];
+    int best_trump = c->eff[best_card] == t && led != t;
+    int fourth = n == 1 ? last : next; /* the trick's third and fourth hands, after seat */
+    int max3 = top_of(c, led, h[next][led]), max4 = top_of(c, led, h[fourth][led]);
+    int min3 = low_of(c, led, h[next][led]), min4 = low_of(c, led, h[fourth][led]);
+    int t3 = top_of(c, t, h[next][t]), t4 = top_of(c, t, h[fourth][t]);
+    int force = n == 2 && mine[led] && max4 > top_of(c, led, mine[led]) && max4 > bs &&
+                !(trumps && best_trump) ? force_top(c, led, h[fourth][led], bs,
+                                                    best_seat != leader, moves, nmoves) : -1;
+    int score[NCARDS][3];
+    for (int i = 0; i < nmoves; i++) {
+        int p = moves[i], s = c->eff[p], S = c->strength[p], R = rank_of(c, p), w;
+        int place = place_of(c, p, left[s]), seq = in_run(c, p, mine[s], left[s]);
+        if (n == 1 && c->nseats > 2) { /* second hand (as DDS): later, it costs more than it saves */ /* second hand: next is third, last fourth (the player's partner) */
+            int partner_wins = max4 > max3 && max4 > bs, void3 = max3 == INT_MIN;
+            int void4 = max4 == INT_MIN;
+            if (follows && !trumps) {
+                if (partner_wins) w = -R;
+                else if (S > bs && S > max3) w = 81 - R;
+                else if (min3 > S || min4 > S) w = -3 + place;
+                else if (S < bs) w = -11 + place;
+                else w = seq ? 10 + place : 13 - R;
+            } else if (follows) {
+                int win;
+                if (led == t) win = partner_wins || (S > bs && S > max3);
+                else if (S > bs && S > max3) win = !void3 || t3 == INT_MIN || (void4 && t4 > t3);
+                else if (partner_wins) win = !void3 || t3 == INT_MIN;
+                else if (bs > max4 && bs > max3 && bs > S)
+                    win = void4 && t4 != INT_MIN && (!void3 || t3 == INT_MIN || t4 > t3);
+                else win = void4 && t4 != INT_MIN;
+                if (win) {
+                    if (min3 > S) w = 40 + place;
+                    else if (max4 > bs && top_of(c, led, h[leader][led]) > max4) w = 41 + place;
+                    else if (S > bs)
+                        w = S < max4 ? 78 - R : S > max3 ? 73 - R : seq ? 62 - R : 49 - R;
+                    else w = void4 ? 40 - R : 47 - R;
+                } else if (S < min3 || S < min4) w = -9 + place;
+                else if (S < bs) w = -16 + place;
+                else w = seq ? 22 - R : 10 - R;
+            } else if (!trumps) {
+                w = -R + (partner_wins ? discard_add(mine[s], left[s], 23, 2, 3)
+                                       : discard_add(mine[s], left[s], 33, 6, 8));
+            } else {
+                int keep = discard_add(mine[s], left[s], 36, 4, 0);
+                int give = discard_add(mine[s], left[s], 44, 0, 0);
+                if (led == t) w = -R + (partner_wins ? give : keep);
+                else if (s != t && !void3)
+                    w = -R + (partner_wins || (void4 && t4 != INT_MIN) ? 60 + give : keep - 2);
+                else if (s != t)
+                    w = -R + ((void4 && t4 > t3) || (t3 == INT_MIN && max4 > bs) ? 60 + give
+                                                                                 : keep - 2);
+                else if (!void3 || (void4 && t4 > t3) || S > t3) w = 24 - R + give;
+                else w = 15 - R + keep;
+            }
+        } else if (n == 2) { /* third hand: next is fourth, the partner led */
+            int partner_ahead = best_seat == leader;
+            if (follows) {
+                int top3 = top_of(c, led, mine[led]);
+                if (trumps && best_trump) w = -R; /* second hand ruffed */
+                else if (trumps && led != t && max4 == INT_MIN)
+                    w = !partner_ahead && S > bs ? 20 - R : -R;
+                else if ((partner_ahead && bs > max4) || top3 < min4 || top3 < bs) w = -R;
+                else w = S > bs && S > max4 ? (trumps ? 58 : 60) - R : -R;
+                if (p == force) w += 20;
+            } else if (!trumps) {
+                w = -R + discard_add(mine[s], left[s], 24, 4, 4);
+            } else {
+                int add = discard_add(mine[s], left[s], 50, 0, 0);
+                if (led == t || s != t) w = -R + discard_add(mine[s], left[s], 40, 0, 0);
+                else if (partner_ahead && bs > max4 && (max4 != INT_MIN || t4 == INT_MIN))
+                    w = -R - 50; /* no ruff of the partner's sure winner */
+                else if (best_trump && S < bs)
+                    w = -32 + place + discard_add(mine[s], left[s], 40, 0, 0);
+                else if (partner_ahead)
+                    w = (max4 != INT_MIN ? (holds_nth(h[leader][led], left[led], 1) ? 36 : 48)
+                                         : S > t4 ? 48 : -12) - R + add;
+                else w = (max4 != INT_MIN ? 72 : S > t4 ? 48 : 36) - R + add;
+            }
+        } else { /* fourth hand */
+            int partner_ahead = c->ours[best_seat] == c->ours[seat];
+            if (follows) {
+                w = partner_ahead || (trumps && best_trump) || S <= bs ? -R : 30 - R;
+            } else if (!trumps) {
+                w = -R + discard_add(mine[s], left[s], 27, 6, 8);
+            } else {
+                int val = discard_add(mine[s], left[s], 24, 2, 0);
+                if (led == t) w = -R + val;
+                else if (partner_ahead) w = (s == t ? 2 : 25) - R + val;
+                else if (best_trump) w = s == t ? (S > bs ? 33 : -13) + place : 14 - R + val;
+                else w = s == t ? 33 + place : 14 - R + val;
+            }
+        }
+        score[i][0] = -w;
+        score[i][1] = 0;
+        score[i][2] = 0;
+    }
+    sort_moves(moves, score, nmoves);
 }
 
 /* The cheapest card that wins the trick against the opponents still to play first, then:
@@ -783,34 +1125,91 @@ static int own_then_via(Core *c, int leader, int h, int s, int own, int k) {
     return 1;
 }
 
+/* The tricks the leader and its partner opposite (four seats) take in suit s when the
+ * leader leads it, by one plan: while both hands have cards of the suit, the shorter plays
+ * its best and the longer its lowest, but at the shorter's last card the longer plays its
+ * best (to keep the lead), then the longer plays its best cards. A round counts while every
+ * opponent holding a trump follows suit and the side's card in it is among the suit's best
+ * cards left, all the side's (no equal card elsewhere), or every opponent is out of the
+ * suit; the plan stops when the shorter hand would keep the lead with no card of the suit.
+ * rel: the cards down to the lowest whose place the plan depends on (a round's winner while
+ * an opponent follows, the longer hand's card that takes the lead back). */
+static int side_run(Core *c, int s, int leader, Rel *rel) {
+    int partner = c->next_seat[c->next_seat[leader]], t = c->trump_suit;
+    uint32_t a = c->held[leader][s], b = c->held[partner][s];
+    if (!a) return 0;
+    uint32_t side = a | b, stop = c->left.bits[s] & ~side; /* the opponents' cards */
+    int o = 0, ruff = INT_MAX; /* the opponents' longest holding; rounds before a ruff */
+    for (int j = 0; j < c->nseats; j++) {
+        int x = c->seats[j], k = __builtin_popcount(c->held[x][s]);
+        if (x == leader || x == partner) continue;
+        if (k > o) o = k;
+        if (s != t && c->held[x][t] && k < ruff) ruff = k;
+    }
+    for (uint32_t m = c->twins ? stop : 0; m; m &= m - 1) /* a card tied with theirs */
+        stop |= side & c->rbit[(c->by_place[s][__builtin_ctz(m)] + COPY_STRIDE) % NCARDS];
+    uint32_t top = side & (stop ? ~((2u << (31 - __builtin_clz(stop))) - 1) : ~0u);
+    int a_long = __builtin_popcount(a) >= __builtin_popcount(b);
+    uint32_t lg = a_long ? a : b, sh = side & ~lg;
+    int nl = __builtin_popcount(lg), ns = __builtin_popcount(sh), r = 0, low = INT_MAX;
+    for (int k = 0; k < nl && k < ruff; k++) {
+        uint32_t qb = k < ns - 1 ? lg & -lg : (uint32_t)1 << (31 - __builtin_clz(lg)), wb = qb;
+        lg &= ~qb;
+        int q = c->by_place[s][__builtin_ctz(qb)];
+        if (k < ns) {
+            uint32_t sb = (uint32_t)1 << (31 - __builtin_clz(sh));
+            sh &= ~sb;
+            if (c->strength[c->by_place[s][__builtin_ctz(sb)]] > c->strength[q]) wb = sb;
+        }
+        int win = c->by_place[s][__builtin_ctz(wb)];
+        if (k < o) {
+            if (!(top & wb)) break;
+            low = c->strength[win] < low ? c->strength[win] : low;
+        }
+        r++;
+        if (k == ns - 1 && lg) {
+            if (wb != qb) break; /* the shorter hand keeps the lead, out of the suit */
+            low = c->strength[q] < low ? c->strength[q] : low;
+        }
+    }
+    u128 m = c->suit_masks[s];
+    if (r > ns && s != t &&
+        popcount((a_long ? c->hands[partner] : c->hands[leader]) & ~c->trumps & ~m) < r - ns)
+        return 0; /* the shorter hand might have to play a trump on the suit */
+    rel_none(rel);
+    if (low != INT_MAX) rel_card(rel, s, low);
+    return r;
+}
+
 /* Tricks each team (the side searched; everyone else) is sure of when leader leads: see
  * Solver's docs ("sure tricks"): the leader's runs it cashes, or a partner's run in a suit
  * the leader can lead to it, the better of the two; the best trumps' run. rel: per team,
- * the cards its count depends on (the runs counted). */
-static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_out,
-                 Rel *rel) {
+ * the cards its count depends on (the runs counted; of the leader's runs, only as many as
+ * reach want, the count that settles the test for the team, as DDS's quick tricks stop
+ * there). */
+static void sure(Core *c, u128 present, int leader, const int *want, int *mine_out,
+                 int *theirs_out, Rel *rel) {
     int trump_holder = -1, trump_run = 0, trump_last = -1;
-    int cash_suit[NSUITS], cash_run[NSUITS], ncash = 0;
+    int cash_suit[NSUITS], cash_run[NSUITS], cash_last[NSUITS], cash_k[NSUITS], ncash = 0;
     int via_suit[NSUITS], via_run[NSUITS], via_holder[NSUITS], via_last[NSUITS], nvia = 0;
     int mine = c->ours[leader];
     Rel cashed;
     rel_none(&cashed);
-    for (int s = 0; s < NSUITS; s++) {
+    for (int s = 0; s < NSUITS; s++) { /* the best cards of the suit in one hand (bits) */
+        uint32_t all = c->left.bits[s];
+        if (!all) continue;
+        uint32_t best = (uint32_t)1 << (31 - __builtin_clz(all)), hand = 0;
         int holder = -1, run = 0, last = -1;
-        u128 hand = 0;
-        for (int i = 0; i < c->suit_len[s]; i++) {
-            int p = c->suit_order[s][i];
-            u128 bit = BIT(p);
-            if (!(present & bit)) continue;
-            if (holder < 0) {
-                for (int j = 0; j < c->nseats; j++)
-                    if (c->hands[c->seats[j]] & bit) { holder = c->seats[j]; break; }
-                if (holder < 0) break;
-                hand = c->hands[holder];
-            }
-            if (!(hand & bit) || (present & ~hand & c->twin[p])) break;
-            run++;
-            last = p;
+        for (int j = 0; j < c->nseats && holder < 0; j++)
+            if (c->held[c->seats[j]][s] & best) holder = c->seats[j];
+        if (holder >= 0) hand = c->held[holder][s];
+        uint32_t stop = all & ~hand; /* another hand's cards, and the holder's tied with one */
+        for (uint32_t m = c->twins ? stop : 0; m; m &= m - 1)
+            stop |= hand & c->rbit[(c->by_place[s][__builtin_ctz(m)] + COPY_STRIDE) % NCARDS];
+        hand &= stop ? ~((2u << (31 - __builtin_clz(stop))) - 1) : ~0u;
+        if (hand) {
+            run = __builtin_popcount(hand);
+            last = c->by_place[s][__builtin_ctz(hand)];
         }
         if (run) {
             if (s == c->trump_suit) {
@@ -819,6 +1218,8 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
                 trump_last = last;
             } else if (holder == leader) {
                 cash_suit[ncash] = s;
+                cash_last[ncash] = last;
+                cash_k[ncash] = 0;
                 cash_run[ncash++] = run;
                 rel_card(&cashed, s, c->strength[last]);
             } else if (c->ours[holder] == mine && (c->hands[leader] & c->suit_masks[s])) {
@@ -838,7 +1239,7 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
             if (c->ours[x] != mine && (c->hands[x] & c->trumps)) ruffers[nruff++] = c->hands[x];
         }
         for (int i = 0; i < ncash; i++)
-            cash += cash_rounds(c, cash_suit[i], cash_run[i], leader, ruffers, nruff);
+            cash += cash_k[i] = cash_rounds(c, cash_suit[i], cash_run[i], leader, ruffers, nruff);
         if (cash && !partners_discard(c, leader, cash)) cash = 0;
         int own = cash + (trump_holder == leader ? trump_run : 0), most = own;
         for (int i = 0; i < nvia; i++) {
@@ -858,6 +1259,19 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
             }
         }
     }
+    /* The leader draws trumps: its run of best trumps is as long as every other hand's
+     * trumps, so after the run only the leader holds trumps, each a trick, and its other
+     * suits' runs cash as if nobody held a trump (asked only where any lead is allowed). */
+    int draw = 0;
+    if (trump_holder == leader && c->trumps_win && !(c->restricts && !c->free)) {
+        draw = popcount(c->hands[leader] & c->trumps);
+        for (int j = 0; j < c->nseats && draw; j++) {
+            int x = c->seats[j];
+            if (x != leader && popcount(c->hands[x] & c->trumps) > trump_run) draw = 0;
+        }
+        for (int i = 0; i < ncash && draw; i++)
+            draw += cash_rounds(c, cash_suit[i], cash_run[i], leader, NULL, 0);
+    }
     int best[2] = {0, 0};
     rel_none(&rel[0]);
     rel_none(&rel[1]);
@@ -874,16 +1288,60 @@ static void sure(Core *c, u128 present, int leader, int *mine_out, int *theirs_o
             rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
     } else {
         best[team] = cash + (trump_holder == leader ? trump_run : 0);
-        if (cash) rel[team] = cashed;
+        for (int i = 0, got = best[team] - cash; cash && i < ncash && got < want[team]; i++) {
+            got += cash_k[i]; /* only the runs the count needs */
+            rel_card(&rel[team], cash_suit[i], c->strength[cash_last[i]]);
+        }
         if (trump_holder == leader && trump_run)
             rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
     }
+    if (draw > best[team]) {
+        best[team] = draw;
+        rel_none(&rel[team]);
+        rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
+        int got = popcount(c->hands[leader] & c->trumps); /* the runs the count needs */
+        for (int i = 0; i < ncash && got < want[team]; i++) {
+            got += cash_rounds(c, cash_suit[i], cash_run[i], leader, NULL, 0);
+            rel_card(&rel[team], cash_suit[i], c->strength[cash_last[i]]);
+        }
+    }
+    if (c->opposite && !(c->restricts && !c->free) && (c->trumps_win || !(present & c->trumps))) {
+        int partner = c->next_seat[c->next_seat[leader]];
+        for (int s = 0; s < NSUITS; s++) {
+            int la = __builtin_popcount(c->held[leader][s]);
+            int lb = __builtin_popcount(c->held[partner][s]);
+            if ((la > lb ? la : lb) <= best[team] || best[team] >= want[team])
+                continue; /* it cannot count more, or the count settles the test already */
+            Rel r;
+            int k = side_run(c, s, leader, &r);
+            if (k > best[team]) {
+                best[team] = k;
+                rel[team] = r;
+            }
+        }
+    }
     if (trump_holder >= 0) {
         team = c->ours[trump_holder] ? 0 : 1;
-        if (trump_run > best[team]) {
-            best[team] = trump_run;
+        int t = c->trump_suit, count = trump_run, last = trump_last;
+        uint32_t rest = c->left.bits[t] & ~c->rbit[trump_last];
+        if (trump_run == 1 && rest && c->trumps_win && !c->twins) {
+            /* the second best trump in a partner's hand: a trick too, unless both are bare
+             * (led, they fall together) (DDS's later tricks) */
+            int second = c->by_place[t][31 - __builtin_clz(rest)];
+            for (int j = 0; j < c->nseats; j++) {
+                int x = c->seats[j];
+                if (!(c->hands[x] & BIT(second)) || c->ours[x] != c->ours[trump_holder]) continue;
+                if (popcount(c->hands[x] & c->trumps) > 1 ||
+                    popcount(c->hands[trump_holder] & c->trumps) > 1) {
+                    count = 2;
+                    last = second;
+                }
+            }
+        }
+        if (count > best[team]) {
+            best[team] = count;
             rel_none(&rel[team]);
-            rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
+            rel_card(&rel[team], t, c->strength[last]);
         }
     }
     if (c->trumps_win) { /* one team has every trump left: each of its trumps wins a trick */
@@ -921,7 +1379,7 @@ static void tt_key(Core *c, int seat, uint64_t *key) {
     }
 }
 
-/* The cards left and their codes (Left) from present, every card not gone. */
+/* The cards left, their codes and bits (Left) from present, every card not gone. */
 static void set_left(Core *c, u128 present) {
     for (int s = 0; s < NSUITS; s++) {
         uint32_t kpres = 0;
@@ -935,15 +1393,17 @@ static void set_left(Core *c, u128 present) {
         }
         c->left.kpres[s] = kpres;
         c->left.code[s] = code;
+        c->left.bits[s] = 0;
     }
+    for (u128 m = present; m; m &= m - 1) c->left.bits[c->eff[low_bit(m)]] |= c->rbit[low_bit(m)];
 }
 
-/* Take cards out of the cards left and their codes (Left). */
+/* Take cards out of the cards left, their codes and bits (Left). */
 static void take_out(Core *c, u128 cards) {
     for (; cards; cards &= cards - 1) {
-        int q = low_bit(cards), i = c->key_pos[q];
+        int q = low_bit(cards), i = c->key_pos[q], s = c->eff[q];
+        c->left.bits[s] &= ~c->rbit[q];
         if (i < 0) continue;
-        int s = c->eff[q];
         uint64_t kpres = c->left.kpres[s];
         int r = __builtin_popcountll(kpres & (((uint64_t)1 << i) - 1));
         u128 low = ((u128)1 << (4 * r)) - 1, code = c->left.code[s];
@@ -1021,13 +1481,18 @@ static uint64_t lead_code(Core *c, int p, u128 present) {
     return (uint64_t)(s + 1) | ((uint64_t)place << 8);
 }
 
-/* Move the lead kept by lead_code to the front of moves (when it is one of them). */
-static void first_lead(Core *c, uint64_t code, u128 present, int *moves, int nmoves) {
-    int s = (int)(code & 0xFF) - 1, place = (int)(code >> 8), q = -1;
+/* The card of the lead kept by lead_code, -1: none. */
+static int lead_card(Core *c, uint64_t code, u128 present) {
+    int s = (int)(code & 0xFF) - 1, place = (int)(code >> 8);
     for (int i = 0; i < c->suit_len[s]; i++) {
         int p = c->suit_order[s][i];
-        if (present & BIT(p) && place-- == 0) { q = p; break; }
+        if (present & BIT(p) && place-- == 0) return p;
     }
+    return -1;
+}
+
+/* Move card q to the front of moves (when it is one of them). */
+static void first_lead(int q, int *moves, int nmoves) {
     for (int i = 0; i < nmoves; i++) {
         if (moves[i] == q) {
             memmove(moves + 1, moves, i * sizeof(int));
@@ -1044,20 +1509,25 @@ static void bucket_key(Core *c, int seat, int restricted, uint64_t *k) {
     k[0] |= (uint64_t)seat | (uint64_t)restricted << 3;
 }
 
-/* Seat plays card p (back: takes it back into its hand): its hand and its length in p's suit
- * in the bucket key (lens). */
+/* Seat plays card p (back: takes it back into its hand): its hand, its length in p's suit
+ * in the bucket key (lens) and its bits of the suit (held). */
 static void play_card(Core *c, int seat, int p, int back) {
     c->hands[seat] ^= BIT(p);
     int s = c->eff[p], w = c->len_word[seat][s];
+    c->held[seat][s] ^= c->rbit[p];
     if (w < 0) return;
     uint64_t one = (uint64_t)1 << c->len_bit[seat][s];
     if (back) c->lens[w] += one;
     else c->lens[w] -= one;
 }
 
-/* The bucket key's suit lengths (lens) from the hands. */
+/* The bucket key's suit lengths (lens) and the bits held (held) from the hands. */
 static void set_lens(Core *c) {
     memset(c->lens, 0, sizeof(c->lens));
+    memset(c->held, 0, sizeof(c->held));
+    for (int j = 0; j < c->nseats; j++)
+        for (u128 h = c->hands[c->seats[j]]; h; h &= h - 1)
+            c->held[c->seats[j]][c->eff[low_bit(h)]] |= c->rbit[low_bit(h)];
     for (int x = 0; x < MAXSEATS; x++)
         for (int s = 0; s < NSUITS; s++)
             if (c->len_word[x][s] >= 0)
@@ -1190,24 +1660,6 @@ static void trick_rel(Core *c, Rel *rel, u128 trick, int w) {
     if (same & (same - 1)) rel_card(rel, s, c->strength[w]);
 }
 
-/* The strength of the lowest card of the group of equivalent cards p stands for (reps_of's
- * groups of legal, others the cards of the other hands and of the trick). */
-static int group_low(Core *c, int p, u128 legal, u128 others) {
-    int s = c->eff[p], i = 0, low = p, prev = p;
-    while (c->suit_order[s][i] != p) i++;
-    for (i++; i < c->suit_len[s]; i++) {
-        int q = c->suit_order[s][i];
-        u128 bit = BIT(q);
-        if (legal & bit) {
-            if (others & (c->twin[q] | c->twin[prev])) break;
-            low = prev = q;
-        } else if (others & bit) {
-            break;
-        }
-    }
-    return c->strength[low];
-}
-
 /* When every move was needed for a result, a relevant card tried for its group stands for
  * the whole group: the group's cards become relevant too (a small card of the group in
  * another position could not be matched with the one tried). */
@@ -1240,53 +1692,12 @@ static int settled(Core *c, int need, u128 present, int seat, int restricted, ui
     if (r >= 0) { c->hits++; return r; }
     int mine, theirs;
     Rel counted[2];
-    sure(c, present, seat, &mine, &theirs, counted);
+    int want[2] = {need, popcount(c->hands[seat]) - need + 1};
+    sure(c, present, seat, want, &mine, &theirs, counted);
     if (mine >= need) { *rel = counted[0]; return 1; }
     if (popcount(c->hands[seat]) - theirs < need) { *rel = counted[1]; return 0; }
     rel_none(rel);
     return -1;
-}
-
-/* The trick's last card, before any move is searched (enhanced transposition cutoff): what
- * settled() answers (the table, the sure tricks) at the trick start after each move, in
- * answer[i] (1, 0, or -1: nothing) with what it depended on, the finished trick's cards
- * included, in rels[i]. It stops at a move that answers for the player to move and returns
- * its index: the node ends without a search (-1: none; the moves answered against the
- * player need no search either). */
-static int settled_moves(Core *c, int need, u128 present, int seat, int led, int best,
-                         int best_seat, int best_card, u128 gone, const int *moves, int nmoves,
-                         int *answer, Rel *rels) {
-    u128 hand = c->hands[seat];
-    int maxing = c->ours[seat], restricted = c->restricts && !c->free, cut = -1;
-    for (int i = 0; i < nmoves; i++) answer[i] = -1;
-    if (popcount(hand) < 3) return -1; /* the next trick start is the last trick or the end */
-    Left kept = c->left;
-    take_out(c, gone);
-    for (int i = 0; i < nmoves && cut < 0; i++) {
-        int p = moves[i], bs = best_seat, bc = best_card, r;
-        if (c->keys[led][p] > best) { bs = seat; bc = p; }
-        int left = need - c->ours[bs];
-        if (left <= 0 || left > popcount(hand) - 1) {
-            r = left <= 0;
-            rel_none(&rels[i]);
-        } else {
-            uint64_t key[KEYWORDS], bkey[KEYWORDS];
-            uint16_t lead = 0;
-            Left before = c->left;
-            take_out(c, BIT(p));
-            play_card(c, seat, p, 0);
-            r = settled(c, left, present & ~(gone | BIT(p)), bs, restricted, bkey, key,
-                        &rels[i], &lead);
-            play_card(c, seat, p, 1);
-            c->left = before;
-            if (r < 0) continue;
-        }
-        trick_rel(c, &rels[i], gone | BIT(p), bc);
-        answer[i] = r;
-        if (r == maxing) cut = i;
-    }
-    c->left = kept;
-    return cut;
 }
 
 /* The best key of the cards seat may play to a trick led in suit led (its cards of the suit,
@@ -1294,7 +1705,16 @@ static int settled_moves(Core *c, int need, u128 present, int seat, int led, int
 static int best_follow(Core *c, int seat, int led, int *card) {
     u128 h = c->hands[seat], follow = h & c->suit_masks[led];
     const int *keys = c->keys[led];
+    const uint32_t *held = c->held[seat];
     int k = INT_MIN;
+    if (c->partition && !c->twins) { /* a suit's best card has its best key */
+        for (int s = 0; s < NSUITS; s++) {
+            if (!held[s] || (follow && s != led)) continue;
+            int q = c->by_place[s][31 - __builtin_clz(held[s])];
+            if (keys[q] > k) { k = keys[q]; *card = q; }
+        }
+        return k;
+    }
     for (u128 m = follow ? follow : h; m; m &= m - 1) {
         int q = low_bit(m);
         if (keys[q] > k) { k = keys[q]; *card = q; }
@@ -1308,10 +1728,11 @@ static int best_follow(Core *c, int seat, int led, int *card) {
  * card the opponents still to play can play, the side wins the trick: one. When no trump is
  * left and the lead is free, the hand holding the side's best card of the suit led (hh) then
  * leads: the suit's next card when hh holds it too, and in every other suit hh holds, its
- * best card when it is the suit's best, or all of hh's cards when nobody else holds the suit.
+ * best card when it is the suit's best, or all of hh's cards when nobody else holds the suit,
+ * the suits counted until the count reaches want (the count that settles the test).
  * rel: the cards the count depends on. */
 static int sure_follow(Core *c, int seat, int n, int led, int best, int best_seat,
-                       int best_card, Rel *rel) {
+                       int best_card, int want, Rel *rel) {
     int mine = c->ours[seat], ahead = c->ours[best_seat] == mine;
     int top = ahead ? best : INT_MIN, theirs = ahead ? INT_MIN : best;
     int top_card = best_card, top_seat = best_seat, x = seat;
@@ -1332,28 +1753,27 @@ static int sure_follow(Core *c, int seat, int n, int led, int best, int best_sea
     if ((inhand & c->trumps) || (c->restricts && !c->free) || c->eff[top_card] != led ||
         top_seat == best_seat)
         return tricks;
-    u128 hh = c->hands[top_seat];
-    for (int s = 0; s < NSUITS; s++) {
-        u128 m = c->suit_masks[s], own = hh & m;
+    for (int s = 0; s < NSUITS && tricks < want; s++) {
+        uint32_t own = c->held[top_seat][s], all = 0;
         if (!own) continue;
-        if (!(inhand & ~hh & m)) { /* nobody else holds the suit */
-            tricks += popcount(own) - (s == led);
+        for (int j = 0; j < c->nseats; j++) all |= c->held[c->seats[j]][s];
+        uint32_t others = all & ~own;
+        if (!others) { /* nobody else holds the suit */
+            tricks += __builtin_popcount(own) - (s == led);
             continue;
         }
-        int first = -1, second = -1; /* the suit's two best cards left in the hands */
-        for (int i = 0; i < c->suit_len[s] && second < 0; i++) {
-            int q = c->suit_order[s][i];
-            if (!(inhand & BIT(q))) continue;
-            if (first < 0) first = q;
-            else second = q;
-        }
+        /* the suit's two best cards left in the hands */
+        uint32_t fb = (uint32_t)1 << (31 - __builtin_clz(all)), rest = all & ~fb;
+        int first = c->by_place[s][31 - __builtin_clz(fb)];
+        int second = rest ? c->by_place[s][31 - __builtin_clz(rest)] : -1;
         if (s == led) { /* hh's best plays to this trick: its next, when the best left */
-            if (first == top_card && second >= 0 && (hh & BIT(second)) &&
-                c->strength[second] < c->strength[first] && !(inhand & ~hh & c->twin[second])) {
+            if (first == top_card && second >= 0 && (own & c->rbit[second]) &&
+                c->strength[second] < c->strength[first] &&
+                !(others & c->rbit[(second + COPY_STRIDE) % NCARDS])) {
                 tricks++;
                 rel_card(rel, s, c->strength[second]);
             }
-        } else if ((hh & BIT(first)) && !(inhand & ~hh & c->twin[first])) {
+        } else if ((own & fb) && !(others & c->rbit[(first + COPY_STRIDE) % NCARDS])) {
             tricks++;
             rel_card(rel, s, c->strength[first]);
         }
@@ -1397,10 +1817,21 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
         legal = hand;
         if (restricted && lead_mask(c, seat, hand, present, &legal, &free) < 0) return -1;
         others = present & ~hand;
-        nmoves = reps_of(c, legal, others, moves);
-        lead_order(c, seat, moves, nmoves, present);
-        if (lead) first_lead(c, lead, present, moves, nmoves);
+        nmoves = reps_of(c, seat, legal, moves);
+        int q = lead ? lead_card(c, lead, present) : -1;
+        if (c->opposite) {
+            lead_weights(c, seat, moves, nmoves, present, q);
+        } else {
+            lead_order(c, seat, moves, nmoves, present);
+            first_lead(q, moves, nmoves);
+        }
     } else {
+        if (n == 1 && c->nseats > 2) { /* second hand only (as DDS): later it costs more */
+            int want = c->ours[seat] ? need : popcount(hand) - need + 1;
+            int q = sure_follow(c, seat, n, led, best, best_seat, best_card, want, rel);
+            if (q && (c->ours[seat] ? q >= need : q > popcount(hand) - need)) return c->ours[seat];
+            rel_none(rel);
+        }
         u128 follow = hand & c->suit_masks[led];
         legal = follow ? follow : hand;
         others = present & ~hand & (follow ? c->suit_masks[led] : ~(u128)0);
@@ -1408,38 +1839,28 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
             moves[0] = top_bit(follow);
             nmoves = 1;
         } else {
-            nmoves = reps_of(c, legal, others, moves);
+            nmoves = reps_of(c, seat, legal, moves);
         }
-        if (nmoves > 1)
+        if (nmoves > 1 && c->opposite)
+            follow_weights(c, seat, n, led, best_seat, best_card, moves, nmoves, present);
+        else if (nmoves > 1)
             follow_order(c, seat, n, led, best, c->ours[best_seat] == c->ours[seat], moves,
                          nmoves);
-        if (n + 1 < c->nseats) {
-            int q = sure_follow(c, seat, n, led, best, best_seat, best_card, rel);
-            if (q && (c->ours[seat] ? q >= need : q > popcount(hand) - need)) return c->ours[seat];
-            rel_none(rel);
-        }
     }
     int maxing = c->ours[seat];
     int result = !maxing, was_free = c->free, cut = -1;
     c->free = free;
-    int answer[NCARDS], known = n + 1 == c->nseats && nmoves > 1;
-    Rel rels[NCARDS];
-    if (known) {
-        int i = settled_moves(c, need, present, seat, led, best, best_seat, best_card, gone,
-                              moves, nmoves, answer, rels);
-        if (i >= 0) {
-            result = maxing;
-            cut = moves[i];
-            *rel = rels[i];
-            nmoves = 0;
-        }
+    int floor[NSUITS] = {INT_MIN, INT_MIN, INT_MIN, INT_MIN, INT_MIN};
+    int last = n + 1 == c->nseats;
+    Left kept, trick_gone; /* at a trick's last card: the cards left, without the trick's */
+    if (last) {
+        kept = c->left;
+        take_out(c, gone);
+        trick_gone = c->left;
     }
     for (int i = 0; i < nmoves; i++) {
-        int p = moves[i], ok;
-        if (known && answer[i] >= 0) { /* against the player to move: settled_moves */
-            rel_merge(rel, &rels[i]);
-            continue;
-        }
+        int p = moves[i], ok, s = c->eff[p];
+        if (c->strength[p] < floor[s]) continue; /* a small card like one tried */
         u128 bit = BIT(p);
         Rel crel;
         play_card(c, seat, p, 0);
@@ -1454,18 +1875,17 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
         } else {
             int k = c->keys[led][p], b = best, bs = best_seat, bc = best_card;
             if (k > best) { b = k; bs = seat; bc = p; }
-            if (n + 1 == c->nseats) {
+            if (last) {
                 if (c->restricts) {
                     int *row = c->finished[c->nfinished++];
                     row[1] = c->nplayed - c->nseats;
                     row[0] = c->played[row[1]].seat;
                     row[2] = bs;
                 }
-                Left kept = c->left;
-                take_out(c, gone | bit);
+                take_out(c, bit);
                 ok = search(c, need - c->ours[bs], present & ~(gone | bit), bs, 0, 0, 0, 0, -1, 0,
                             &crel);
-                c->left = kept;
+                c->left = trick_gone;
                 if (c->restricts) c->nfinished--;
                 trick_rel(c, &crel, gone | bit, bc);
             } else {
@@ -1475,16 +1895,24 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
         }
         if (c->restricts) c->nplayed--;
         play_card(c, seat, p, 1);
-        if (ok < 0) { c->free = was_free; return -1; }
+        if (ok < 0) {
+            c->free = was_free;
+            if (last) c->left = kept;
+            return -1;
+        }
         if (ok == maxing) {
             result = ok;
             cut = p;
+            if (n == 0) c->killer[popcount(hand)] = p;
             *rel = crel;
             break;
         }
         rel_merge(rel, &crel);
+        if (c->partition && floor[s] == INT_MIN && c->strength[p] < rel->t[s])
+            floor[s] = rel->t[s];
     }
     c->free = was_free;
+    if (last) c->left = kept;
     if (cut < 0) extend_groups(c, rel, moves, nmoves, legal, others);
     if (restricted) rel_all(rel); /* the variant's restriction may depend on any card */
     if (n == 0 && tt_store(c, bkey, key, rel, result, need,

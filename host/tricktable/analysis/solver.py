@@ -23,21 +23,26 @@ one trick at a time from there (the tests near the answer are the costly ones), 
   best trumps wins a trick each whoever leads (each in a trick of its own), and the leader
   cashes its runs of best cards in other suits (as many rounds as every opponent who holds
   a trump follows suit; the whole suit when nobody else holds it after the run and no
-  opponent holds a trump); a team is sure of its surest hand's count;
-- inside a trick (second and third hand), a side whose card beats whatever the opponents
-  still to play can play is sure of the trick, and with no trump left its winning hand of
-  the next card of the suit and of its other suits' best cards (DDS's quick tricks at the
-  second hand);
-- at a trick's last card, the trick starts after each card the player may play are looked
-  up (the table, the sure tricks) before any is searched: one that answers for the player
-  ends the node, and those that answer against it are not searched (enhanced transposition
-  cutoff);
-- move ordering: at a lead, the lead that settled the last test there, winners nobody can
-  ruff (trumps last), then low cards to a partner's winner or to a partner who ruffs, then
-  low cards of the suits an opponent heads (in both, with no trump left the suits where the
-  opponents hold fewest cards first, then those where the side's best card is lowest),
-  suits an opponent ruffs last; following, the lowest card that wins the
-  trick first, low cards when the player's own side wins;
+  opponent holds a trump), or, when its run of best trumps is as long as every other
+  hand's trumps, draws them: then each of its trumps and, as with no trump left, its runs;
+  with partners opposite, the leader and its partner run one suit together (the shorter
+  hand's best cards first, the longer keeping the lead) while the side's cards are above
+  the opponents' or they are out of the suit and no opponent can ruff; a team is sure of
+  its surest hand's count;
+- at second hand, a side whose card beats whatever the opponents still to play can play is
+  sure of the trick, and with no trump left its winning hand of the next card of the suit
+  and of its other suits' best cards (DDS's quick tricks at the second hand);
+- after a card of a suit is searched without a cutoff, the suit's other cards below every
+  card that result depended on are not searched: they play as that one did (DDS);
+- move ordering: at a table of four with partners opposite, DDS's weights (per suit and
+  position: who holds the best cards, the lengths, voids and trumps; the lead that settled
+  the last test there and the last lead that cut with as many cards in hand get a bonus);
+  at other tables, at a lead, the lead that settled the last test there, winners nobody
+  can ruff (trumps last), then low cards to a partner's winner or to a partner who ruffs,
+  then low cards of the suits an opponent heads (in both, with no trump left the suits
+  where the opponents hold fewest cards first, then those where the side's best card is
+  lowest), suits an opponent ruffs last; following, the lowest card that wins the trick
+  first, low cards when the player's own side wins;
 - the search walks its own copy of the hands (bit sets, the trick's best card carried
   down), with no ``CardPlay.play`` on its path.
 
@@ -136,11 +141,14 @@ class Solver:
     def _core(self, side: int) -> Core:
         """The compiled search of ``side`` (its transposition table lives as long as the
         solver), built from the rules as data: the ordering, the seats and sides, the cards
-        as the solver starts (the transposition key's cards)."""
+        as the solver starts (the transposition key's cards); the lead rule only where a lead
+        may still be restricted (the positions asked of a solver follow its first one, so a
+        hand whose leads are free then stays free: Spades with ``breaking_spades`` off)."""
         cp = self.cp
+        free = cp.restricts and cp.variant.leads_free(cp)  # type: ignore[arg-type]
         core = self._cores[side] = Core(
             _rules(cp.order), cp.seats, [cp.side_of[s] == side for s in range(len(cp.side_of))],
-            cp.hands, cp.trick, self._lead_mask if cp.restricts else None)
+            cp.hands, cp.trick, self._lead_mask if cp.restricts and not free else None)
         return core
 
     def _lead_mask(self, seat: int, hands: list[int], finished: list[tuple[int, list[
