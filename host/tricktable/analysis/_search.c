@@ -1923,9 +1923,14 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
     return result;
 }
 
-/* A first target: the side's share of the high cards (the four best of each suit, trumps
- * counting double) of the remaining tricks. */
+/* A first target: with trumps in play at a table of two partnerships (c->opposite), half the
+ * remaining tricks rounded up, as DDS starts at 7 of 13 (the high cards guess such deals
+ * badly: bridge deals 0-39, trick-start probes S 5.60 M -> 4.93 M, H 2.36 M -> 2.25 M, C 3.18 M
+ * -> 3.10 M, D level; in no trump they guess better than half: 2.41 M against 2.51 M);
+ * otherwise the side's share of the high cards (the four best of each suit, trumps counting
+ * double) of the remaining tricks. */
 static int first_guess(Core *c, u128 present, int remaining) {
+    if (c->opposite && (present & c->trumps)) return (remaining + 1) / 2;
     int points[2] = {0, 0}; /* the side's, everyone else's */
     for (int s = 0; s < NSUITS; s++) {
         int weight = s == c->trump_suit ? 2 : 1, value = 4;
