@@ -50,11 +50,12 @@ static int low_bit(u128 x) { /* x != 0 */
 
 /* -- a hash table: four words of key -> two words of value ------------------------------ */
 
+/* A slot: one cache line (a look-up reads one line per slot, not two). */
 typedef struct {
     uint64_t k[KEYWORDS];
     uint64_t v0, v1;
     uint64_t used;
-} Entry;
+} __attribute__((aligned(64))) Entry;
 
 typedef struct {
     Entry *slots;
@@ -72,10 +73,12 @@ static uint64_t hash_key(const uint64_t *k) {
 }
 
 static int table_init(Table *t, size_t cap) {
-    t->slots = calloc(cap, sizeof(Entry));
+    t->slots = aligned_alloc(64, cap * sizeof(Entry));
     t->cap = cap;
     t->size = 0;
-    return t->slots ? 0 : -1;
+    if (!t->slots) return -1;
+    memset(t->slots, 0, cap * sizeof(Entry));
+    return 0;
 }
 
 static Entry *table_find(Table *t, const uint64_t *k, int *found) {
