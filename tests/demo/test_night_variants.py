@@ -18,12 +18,13 @@ import random
 from pathlib import Path
 
 import pytest
+from demo_runs import played_to_end
 from tricktable.club.audit import round_hands, unrecorded
 from tricktable.club.journal_hands import hands_and_rest
 from tricktable.club.live import FRESH, NEW_GAME_ID
 from tricktable.club.night_games import carries_on, night_options, night_variants
 from tricktable.club.store import load_night
-from tricktable.demo import Demo, DemoConfig, DemoError
+from tricktable.demo import DemoConfig, DemoError
 from tricktable.engine import Engine
 from tricktable.engine.actions import Deal, Pass
 from tricktable.journal import Journal
@@ -42,16 +43,11 @@ def play_night(tmp_path: Path, broker, prefix: str, variant: str, *, tables: int
                ) -> tuple[Path, Path]:
     """A demo night of ``variant`` (with the club file's house rules ``options``) to its end;
     its night file and journal."""
-    demo = Demo(DemoConfig(variant=variant, options=options or {}, tables=tables, night=True,
-                           rounds=rounds,
-                           hands=hands, speed=0, web_port=None, seed=seed, revoke_rate=0.05,
-                           broker=f"mqtt://{broker.host}:{broker.port}", prefix=prefix,
-                           workdir=tmp_path))
-    demo.start()
-    try:
-        assert demo.wait(timeout=300), f"the {variant} night did not finish"
-    finally:
-        demo.stop()
+    demo = played_to_end(DemoConfig(
+        variant=variant, options=options or {}, tables=tables, night=True, rounds=rounds,
+        hands=hands, speed=0, web_port=None, seed=seed, revoke_rate=0.05,
+        broker=f"mqtt://{broker.host}:{broker.port}", prefix=prefix, workdir=tmp_path),
+        300, f"the {variant} night")
     return demo.night_path, demo.journal_path
 
 

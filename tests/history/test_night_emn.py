@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from demo_runs import played_to_end
 from egnschema import egn_errors, emn_errors
 from tricktable.cli import main
 from tricktable.club import load_night, standings
@@ -22,16 +23,10 @@ from tricktable.players import ClubDB, Players
 
 def night(tmp_path: Path, broker, prefix: str, variant: str, tables: int, rounds: int,
           hands: int) -> Demo:
-    demo = Demo(DemoConfig(variant=variant, tables=tables, night=True, rounds=rounds,
-                           hands=hands, speed=0, web_port=None, seed=5,
-                           broker=f"mqtt://{broker.host}:{broker.port}", prefix=prefix,
-                           workdir=tmp_path))
-    demo.start()
-    try:
-        assert demo.wait(timeout=240), f"the {variant} night did not finish"
-    finally:
-        demo.stop()
-    return demo
+    return played_to_end(DemoConfig(
+        variant=variant, tables=tables, night=True, rounds=rounds, hands=hands, speed=0,
+        web_port=None, seed=5, broker=f"mqtt://{broker.host}:{broker.port}", prefix=prefix,
+        workdir=tmp_path), 240, f"the {variant} night")
 
 
 def test_a_euchre_night_exports_as_valid_egn_and_emn_that_verify_reads(

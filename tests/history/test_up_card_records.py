@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from types import SimpleNamespace
 
-from played_games import write_journal
+from played_games import PLAYERS, write_journal
 from tricktable.engine import Engine
 from tricktable.engine.actions import Bid, Deal, Exchange
 from tricktable.history import (
@@ -21,8 +21,6 @@ from tricktable.history import (
     write_text,
 )
 from tricktable.journal import Journal
-
-PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 
 
 def _up_card_discarded() -> Engine:

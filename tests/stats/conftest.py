@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from demo_runs import played_to_end
 from seasoning import HANDS, ROUNDS, TABLES, VARIANTS, SeasonedClub
 from tricktable.broker import BrokerHandle
-from tricktable.demo import Demo, DemoConfig
+from tricktable.demo import DemoConfig
 
 
 @pytest.fixture(scope="session")
@@ -21,16 +22,11 @@ def seasoned(mqtt_broker: BrokerHandle, tmp_path_factory: pytest.TempPathFactory
     db = where / "club.sqlite"
     nights = {}
     for number, variant in enumerate(VARIANTS):
-        demo = Demo(DemoConfig(variant=variant, tables=TABLES, night=True, rounds=ROUNDS,
-                               hands=HANDS, speed=0, web_port=None, seed=11 + number,
-                               revoke_rate=0.08, workdir=where / variant,
-                               broker=f"mqtt://{mqtt_broker.host}:{mqtt_broker.port}",
-                               prefix=f"tt-seasoned-{variant}", club_db=db,
-                               night_name=variant))
-        demo.start()
-        try:
-            assert demo.wait(timeout=240), f"the {variant} night did not finish"
-        finally:
-            demo.stop()
+        demo = played_to_end(DemoConfig(
+            variant=variant, tables=TABLES, night=True, rounds=ROUNDS, hands=HANDS, speed=0,
+            web_port=None, seed=11 + number, revoke_rate=0.08, workdir=where / variant,
+            broker=f"mqtt://{mqtt_broker.host}:{mqtt_broker.port}",
+            prefix=f"tt-seasoned-{variant}", club_db=db, night_name=variant),
+            240, f"the {variant} night")
         nights[variant] = (demo.journal_path, demo.night_path)
     yield SeasonedClub(db, nights)
