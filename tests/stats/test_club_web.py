@@ -64,6 +64,8 @@ def test_from_the_tv_of_a_live_night_to_a_players_page(night: Demo, tmp_path: Pa
         expect(rows.filter(has_text=GUEST)).to_have_count(1, timeout=WAIT_MS)
         expect(page.locator(".tv-screen")).not_to_contain_text(hidden)
         expect(page.get_by_role("link", name=GUEST)).to_have_count(0)
+        eventually(lambda: httpx.get(f"{url}/api/standings").json()["finished"],
+                   "the night over, so the standings hold still under the click")
         page.get_by_role("link", name=shown, exact=True).click()
         expect(page.locator("#title")).to_have_text(shown, timeout=WAIT_MS)
         expect(page.locator(".family")).to_have_count(1, timeout=WAIT_MS)

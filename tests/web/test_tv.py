@@ -168,6 +168,19 @@ def test_the_standings_read_down_columns_in_rank_order(
     expect(rows.first.locator(".mark.high")).to_have_text("HIGH")
 
 
+def test_a_redraw_that_changes_nothing_on_screen_keeps_its_links_under_the_pointer(
+        tv: Page, board: Scoreboard, games: dict[str, list[dict]], publisher: Publisher) -> None:
+    """A table's news redraws the TV; a standings page it does not change keeps its very
+    nodes, so a name being clicked is not pulled from under the pointer."""
+    tv.goto(board.url + "/tv?rotate=0&screen=standings")
+    expect(tv.locator(".tv-list.standings .row").first).to_be_visible(timeout=WAIT_MS)
+    tv.eval_on_selector(".tv-list.standings .row", "row => { row.kept = true; }")
+    draws = int(tv.locator("body").get_attribute("data-draws") or "0")
+    publisher.state(games[table_id(1)][21])
+    tv.wait_for_function(f"Number(document.body.dataset.draws) > {draws}", timeout=WAIT_MS)
+    assert tv.eval_on_selector(".tv-list.standings .row", "row => row.kept === true")
+
+
 def test_the_screens_rotate_and_a_new_game_opens_on_find_your_seat(
         tv: Page, board: Scoreboard, games: dict, night_path: Path,
         night: ProgressiveTournament) -> None:

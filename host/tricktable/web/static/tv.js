@@ -20,7 +20,7 @@
   const tables = new Map(); // table id -> summary
   const flashes = new Map(); // table id -> { kind, text, until }
   let night = null, offset = 0, screens = [], current = START, scheduled = false;
-  let audio = null, beeps = 0, trim = 0;
+  let audio = null, beeps = 0, draws = 0, trim = 0;
 
   const rem = (n) => n * parseFloat(getComputedStyle(document.documentElement).fontSize);
   const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
@@ -229,10 +229,11 @@
   // ---- drawing -----------------------------------------------------------------------
   function draw() {
     scheduled = false;
+    draws += 1;
+    document.body.dataset.draws = String(draws);
     drawClock();
     drawBanners();
-    const box = document.getElementById("screen");
-    box.replaceChildren();
+    const box = document.getElementById("screen"); // not emptied: an unchanged screen keeps its nodes and links
     const width = box.clientWidth, height = box.clientHeight;
     screens = buildScreens(width, height);
     if (!screens.length) return;
