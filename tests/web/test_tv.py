@@ -23,6 +23,7 @@ from club_night import club_night, publish_tables, table_id, write_night
 from playwright.sync_api import Browser, Page, expect
 from tricktable.club import SEATS, ProgressiveTournament
 from tricktable.web.server import Scoreboard
+from waiting import eventually
 from web_fixtures import Publisher
 
 WAIT_MS = 30_000  # a liveness bound for a loaded 2-core machine
@@ -175,9 +176,11 @@ def test_a_redraw_that_changes_nothing_on_screen_keeps_its_links_under_the_point
     tv.goto(board.url + "/tv?rotate=0&screen=standings")
     expect(tv.locator(".tv-list.standings .row").first).to_be_visible(timeout=WAIT_MS)
     tv.eval_on_selector(".tv-list.standings .row", "row => { row.kept = true; }")
-    draws = int(tv.locator("body").get_attribute("data-draws") or "0")
+    def draws() -> int:
+        return int(tv.locator("body").get_attribute("data-draws") or "0")
+    before = draws()
     publisher.state(games[table_id(1)][21])
-    tv.wait_for_function(f"Number(document.body.dataset.draws) > {draws}", timeout=WAIT_MS)
+    eventually(lambda: draws() > before, "the TV redrawn for the table's news")
     assert tv.eval_on_selector(".tv-list.standings .row", "row => row.kept === true")
 
 
