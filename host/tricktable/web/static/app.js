@@ -312,9 +312,9 @@ function tablePage() {
     });
     drawChart(document.getElementById("chart"), view.score_history, state.sides);
     // this game's hands only (a night's earlier games are on the night's list below)
-    document.getElementById("hands").replaceChildren(...view.last_hands.filter((h) => h.game === view.game).map((h) => handLine(h, table)));
+    showChildren(document.getElementById("hands"), ...view.last_hands.filter((h) => h.game === view.game).map((h) => handLine(h, table)));
     // a public page: what the players did, not the host's admin answers
-    document.getElementById("events").replaceChildren(...view.events.filter((ev) => ev.kind !== "control" && ev.kind !== "invalid")
+    showChildren(document.getElementById("events"), ...view.events.filter((ev) => ev.kind !== "control" && ev.kind !== "invalid")
       .slice().reverse().map((ev) => eventLine(ev, state)));
   };
   fetch(`/api/table/${encodeURIComponent(table)}`).then((r) => (r.ok ? r.json() : null)).then((view) => {
