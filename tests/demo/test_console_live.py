@@ -76,9 +76,9 @@ def test_every_console_action_on_a_live_night_and_the_night_plays_on(
         # actions of the hand may no longer fit, and then nothing changes)
         page.locator('[data-actions="t1"] summary').click()
         played = page.locator('[data-actions="t1"] li').filter(has_text="played the").last
-        last = played.locator("[data-replace]")
-        key = f"replace:{last.get_attribute('data-replace', timeout=WAIT_MS)}"
-        last.click()
+        action = played.locator("[data-replace]").get_attribute("data-replace", timeout=WAIT_MS)
+        key = f"replace:{action}"
+        page.locator(f'[data-replace="{action}"]').click()  # that card, though t1 plays on
         answer = page.locator(f'[data-answer-for="{key}"]')
         # polled from here: the page's CSP forbids the eval that wait_for_function needs
         eventually(lambda: page.evaluate("""(key) => document.getElementById('confirm-dialog')
