@@ -9,6 +9,15 @@ import gc
 import time
 
 try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(value):  # type: ignore[no-redef]
+        """The value: MicroPython's compiler folds a ``const`` into the code that uses it."""
+        return value
+
+
+try:
     import asyncio
 except ImportError:  # older MicroPython firmware
     import uasyncio as asyncio  # type: ignore[no-redef]
@@ -35,7 +44,7 @@ else:
 
 # A non-blocking socket with nothing to read or no room to write says so by these errnos:
 # EAGAIN, EINPROGRESS, ETIMEDOUT, and the ESP32's and rp2's own (as mqtt_as lists them).
-BUSY = (11, 115, 110, 118, 119, -110)
+_BUSY = const((11, 115, 110, 118, 119, -110))
 
 if hasattr(time, "ticks_ms"):  # MicroPython: sockets are streams (None: nothing yet)
 
@@ -44,7 +53,7 @@ if hasattr(time, "ticks_ms"):  # MicroPython: sockets are streams (None: nothing
         try:
             return sock.readinto(view)
         except OSError as e:
-            if e.args[0] in BUSY:
+            if e.args[0] in _BUSY:
                 return None
             raise
 
@@ -53,7 +62,7 @@ if hasattr(time, "ticks_ms"):  # MicroPython: sockets are streams (None: nothing
         try:
             return sock.write(view) or 0
         except OSError as e:
-            if e.args[0] in BUSY:
+            if e.args[0] in _BUSY:
                 return 0
             raise
 

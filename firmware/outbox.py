@@ -23,11 +23,11 @@ Imports compat, json and os only. Flash layout in ``directory``:
 import json
 import os
 
-from compat import hexlify, ticks_diff
+from compat import const, hexlify, ticks_diff
 
-LOG = "outbox"
-TMP = "outbox.tmp"
-BOOT = "boot"
+_LOG = const("outbox")
+_TMP = const("outbox.tmp")
+_BOOT = const("boot")
 
 
 class OutboxFull(Exception):
@@ -71,23 +71,23 @@ class Outbox:
 
     def _next_boot(self):
         try:
-            with open(self._path(BOOT)) as f:
+            with open(self._path(_BOOT)) as f:
                 boot = (int(f.read().strip()) + 1) & 0xFFFFFFFF
         except (OSError, ValueError):
             # First start (or flash erased): a random start, so a board that lost its count
             # never reuses a (board, boot, seq) key the host has already journaled.
             boot = (int.from_bytes(os.urandom(4), "big") & 0x7FFFFFFF) | 1
-        with open(self._path(BOOT), "w") as f:
+        with open(self._path(_BOOT), "w") as f:
             f.write(str(boot))
         return boot
 
     def _load(self):
         try:
-            os.remove(self._path(TMP))  # a rotation cut short: the old log is intact
+            os.remove(self._path(_TMP))  # a rotation cut short: the old log is intact
         except OSError:
             pass
         try:
-            f = open(self._path(LOG))
+            f = open(self._path(_LOG))
         except OSError:
             return
         with f:
@@ -124,7 +124,7 @@ class Outbox:
         self._write([json.dumps(item) + "\n"])
 
     def _write(self, lines):
-        with open(self._path(LOG), "a") as f:
+        with open(self._path(_LOG), "a") as f:
             for line in lines:
                 f.write(line)
                 self.size += len(line)
@@ -134,7 +134,7 @@ class Outbox:
 
     def _rotate(self):
         size = 0
-        with open(self._path(TMP), "w") as f:
+        with open(self._path(_TMP), "w") as f:
             for pad in self.pads:
                 line = json.dumps({"p": [pad, self.pads[pad]]}) + "\n"
                 f.write(line)
@@ -143,7 +143,7 @@ class Outbox:
                 line = event_line(e)
                 f.write(line)
                 size += len(line)
-        os.rename(self._path(TMP), self._path(LOG))
+        os.rename(self._path(_TMP), self._path(_LOG))
         self.held = []  # all of it is in the new log
         self.size = size
         self.limit = max(self.max_bytes, 2 * size)  # many unacked events: rotate less often
