@@ -12,7 +12,7 @@ try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(value):  # type: ignore[no-redef]
+    def const(value):  # type: ignore[misc]
         """The value: MicroPython's compiler folds a ``const`` into the code that uses it."""
         return value
 
