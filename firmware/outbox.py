@@ -7,7 +7,9 @@ acked while held is never written. Pad states set while anything is held wait be
 so the two reach flash in the order they happened. Without ``hold_at`` an event is written
 at once (with everything held before it).
 
-Imports compat, json and os only. Flash layout in ``directory``:
+Imports compat, json and os only (and, at boot, outboxload.py, which reads the boot counter
+and the log back and is dropped again: a running board keeps none of that code in its heap).
+Flash layout in ``directory``:
 
 * ``boot``   - the boot counter, incremented once per start (the boot id); it starts at a
   random value, so an erased or replaced board never repeats a journaled key;
@@ -22,12 +24,13 @@ Imports compat, json and os only. Flash layout in ``directory``:
 
 import json
 import os
+import sys
 
-from compat import const, hexlify, ticks_diff
+from compat import hexlify, ticks_diff
 
-_LOG = const("outbox")
-_TMP = const("outbox.tmp")
-_BOOT = const("boot")
+LOG = "outbox"
+TMP = "outbox.tmp"
+BOOT = "boot"
 
 
 class OutboxFull(Exception):
@@ -63,54 +66,15 @@ class Outbox:
         self.seq = 0
         self.held = []  # what waits for flash, in order: Entry (an event) or a pad-state line
         self.held_at = 0  # ticks_ms when the oldest of ``held`` was held
-        self.boot = self._next_boot()
-        self._load()
+        from outboxload import load  # boot-time only: dropped again once read
+
+        try:
+            self.boot = load(self)
+        finally:
+            sys.modules.pop("outboxload", None)
 
     def _path(self, name):
         return self.dir + "/" + name
-
-    def _next_boot(self):
-        try:
-            with open(self._path(_BOOT)) as f:
-                boot = (int(f.read().strip()) + 1) & 0xFFFFFFFF
-        except (OSError, ValueError):
-            # First start (or flash erased): a random start, so a board that lost its count
-            # never reuses a (board, boot, seq) key the host has already journaled.
-            boot = (int.from_bytes(os.urandom(4), "big") & 0x7FFFFFFF) | 1
-        with open(self._path(_BOOT), "w") as f:
-            f.write(str(boot))
-        return boot
-
-    def _load(self):
-        try:
-            os.remove(self._path(_TMP))  # a rotation cut short: the old log is intact
-        except OSError:
-            pass
-        try:
-            f = open(self._path(_LOG))
-        except OSError:
-            return
-        with f:
-            for line in f:
-                self.size += len(line)
-                try:
-                    item = json.loads(line)
-                except ValueError:
-                    continue  # torn write at power loss
-                self._apply(item)
-
-    def _apply(self, item):
-        if "e" in item:
-            ev = item["e"]
-            self.pending.append(Entry(ev["boot"], ev["seq"], json.dumps(ev).encode()))
-        elif "a" in item:
-            self._drop(item["a"][0], item["a"][1])
-        elif "p" in item:
-            pad, uid = item["p"]
-            if uid is None:
-                self.pads.pop(pad, None)
-            else:
-                self.pads[pad] = uid
 
     def _drop(self, boot, seq):
         for i in range(len(self.pending)):
@@ -124,7 +88,7 @@ class Outbox:
         self._write([json.dumps(item) + "\n"])
 
     def _write(self, lines):
-        with open(self._path(_LOG), "a") as f:
+        with open(self._path(LOG), "a") as f:
             for line in lines:
                 f.write(line)
                 self.size += len(line)
@@ -134,7 +98,7 @@ class Outbox:
 
     def _rotate(self):
         size = 0
-        with open(self._path(_TMP), "w") as f:
+        with open(self._path(TMP), "w") as f:
             for pad in self.pads:
                 line = json.dumps({"p": [pad, self.pads[pad]]}) + "\n"
                 f.write(line)
@@ -143,7 +107,7 @@ class Outbox:
                 line = event_line(e)
                 f.write(line)
                 size += len(line)
-        os.rename(self._path(_TMP), self._path(_LOG))
+        os.rename(self._path(TMP), self._path(LOG))
         self.held = []  # all of it is in the new log
         self.size = size
         self.limit = max(self.max_bytes, 2 * size)  # many unacked events: rotate less often
