@@ -7,7 +7,7 @@ PWM's ``freq``/``duty_u16``). ``apply(msg)`` takes a host feedback message
 ``run()`` animates blink/pulse, times out lights after ``ms`` (0 = stay) and plays tones.
 
 ``offline`` (a callable: the pads that are to show the link is down, none while it is up)
-is asked at every frame; such a pad with nothing else to show pulses red slowly (OFFLINE:
+is asked at every frame; such a pad with nothing else to show pulses red slowly (_OFFLINE:
 the board has no link to the host; its plays wait on the board and go when it is back).
 
 ``signal(pad, name)`` shows what the pad says by itself, with no host involved (SIGNALS:
@@ -15,7 +15,7 @@ the board has no link to the host; its plays wait on the board and go when it is
 lying on the played one, so the light goes out 400 ms after the stack is gone). The app
 sets ``placed`` = (pad, ticks_ms) when it queues a placement; the first verdict (green, red
 or amber) for that pad then records card-to-verdict milliseconds in ``verdict_ms`` (at most
-VERDICTS_KEPT, until the next status takes them).
+_VERDICTS_KEPT, until the next status takes them).
 """
 
 from compat import const, sleep_ms, ticks_add, ticks_diff, ticks_ms
