@@ -1,4 +1,6 @@
-"""Clock, sleep and heap helpers that read the same under MicroPython and CPython.
+"""Clock, sleep and heap helpers that read the same under MicroPython and CPython, and
+``const`` (MicroPython's: an ``_``-named module constant is folded into the bytecode, with
+no global and no name kept in RAM; the value itself under CPython).
 
 Imports only the language's standard modules. Every other firmware module takes its
 time from here, so the same code runs on a board, on the unix port and in the host's
