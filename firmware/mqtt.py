@@ -159,9 +159,6 @@ class MQTTClient:
             if more:
                 await self._write(more)
 
-    async def _send_publish(self, topic, payload, qos, retain, pid, dup=False):
-        await self._send(publish_head(topic, len(payload), qos, retain, pid, dup), payload)
-
     async def publish(self, topic, payload, qos=1, retain=False):
         """Send a PUBLISH; for QoS 1 return its packet id (kept until PUBACK), else 0."""
         if isinstance(payload, str):
@@ -172,7 +169,7 @@ class MQTTClient:
         if qos:
             pid = self._next_pid()
             self.inflight[pid] = (topic, payload, retain)
-        await self._send_publish(topic, payload, qos, retain, pid)
+        await self._send(publish_head(topic, len(payload), qos, retain, pid), payload)
         self.published += 1
         return pid
 

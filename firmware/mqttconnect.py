@@ -15,7 +15,7 @@ port, CPython).
 """
 
 from compat import const, ticks_ms, tls_wrap
-from mqtt import MQTTError, _packet, _str
+from mqtt import MQTTError, _packet, _str, publish_head
 
 _RESOLVE_AFTER = const(3)  # failed connects in a row before the broker's name is resolved again
 
@@ -114,6 +114,6 @@ async def open_link(client):
         await client._send(_packet(0x82, bytes([pid >> 8, pid & 0xFF]) + _str(topic) + b"\x01"))
     for pid in list(client.inflight):
         topic, payload, retain = client.inflight[pid]
-        await client._send_publish(topic, payload, 1, retain, pid, dup=True)
+        await client._send(publish_head(topic, len(payload), 1, retain, pid, True), payload)
     if client.on_connect:
         await client.on_connect()

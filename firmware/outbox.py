@@ -84,9 +84,6 @@ class Outbox:
                 return True
         return False
 
-    def _append(self, item):
-        self._write([json.dumps(item) + "\n"])
-
     def _write(self, lines):
         with open(self._path(LOG), "a") as f:
             for line in lines:
@@ -163,7 +160,7 @@ class Outbox:
                 return self._drop(boot, seq)
         if not self._drop(boot, seq):
             return False
-        self._append({"a": [boot, seq]})
+        self._write([json.dumps({"a": [boot, seq]}) + "\n"])
         return True
 
     def set_pad(self, pad, uid):
