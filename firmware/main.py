@@ -20,11 +20,9 @@ TRIAL_S = 120  # a new bundle must reach the broker within this, or the board go
 
 
 def boot_config():
-    """config.json, validated; the config module is needed at boot only, so it is dropped.
-    Run before the application is imported: config.py's RAM is free again before the app's
-    is taken, and the app's imports then write over the C stack where config.py's import
-    left references to it (MicroPython's collector is conservative: a stale word there kept
-    all of config.py, 4.5 KB on the unix port, for good, as chance had it)."""
+    """config.json, validated; the config module is needed at boot only, so it is dropped,
+    before the app is imported: the app's imports then overwrite the stack words that could
+    still point at config.py (firmware/README.md, "Memory")."""
     import config
 
     try:
