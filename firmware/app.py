@@ -33,7 +33,8 @@ from outbox import Outbox, OutboxFull
 from scanner import Pad, scan_order
 
 FW_VERSION = "0.1.0"
-_WRITE_AFTER_MS = const(50)  # a published event goes to flash after its verdict, or this long at most
+# a published event goes to flash after its verdict, or this long after at most
+_WRITE_AFTER_MS = const(50)
 HEAP_RESERVE = 12288  # bytes kept free for the link and the readers; below it, cards wait
 _OFFLINE = const('{"v": 1, "online": false}')
 

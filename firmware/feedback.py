@@ -41,7 +41,8 @@ _FRAME_MS = const(50)
 # What a pad shows by itself (docs/cardpath.md, "What the seat sees").
 SIGNALS = {"read_again": ("white", "blink", 2000, "error"), "stacked": ("white", "pulse", 400, "none")}
 _VERDICTS_KEPT = const(16)
-_OFFLINE = const(("red", 2000))  # a seat with nothing else to show while the link is down: a slow pulse
+# a seat with nothing else to show while the link is down: a slow pulse
+_OFFLINE = const(("red", 2000))
 
 
 class SeatFeedback:
@@ -70,8 +71,8 @@ class SeatFeedback:
             raise ValueError("feedback for pad %r: pads are 0..%d" % (pad, self.pads - 1))
         if not isinstance(ms, int) or ms < 0:
             raise ValueError("ms must be a non-negative integer, got %r" % ms)
-        for value, known, what in ((led, COLOURS, "led colour"), (pattern, _PATTERNS, "led pattern"),
-                                   (buzz, TUNES, "buzz")):
+        for value, known, what in ((led, COLOURS, "led colour"),
+                                   (pattern, _PATTERNS, "led pattern"), (buzz, TUNES, "buzz")):
             if value not in known:
                 raise ValueError("unknown %s %r" % (what, value))
         now = ticks_ms()

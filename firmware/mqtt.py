@@ -1,11 +1,11 @@
 """A small MQTT 3.1.1 client on one non-blocking socket, polled, for boards and tests.
 
 Imports compat, and for each connect mqttconnect.py (the socket, CONNECT, subscriptions;
-dropped once connected). QoS 0 and 1 publish with PUBACK tracking (in-flight packets are sent again, DUP set,
-after a reconnect), QoS 1 subscriptions (incoming QoS 1 PUBLISH is PUBACKed; boardconfig.py
-sends SUBSCRIBE/UNSUBSCRIBE while connected), keepalive, a retained last will, TLS (tlsctx.py)
-when given a CA file, and ``run()``: connect, serve, and reconnect with exponential backoff
-forever.
+dropped once connected). QoS 0 and 1 publish with PUBACK tracking (in-flight packets are
+sent again, DUP set, after a reconnect), QoS 1 subscriptions (incoming QoS 1 PUBLISH is
+PUBACKed; boardconfig.py sends SUBSCRIBE/UNSUBSCRIBE while connected), keepalive, a retained
+last will, TLS (tlsctx.py) when given a CA file, and ``run()``: connect, serve, and reconnect
+with exponential backoff forever.
 
 The socket, as Peter Hinch's mqtt_as keeps it (the asyncio MQTT client for MicroPython that
 was tested against outages): non-blocking and polled, never awaited through asyncio's stream
@@ -33,7 +33,8 @@ import sys
 
 from compat import asyncio, const, sleep_ms, sock_readinto, sock_write, ticks_diff, ticks_ms
 
-_POLL_MS = const(5)  # a socket with nothing to read or no room to write is tried again this much later
+# a socket with nothing to read or no room to write is tried again this much later
+_POLL_MS = const(5)
 _STEP_MS = const(200)  # a backoff sleeps in steps this long, each one a sign of life
 _PINGREQ = const(b"\xc0\x00")
 
