@@ -388,7 +388,7 @@ def main() -> None:
                         help="flash writes per 4 KB sector erase (an event line is about 145 "
                         "bytes; with write after, most plays write only a pad state of 25)")
     parser.add_argument("--write-after-ms", type=float, default=50.0,
-                        help="the firmware's WRITE_AFTER_MS: a late verdict's deadline")
+                        help="the firmware's app._WRITE_AFTER_MS: a late verdict's deadline")
     parser.add_argument("--write-first", action="store_true",
                         help="the firmware before write after: the event on flash, then published")
     parser.add_argument("--gc-ms", type=float, default=2.0)

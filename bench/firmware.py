@@ -42,13 +42,13 @@ from fwkit import (  # noqa: E402
 
 SCAN_SCRIPT = """
 import gc, sys, json
+import config
+cfg = config.validate({"board": "bench", "pads": 4, "broker": {"host": "127.0.0.1"}})
+del sys.modules["config"], config  # before the app is imported, as main.py boots
 import pn532_emulator as E
 from app import App
 from casekit import LinkBoard, UID4, UID7, tag
 from compat import asyncio, ticks_ms, ticks_diff
-import config
-cfg = config.validate({"board": "bench", "pads": 4, "broker": {"host": "127.0.0.1"}})
-del sys.modules["config"], config
 
 async def main():
     chips = [E.PN532() for _ in range(4)]
@@ -74,13 +74,13 @@ asyncio.run(main())
 
 PUBLISH_SCRIPT = """
 import gc, sys, json
-from app import App
-from casekit import LinkBoard, UID7
-from compat import asyncio, sleep_ms, ticks_ms, ticks_diff
 import config
 cfg = config.validate({"board": "bench", "pads": 0, "prefix": sys.argv[3],
                        "broker": {"host": "127.0.0.1", "port": int(sys.argv[2])}})
-del sys.modules["config"], config
+del sys.modules["config"], config  # before the app is imported, as main.py boots
+from app import App
+from casekit import LinkBoard, UID7
+from compat import asyncio, sleep_ms, ticks_ms, ticks_diff
 
 async def main():
     app = App(LinkBoard([]), cfg, sys.argv[1])

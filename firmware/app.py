@@ -19,6 +19,7 @@ from compat import (
     Uptime,
     asyncio,
     collect,
+    const,
     heap_free,
     sleep_ms,
     ticks_diff,
@@ -32,9 +33,10 @@ from outbox import Outbox, OutboxFull
 from scanner import Pad, scan_order
 
 FW_VERSION = "0.1.0"
-WRITE_AFTER_MS = 50  # a published event goes to flash after its verdict, or this long at most
+# a published event goes to flash after its verdict, or this long after at most
+_WRITE_AFTER_MS = const(50)
 HEAP_RESERVE = 12288  # bytes kept free for the link and the readers; below it, cards wait
-OFFLINE = '{"v": 1, "online": false}'
+_OFFLINE = const('{"v": 1, "online": false}')
 
 
 class App:
@@ -65,7 +67,7 @@ class App:
         self.link = MQTTClient(broker["host"], broker["port"], self.id,
                                keepalive=broker["keepalive"], user=broker.get("user"),
                                password=broker.get("password"),
-                               will=(self.topic_status, OFFLINE, True),
+                               will=(self.topic_status, _OFFLINE, True),
                                backoff_ms=tuple(config["backoff_ms"]),
                                ssl=broker["ca"])
         self.link.network_up = board.network_up
@@ -150,7 +152,7 @@ class App:
     async def send_loop(self):
         """Publish what is due, and write held events to flash once settled (Outbox.settle)."""
         while True:
-            left = self.outbox.settle(ticks_ms(), WRITE_AFTER_MS)
+            left = self.outbox.settle(ticks_ms(), _WRITE_AFTER_MS)
             wait = self.cfg["resend_ms"] // 2
             try:
                 await wait_for_ms(self.wake.wait(), wait if not left else min(wait, left))

@@ -1,4 +1,6 @@
-"""Clock, sleep and heap helpers that read the same under MicroPython and CPython.
+"""Clock, sleep and heap helpers that read the same under MicroPython and CPython, and
+``const`` (MicroPython's: an ``_``-named module constant is folded into the bytecode, with
+no global and no name kept in RAM; the value itself under CPython).
 
 Imports only the language's standard modules. Every other firmware module takes its
 time from here, so the same code runs on a board, on the unix port and in the host's
@@ -7,6 +9,15 @@ simulator.
 
 import gc
 import time
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(value):  # type: ignore[misc]
+        """The value: MicroPython's compiler folds a ``const`` into the code that uses it."""
+        return value
+
 
 try:
     import asyncio
@@ -35,7 +46,7 @@ else:
 
 # A non-blocking socket with nothing to read or no room to write says so by these errnos:
 # EAGAIN, EINPROGRESS, ETIMEDOUT, and the ESP32's and rp2's own (as mqtt_as lists them).
-BUSY = (11, 115, 110, 118, 119, -110)
+_BUSY = const((11, 115, 110, 118, 119, -110))
 
 if hasattr(time, "ticks_ms"):  # MicroPython: sockets are streams (None: nothing yet)
 
@@ -44,7 +55,7 @@ if hasattr(time, "ticks_ms"):  # MicroPython: sockets are streams (None: nothing
         try:
             return sock.readinto(view)
         except OSError as e:
-            if e.args[0] in BUSY:
+            if e.args[0] in _BUSY:
                 return None
             raise
 
@@ -53,7 +64,7 @@ if hasattr(time, "ticks_ms"):  # MicroPython: sockets are streams (None: nothing
         try:
             return sock.write(view) or 0
         except OSError as e:
-            if e.args[0] in BUSY:
+            if e.args[0] in _BUSY:
                 return 0
             raise
 

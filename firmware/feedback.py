@@ -7,7 +7,7 @@ PWM's ``freq``/``duty_u16``). ``apply(msg)`` takes a host feedback message
 ``run()`` animates blink/pulse, times out lights after ``ms`` (0 = stay) and plays tones.
 
 ``offline`` (a callable: the pads that are to show the link is down, none while it is up)
-is asked at every frame; such a pad with nothing else to show pulses red slowly (OFFLINE:
+is asked at every frame; such a pad with nothing else to show pulses red slowly (_OFFLINE:
 the board has no link to the host; its plays wait on the board and go when it is back).
 
 ``signal(pad, name)`` shows what the pad says by itself, with no host involved (SIGNALS:
@@ -15,10 +15,10 @@ the board has no link to the host; its plays wait on the board and go when it is
 lying on the played one, so the light goes out 400 ms after the stack is gone). The app
 sets ``placed`` = (pad, ticks_ms) when it queues a placement; the first verdict (green, red
 or amber) for that pad then records card-to-verdict milliseconds in ``verdict_ms`` (at most
-VERDICTS_KEPT, until the next status takes them).
+_VERDICTS_KEPT, until the next status takes them).
 """
 
-from compat import sleep_ms, ticks_add, ticks_diff, ticks_ms
+from compat import const, sleep_ms, ticks_add, ticks_diff, ticks_ms
 
 COLOURS = {
     "off": (0, 0, 0),
@@ -29,7 +29,7 @@ COLOURS = {
     "white": (60, 60, 60),
 }
 # Plain LEDs: the red LED for a colour with red in it, the green one for green or blue.
-PATTERNS = ("solid", "blink", "pulse")
+_PATTERNS = const(("solid", "blink", "pulse"))
 # (frequency Hz or 0 for silence, milliseconds)
 TUNES = {
     "none": (),
@@ -37,11 +37,12 @@ TUNES = {
     "error": ((400, 150), (0, 80), (400, 150)),
     "revoke": ((1500, 100), (0, 60), (1000, 100), (0, 60), (500, 300)),
 }
-FRAME_MS = 50
+_FRAME_MS = const(50)
 # What a pad shows by itself (docs/cardpath.md, "What the seat sees").
 SIGNALS = {"read_again": ("white", "blink", 2000, "error"), "stacked": ("white", "pulse", 400, "none")}
-VERDICTS_KEPT = 16
-OFFLINE = ("red", 2000)  # a seat with nothing else to show while the link is down: a slow pulse
+_VERDICTS_KEPT = const(16)
+# a seat with nothing else to show while the link is down: a slow pulse
+_OFFLINE = const(("red", 2000))
 
 
 class SeatFeedback:
@@ -70,8 +71,8 @@ class SeatFeedback:
             raise ValueError("feedback for pad %r: pads are 0..%d" % (pad, self.pads - 1))
         if not isinstance(ms, int) or ms < 0:
             raise ValueError("ms must be a non-negative integer, got %r" % ms)
-        for value, known, what in ((led, COLOURS, "led colour"), (pattern, PATTERNS, "led pattern"),
-                                   (buzz, TUNES, "buzz")):
+        for value, known, what in ((led, COLOURS, "led colour"),
+                                   (pattern, _PATTERNS, "led pattern"), (buzz, TUNES, "buzz")):
             if value not in known:
                 raise ValueError("unknown %s %r" % (what, value))
         now = ticks_ms()
@@ -80,7 +81,7 @@ class SeatFeedback:
         self.tune = list(TUNES[buzz])
         self.render(now)
         if self.placed[0] == pad and led in ("green", "red", "amber"):
-            if len(self.verdict_ms) < VERDICTS_KEPT:
+            if len(self.verdict_ms) < _VERDICTS_KEPT:
                 self.verdict_ms.append(ticks_diff(ticks_ms(), self.placed[1]))
             self.placed = (None, 0)
 
@@ -97,9 +98,9 @@ class SeatFeedback:
             led = "off"
         if led == "off":
             if self.offline is not None and pad in self.offline():
-                phase = now % OFFLINE[1]
-                half = OFFLINE[1] // 2
-                return OFFLINE[0], (phase if phase < half else OFFLINE[1] - phase) / half
+                phase = now % _OFFLINE[1]
+                half = _OFFLINE[1] // 2
+                return _OFFLINE[0], (phase if phase < half else _OFFLINE[1] - phase) / half
             return "off", 0
         if pattern == "blink":
             return led, 1 if (now // 250) % 2 == 0 else 0
@@ -143,4 +144,4 @@ class SeatFeedback:
                 continue
             self.tune = []  # no buzzer fitted: a tune asked for is dropped
             self.render(ticks_ms())
-            await sleep_ms(FRAME_MS)
+            await sleep_ms(_FRAME_MS)

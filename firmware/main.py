@@ -20,7 +20,9 @@ TRIAL_S = 120  # a new bundle must reach the broker within this, or the board go
 
 
 def boot_config():
-    """config.json, validated; the config module is needed at boot only, so it is dropped."""
+    """config.json, validated; the config module is needed at boot only, so it is dropped,
+    before the app is imported: the app's imports then overwrite the stack words that could
+    still point at config.py (firmware/README.md, "Memory")."""
     import config
 
     try:
@@ -79,17 +81,19 @@ def main():
     if path:
         sys.path.insert(0, path)
         SLOT.append(path)
+    try:
+        cfg = boot_config()  # before the application is imported (boot_config)
+    except ValueError as e:  # no config.json, or one that does not validate
+        if "trial" in pointer:  # a new bundle refuses the config the board runs: go back
+            print("tricktable: the new firmware refuses config.json (%s); going back" % e)
+            from hw import reset
+
+            reset()  # fwslot.boot rolls a trial that failed back to the bundle before
+        setup_mode(str(e))
     from app import App
     from compat import asyncio
     from hw import Board, load_pins, reset, reset_cause
 
-    try:
-        cfg = boot_config()
-    except ValueError as e:  # no config.json, or one that does not validate
-        if "trial" in pointer:  # a new bundle refuses the config the board runs: go back
-            print("tricktable: the new firmware refuses config.json (%s); going back" % e)
-            reset()  # fwslot.boot rolls a trial that failed back to the bundle before
-        setup_mode(str(e))
     board = Board(cfg, load_pins(cfg["pins"]))
     board.connect_wifi()
     app = App(board, cfg, ".")

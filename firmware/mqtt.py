@@ -1,11 +1,11 @@
 """A small MQTT 3.1.1 client on one non-blocking socket, polled, for boards and tests.
 
-Imports compat (and dns.py when the broker is given by name and the board knows its DNS
-server). QoS 0 and 1 publish with PUBACK tracking (in-flight packets are sent again, DUP set,
-after a reconnect), QoS 1 subscriptions (incoming QoS 1 PUBLISH is PUBACKed; boardconfig.py
-sends SUBSCRIBE/UNSUBSCRIBE while connected), keepalive, a retained last will, TLS (tlsctx.py)
-when given a CA file, and ``run()``: connect, serve, and reconnect with exponential backoff
-forever.
+Imports compat, and for each connect mqttconnect.py (the socket, CONNECT, subscriptions;
+dropped once connected). QoS 0 and 1 publish with PUBACK tracking (in-flight packets are
+sent again, DUP set, after a reconnect), QoS 1 subscriptions (incoming QoS 1 PUBLISH is
+PUBACKed; boardconfig.py sends SUBSCRIBE/UNSUBSCRIBE while connected), keepalive, a retained
+last will, TLS (tlsctx.py) when given a CA file, and ``run()``: connect, serve, and reconnect
+with exponential backoff forever.
 
 The socket, as Peter Hinch's mqtt_as keeps it (the asyncio MQTT client for MicroPython that
 was tested against outages): non-blocking and polled, never awaited through asyncio's stream
@@ -19,10 +19,8 @@ lock: a PUBACK or PINGREQ it owes goes out when no one else is writing. ``alive`
 ticks_ms of the client's last sign of life (a poll of the socket, a backoff step): the app's
 watchdog starves a board whose link task hangs, never one whose link is merely down.
 
-A broker host name is resolved without blocking (dns.py, a UDP query polled like the
-socket) when ``dns`` gives the DNS server; the address is kept for the boot and resolved
-again after ``RESOLVE_AFTER`` failed connects in a row. ``getaddrinfo`` (which blocks) is
-left only for a literal address and where no DNS server is known (the unix port, CPython).
+A broker host name is resolved without blocking (mqttconnect.py, through dns.py) when ``dns``
+gives the DNS server; the address is kept for the boot.
 
 A message's payload is read into one buffer of its size (no copy of the packet), or, when the
 heap has no piece that long free, into the ``spare`` a download lends; one longer than
@@ -31,12 +29,14 @@ pieces (a QoS 1 PUBLISH still PUBACKed, so the broker does not send it again: a 
 again for a firmware chunk it missed), counted in ``skipped``, and the link stays up.
 """
 
-from compat import asyncio, sleep_ms, sock_readinto, sock_write, ticks_diff, ticks_ms, tls_wrap
+import sys
 
-POLL_MS = 5  # a socket with nothing to read or no room to write is tried again this much later
-STEP_MS = 200  # a backoff sleeps in steps this long, each one a sign of life
-RESOLVE_AFTER = 3  # failed connects in a row before the broker's name is resolved again
-PINGREQ = b"\xc0\x00"
+from compat import asyncio, const, sleep_ms, sock_readinto, sock_write, ticks_diff, ticks_ms
+
+# a socket with nothing to read or no room to write is tried again this much later
+_POLL_MS = const(5)
+_STEP_MS = const(200)  # a backoff sleeps in steps this long, each one a sign of life
+_PINGREQ = const(b"\xc0\x00")
 
 
 class MQTTError(OSError):
@@ -63,34 +63,11 @@ def _packet(first, body):
     return bytes([first]) + _varint(len(body)) + body
 
 
-def connect_packet(client_id, keepalive, clean, will, user, password):
-    """CONNECT; will = (topic, payload, retain) or None."""
-    flags = 0x02 if clean else 0
-    payload = _str(client_id)
-    if will:
-        flags |= 0x04 | 0x08 | (0x20 if will[2] else 0)
-        payload += _str(will[0]) + _str(will[1])
-    if user is not None:
-        flags |= 0x80
-        payload += _str(user)
-        if password is not None:
-            flags |= 0x40
-            payload += _str(password)
-    body = _str("MQTT") + bytes([4, flags, keepalive >> 8, keepalive & 0xFF]) + payload
-    return _packet(0x10, body)
-
-
 def publish_head(topic, payload_len, qos, retain, pid, dup=False):
     """Everything of a PUBLISH but its payload (written separately: no copy of the payload)."""
     first = 0x30 | (0x08 if dup else 0) | (qos << 1) | (1 if retain else 0)
     var = _str(topic) + (bytes([pid >> 8, pid & 0xFF]) if qos else b"")
     return bytes([first]) + _varint(len(var) + payload_len) + var
-
-
-def is_ip(host):
-    """True for a dotted IPv4 address (no DNS needed)."""
-    parts = host.split(".")
-    return len(parts) == 4 and all(p.isdigit() and 0 <= int(p) <= 255 for p in parts)
 
 
 class MQTTClient:
@@ -171,7 +148,7 @@ class MQTTClient:
             if ticks_diff(now, since) > self.write_timeout_ms:
                 self._broken = "a write made no progress for %d ms" % self.write_timeout_ms
                 raise OSError(self._broken)
-            await sleep_ms(POLL_MS)
+            await sleep_ms(_POLL_MS)
         self._last_tx = ticks_ms()
 
     async def _send(self, data, more=None):
@@ -183,9 +160,6 @@ class MQTTClient:
             if more:
                 await self._write(more)
 
-    async def _send_publish(self, topic, payload, qos, retain, pid, dup=False):
-        await self._send(publish_head(topic, len(payload), qos, retain, pid, dup), payload)
-
     async def publish(self, topic, payload, qos=1, retain=False):
         """Send a PUBLISH; for QoS 1 return its packet id (kept until PUBACK), else 0."""
         if isinstance(payload, str):
@@ -196,7 +170,7 @@ class MQTTClient:
         if qos:
             pid = self._next_pid()
             self.inflight[pid] = (topic, payload, retain)
-        await self._send_publish(topic, payload, qos, retain, pid)
+        await self._send(publish_head(topic, len(payload), qos, retain, pid), payload)
         self.published += 1
         return pid
 
@@ -230,8 +204,8 @@ class MQTTClient:
             elif not self._lock.locked():
                 half = self.keepalive * 500
                 if (ticks_diff(now, self._last_tx) >= half or ticks_diff(now, self._last_rx) >= half) \
-                        and ticks_diff(now, self._ping_at) >= half // 2 and PINGREQ not in self._owed:
-                    self._owed.append(PINGREQ)  # at most one ping a quarter keepalive
+                        and ticks_diff(now, self._ping_at) >= half // 2 and _PINGREQ not in self._owed:
+                    self._owed.append(_PINGREQ)  # at most one ping a quarter keepalive
                     self._ping_at = now
                 if self._owed:
                     async with self._lock:
@@ -239,7 +213,7 @@ class MQTTClient:
                             await self._write(self._owed[0])
                             self._owed.pop(0)
                     continue
-            await sleep_ms(POLL_MS)
+            await sleep_ms(_POLL_MS)
         return view
 
     async def _read(self, n, deadline_ms=None):
@@ -300,76 +274,15 @@ class MQTTClient:
             n -= k
 
     # -- connecting --------------------------------------------------------------------------
-    async def _resolve(self):
-        """The broker's socket address: kept for the boot, resolved again after
-        RESOLVE_AFTER failed connects; a name through dns.py when the DNS server is known."""
-        if self._addr is not None and self._failed < RESOLVE_AFTER:
-            return self._addr
-        import socket
-
-        host = self.host
-        server = self.dns() if self.dns is not None and not is_ip(host) else None
-        if server:
-            from dns import resolve
-
-            host = await resolve(host, server, self.connect_timeout_ms)
-        self.address = host
-        self._addr = socket.getaddrinfo(host, self.port)[0][-1]  # a literal: no lookup
-        self._failed = 0
-        return self._addr
-
-    async def _connect_socket(self):
-        """A non-blocking TCP socket connecting to the broker (TLS wrapped when configured);
-        the CONNECT written next waits, polled, until the connection is up (as mqtt_as)."""
-        import socket
-
-        addr = await self._resolve()
-        sock = socket.socket()
-        sock.setblocking(False)
-        self._sock = sock
-        try:
-            sock.connect(addr)
-        except OSError as e:
-            if e.args[0] not in (115, 119, 11):  # EINPROGRESS (119 on lwIP), EAGAIN
-                raise
-        if self.ssl is not None:
-            if isinstance(self.ssl, str):
-                from tlsctx import tls_context
-
-                self.ssl = tls_context(self.ssl)
-            if tls_wrap is not None:  # CPython: wrapped once connected, the handshake polled
-                sock = await tls_wrap(self.ssl, sock, addr, self.host, self.connect_timeout_ms)
-            else:  # MicroPython: the handshake runs inside the first writes and reads
-                sock = self.ssl.wrap_socket(sock, server_hostname=self.host,
-                                            do_handshake_on_connect=False)
-            self._sock = sock
-
     async def _open(self):
-        self._broken = None
-        self._owed = []
-        await self._connect_socket()
-        will = self.will
-        if will:
-            will = (will[0], will[1].encode() if isinstance(will[1], str) else will[1], will[2])
-        self._last_rx = self._ping_at = ticks_ms()
-        await self._send(connect_packet(self.client_id, self.keepalive, self.clean, will,
-                                        self.user, self.password))
-        first, body = await self._read_packet(self.connect_timeout_ms)
-        if first != 0x20 or body is None or len(body) != 2:
-            raise MQTTError("expected CONNACK, got packet 0x%02x" % first)
-        if body[1]:
-            raise MQTTError("broker refused the connection, return code %d" % body[1])
-        self._failed = 0
-        self.connected = True
-        self.connects += 1
-        for topic in self.subscriptions:
-            pid = self._next_pid()
-            await self._send(_packet(0x82, bytes([pid >> 8, pid & 0xFF]) + _str(topic) + b"\x01"))
-        for pid in list(self.inflight):
-            topic, payload, retain = self.inflight[pid]
-            await self._send_publish(topic, payload, 1, retain, pid, dup=True)
-        if self.on_connect:
-            await self.on_connect()
+        """Connect, CONNECT and subscribe (mqttconnect.py: imported for each connect and
+        dropped again, so a link that is up holds none of that code in RAM)."""
+        from mqttconnect import open_link
+
+        try:
+            await open_link(self)
+        finally:
+            sys.modules.pop("mqttconnect", None)
 
     async def _close(self):
         self.connected = False
@@ -403,9 +316,9 @@ class MQTTClient:
 
     async def _pause(self, ms):
         """Sleep ``ms`` in steps, each a sign of life for the watchdog."""
-        for _ in range(0, ms, STEP_MS):
+        for _ in range(0, ms, _STEP_MS):
             self.alive = ticks_ms()
-            await sleep_ms(min(STEP_MS, ms))
+            await sleep_ms(min(_STEP_MS, ms))
         self.alive = ticks_ms()
 
     async def run(self):

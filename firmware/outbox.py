@@ -7,7 +7,9 @@ acked while held is never written. Pad states set while anything is held wait be
 so the two reach flash in the order they happened. Without ``hold_at`` an event is written
 at once (with everything held before it).
 
-Imports compat, json and os only. Flash layout in ``directory``:
+Imports compat, json and os only (and, at boot, outboxload.py, which reads the boot counter
+and the log back and is dropped again: a running board keeps none of that code in its heap).
+Flash layout in ``directory``:
 
 * ``boot``   - the boot counter, incremented once per start (the boot id); it starts at a
   random value, so an erased or replaced board never repeats a journaled key;
@@ -22,6 +24,7 @@ Imports compat, json and os only. Flash layout in ``directory``:
 
 import json
 import os
+import sys
 
 from compat import hexlify, ticks_diff
 
@@ -63,54 +66,15 @@ class Outbox:
         self.seq = 0
         self.held = []  # what waits for flash, in order: Entry (an event) or a pad-state line
         self.held_at = 0  # ticks_ms when the oldest of ``held`` was held
-        self.boot = self._next_boot()
-        self._load()
+        from outboxload import load  # boot-time only: dropped again once read
+
+        try:
+            self.boot = load(self)
+        finally:
+            sys.modules.pop("outboxload", None)
 
     def _path(self, name):
         return self.dir + "/" + name
-
-    def _next_boot(self):
-        try:
-            with open(self._path(BOOT)) as f:
-                boot = (int(f.read().strip()) + 1) & 0xFFFFFFFF
-        except (OSError, ValueError):
-            # First start (or flash erased): a random start, so a board that lost its count
-            # never reuses a (board, boot, seq) key the host has already journaled.
-            boot = (int.from_bytes(os.urandom(4), "big") & 0x7FFFFFFF) | 1
-        with open(self._path(BOOT), "w") as f:
-            f.write(str(boot))
-        return boot
-
-    def _load(self):
-        try:
-            os.remove(self._path(TMP))  # a rotation cut short: the old log is intact
-        except OSError:
-            pass
-        try:
-            f = open(self._path(LOG))
-        except OSError:
-            return
-        with f:
-            for line in f:
-                self.size += len(line)
-                try:
-                    item = json.loads(line)
-                except ValueError:
-                    continue  # torn write at power loss
-                self._apply(item)
-
-    def _apply(self, item):
-        if "e" in item:
-            ev = item["e"]
-            self.pending.append(Entry(ev["boot"], ev["seq"], json.dumps(ev).encode()))
-        elif "a" in item:
-            self._drop(item["a"][0], item["a"][1])
-        elif "p" in item:
-            pad, uid = item["p"]
-            if uid is None:
-                self.pads.pop(pad, None)
-            else:
-                self.pads[pad] = uid
 
     def _drop(self, boot, seq):
         for i in range(len(self.pending)):
@@ -119,9 +83,6 @@ class Outbox:
                 self.pending.pop(i)
                 return True
         return False
-
-    def _append(self, item):
-        self._write([json.dumps(item) + "\n"])
 
     def _write(self, lines):
         with open(self._path(LOG), "a") as f:
@@ -199,7 +160,7 @@ class Outbox:
                 return self._drop(boot, seq)
         if not self._drop(boot, seq):
             return False
-        self._append({"a": [boot, seq]})
+        self._write([json.dumps({"a": [boot, seq]}) + "\n"])
         return True
 
     def set_pad(self, pad, uid):

@@ -20,19 +20,19 @@ preamble (chips send more after a wake-up and on I2C, as Adafruit's adafruit_pn5
 ``_read_frame`` allows), and the postamble is not needed.
 """
 
-from compat import sleep_ms, ticks_diff, ticks_ms
+from compat import const, sleep_ms, ticks_diff, ticks_ms
 
-ACK = b"\x00\x00\xff\x00\xff\x00"
-NACK = b"\x00\x00\xff\xff\x00\x00"
-ERROR_BODY = b"\x01\xff\x7f\x81"  # the error frame after its start code: LEN LCS TFI DCS
+_ACK = const(b"\x00\x00\xff\x00\xff\x00")
+_NACK = const(b"\x00\x00\xff\xff\x00\x00")
+_ERROR_BODY = const(b"\x01\xff\x7f\x81")  # the error frame after its start code: LEN LCS TFI DCS
 
-CMD_FIRMWARE = 0x02
-CMD_SAM = 0x14
-CMD_RF_CONFIG = 0x32
-CMD_DATA_EXCHANGE = 0x40
-CMD_LIST_PASSIVE = 0x4A
+_CMD_FIRMWARE = const(0x02)
+_CMD_SAM = const(0x14)
+_CMD_RF_CONFIG = const(0x32)
+_CMD_DATA_EXCHANGE = const(0x40)
+_CMD_LIST_PASSIVE = const(0x4A)
 
-NTAG_READ = 0x30
+_NTAG_READ = const(0x30)
 
 
 class PN532Error(Exception):
@@ -73,7 +73,7 @@ def is_ack(frame):
 def is_error(frame):
     """The PN532's error frame (a syntax error in the command it was sent)."""
     i = body(frame)
-    return i > 0 and frame[i : i + 4] == ERROR_BODY
+    return i > 0 and frame[i : i + 4] == _ERROR_BODY
 
 
 def parse_frame(frame):
@@ -147,7 +147,7 @@ class PN532:
             for _ in range(self.TRIES):
                 left = budget - ticks_diff(ticks_ms(), start)
                 if left <= 0 or not await self._wait_ready(left):
-                    self._write(ACK)  # abort the command in progress
+                    self._write(_ACK)  # abort the command in progress
                     self.errors += 1
                     raise PN532Timeout("PN532 command 0x%02x: no answer in %d ms" % (code, budget))
                 frame = self._read(max_len)
@@ -158,7 +158,7 @@ class PN532:
                     data = parse_frame(frame)
                 except PN532Error:
                     self.errors += 1
-                    self._write(NACK)  # ask for the answer again
+                    self._write(_NACK)  # ask for the answer again
                     continue
                 if not data or data[0] != code + 1:
                     self.errors += 1
@@ -173,12 +173,12 @@ class PN532:
         if self.reset_pin is not None:
             await self.hard_reset()
         self.t.wakeup()
-        data = await self.call(CMD_FIRMWARE)
+        data = await self.call(_CMD_FIRMWARE)
         if len(data) != 4 or data[0] != 0x32:
             raise PN532Error("not a PN532: firmware answer %r" % data)
         self.firmware = "%d.%d" % (data[1], data[2])
-        await self.call(CMD_SAM, b"\x01\x14\x01")
-        await self.call(CMD_RF_CONFIG, bytes([0x05, 0xFF, 0x01, self.MAX_RETRIES]))
+        await self.call(_CMD_SAM, b"\x01\x14\x01")
+        await self.call(_CMD_RF_CONFIG, bytes([0x05, 0xFF, 0x01, self.MAX_RETRIES]))
 
     async def hard_reset(self):
         """Pulse RSTPDN low then high and let the chip boot."""
@@ -194,7 +194,7 @@ class PN532:
         """Bring a hung or confused reader back: reset pulse and full configuration."""
         if self.reset_pin is None:
             self.t.wakeup()
-            await self.call(CMD_SAM, b"\x01\x14\x01")
+            await self.call(_CMD_SAM, b"\x01\x14\x01")
             return
         await self.begin()
 
@@ -203,7 +203,7 @@ class PN532:
 
         With ``uid``, only the tag with that UID is selected (whatever else lies in the
         field): it answers with its UID if it is still there."""
-        data = await self.call(CMD_LIST_PASSIVE, b"\x01\x00" + uid, timeout_ms=timeout_ms)
+        data = await self.call(_CMD_LIST_PASSIVE, b"\x01\x00" + uid, timeout_ms=timeout_ms)
         if not data or data[0] == 0:
             return None
         # NbTg, Tg, SENS_RES(2), SEL_RES, NFCIDLength, NFCID1
@@ -215,7 +215,7 @@ class PN532:
 
     async def exchange(self, cmd, max_len=48, timeout_ms=None):
         """InDataExchange with target 1: the tag's answer; TagError with its status."""
-        data = await self.call(CMD_DATA_EXCHANGE, b"\x01" + cmd, timeout_ms=timeout_ms,
+        data = await self.call(_CMD_DATA_EXCHANGE, b"\x01" + cmd, timeout_ms=timeout_ms,
                                max_len=max_len)
         if not data or data[0] != 0:
             raise TagError(data[0] if data else 0xFF)
@@ -223,7 +223,7 @@ class PN532:
 
     async def read16(self, page, timeout_ms=None):
         """NTAG READ: 16 bytes (4 pages) from page, all kept."""
-        data = await self.exchange(bytes([NTAG_READ, page]), timeout_ms=timeout_ms)
+        data = await self.exchange(bytes([_NTAG_READ, page]), timeout_ms=timeout_ms)
         if len(data) != 16:
             raise PN532Error("NTAG READ returned %d bytes, not 16" % len(data))
         return data

@@ -35,10 +35,10 @@ Health counters, small ints that only grow: ``reads`` (records read, a card repo
 own ``errors`` (frames sent again) and ``resets`` complete a pad's health (BoardStatus).
 """
 
-from compat import ticks_diff, ticks_ms
+from compat import const, ticks_diff, ticks_ms
 from pn532 import PN532Error
 
-RECORD_PAGE = 4
+_RECORD_PAGE = const(4)
 READ_TRIES = 3
 
 
@@ -173,7 +173,7 @@ class Pad:
         surely: a record not ours (FD 0E: a MAC the host checks) needs pages 0-3 to hold
         this UID too (a second, independent read of it)."""
         try:
-            record = await self.reader.read16(RECORD_PAGE, self._left(start))
+            record = await self.reader.read16(_RECORD_PAGE, self._left(start))
             if record[0] == 0xFD and record[1] == 0x0E:
                 return record
             p = await self.reader.read16(0, self._left(start))

