@@ -1184,6 +1184,44 @@ static int side_run(Core *c, int s, int leader, Rel *rel) {
     return r;
 }
 
+/* With no trump in any hand, the tricks of a plan of the leader's side: the leader cashes
+ * as many of its own tricks (own: its runs, cash_rounds) as partner h has spare cards for,
+ * then leads a suit whose best cards h holds (h's entry: the leader holds a card of it),
+ * and h cashes its runs of every suit (run: per suit the run of best cards, held by
+ * holder[s], its last card last[s]). Sound: h plays to the leader's tricks only cards of
+ * suits whose best card it does not hold (its spare cards: a card of the suit led it must
+ * follow with is one of them, and there are as many as the tricks cashed), so its runs are
+ * whole when it wins the entry; the leader keeps its card of the entry suit (it leads only
+ * its own runs before); nobody can ruff, and the other hands' discards only make h's suits
+ * shorter for cash_rounds. The best plan over the leader's partners; rel: the runs it
+ * counts (the leader's all, when it cashes some). */
+static int partner_plan(Core *c, int leader, int own, const int *holder, const int *run,
+                        const int *last, const Rel *cashed, Rel *rel) {
+    int best = 0;
+    for (int j = 0; j < c->nseats; j++) {
+        int h = c->seats[j], sum = 0, entry = 0;
+        if (h == leader || c->ours[h] != c->ours[leader]) continue;
+        u128 kept = 0;
+        Rel r;
+        rel_none(&r);
+        for (int s = 0; s < NSUITS; s++) {
+            if (holder[s] != h) continue;
+            sum += cash_rounds(c, s, run[s], h, NULL, 0);
+            kept |= c->suit_masks[s];
+            entry |= c->held[leader][s] != 0;
+            rel_card(&r, s, c->strength[last[s]]);
+        }
+        if (!entry) continue;
+        int spare = popcount(c->hands[h] & ~kept), first = own < spare ? own : spare;
+        if (first) rel_merge(&r, cashed);
+        if (sum + first > best) {
+            best = sum + first;
+            *rel = r;
+        }
+    }
+    return best;
+}
+
 /* Tricks each team (the side searched; everyone else) is sure of when leader leads: see
  * Solver's docs ("sure tricks"): the leader's runs it cashes, or a partner's run in a suit
  * the leader can lead to it, the better of the two; the best trumps' run. rel: per team,
@@ -1195,11 +1233,13 @@ static void sure(Core *c, u128 present, int leader, const int *want, int *mine_o
     int trump_holder = -1, trump_run = 0, trump_last = -1;
     int cash_suit[NSUITS], cash_run[NSUITS], cash_last[NSUITS], cash_k[NSUITS], ncash = 0;
     int via_suit[NSUITS], via_run[NSUITS], via_holder[NSUITS], via_last[NSUITS], nvia = 0;
+    int run_holder[NSUITS], run_len[NSUITS], run_last[NSUITS]; /* per suit */
     int mine = c->ours[leader];
     Rel cashed;
     rel_none(&cashed);
     for (int s = 0; s < NSUITS; s++) { /* the best cards of the suit in one hand (bits) */
         uint32_t all = c->left.bits[s];
+        run_holder[s] = -1;
         if (!all) continue;
         uint32_t best = (uint32_t)1 << (31 - __builtin_clz(all)), hand = 0;
         int holder = -1, run = 0, last = -1;
@@ -1214,6 +1254,9 @@ static void sure(Core *c, u128 present, int leader, const int *want, int *mine_o
             run = __builtin_popcount(hand);
             last = c->by_place[s][__builtin_ctz(hand)];
         }
+        if (run) run_holder[s] = holder;
+        run_len[s] = run;
+        run_last[s] = last;
         if (run) {
             if (s == c->trump_suit) {
                 trump_holder = holder;
@@ -1306,6 +1349,14 @@ static void sure(Core *c, u128 present, int leader, const int *want, int *mine_o
         for (int i = 0; i < ncash && got < want[team]; i++) {
             got += cash_rounds(c, cash_suit[i], cash_run[i], leader, NULL, 0);
             rel_card(&rel[team], cash_suit[i], c->strength[cash_last[i]]);
+        }
+    }
+    if (!(present & c->trumps) && !(c->restricts && !c->free) && best[team] < want[team]) {
+        Rel r;
+        int k = partner_plan(c, leader, cash, run_holder, run_len, run_last, &cashed, &r);
+        if (k > best[team]) {
+            best[team] = k;
+            rel[team] = r;
         }
     }
     if (c->opposite && !(c->restricts && !c->free) && (c->trumps_win || !(present & c->trumps))) {
