@@ -1184,27 +1184,53 @@ static int side_run(Core *c, int s, int leader, Rel *rel) {
     return r;
 }
 
+/* Partner h's cards of suit s, a suit the leader heads with its run (last: the run's
+ * lowest card), that are the suit's best once the run is gone: h's cards right below the
+ * run (no other hand's between), as many as h keeps after following the run's rounds with
+ * its lowest cards. 0 with equal copies in play. rel: the lowest of them. */
+static int under_run(Core *c, int s, int run, int last, int h, Rel *rel) {
+    uint32_t below = c->left.bits[s] & (c->rbit[last] - 1), mine = c->held[h][s];
+    int k = 0;
+    if (c->twins) return 0;
+    for (; below; k++) {
+        uint32_t b = (uint32_t)1 << (31 - __builtin_clz(below));
+        if (!(mine & b) || k >= __builtin_popcount(mine) - run) break;
+        below &= ~b;
+        rel_card(rel, s, c->strength[c->by_place[s][31 - __builtin_clz(b)]]);
+    }
+    return k;
+}
+
 /* With no trump in any hand, the tricks of a plan of the leader's side: the leader cashes
- * as many of its own tricks (own: its runs, cash_rounds) as partner h has spare cards for,
- * then leads a suit whose best cards h holds (h's entry: the leader holds a card of it),
- * and h cashes its runs of every suit (run: per suit the run of best cards, held by
- * holder[s], its last card last[s]). Sound: h plays to the leader's tricks only cards of
- * suits whose best card it does not hold (its spare cards: a card of the suit led it must
- * follow with is one of them, and there are as many as the tricks cashed), so its runs are
- * whole when it wins the entry; the leader keeps its card of the entry suit (it leads only
- * its own runs before); nobody can ruff, and the other hands' discards only make h's suits
- * shorter for cash_rounds. The best plan over the leader's partners; rel: the runs it
- * counts (the leader's all, when it cashes some). */
+ * its own tricks (own: its runs, cash_rounds), first the runs of the suits where partner h
+ * holds the next best cards, as many as h has spare cards for, then leads to h (an entry:
+ * a suit whose best cards h holds, or one of those suits, when the leader has a card of it
+ * after its run), and h cashes its runs of every suit (run: per suit the run of best cards,
+ * held by holder[s], its last card last[s]) and its cards that the leader's runs left the
+ * best (under_run). Sound: h plays to the leader's tricks only its spare cards: the cards
+ * of suits whose best card it does not hold but those under_run counts (a suit led it
+ * must follow: the leader's runs with h's next best cards come first, h following with
+ * its lowest cards, which under_run leaves out; there are as many as the tricks cashed),
+ * so its tricks are whole when it wins the entry; the leader keeps its card of the entry
+ * suit (it leads only its own runs before); nobody can ruff, and the other hands' discards
+ * only make h's suits shorter for cash_rounds. The best plan over the leader's partners;
+ * rel: the cards it counts (the leader's runs all, when it cashes some). */
 static int partner_plan(Core *c, int leader, int own, const int *holder, const int *run,
                         const int *last, const Rel *cashed, Rel *rel) {
     int best = 0;
     for (int j = 0; j < c->nseats; j++) {
-        int h = c->seats[j], sum = 0, entry = 0;
+        int h = c->seats[j], sum = 0, under = 0, entry = 0;
         if (h == leader || c->ours[h] != c->ours[leader]) continue;
         u128 kept = 0;
         Rel r;
         rel_none(&r);
         for (int s = 0; s < NSUITS; s++) {
+            if (holder[s] == leader) { /* h's cards right under the leader's run */
+                int k = under_run(c, s, run[s], last[s], h, &r);
+                under += k;
+                entry |= k && __builtin_popcount(c->held[leader][s]) > run[s];
+                continue;
+            }
             if (holder[s] != h) continue;
             sum += cash_rounds(c, s, run[s], h, NULL, 0);
             kept |= c->suit_masks[s];
@@ -1212,10 +1238,10 @@ static int partner_plan(Core *c, int leader, int own, const int *holder, const i
             rel_card(&r, s, c->strength[last[s]]);
         }
         if (!entry) continue;
-        int spare = popcount(c->hands[h] & ~kept), first = own < spare ? own : spare;
+        int spare = popcount(c->hands[h] & ~kept) - under, first = own < spare ? own : spare;
         if (first) rel_merge(&r, cashed);
-        if (sum + first > best) {
-            best = sum + first;
+        if (sum + under + first > best) {
+            best = sum + under + first;
             *rel = r;
         }
     }
