@@ -1881,6 +1881,14 @@ static int sure_follow(Core *c, int seat, int n, int led, int best, int best_sea
             tricks += __builtin_popcount(own) - (s == led);
             continue;
         }
+        if (!c->twins) { /* hh's run: its cards above every other hand's */
+            uint32_t run = own & ~((2u << (31 - __builtin_clz(others))) - 1);
+            if (s == led && !(run & c->rbit[top_card])) continue;
+            if (!run) continue;
+            tricks += __builtin_popcount(run) - (s == led);
+            rel_card(rel, s, c->strength[c->by_place[s][__builtin_ctz(run)]]);
+            continue;
+        }
         /* the suit's two best cards left in the hands */
         uint32_t fb = (uint32_t)1 << (31 - __builtin_clz(all)), rest = all & ~fb;
         int first = c->by_place[s][31 - __builtin_clz(fb)];
