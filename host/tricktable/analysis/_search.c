@@ -1885,7 +1885,10 @@ static int sure_follow(Core *c, int seat, int n, int led, int best, int best_sea
             uint32_t run = own & ~((2u << (31 - __builtin_clz(others))) - 1);
             if (s == led && !(run & c->rbit[top_card])) continue;
             if (!run) continue;
-            tricks += __builtin_popcount(run) - (s == led);
+            int k = __builtin_popcount(run), longer = 0; /* the whole suit when no other */
+            for (int j = 0; j < c->nseats && s != led; j++) /* hand holds more than the run */
+                longer |= __builtin_popcount(c->held[c->seats[j]][s] & ~own) > k;
+            tricks += s == led ? k - 1 : longer ? k : __builtin_popcount(own);
             rel_card(rel, s, c->strength[c->by_place[s][__builtin_ctz(run)]]);
             continue;
         }
