@@ -1866,29 +1866,41 @@ static int sure_follow(Core *c, int seat, int n, int led, int best, int best_sea
     if (top <= theirs) return 0;
     rel_none(rel);
     rel_card(rel, c->eff[top_card], c->strength[top_card]);
-    int tricks = 1;
-    u128 inhand = 0;
-    for (int j = 0; j < c->nseats; j++) inhand |= c->hands[c->seats[j]];
-    if ((inhand & c->trumps) || (c->restricts && !c->free) || c->eff[top_card] != led ||
-        top_seat == best_seat)
+    int tricks = 1, nruff = 0;
+    u128 inhand = 0, ruffers[MAXSEATS];
+    for (int j = 0; j < c->nseats; j++) {
+        int y = c->seats[j];
+        inhand |= c->hands[y];
+        if (c->ours[y] != mine && (c->hands[y] & c->trumps)) ruffers[nruff++] = c->hands[y];
+    }
+    int trumps = (inhand & c->trumps) != 0;
+    if ((trumps && (c->twins || !c->trumps_win)) || (c->restricts && !c->free) ||
+        c->eff[top_card] != led || top_seat == best_seat)
         return tricks;
     for (int s = 0; s < NSUITS && tricks < want; s++) {
         uint32_t own = c->held[top_seat][s], all = 0;
         if (!own) continue;
         for (int j = 0; j < c->nseats; j++) all |= c->held[c->seats[j]][s];
         uint32_t others = all & ~own;
-        if (!others) { /* nobody else holds the suit */
+        if (!others && (!nruff || s == c->trump_suit)) { /* nobody else holds the suit */
             tricks += __builtin_popcount(own) - (s == led);
             continue;
         }
         if (!c->twins) { /* hh's run: its cards above every other hand's */
-            uint32_t run = own & ~((2u << (31 - __builtin_clz(others))) - 1);
+            uint32_t run = others ? own & ~((2u << (31 - __builtin_clz(others))) - 1) : own;
             if (s == led && !(run & c->rbit[top_card])) continue;
             if (!run) continue;
-            int k = __builtin_popcount(run), longer = 0; /* the whole suit when no other */
-            for (int j = 0; j < c->nseats && s != led; j++) /* hand holds more than the run */
-                longer |= __builtin_popcount(c->held[c->seats[j]][s] & ~own) > k;
-            tricks += s == led ? k - 1 : longer ? k : __builtin_popcount(own);
+            int k = __builtin_popcount(run), longer = 0, follow;
+            if (s != c->trump_suit && nruff) { /* the rounds every ruffer follows */
+                follow = ruffers_follow(c, s, ruffers, nruff);
+                k = follow < k ? follow : k;
+            } else if (s != led && s != c->trump_suit) { /* the whole suit when no other */
+                for (int j = 0; j < c->nseats; j++) /* hand holds more than the run */
+                    longer |= __builtin_popcount(c->held[c->seats[j]][s] & ~own) > k;
+                k = longer ? k : __builtin_popcount(own);
+            }
+            if (k - (s == led) <= 0) continue;
+            tricks += k - (s == led);
             rel_card(rel, s, c->strength[c->by_place[s][__builtin_ctz(run)]]);
             continue;
         }
@@ -1907,6 +1919,11 @@ static int sure_follow(Core *c, int seat, int n, int led, int best, int best_sea
             tricks++;
             rel_card(rel, s, c->strength[first]);
         }
+    }
+    if (trumps && tricks > 1 && !partners_discard(c, top_seat, tricks)) {
+        rel_none(rel); /* a partner might have to ruff hh's winner */
+        rel_card(rel, c->eff[top_card], c->strength[top_card]);
+        return 1;
     }
     return tricks;
 }
