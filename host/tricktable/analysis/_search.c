@@ -1184,35 +1184,6 @@ static int side_run(Core *c, int s, int leader, Rel *rel) {
     return r;
 }
 
-/* Partner h's cards of suit s, a suit the leader heads with its run (last: the run's
- * lowest card), that are the suit's best once the run is gone: h's cards right below the
- * run (no other hand's between), as many as h keeps after following the run's rounds with
- * its lowest cards, and no more than cap. 0 with equal copies in play. rel: the lowest. */
-static int under_run(Core *c, int s, int run, int last, int h, int cap, Rel *rel) {
-    uint32_t below = c->left.bits[s] & (c->rbit[last] - 1), mine = c->held[h][s];
-    int k = 0, most = __builtin_popcount(mine) - run;
-    if (c->twins) return 0;
-    for (most = most < cap ? most : cap; below && k < most; k++) {
-        uint32_t b = (uint32_t)1 << (31 - __builtin_clz(below));
-        if (!(mine & b)) break;
-        below &= ~b;
-        rel_card(rel, s, c->strength[c->by_place[s][31 - __builtin_clz(b)]]);
-    }
-    return k;
-}
-
-/* Whether, in partner_plan, the leader's side never has to play a trump (and take the lead
- * with it): the leader has cards other than trumps for the partner h's tricks after its
- * own, every other hand of the side for both. */
-static int plain_plays(Core *c, int leader, int h, int own, int theirs) {
-    for (int j = 0; j < c->nseats; j++) {
-        int x = c->seats[j], k = popcount(c->hands[x] & ~c->trumps);
-        if (c->ours[x] == c->ours[leader] && x != h && k < (x == leader ? 0 : own) + theirs)
-            return 0;
-    }
-    return 1;
-}
-
 /* The fewest cards of suit s an opponent holding a trump (ruffers) has; INT_MAX: none. */
 static int ruffers_follow(Core *c, int s, const u128 *ruffers, int nruff) {
     int least = INT_MAX;
@@ -1223,54 +1194,61 @@ static int ruffers_follow(Core *c, int s, const u128 *ruffers, int nruff) {
     return least;
 }
 
-/* The tricks of a plan of the leader's side: the leader cashes its own tricks (own: its
- * runs, cash_rounds), first the runs of the suits where partner h holds the next best
- * cards, as many as h has spare cards for, then leads to h (an entry: a suit whose best
- * cards h holds, or one of those suits, when the leader has a card of it after its run),
- * and h cashes its runs of the other suits than trumps (run: per suit the run of best
- * cards, held by holder[s], its last card last[s]; cash_rounds) and its cards that the
- * leader's runs left the best (under_run). Sound: every trick of the plan is in a suit that
- * every opponent holding a trump (ruffers) still follows (they never discard, so their
- * lengths stay as counted); h plays to the leader's tricks only its spare cards, not
- * trumps: the cards of suits whose runs it does not cash, but those under_run counts (a
- * suit led it must follow: the leader's runs with h's next best cards come first, h
- * following with its lowest cards, which under_run leaves out; there are as many as the
- * tricks cashed), so its tricks are whole when it wins the entry; the leader keeps its card
- * of the entry suit (it leads only its own runs before); the side never has to play a
- * trump (plain_plays); the opponents without a trump only discard. The best plan over the
- * leader's partners; rel: the cards it counts (the leader's runs all, when it cashes some). */
+/* Partner h's cards of suit s, a suit the leader heads with its run (last: the run's
+ * lowest card), that are the suit's best once the run is gone: h's cards right below the
+ * run (no other hand's between), as many as h keeps after following the run's rounds with
+ * its lowest cards. 0 with equal copies in play. rel: the lowest of them. */
+static int under_run(Core *c, int s, int run, int last, int h, Rel *rel) {
+    uint32_t below = c->left.bits[s] & (c->rbit[last] - 1), mine = c->held[h][s];
+    int k = 0;
+    if (c->twins) return 0;
+    for (; below; k++) {
+        uint32_t b = (uint32_t)1 << (31 - __builtin_clz(below));
+        if (!(mine & b) || k >= __builtin_popcount(mine) - run) break;
+        below &= ~b;
+        rel_card(rel, s, c->strength[c->by_place[s][31 - __builtin_clz(b)]]);
+    }
+    return k;
+}
+
+/* With no trump in any hand, the tricks of a plan of the leader's side: the leader cashes
+ * its own tricks (own: its runs, cash_rounds), first the runs of the suits where partner h
+ * holds the next best cards, as many as h has spare cards for, then leads to h (an entry:
+ * a suit whose best cards h holds, or one of those suits, when the leader has a card of it
+ * after its run), and h cashes its runs of every suit (run: per suit the run of best cards,
+ * held by holder[s], its last card last[s]) and its cards that the leader's runs left the
+ * best (under_run). Sound: h plays to the leader's tricks only its spare cards: the cards
+ * of suits whose best card it does not hold but those under_run counts (a suit led it
+ * must follow: the leader's runs with h's next best cards come first, h following with
+ * its lowest cards, which under_run leaves out; there are as many as the tricks cashed),
+ * so its tricks are whole when it wins the entry; the leader keeps its card of the entry
+ * suit (it leads only its own runs before); nobody can ruff, and the other hands' discards
+ * only make h's suits shorter for cash_rounds. The best plan over the leader's partners;
+ * rel: the cards it counts (the leader's runs all, when it cashes some). */
 static int partner_plan(Core *c, int leader, int own, const int *holder, const int *run,
-                        const int *last, const u128 *ruffers, int nruff, const Rel *cashed,
-                        Rel *rel) {
+                        const int *last, const Rel *cashed, Rel *rel) {
     int best = 0;
     for (int j = 0; j < c->nseats; j++) {
-        int h = c->seats[j], sum = 0, under = 0, entry = 0, before = 0;
+        int h = c->seats[j], sum = 0, under = 0, entry = 0;
         if (h == leader || c->ours[h] != c->ours[leader]) continue;
         u128 kept = 0;
         Rel r;
         rel_none(&r);
         for (int s = 0; s < NSUITS; s++) {
-            if (s == c->trump_suit || holder[s] < 0) continue;
-            int follow = ruffers_follow(c, s, ruffers, nruff);
             if (holder[s] == leader) { /* h's cards right under the leader's run */
-                if (follow <= run[s]) continue;
-                int k = under_run(c, s, run[s], last[s], h, follow - run[s], &r);
+                int k = under_run(c, s, run[s], last[s], h, &r);
                 under += k;
-                before += k ? run[s] : 0;
                 entry |= k && __builtin_popcount(c->held[leader][s]) > run[s];
-            } else if (holder[s] == h) {
-                int k = cash_rounds(c, s, run[s], h, ruffers, nruff);
-                if (!k) continue;
-                sum += k;
-                kept |= c->suit_masks[s];
-                entry |= c->held[leader][s] != 0;
-                rel_card(&r, s, c->strength[last[s]]);
+                continue;
             }
+            if (holder[s] != h) continue;
+            sum += cash_rounds(c, s, run[s], h, NULL, 0);
+            kept |= c->suit_masks[s];
+            entry |= c->held[leader][s] != 0;
+            rel_card(&r, s, c->strength[last[s]]);
         }
-        int spare = popcount(c->hands[h] & ~kept & ~c->trumps) - under;
-        int first = own < spare ? own : spare;
-        if (!entry || first < before || !plain_plays(c, leader, h, first, sum + under))
-            continue;
+        if (!entry) continue;
+        int spare = popcount(c->hands[h] & ~kept) - under, first = own < spare ? own : spare;
         if (first) rel_merge(&r, cashed);
         if (sum + under + first > best) {
             best = sum + under + first;
@@ -1334,13 +1312,14 @@ static void sure(Core *c, u128 present, int leader, const int *want, int *mine_o
             }
         }
     }
-    int cash = 0, via = 0, via_best = -1, both = 0, nruff = 0;
-    u128 ruffers[MAXSEATS];
-    for (int j = 0; j < c->nseats; j++) {
-        int x = c->seats[j];
-        if (c->ours[x] != mine && (c->hands[x] & c->trumps)) ruffers[nruff++] = c->hands[x];
-    }
+    int cash = 0, via = 0, via_best = -1, both = 0;
     if ((ncash || nvia) && !(c->restricts && !c->free && c->finished_before + c->nfinished == 0)) {
+        u128 ruffers[MAXSEATS];
+        int nruff = 0;
+        for (int j = 0; j < c->nseats; j++) {
+            int x = c->seats[j];
+            if (c->ours[x] != mine && (c->hands[x] & c->trumps)) ruffers[nruff++] = c->hands[x];
+        }
         for (int i = 0; i < ncash; i++)
             cash += cash_k[i] = cash_rounds(c, cash_suit[i], cash_run[i], leader, ruffers, nruff);
         if (cash && !partners_discard(c, leader, cash)) cash = 0;
@@ -1408,11 +1387,9 @@ static void sure(Core *c, u128 present, int leader, const int *want, int *mine_o
             rel_card(&rel[team], cash_suit[i], c->strength[cash_last[i]]);
         }
     }
-    if (!(c->restricts && !c->free) && best[team] < want[team] &&
-        (c->trumps_win || !(present & c->trumps))) {
+    if (!(present & c->trumps) && !(c->restricts && !c->free) && best[team] < want[team]) {
         Rel r;
-        int k = partner_plan(c, leader, cash, run_holder, run_len, run_last, ruffers, nruff,
-                             &cashed, &r);
+        int k = partner_plan(c, leader, cash, run_holder, run_len, run_last, &cashed, &r);
         if (k > best[team]) {
             best[team] = k;
             rel[team] = r;
@@ -1844,12 +1821,19 @@ static int best_follow(Core *c, int seat, int led, int *card) {
 /* Tricks seat's side is sure of, the trick in progress included, when seat plays the trick's
  * n-th card (0 < n, some hand after seat still to play; DDS's quick tricks at second hand):
  * when a card of the side (played, or held by seat or a partner still to play) beats every
- * card the opponents still to play can play, the side wins the trick: one. When no trump is
- * left and the lead is free, the hand holding the side's best card of the suit led (hh) then
- * leads: the suit's next card when hh holds it too, and in every other suit hh holds, its
- * best card when it is the suit's best, or all of hh's cards when nobody else holds the suit,
- * the suits counted until the count reaches want (the count that settles the test).
- * rel: the cards the count depends on. */
+ * card the opponents still to play can play, the side wins the trick: one. When the lead is
+ * free, the hand holding the side's best card of the suit led (hh) then leads, and in each
+ * suit counts its run (its cards above every other hand's; in the suit led, those after the
+ * card it wins this trick with): with no trump left, the whole suit when no other hand holds
+ * more of it than the run (or none, then without a run); with trumps (no equal copies, and
+ * trumps beat every other suit), each of its run of trumps, and in another suit as many
+ * rounds as every opponent holding a trump follows (an opponent still to play follows the
+ * suit led: it could not ruff, hh's card wins), as long as hh's partners have other cards
+ * than trumps for all the tricks counted (else a partner might have to ruff hh's winner).
+ * With equal copies in play (no trump left), one trick for hh's next card of the suit led
+ * when it is the best left, and each other suit's best card hh holds. The suits are counted
+ * until the count reaches want (the count that settles the test). rel: the cards the count
+ * depends on (each run's lowest card). */
 static int sure_follow(Core *c, int seat, int n, int led, int best, int best_seat,
                        int best_card, int want, Rel *rel) {
     int mine = c->ours[seat], ahead = c->ours[best_seat] == mine;
