@@ -1818,6 +1818,39 @@ static int best_follow(Core *c, int seat, int led, int *card) {
     return k;
 }
 
+/* sure_follow's count (tricks: the trick in progress, won by hh, and hh's runs after it)
+ * with, no trump left, no equal copies, four seats, a plan that goes on to hh's partner
+ * opposite (p): hh cashes as many of its runs as p has spare cards for after this trick,
+ * then leads a suit whose best cards p holds (hh has a card of it), and p cashes its runs
+ * (its cards above every other hand's; the whole suit when no other hand holds more of it).
+ * Sound as partner_plan: p plays to this trick and hh's only cards of suits whose runs it
+ * does not cash (the suit led is not one: hh's card beats it). rel: p's runs' lowest cards
+ * added when the plan counts more. */
+static int then_partner(Core *c, int hh, int tricks, Rel *rel) {
+    int p = c->next_seat[c->next_seat[hh]], sum = 0, entry = 0;
+    u128 kept = 0;
+    Rel r = *rel;
+    for (int s = 0; s < NSUITS; s++) {
+        uint32_t own = c->held[p][s], others = 0;
+        for (int j = 0; j < c->nseats; j++) others |= c->held[c->seats[j]][s] & ~own;
+        uint32_t run = others ? own & ~((2u << (31 - __builtin_clz(others))) - 1) : own;
+        if (!run) continue; /* p does not head the suit */
+        int k = __builtin_popcount(run), longer = 0;
+        for (int j = 0; j < c->nseats; j++)
+            longer |= __builtin_popcount(c->held[c->seats[j]][s] & ~own) > k;
+        sum += longer ? k : __builtin_popcount(own);
+        kept |= c->suit_masks[s];
+        entry |= c->held[hh][s] != 0;
+        if (others) rel_card(&r, s, c->strength[c->by_place[s][__builtin_ctz(run)]]);
+    }
+    int spare = popcount(c->hands[p] & ~kept) - 1; /* after its card to this trick */
+    if (!entry || spare < 0) return tricks;
+    int first = tricks - 1 < spare ? tricks - 1 : spare;
+    if (1 + first + sum <= tricks) return tricks;
+    *rel = r;
+    return 1 + first + sum;
+}
+
 /* Tricks seat's side is sure of, the trick in progress included, when seat plays the trick's
  * n-th card (0 < n, some hand after seat still to play; DDS's quick tricks at second hand):
  * when a card of the side (played, or held by seat or a partner still to play) beats every
@@ -1909,6 +1942,8 @@ static int sure_follow(Core *c, int seat, int n, int led, int best, int best_sea
         rel_card(rel, c->eff[top_card], c->strength[top_card]);
         return 1;
     }
+    if (!trumps && !c->twins && c->opposite && tricks < want)
+        tricks = then_partner(c, top_seat, tricks, rel);
     return tricks;
 }
 
