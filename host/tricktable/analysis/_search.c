@@ -1819,34 +1819,48 @@ static int best_follow(Core *c, int seat, int led, int *card) {
 }
 
 /* sure_follow's count (tricks: the trick in progress, won by hh, and hh's runs after it)
- * with, no trump left, no equal copies, four seats, a plan that goes on to hh's partner
- * opposite (p): hh cashes as many of its runs as p has spare cards for after this trick,
- * then leads a suit whose best cards p holds (hh has a card of it), and p cashes its runs
- * (its cards above every other hand's; the whole suit when no other hand holds more of it).
- * Sound as partner_plan: p plays to this trick and hh's only cards of suits whose runs it
- * does not cash (the suit led is not one: hh's card beats it). rel: p's runs' lowest cards
- * added when the plan counts more. */
-static int then_partner(Core *c, int hh, int tricks, Rel *rel) {
+ * with, at four seats and no equal copies, a plan that goes on to hh's partner opposite
+ * (p): hh cashes as many of its runs as p has spare cards for after this trick, then leads
+ * a suit whose best cards p holds (hh has a card of it), and p cashes its runs in the
+ * suits other than trumps (its cards above every other hand's): with no trump left the
+ * whole suit when no other hand holds more of it, else as many rounds as every opponent
+ * holding a trump (ruffers) follows. Sound as partner_plan: p plays to this trick and to
+ * hh's tricks only its spare cards (not trumps, not of the suits it cashes; the suit led
+ * is not one: hh's card beats p's) or trumps under hh's, hh to p's tricks cards other than
+ * trumps (it has enough), so neither takes the other's trick; the ruffers follow every
+ * suit counted, so they never discard. rel: p's runs' lowest cards added when the plan
+ * counts more. */
+static int then_partner(Core *c, int hh, int tricks, const u128 *ruffers, int nruff,
+                        Rel *rel) {
     int p = c->next_seat[c->next_seat[hh]], sum = 0, entry = 0;
     u128 kept = 0;
     Rel r = *rel;
     for (int s = 0; s < NSUITS; s++) {
+        if (s == c->trump_suit) continue;
         uint32_t own = c->held[p][s], others = 0;
         for (int j = 0; j < c->nseats; j++) others |= c->held[c->seats[j]][s] & ~own;
         uint32_t run = others ? own & ~((2u << (31 - __builtin_clz(others))) - 1) : own;
         if (!run) continue; /* p does not head the suit */
         int k = __builtin_popcount(run), longer = 0;
-        for (int j = 0; j < c->nseats; j++)
-            longer |= __builtin_popcount(c->held[c->seats[j]][s] & ~own) > k;
-        sum += longer ? k : __builtin_popcount(own);
+        if (nruff) {
+            int follow = ruffers_follow(c, s, ruffers, nruff);
+            k = follow < k ? follow : k;
+        } else {
+            for (int j = 0; j < c->nseats; j++)
+                longer |= __builtin_popcount(c->held[c->seats[j]][s] & ~own) > k;
+            k = longer ? k : __builtin_popcount(own);
+        }
+        if (!k) continue;
+        sum += k;
         kept |= c->suit_masks[s];
         entry |= c->held[hh][s] != 0;
         if (others) rel_card(&r, s, c->strength[c->by_place[s][__builtin_ctz(run)]]);
     }
-    int spare = popcount(c->hands[p] & ~kept) - 1; /* after its card to this trick */
-    if (!entry || spare < 0) return tricks;
+    int spare = popcount(c->hands[p] & ~kept & ~c->trumps) - 1; /* after this trick */
     int first = tricks - 1 < spare ? tricks - 1 : spare;
-    if (1 + first + sum <= tricks) return tricks;
+    if (!entry || spare < 0 || 1 + first + sum <= tricks ||
+        popcount(c->hands[hh] & ~c->trumps) - 1 - first < sum) /* hh might have to ruff */
+        return tricks;
     *rel = r;
     return 1 + first + sum;
 }
@@ -1942,8 +1956,8 @@ static int sure_follow(Core *c, int seat, int n, int led, int best, int best_sea
         rel_card(rel, c->eff[top_card], c->strength[top_card]);
         return 1;
     }
-    if (!trumps && !c->twins && c->opposite && tricks < want)
-        tricks = then_partner(c, top_seat, tricks, rel);
+    if (!c->twins && c->opposite && tricks < want)
+        tricks = then_partner(c, top_seat, tricks, ruffers, nruff, rel);
     return tricks;
 }
 
