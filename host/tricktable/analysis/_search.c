@@ -1184,6 +1184,80 @@ static int side_run(Core *c, int s, int leader, Rel *rel) {
     return r;
 }
 
+/* The fewest cards of suit s an opponent holding a trump (ruffers) has; INT_MAX: none. */
+static int ruffers_follow(Core *c, int s, const u128 *ruffers, int nruff) {
+    int least = INT_MAX;
+    for (int r = 0; r < nruff; r++) {
+        int k = popcount(ruffers[r] & c->suit_masks[s]);
+        if (k < least) least = k;
+    }
+    return least;
+}
+
+/* Partner h's cards of suit s, a suit the leader heads with its run (last: the run's
+ * lowest card), that are the suit's best once the run is gone: h's cards right below the
+ * run (no other hand's between), as many as h keeps after following the run's rounds with
+ * its lowest cards. 0 with equal copies in play. rel: the lowest of them. */
+static int under_run(Core *c, int s, int run, int last, int h, Rel *rel) {
+    uint32_t below = c->left.bits[s] & (c->rbit[last] - 1), mine = c->held[h][s];
+    int k = 0;
+    if (c->twins) return 0;
+    for (; below; k++) {
+        uint32_t b = (uint32_t)1 << (31 - __builtin_clz(below));
+        if (!(mine & b) || k >= __builtin_popcount(mine) - run) break;
+        below &= ~b;
+        rel_card(rel, s, c->strength[c->by_place[s][31 - __builtin_clz(b)]]);
+    }
+    return k;
+}
+
+/* With no trump in any hand, the tricks of a plan of the leader's side: the leader cashes
+ * its own tricks (own: its runs, cash_rounds), first the runs of the suits where partner h
+ * holds the next best cards, as many as h has spare cards for, then leads to h (an entry:
+ * a suit whose best cards h holds, or one of those suits, when the leader has a card of it
+ * after its run), and h cashes its runs of every suit (run: per suit the run of best cards,
+ * held by holder[s], its last card last[s]) and its cards that the leader's runs left the
+ * best (under_run). Sound: h plays to the leader's tricks only its spare cards: the cards
+ * of suits whose best card it does not hold but those under_run counts (a suit led it
+ * must follow: the leader's runs with h's next best cards come first, h following with
+ * its lowest cards, which under_run leaves out; there are as many as the tricks cashed),
+ * so its tricks are whole when it wins the entry; the leader keeps its card of the entry
+ * suit (it leads only its own runs before); nobody can ruff, and the other hands' discards
+ * only make h's suits shorter for cash_rounds. The best plan over the leader's partners;
+ * rel: the cards it counts (the leader's runs all, when it cashes some). */
+static int partner_plan(Core *c, int leader, int own, const int *holder, const int *run,
+                        const int *last, const Rel *cashed, Rel *rel) {
+    int best = 0;
+    for (int j = 0; j < c->nseats; j++) {
+        int h = c->seats[j], sum = 0, under = 0, entry = 0;
+        if (h == leader || c->ours[h] != c->ours[leader]) continue;
+        u128 kept = 0;
+        Rel r;
+        rel_none(&r);
+        for (int s = 0; s < NSUITS; s++) {
+            if (holder[s] == leader) { /* h's cards right under the leader's run */
+                int k = under_run(c, s, run[s], last[s], h, &r);
+                under += k;
+                entry |= k && __builtin_popcount(c->held[leader][s]) > run[s];
+                continue;
+            }
+            if (holder[s] != h) continue;
+            sum += cash_rounds(c, s, run[s], h, NULL, 0);
+            kept |= c->suit_masks[s];
+            entry |= c->held[leader][s] != 0;
+            rel_card(&r, s, c->strength[last[s]]);
+        }
+        if (!entry) continue;
+        int spare = popcount(c->hands[h] & ~kept) - under, first = own < spare ? own : spare;
+        if (first) rel_merge(&r, cashed);
+        if (sum + under + first > best) {
+            best = sum + under + first;
+            *rel = r;
+        }
+    }
+    return best;
+}
+
 /* Tricks each team (the side searched; everyone else) is sure of when leader leads: see
  * Solver's docs ("sure tricks"): the leader's runs it cashes, or a partner's run in a suit
  * the leader can lead to it, the better of the two; the best trumps' run. rel: per team,
@@ -1195,11 +1269,13 @@ static void sure(Core *c, u128 present, int leader, const int *want, int *mine_o
     int trump_holder = -1, trump_run = 0, trump_last = -1;
     int cash_suit[NSUITS], cash_run[NSUITS], cash_last[NSUITS], cash_k[NSUITS], ncash = 0;
     int via_suit[NSUITS], via_run[NSUITS], via_holder[NSUITS], via_last[NSUITS], nvia = 0;
+    int run_holder[NSUITS], run_len[NSUITS], run_last[NSUITS]; /* per suit */
     int mine = c->ours[leader];
     Rel cashed;
     rel_none(&cashed);
     for (int s = 0; s < NSUITS; s++) { /* the best cards of the suit in one hand (bits) */
         uint32_t all = c->left.bits[s];
+        run_holder[s] = -1;
         if (!all) continue;
         uint32_t best = (uint32_t)1 << (31 - __builtin_clz(all)), hand = 0;
         int holder = -1, run = 0, last = -1;
@@ -1214,6 +1290,9 @@ static void sure(Core *c, u128 present, int leader, const int *want, int *mine_o
             run = __builtin_popcount(hand);
             last = c->by_place[s][__builtin_ctz(hand)];
         }
+        if (run) run_holder[s] = holder;
+        run_len[s] = run;
+        run_last[s] = last;
         if (run) {
             if (s == c->trump_suit) {
                 trump_holder = holder;
@@ -1306,6 +1385,14 @@ static void sure(Core *c, u128 present, int leader, const int *want, int *mine_o
         for (int i = 0; i < ncash && got < want[team]; i++) {
             got += cash_rounds(c, cash_suit[i], cash_run[i], leader, NULL, 0);
             rel_card(&rel[team], cash_suit[i], c->strength[cash_last[i]]);
+        }
+    }
+    if (!(present & c->trumps) && !(c->restricts && !c->free) && best[team] < want[team]) {
+        Rel r;
+        int k = partner_plan(c, leader, cash, run_holder, run_len, run_last, &cashed, &r);
+        if (k > best[team]) {
+            best[team] = k;
+            rel[team] = r;
         }
     }
     if (c->opposite && !(c->restricts && !c->free) && (c->trumps_win || !(present & c->trumps))) {
@@ -1731,15 +1818,69 @@ static int best_follow(Core *c, int seat, int led, int *card) {
     return k;
 }
 
+/* sure_follow's count (tricks: the trick in progress, won by hh, and hh's runs after it)
+ * with, at four seats and no equal copies, a plan that goes on to hh's partner opposite
+ * (p): hh cashes as many of its runs as p has spare cards for after this trick, then leads
+ * a suit whose best cards p holds (hh has a card of it), and p cashes its runs in the
+ * suits other than trumps (its cards above every other hand's): with no trump left the
+ * whole suit when no other hand holds more of it, else as many rounds as every opponent
+ * holding a trump (ruffers) follows. Sound as partner_plan: p plays to this trick and to
+ * hh's tricks only its spare cards (not trumps, not of the suits it cashes; the suit led
+ * is not one: hh's card beats p's) or trumps under hh's, hh to p's tricks cards other than
+ * trumps (it has enough), so neither takes the other's trick; the ruffers follow every
+ * suit counted, so they never discard. rel: p's runs' lowest cards added when the plan
+ * counts more. */
+static int then_partner(Core *c, int hh, int tricks, const u128 *ruffers, int nruff,
+                        Rel *rel) {
+    int p = c->next_seat[c->next_seat[hh]], sum = 0, entry = 0;
+    u128 kept = 0;
+    Rel r = *rel;
+    for (int s = 0; s < NSUITS; s++) {
+        if (s == c->trump_suit) continue;
+        uint32_t own = c->held[p][s], others = 0;
+        for (int j = 0; j < c->nseats; j++) others |= c->held[c->seats[j]][s] & ~own;
+        uint32_t run = others ? own & ~((2u << (31 - __builtin_clz(others))) - 1) : own;
+        if (!run) continue; /* p does not head the suit */
+        int k = __builtin_popcount(run), longer = 0;
+        if (nruff) {
+            int follow = ruffers_follow(c, s, ruffers, nruff);
+            k = follow < k ? follow : k;
+        } else {
+            for (int j = 0; j < c->nseats; j++)
+                longer |= __builtin_popcount(c->held[c->seats[j]][s] & ~own) > k;
+            k = longer ? k : __builtin_popcount(own);
+        }
+        if (!k) continue;
+        sum += k;
+        kept |= c->suit_masks[s];
+        entry |= c->held[hh][s] != 0;
+        if (others) rel_card(&r, s, c->strength[c->by_place[s][__builtin_ctz(run)]]);
+    }
+    int spare = popcount(c->hands[p] & ~kept & ~c->trumps) - 1; /* after this trick */
+    int first = tricks - 1 < spare ? tricks - 1 : spare;
+    if (!entry || spare < 0 || 1 + first + sum <= tricks ||
+        popcount(c->hands[hh] & ~c->trumps) - 1 - first < sum) /* hh might have to ruff */
+        return tricks;
+    *rel = r;
+    return 1 + first + sum;
+}
+
 /* Tricks seat's side is sure of, the trick in progress included, when seat plays the trick's
  * n-th card (0 < n, some hand after seat still to play; DDS's quick tricks at second hand):
  * when a card of the side (played, or held by seat or a partner still to play) beats every
- * card the opponents still to play can play, the side wins the trick: one. When no trump is
- * left and the lead is free, the hand holding the side's best card of the suit led (hh) then
- * leads: the suit's next card when hh holds it too, and in every other suit hh holds, its
- * best card when it is the suit's best, or all of hh's cards when nobody else holds the suit,
- * the suits counted until the count reaches want (the count that settles the test).
- * rel: the cards the count depends on. */
+ * card the opponents still to play can play, the side wins the trick: one. When the lead is
+ * free, the hand holding the side's best card of the suit led (hh) then leads, and in each
+ * suit counts its run (its cards above every other hand's; in the suit led, those after the
+ * card it wins this trick with): with no trump left, the whole suit when no other hand holds
+ * more of it than the run (or none, then without a run); with trumps (no equal copies, and
+ * trumps beat every other suit), each of its run of trumps, and in another suit as many
+ * rounds as every opponent holding a trump follows (an opponent still to play follows the
+ * suit led: it could not ruff, hh's card wins), as long as hh's partners have other cards
+ * than trumps for all the tricks counted (else a partner might have to ruff hh's winner).
+ * With equal copies in play (no trump left), one trick for hh's next card of the suit led
+ * when it is the best left, and each other suit's best card hh holds. The suits are counted
+ * until the count reaches want (the count that settles the test). rel: the cards the count
+ * depends on (each run's lowest card). */
 static int sure_follow(Core *c, int seat, int n, int led, int best, int best_seat,
                        int best_card, int want, Rel *rel) {
     int mine = c->ours[seat], ahead = c->ours[best_seat] == mine;
@@ -1756,19 +1897,42 @@ static int sure_follow(Core *c, int seat, int n, int led, int best, int best_sea
     if (top <= theirs) return 0;
     rel_none(rel);
     rel_card(rel, c->eff[top_card], c->strength[top_card]);
-    int tricks = 1;
-    u128 inhand = 0;
-    for (int j = 0; j < c->nseats; j++) inhand |= c->hands[c->seats[j]];
-    if ((inhand & c->trumps) || (c->restricts && !c->free) || c->eff[top_card] != led ||
-        top_seat == best_seat)
+    int tricks = 1, nruff = 0;
+    u128 inhand = 0, ruffers[MAXSEATS];
+    for (int j = 0; j < c->nseats; j++) {
+        int y = c->seats[j];
+        inhand |= c->hands[y];
+        if (c->ours[y] != mine && (c->hands[y] & c->trumps)) ruffers[nruff++] = c->hands[y];
+    }
+    int trumps = (inhand & c->trumps) != 0;
+    if ((trumps && (c->twins || !c->trumps_win)) || (c->restricts && !c->free) ||
+        c->eff[top_card] != led || top_seat == best_seat)
         return tricks;
     for (int s = 0; s < NSUITS && tricks < want; s++) {
         uint32_t own = c->held[top_seat][s], all = 0;
         if (!own) continue;
         for (int j = 0; j < c->nseats; j++) all |= c->held[c->seats[j]][s];
         uint32_t others = all & ~own;
-        if (!others) { /* nobody else holds the suit */
+        if (!others && (!nruff || s == c->trump_suit)) { /* nobody else holds the suit */
             tricks += __builtin_popcount(own) - (s == led);
+            continue;
+        }
+        if (!c->twins) { /* hh's run: its cards above every other hand's */
+            uint32_t run = others ? own & ~((2u << (31 - __builtin_clz(others))) - 1) : own;
+            if (s == led && !(run & c->rbit[top_card])) continue;
+            if (!run) continue;
+            int k = __builtin_popcount(run), longer = 0, follow;
+            if (s != c->trump_suit && nruff) { /* the rounds every ruffer follows */
+                follow = ruffers_follow(c, s, ruffers, nruff);
+                k = follow < k ? follow : k;
+            } else if (s != led && s != c->trump_suit) { /* the whole suit when no other */
+                for (int j = 0; j < c->nseats; j++) /* hand holds more than the run */
+                    longer |= __builtin_popcount(c->held[c->seats[j]][s] & ~own) > k;
+                k = longer ? k : __builtin_popcount(own);
+            }
+            if (k - (s == led) <= 0) continue;
+            tricks += k - (s == led);
+            rel_card(rel, s, c->strength[c->by_place[s][__builtin_ctz(run)]]);
             continue;
         }
         /* the suit's two best cards left in the hands */
@@ -1787,6 +1951,13 @@ static int sure_follow(Core *c, int seat, int n, int led, int best, int best_sea
             rel_card(rel, s, c->strength[first]);
         }
     }
+    if (trumps && tricks > 1 && !partners_discard(c, top_seat, tricks)) {
+        rel_none(rel); /* a partner might have to ruff hh's winner */
+        rel_card(rel, c->eff[top_card], c->strength[top_card]);
+        return 1;
+    }
+    if (!c->twins && c->opposite && tricks < want)
+        tricks = then_partner(c, top_seat, tricks, ruffers, nruff, rel);
     return tricks;
 }
 

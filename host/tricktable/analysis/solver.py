@@ -28,11 +28,13 @@ one trick at a time from there (the tests near the answer are the costly ones), 
   hand's trumps, draws them: then each of its trumps and, as with no trump left, its runs;
   with partners opposite, the leader and its partner run one suit together (the shorter
   hand's best cards first, the longer keeping the lead) while the side's cards are above
-  the opponents' or they are out of the suit and no opponent can ruff; a team is sure of
-  its surest hand's count;
+  the opponents' or they are out of the suit and no opponent can ruff; with no trump in
+  any hand, the leader cashes its runs and then leads to a partner who cashes its own (and
+  the cards the leader's runs left the best); a team is sure of its surest hand's count;
 - at second hand, a side whose card beats whatever the opponents still to play can play is
-  sure of the trick, and with no trump left its winning hand of the next card of the suit
-  and of its other suits' best cards (DDS's quick tricks at the second hand);
+  sure of the trick, and its winning hand of its runs after it (with trumps left, as many
+  rounds as every opponent holding a trump follows), then, with partners opposite, of its
+  partner's runs (DDS's quick tricks at the second hand, and more);
 - after a card of a suit is searched without a cutoff, the suit's other cards below every
   card that result depended on are not searched: they play as that one did (DDS);
 - move ordering: at a table of four with partners opposite, DDS's weights (per suit and
