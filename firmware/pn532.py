@@ -20,15 +20,14 @@ preamble (chips send more after a wake-up and on I2C, as Adafruit's adafruit_pn5
 ``_read_frame`` allows), and the postamble is not needed.
 """
 
+import sys
+
 from compat import const, sleep_ms, ticks_diff, ticks_ms
 
 _ACK = const(b"\x00\x00\xff\x00\xff\x00")
 _NACK = const(b"\x00\x00\xff\xff\x00\x00")
 _ERROR_BODY = const(b"\x01\xff\x7f\x81")  # the error frame after its start code: LEN LCS TFI DCS
 
-_CMD_FIRMWARE = const(0x02)
-_CMD_SAM = const(0x14)
-_CMD_RF_CONFIG = const(0x32)
 _CMD_DATA_EXCHANGE = const(0x40)
 _CMD_LIST_PASSIVE = const(0x4A)
 
@@ -46,6 +45,13 @@ class PN532Timeout(PN532Error):
 class TagError(PN532Error):
     """The tag refused or did not answer an InDataExchange: ``args[0]`` is the PN532 status
     byte (01 time-out, 02 CRC error, 14 NAK ...)."""
+
+
+def _setup(pn, full):
+    from pn532boot import setup  # boot and recovery only: not kept in the heap
+
+    del sys.modules["pn532boot"]
+    return setup(pn, full)
 
 
 def build_frame(data):
@@ -168,35 +174,15 @@ class PN532:
         self.errors += 1
         raise PN532Timeout("PN532 command 0x%02x: no ACK in %d ms" % (code, budget))
 
-    async def begin(self):
-        """Reset (if wired), wake, check the firmware, configure SAM and bounded retries."""
-        if self.reset_pin is not None:
-            await self.hard_reset()
-        self.t.wakeup()
-        data = await self.call(_CMD_FIRMWARE)
-        if len(data) != 4 or data[0] != 0x32:
-            raise PN532Error("not a PN532: firmware answer %r" % data)
-        self.firmware = "%d.%d" % (data[1], data[2])
-        await self.call(_CMD_SAM, b"\x01\x14\x01")
-        await self.call(_CMD_RF_CONFIG, bytes([0x05, 0xFF, 0x01, self.MAX_RETRIES]))
+    def begin(self):
+        """Reset (if wired), wake, check the firmware, configure SAM and bounded retries
+        (a coroutine; pn532boot.py, loaded for the call and dropped again)."""
+        return _setup(self, True)
 
-    async def hard_reset(self):
-        """Pulse RSTPDN low then high and let the chip boot."""
-        if self.reset_pin is None:
-            raise PN532Error("reader has no reset pin wired")
-        self.resets += 1
-        self.reset_pin(0)
-        await sleep_ms(2)
-        self.reset_pin(1)
-        await sleep_ms(10)
-
-    async def recover(self):
-        """Bring a hung or confused reader back: reset pulse and full configuration."""
-        if self.reset_pin is None:
-            self.t.wakeup()
-            await self.call(_CMD_SAM, b"\x01\x14\x01")
-            return
-        await self.begin()
+    def recover(self):
+        """Bring a hung or confused reader back (a coroutine): with a reset pin, a reset pulse
+        and the whole of ``begin``; without one, a wake-up and SAM configuration."""
+        return _setup(self, self.reset_pin is not None)
 
     async def poll(self, timeout_ms=None, uid=b""):
         """One InListPassiveTarget (MaxTg 1) for a 106 kbps type A tag: its UID, or None.
