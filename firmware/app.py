@@ -1,6 +1,7 @@
 """The board application: pads -> outbox -> MQTT, host messages -> feedback and display.
 
-Imports compat, json and our firmware modules, never machine or network: the hardware comes
+Imports compat, json and our firmware modules (the App is built by appinit.py, imported by
+``App()`` and dropped again), never machine or network: the hardware comes
 in as a ``board`` object (see hw.Board; virtual.py builds one for tests and the simulator).
 One asyncio task per concern: scanning, sending, status telemetry, watchdog, feedback
 animation and the MQTT link. Topics and payloads are docs/architecture.md's "MQTT" table.
@@ -14,9 +15,9 @@ never one waiting for its network. Times since boot (an event's ``t``, the statu
 """
 
 import json
+import sys
 
 from compat import (
-    Uptime,
     asyncio,
     collect,
     const,
@@ -24,66 +25,31 @@ from compat import (
     sleep_ms,
     ticks_diff,
     ticks_ms,
-    unhexlify,
     wait_for_ms,
 )
-from feedback import SeatFeedback
-from mqtt import MQTTClient
-from outbox import Outbox, OutboxFull
-from scanner import Pad, scan_order
+from outbox import OutboxFull
+from scanner import scan_order
 
 FW_VERSION = "0.1.0"
 # a published event goes to flash after its verdict, or this long after at most
 _WRITE_AFTER_MS = const(50)
 HEAP_RESERVE = 12288  # bytes kept free for the link and the readers; below it, cards wait
-_OFFLINE = const('{"v": 1, "online": false}')
 
 
 class App:
     """Everything a pad board or display board does, on an injected ``board``."""
 
     def __init__(self, board, config, storage):
-        self.board = board
-        self.cfg = config
-        self.id = config["board"]
-        base = config["prefix"] + "/v1/board/" + self.id
-        self.topic_event = base + "/event"
-        self.topic_status = base + "/status"
-        self.topic_ack = base + "/ack"
-        self.topic_feedback = base + "/feedback"
-        self.topic_config = base + "/config"
-        self.table = config["table"]
-        self.topic_display = config["prefix"] + "/v1/table/" + self.table + "/display"
-        self.outbox = Outbox(storage, self.id, max_bytes=config["outbox_bytes"],
-                             max_pending=config["outbox_max"])
-        self.pads = []
-        for i in range(len(board.readers)):
-            lying = self.outbox.pads.get(i)
-            self.pads.append(Pad(i, board.readers[i], config["misses_to_remove"],
-                                 present=unhexlify(lying) if lying else None))
-        self.enabled = list(range(len(self.pads)))  # pads polled; the host's config may narrow
-        self.feedback = SeatFeedback(len(self.pads), board.pixels, board.leds, board.buzzer)
-        broker = config["broker"]
-        self.link = MQTTClient(broker["host"], broker["port"], self.id,
-                               keepalive=broker["keepalive"], user=broker.get("user"),
-                               password=broker.get("password"),
-                               will=(self.topic_status, _OFFLINE, True),
-                               backoff_ms=tuple(config["backoff_ms"]),
-                               ssl=broker["ca"])
-        self.link.network_up = board.network_up
-        self.link.dns = getattr(board, "dns_server", None)
-        self.feedback.offline = lambda: () if self.link.connected else self.enabled
-        self.link.on_message = self.on_message
-        self.link.on_connect = self.on_connect
-        for topic in (self.topic_ack, self.topic_feedback, self.topic_config):
-            self.link.subscribe(topic)
-        if board.display is not None:
-            self.link.subscribe(self.topic_display)
-        self.wake = asyncio.Event()
-        self.uptime = Uptime()
-        self.last_scan = ticks_ms()
-        self.bad_messages = 0
-        self.last_error = None
+        from appinit import init  # boot only: appinit.py is dropped again once the App is built
+
+        try:
+            init(self, board, config, storage)
+        finally:
+            sys.modules.pop("appinit", None)
+
+    def offline_pads(self):
+        """The pads whose seats show that the link is down: none while it is up."""
+        return () if self.link.connected else self.enabled
 
     # -- pads ----------------------------------------------------------------------------
     async def start_readers(self):

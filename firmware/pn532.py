@@ -1,9 +1,11 @@
 """PN532 driver: frames, ACK/NACK/error handling, resends, time-outs, reset-pin recovery.
 
-Imports compat only. The bus comes in as a transport object (pn532_spi.SPITransport,
-pn532_i2c.I2CTransport, pn532_uart.UARTTransport: one small module per bus, so a board
-loads only its own) built from machine.SPI/I2C/UART-like objects, so the driver runs
-unchanged on a board, on the unix port and in the host's simulator.
+Imports compat, and for a reader's bring-up (``begin``, ``recover``) pn532boot.py, dropped
+again once it is over: a scanning board holds none of that code. The bus comes in as a
+transport object (pn532_spi.SPITransport, pn532_i2c.I2CTransport, pn532_uart.UARTTransport:
+one small module per bus, so a board loads only its own) built from machine.SPI/I2C/UART-like
+objects, so the driver runs unchanged on a board, on the unix port and in the host's
+simulator.
 Every wait is an ``await``: a reader never blocks the event loop. Every command has one
 deadline (``timeout_ms``, the whole call: ACK, resends and answer), so a chip that answers
 late or never costs its caller that much and no more (stock drivers block 1-6 s in a detect
