@@ -52,7 +52,7 @@ class TagError(PN532Error):
 def _setup(pn, full):
     from pn532boot import setup  # boot and recovery only: not kept in the heap
 
-    del sys.modules["pn532boot"]
+    sys.modules.pop("pn532boot", None)
     return setup(pn, full)
 
 
