@@ -15,10 +15,10 @@ never one waiting for its network. Times since boot (an event's ``t``, the statu
 """
 
 import json
-import sys
 
 from compat import (
     asyncio,
+    borrowed,
     collect,
     const,
     heap_free,
@@ -40,12 +40,7 @@ class App:
     """Everything a pad board or display board does, on an injected ``board``."""
 
     def __init__(self, board, config, storage):
-        from appinit import init  # boot only: appinit.py is dropped again once the App is built
-
-        try:
-            init(self, board, config, storage)
-        finally:
-            sys.modules.pop("appinit", None)
+        borrowed("appinit").init(self, board, config, storage)  # boot only: not kept in RAM
 
     def offline_pads(self):
         """The pads whose seats show that the link is down: none while it is up."""

@@ -8,6 +8,7 @@ simulator.
 """
 
 import gc
+import sys
 import time
 
 try:
@@ -17,6 +18,15 @@ except ImportError:  # CPython
     def const(value):  # type: ignore[misc]
         """The value: MicroPython's compiler folds a ``const`` into the code that uses it."""
         return value
+
+
+def borrowed(name):
+    """Module ``name`` imported and at once dropped from ``sys.modules`` again: code that runs
+    only at boot, at a connect or at a reader's recovery stays in RAM only as long as what
+    the caller took from it is in use (firmware/README.md, "Memory")."""
+    module = __import__(name)
+    sys.modules.pop(name, None)
+    return module
 
 
 try:

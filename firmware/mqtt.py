@@ -29,9 +29,16 @@ pieces (a QoS 1 PUBLISH still PUBACKed, so the broker does not send it again: a 
 again for a firmware chunk it missed), counted in ``skipped``, and the link stays up.
 """
 
-import sys
-
-from compat import asyncio, const, sleep_ms, sock_readinto, sock_write, ticks_diff, ticks_ms
+from compat import (
+    asyncio,
+    borrowed,
+    const,
+    sleep_ms,
+    sock_readinto,
+    sock_write,
+    ticks_diff,
+    ticks_ms,
+)
 
 # a socket with nothing to read or no room to write is tried again this much later
 _POLL_MS = const(5)
@@ -277,12 +284,7 @@ class MQTTClient:
     async def _open(self):
         """Connect, CONNECT and subscribe (mqttconnect.py: imported for each connect and
         dropped again, so a link that is up holds none of that code in RAM)."""
-        from mqttconnect import open_link
-
-        try:
-            await open_link(self)
-        finally:
-            sys.modules.pop("mqttconnect", None)
+        await borrowed("mqttconnect").open_link(self)
 
     async def _close(self):
         self.connected = False

@@ -24,9 +24,8 @@ Flash layout in ``directory``:
 
 import json
 import os
-import sys
 
-from compat import hexlify, ticks_diff
+from compat import borrowed, hexlify, ticks_diff
 
 LOG = "outbox"
 TMP = "outbox.tmp"
@@ -66,12 +65,7 @@ class Outbox:
         self.seq = 0
         self.held = []  # what waits for flash, in order: Entry (an event) or a pad-state line
         self.held_at = 0  # ticks_ms when the oldest of ``held`` was held
-        from outboxload import load  # boot-time only: dropped again once read
-
-        try:
-            self.boot = load(self)
-        finally:
-            sys.modules.pop("outboxload", None)
+        self.boot = borrowed("outboxload").load(self)  # boot-time only: not kept in RAM
 
     def _path(self, name):
         return self.dir + "/" + name

@@ -22,9 +22,7 @@ preamble (chips send more after a wake-up and on I2C, as Adafruit's adafruit_pn5
 ``_read_frame`` allows), and the postamble is not needed.
 """
 
-import sys
-
-from compat import const, sleep_ms, ticks_diff, ticks_ms
+from compat import borrowed, const, sleep_ms, ticks_diff, ticks_ms
 
 _ACK = const(b"\x00\x00\xff\x00\xff\x00")
 _NACK = const(b"\x00\x00\xff\xff\x00\x00")
@@ -47,13 +45,6 @@ class PN532Timeout(PN532Error):
 class TagError(PN532Error):
     """The tag refused or did not answer an InDataExchange: ``args[0]`` is the PN532 status
     byte (01 time-out, 02 CRC error, 14 NAK ...)."""
-
-
-def _setup(pn, full):
-    from pn532boot import setup  # boot and recovery only: not kept in the heap
-
-    sys.modules.pop("pn532boot", None)
-    return setup(pn, full)
 
 
 def build_frame(data):
@@ -179,12 +170,12 @@ class PN532:
     def begin(self):
         """Reset (if wired), wake, check the firmware, configure SAM and bounded retries
         (a coroutine; pn532boot.py, loaded for the call and dropped again)."""
-        return _setup(self, True)
+        return borrowed("pn532boot").setup(self, True)  # boot only: not kept in RAM
 
     def recover(self):
         """Bring a hung or confused reader back (a coroutine): with a reset pin, a reset pulse
         and the whole of ``begin``; without one, a wake-up and SAM configuration."""
-        return _setup(self, self.reset_pin is not None)
+        return borrowed("pn532boot").setup(self, self.reset_pin is not None)
 
     async def poll(self, timeout_ms=None, uid=b""):
         """One InListPassiveTarget (MaxTg 1) for a 106 kbps type A tag: its UID, or None.
