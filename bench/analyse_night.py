@@ -30,8 +30,8 @@ import time
 from pathlib import Path
 
 from tricktable.engine import Engine
-from tricktable.journal import Journal
 from tricktable.protocol import Control, encode
+from tricktable.serve.journal import Journal
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 

@@ -2,7 +2,7 @@
 every attempt against the real parts, on 127.0.0.1. Prints one line per attempt, then last:
 ``attacks: T tried, G got in`` (G must be 0).
 
-- The club's broker, run from the shipped configuration (hardware/mosquitto/mosquitto.conf,
+- The club's broker, run from the shipped configuration (host/tricktable/mqtt/mosquitto/mosquitto.conf,
   acl.template, the CA `tricktable broker certs` makes), with users made as `tricktable board
   setup` and `tricktable broker user` make them: logins, stolen client ids, topics a user
   may not read or write, plain MQTT on the TLS port, a broker the club's CA did not sign.
@@ -37,7 +37,7 @@ sys.path[:0] = [str(ROOT / "tests" / "firmware"), str(ROOT / "tests"), str(ROOT 
 import httpx  # noqa: E402
 import paho.mqtt.client as mqtt  # noqa: E402
 from clubkit import WAIT, ClubBroker, start_club_broker  # noqa: E402
-from tricktable.broker import BrokerTLS, free_port, start_broker  # noqa: E402
+from tricktable.mqtt.broker import BrokerTLS, free_port, start_broker  # noqa: E402
 
 PREFIX = "tricktable"
 BOARDS = {"t1-north": "t1", "t1-east": "t1", "t2-north": "t2", "north": "t1"}
@@ -213,7 +213,7 @@ def offer_to_board(club: ClubBroker, work: Path, kind: str) -> str | None:
     from readerhost import ReaderHost
     from tricktable.fleet import bundle
     from tricktable.fleet.updater import Updater
-    from tricktable.mqtturl import BrokerURL
+    from tricktable.mqtt.url import BrokerURL
     from waiting import eventually
 
     key = bytes(range(32))
@@ -270,7 +270,7 @@ def readable_by_others(paths: list[Path]) -> str | None:
 
 @attempt("files: read the club key (deck registry and its -wal/-shm) as another user")
 def registry_mode(work: Path) -> str | None:
-    from tricktable.decks import Registry
+    from tricktable.deckkit.decks import Registry
 
     old = os.umask(0o022)
     try:

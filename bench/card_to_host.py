@@ -63,7 +63,7 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "host" / "tricktable" / "sim"),
+sys.path[:0] = [str(ROOT / "host" / "tricktable" / "firmware"), str(ROOT / "host" / "tricktable" / "sim"),
                 str(ROOT / "bench")]
 
 import paho.mqtt.client as mqtt  # noqa: E402
@@ -74,9 +74,9 @@ import virtual  # noqa: E402
 from latency import SEATS, BenchTable, Load, write_club  # noqa: E402
 from pn532_field import FieldPN532  # noqa: E402
 from scanner import Pad, scan_order  # noqa: E402
-from tricktable.broker import start_broker  # noqa: E402
-from tricktable.decks import Registry, deck_slots  # noqa: E402
-from tricktable.service import no_delay  # noqa: E402
+from tricktable.deckkit.decks import Registry, deck_slots  # noqa: E402
+from tricktable.mqtt.broker import start_broker  # noqa: E402
+from tricktable.serve.service import no_delay  # noqa: E402
 from tricktable.sim.kit import Kit  # noqa: E402
 
 SEAT_COUNT = 4

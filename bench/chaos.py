@@ -54,10 +54,10 @@ from hostkit import (  # noqa: E402
     tap_for,
 )
 from storagekit import Sandbox, namespaces_work  # noqa: E402
-from tricktable.broker import mosquitto_available, start_broker  # noqa: E402
 from tricktable.history import verify  # noqa: E402
-from tricktable.journal import Journal  # noqa: E402
+from tricktable.mqtt.broker import mosquitto_available, start_broker  # noqa: E402
 from tricktable.protocol import PadEvent, encode  # noqa: E402
+from tricktable.serve.journal import Journal  # noqa: E402
 from waiting import eventually  # noqa: E402
 
 POISON = b'{"v":1,"board":"t1-n","boot":1,"seq":1,"t":5,"pad":0,"uid":"\xed\xa0\x80"}'

@@ -22,8 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from tricktable import decks
-from tricktable.enroll import UsbReader, enroll_deck
+from tricktable.deckkit import decks
+from tricktable.deckkit.enroll import UsbReader, enroll_deck
 from tricktable.sim.pn532_emulator import Tag
 from tricktable.sim.pn532_serial import SerialPN532
 

@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tricktable.demo import Demo, DemoConfig
+from tricktable.demo.runner import Demo, DemoConfig
 
 
 def one_game(speed: float, seed: int, workdir: Path) -> tuple[float, int, int]:

@@ -198,7 +198,7 @@ def bench_model(cpu: list[float]) -> None:
 
 
 def bench_publish(mp: MicroPython) -> None:
-    from tricktable.broker import start_broker
+    from tricktable.mqtt.broker import start_broker
 
     rates = []
     with start_broker(kind="mosquitto") as broker:
@@ -241,7 +241,7 @@ def smallest_heap(mp: MicroPython, broker, remote: bool) -> int:
 
 
 def bench_hand_heap(mp: MicroPython) -> None:
-    from tricktable.broker import start_broker
+    from tricktable.mqtt.broker import start_broker
 
     harness = run_script(mp, HARNESS_SCRIPT)["harness"]
     with start_broker(kind="mosquitto") as broker:

@@ -25,10 +25,10 @@ sys.path[:0] = [str(ROOT / "tests" / "firmware"), str(ROOT / "tests")]  # fwkit,
 
 from fwkit import HEAP, MicroPython, PoweredBoard, build_mpy  # noqa: E402
 from readerhost import ReaderHost  # noqa: E402
-from tricktable.broker import start_broker  # noqa: E402
 from tricktable.fleet import bundle  # noqa: E402
 from tricktable.fleet.updater import Updater  # noqa: E402
-from tricktable.mqtturl import BrokerURL  # noqa: E402
+from tricktable.mqtt.broker import start_broker  # noqa: E402
+from tricktable.mqtt.url import BrokerURL  # noqa: E402
 from waiting import eventually  # noqa: E402
 
 KEY = bytes(range(32))

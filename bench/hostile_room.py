@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "firmware"), str(ROOT / "tests")]
 
 from fwkit import HostSide, MicroPython, build_mpy, last_json  # noqa: E402
-from tricktable.broker import start_broker  # noqa: E402
+from tricktable.mqtt.broker import start_broker  # noqa: E402
 from tricktable.sim.link_faults import FaultProxy, take_over  # noqa: E402
 
 KEEPALIVE = 4

@@ -34,14 +34,14 @@ import time
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
-from tricktable.broker import start_broker
 from tricktable.clubfile import load_club
-from tricktable.decks import Registry, deck_slots
+from tricktable.deckkit.decks import Registry, deck_slots
 from tricktable.engine import Engine
 from tricktable.engine.actions import Action, Deal
-from tricktable.journal import Journal
+from tricktable.mqtt.broker import start_broker
 from tricktable.protocol import Feedback, PadEvent, Topics, decode, encode
-from tricktable.service import BrokerURL, Service, no_delay
+from tricktable.serve.journal import Journal
+from tricktable.serve.service import BrokerURL, Service, no_delay
 from tricktable.sim.bots import Bot
 from tricktable.sim.kit import Kit, KitError
 

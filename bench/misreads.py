@@ -40,7 +40,7 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "host" / "tricktable" / "sim")]
+sys.path[:0] = [str(ROOT / "host" / "tricktable" / "firmware"), str(ROOT / "host" / "tricktable" / "sim")]
 
 import pn532  # noqa: E402
 import pn532_emulator as E  # noqa: E402
@@ -51,7 +51,7 @@ from pn532_uart import UARTTransport  # noqa: E402
 from scanner import READ_TRIES, Pad  # noqa: E402
 from tricktable import tags  # noqa: E402
 from tricktable.cards import format_card  # noqa: E402
-from tricktable.decks import BadRecord, Registry, UnknownTag, deck_slots  # noqa: E402
+from tricktable.deckkit.decks import BadRecord, Registry, UnknownTag, deck_slots  # noqa: E402
 from tricktable.sim.kit import Kit  # noqa: E402
 
 PLACEMENTS = 3  # a seat places a card at most this often before giving up

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tricktable.demo import Demo, DemoConfig
+from tricktable.demo.runner import Demo, DemoConfig
 from tricktable.sim.table_sim import SimTable
 
 TICK = os.sysconf("SC_CLK_TCK")

@@ -23,7 +23,7 @@ from pathlib import Path
 from tricktable.club.audit import round_hands, unrecorded
 from tricktable.club.night_games import night_variants
 from tricktable.club.store import load_night
-from tricktable.journal import Journal
+from tricktable.serve.journal import Journal
 
 TABLES, ROUNDS, HANDS = 3, 3, 5
 

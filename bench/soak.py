@@ -25,9 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from tricktable.demo import Demo, DemoConfig
+from tricktable.demo.runner import Demo, DemoConfig
 from tricktable.history import verify
-from tricktable.journal import Journal
+from tricktable.serve.journal import Journal
 
 
 def run(args: argparse.Namespace) -> int:

@@ -29,9 +29,9 @@ from pathlib import Path
 import httpx
 from tricktable.engine import Engine
 from tricktable.engine.actions import Deal
-from tricktable.journal import Journal
 from tricktable.players import ClubDB
 from tricktable.protocol import Control
+from tricktable.serve.journal import Journal
 from tricktable.stats import Stats
 from tricktable.stats.facts import journal_game_facts
 from tricktable.web.app import create_app

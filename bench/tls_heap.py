@@ -2,7 +2,7 @@
 nothing.
 
 A whole hand (24 plays on 4 pads) from the real firmware under the MicroPython unix port to a
-club broker run from the shipped configuration (hardware/mosquitto/mosquitto.conf, the CA and
+club broker run from the shipped configuration (host/tricktable/mqtt/mosquitto/mosquitto.conf, the CA and
 certificate `tricktable broker certs` makes: ECDSA P-256), the emulated readers outside the
 board's heap (tests/firmware/readerhost.py), the board logged in as itself, an acking host:
 

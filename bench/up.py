@@ -24,9 +24,9 @@ import time
 from pathlib import Path
 
 from tricktable.appliance.up import answers
-from tricktable.broker import free_port
 from tricktable.club.store import save_night
 from tricktable.club.tournament import ProgressiveTournament
+from tricktable.mqtt.broker import free_port
 
 READY = {"serve": "tricktable serving", "web": "scoreboard on", "console": "director console on"}
 CLI = [sys.executable, "-c", "from tricktable.cli import main; main()"]

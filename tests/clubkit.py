@@ -1,5 +1,5 @@
 """A club's own broker for the security tests: mosquitto run from the shipped configuration
-(hardware/mosquitto/mosquitto.conf through provision.brokerconf), with a user of its own for
+(host/tricktable/mqtt/mosquitto/mosquitto.conf through provision.brokerconf), with a user of its own for
 every program and board (provision.passwords), the club's ACL (provision.acl) and its CA and
 broker certificate (provision.certs). Both listeners on 127.0.0.1, on free ports.
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from tricktable.broker import BrokerHandle, free_port, start_mosquitto
+from tricktable.mqtt.broker import BrokerHandle, free_port, start_mosquitto
 from tricktable.provision.acl import SERVICE_USERS, acl_text
 from tricktable.provision.brokerconf import ClubBrokerFiles, club_config
 from tricktable.provision.certs import ClubCerts, make_club_certs

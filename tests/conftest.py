@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tricktable.broker import BrokerHandle, start_broker
+from tricktable.mqtt.broker import BrokerHandle, start_broker
 
 pytest_plugins = ["browsing"]  # the browser and shots fixtures
 PACKAGE = Path(__file__).resolve().parents[1] / "host" / "tricktable"

@@ -3,7 +3,7 @@ behind: the night file, the journal, the players database."""
 
 from __future__ import annotations
 
-from tricktable.demo import Demo, DemoConfig
+from tricktable.demo.runner import Demo, DemoConfig
 
 
 def played_to_end(config: DemoConfig, timeout: float, what: str) -> Demo:

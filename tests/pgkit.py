@@ -18,7 +18,7 @@ import tempfile
 import uuid
 from pathlib import Path
 
-from tricktable.broker import free_port
+from tricktable.mqtt.broker import free_port
 
 
 def _bindir() -> Path | None:

@@ -13,8 +13,8 @@ from tricktable.cards import CARDS, COPY_STRIDE
 from tricktable.engine import Engine
 from tricktable.engine.actions import Play
 from tricktable.engine.intplay import CardPlay
-from tricktable.journal import Journal
 from tricktable.protocol import Control, encode
+from tricktable.serve.journal import Journal
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 

@@ -8,7 +8,7 @@ a trump suit with or without bowers, under no trump, and under low no-trump).
 
 A *physical* card is a (card, copy) pair; its bit index is ``card.index + 53 * copy`` so a
 hand is one Python integer used as a bit set (``Deck.mask``, ``Ordering.suit_masks``).
-No game logic lives here. Imports nothing of ours.
+No game logic lives here.
 """
 
 from __future__ import annotations

@@ -6,7 +6,6 @@ carries the times since the last one as ``verdict_ms`` (firmware/feedback.py, ap
 :class:`CardTimes` takes statuses as they come and keeps every board's times, so
 ``tricktable cardtime`` can print a table's figure (docs/cardpath.md, hardware/bring-up.md).
 The retained status a subscriber gets first was said before it came, and is skipped.
-Imports nothing of ours.
 """
 
 from __future__ import annotations

@@ -6,8 +6,6 @@ for a misspelt one. Everything is checked before a table starts: the variant, it
 options and their values (the rules' own option types), the dealer and players against the
 variant's seats, and every board, pad and seat once. Example: examples/club.toml; the keys
 are described in docs/operations.md.
-
-Imports protocol (the id rule of topics), rules (variants and their options) and textfiles.
 """
 
 from __future__ import annotations

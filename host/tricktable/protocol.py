@@ -5,8 +5,6 @@ checks the size limit first, then the schema, and raises :class:`ProtocolError` 
 field at fault. :class:`Topics` builds and parses topic names under a configurable prefix.
 The full description, with examples, is docs/protocol.md; the summary table is in
 docs/architecture.md.
-
-Imports nothing of ours.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ others for an instant, whatever the umask) and renames it over ``path``; with
 ``keep_mode=True`` a file that exists keeps its mode and owner (Debian's mosquitto password
 file is root:mosquitto 0640). ``keep_private(database)`` makes an SQLite file (and its -wal
 and -shm) owner-only.
-``read_secret(path, what)`` returns a secret file's first line. Imports nothing of ours.
+``read_secret(path, what)`` returns a secret file's first line.
 """
 
 from __future__ import annotations

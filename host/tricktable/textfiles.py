@@ -3,7 +3,7 @@
 Every command that reads a players list, a night, a club file, a hand history or a password
 reads it through :func:`read_text`, so a binary file, a Latin-1 file or a missing one is
 refused the same way: ``{path} is not a {what}: not UTF-8 text (byte 3)``, never a
-traceback, and the first line never starts with an invisible ``\\ufeff``. Imports nothing.
+traceback, and the first line never starts with an invisible ``\\ufeff``.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ from tricktable.cli import main
 from tricktable.engine import Engine
 from tricktable.engine.actions import Bid, DeclareTrump, Pass
 from tricktable.history import record_from_engine, write_json
-from tricktable.journal import Journal
 from tricktable.protocol import Control, encode
+from tricktable.serve.journal import Journal
 
 
 def test_the_costs_chain_from_position_to_position_and_end_at_the_tricks_taken():

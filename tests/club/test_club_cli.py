@@ -14,8 +14,8 @@ from tricktable.cli import main
 from tricktable.engine import Engine
 from tricktable.engine.actions import Deal
 from tricktable.engine.events import HandScored
-from tricktable.journal import Journal
 from tricktable.protocol import Control, encode
+from tricktable.serve.journal import Journal
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """Fixtures for the deck tests: a registry file, and a PN532 emulator on a pseudo-terminal
-driven through the real pyserial and Adafruit ``PN532_UART`` code (``tricktable.enroll``).
+driven through the real pyserial and Adafruit ``PN532_UART`` code (``tricktable.deckkit.enroll``).
 """
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tricktable import decks
-from tricktable.enroll import UsbReader
+from tricktable.deckkit import decks
+from tricktable.deckkit.enroll import UsbReader
 from tricktable.sim.pn532_serial import SerialPN532
 
 

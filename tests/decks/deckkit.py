@@ -3,8 +3,8 @@ the reader (``ScriptedUI``)."""
 
 from __future__ import annotations
 
-from tricktable import decks
-from tricktable.enroll import TapDetector
+from tricktable.deckkit import decks
+from tricktable.deckkit.enroll import TapDetector
 from tricktable.sim.pn532_emulator import Tag
 from tricktable.sim.pn532_serial import SerialPN532
 

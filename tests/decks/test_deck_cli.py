@@ -9,7 +9,7 @@ import threading
 from contextlib import contextmanager
 
 from deckkit import make_tags
-from tricktable import decks
+from tricktable.deckkit import decks
 
 CLI = [sys.executable, "-c", "from tricktable.cli import main; main()"]
 

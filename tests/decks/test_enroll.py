@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 from deckkit import GENUINE, ScriptedUI, make_tags
-from tricktable import cards, decks, tags
-from tricktable.enroll import (
+from tricktable import cards
+from tricktable.deckkit import decks, tags
+from tricktable.deckkit.enroll import (
     EnrollError,
     ReaderError,
     TapDetector,

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from deckkit import ScriptedUI, make_tags
 from test_deck_cli import enrolled_in, run, tapping
-from tricktable import decks, tags
-from tricktable.enroll import EnrollError, enroll_deck
+from tricktable.deckkit import decks, tags
+from tricktable.deckkit.enroll import EnrollError, enroll_deck
 
 
 def test_members_are_enrolled_one_tag_each_and_resolve_to_their_names(emulator, usb_reader,

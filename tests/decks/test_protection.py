@@ -12,8 +12,8 @@ import threading
 
 import pytest
 from deckkit import ScriptedUI, make_tags
-from tricktable import decks, tags
-from tricktable.enroll import ReaderError, check_deck, enroll_deck
+from tricktable.deckkit import decks, tags
+from tricktable.deckkit.enroll import ReaderError, check_deck, enroll_deck
 from tricktable.sim.pn532_emulator import PN532, ST_NAK, ST_OK, ST_TIMEOUT, Tag, build_frame
 
 UID = bytes.fromhex("04a1b2c3d4e5f6")

@@ -4,7 +4,8 @@ rules, and ``Registry.resolve`` as the table uses it."""
 from __future__ import annotations
 
 import pytest
-from tricktable import cards, decks, tags
+from tricktable import cards
+from tricktable.deckkit import decks, tags
 
 UID = bytes.fromhex("04a1b2c3d4e5f6")
 UID2 = bytes.fromhex("04a1b2c3d4e5f7")

@@ -7,7 +7,8 @@ import pytest
 from deckkit import GENUINE
 from hypothesis import given
 from hypothesis import strategies as st
-from tricktable import cards, tags
+from tricktable import cards
+from tricktable.deckkit import tags
 
 KEY = bytes(range(32))
 OTHER_KEY = bytes(range(1, 33))

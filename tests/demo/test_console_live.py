@@ -18,7 +18,7 @@ from pathlib import Path
 from browsing import SIZES, needs_chromium
 from playwright.sync_api import Browser, Page, expect
 from tricktable.club.store import load_night
-from tricktable.demo import Demo, DemoConfig
+from tricktable.demo.runner import Demo, DemoConfig
 from tricktable.web.console import create_console
 from tricktable.web.console_link import NightLink
 from tricktable.web.server import Scoreboard

@@ -20,9 +20,9 @@ import pytest
 from click.testing import CliRunner
 from signals import ctrl_c_default
 from tricktable.cli import main
-from tricktable.demo import Demo, DemoConfig, DemoError
-from tricktable.journal import Journal
+from tricktable.demo.runner import Demo, DemoConfig, DemoError
 from tricktable.rules.base import OptionError
+from tricktable.serve.journal import Journal
 from waiting import eventually
 
 TRICKTABLE = Path(sys.executable).parent / "tricktable"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from browsing import chromium, needs_chromium
 from playwright.sync_api import Page, expect
-from tricktable.demo import Demo, DemoConfig
+from tricktable.demo.runner import Demo, DemoConfig
 
 WAIT_MS = 60_000
 

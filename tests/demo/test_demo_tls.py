@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from tlskit import make_certificates
-from tricktable.broker import BrokerTLS, mosquitto_available, start_broker
 from tricktable.cli import main
-from tricktable.demo import Demo, DemoConfig, DemoError
+from tricktable.demo.runner import Demo, DemoConfig, DemoError
+from tricktable.mqtt.broker import BrokerTLS, mosquitto_available, start_broker
 
 pytestmark = pytest.mark.skipif(not mosquitto_available() or not shutil.which("openssl"),
                                 reason="needs mosquitto and openssl")

@@ -24,9 +24,9 @@ from tricktable.club.journal_hands import hands_from_game
 from tricktable.club.movement import pair
 from tricktable.club.signs import parse_move_line
 from tricktable.club.tournament import ProgressiveTournament
-from tricktable.demo import Demo, DemoConfig
+from tricktable.demo.runner import Demo, DemoConfig
 from tricktable.engine.actions import action_from_json
-from tricktable.journal import Journal
+from tricktable.serve.journal import Journal
 from tricktable.web.server import Scoreboard
 from waiting import eventually
 

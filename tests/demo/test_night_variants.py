@@ -24,11 +24,11 @@ from tricktable.club.journal_hands import hands_and_rest
 from tricktable.club.live import FRESH, NEW_GAME_ID
 from tricktable.club.night_games import carries_on, night_options, night_variants
 from tricktable.club.store import load_night
-from tricktable.demo import DemoConfig, DemoError
+from tricktable.demo.runner import DemoConfig, DemoError
 from tricktable.engine import Engine
 from tricktable.engine.actions import Deal, Pass
-from tricktable.journal import Journal
 from tricktable.league.club_feed import night_round
+from tricktable.serve.journal import Journal
 from tricktable.sim import room as room_module
 from tricktable.sim.boards import Screen
 from tricktable.sim.bots import Bot

@@ -25,10 +25,11 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
+from tricktable.packaged import firmware_dir
 from waiting import eventually
 
 ROOT = Path(__file__).resolve().parents[2]
-FIRMWARE = ROOT / "firmware"
+FIRMWARE = firmware_dir()
 EMULATOR_DIR = ROOT / "host" / "tricktable" / "sim"
 MP_DIR = Path(__file__).resolve().parent / "mp"
 MICROPYTHON = Path(sys.executable).parent / "micropython"

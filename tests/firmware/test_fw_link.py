@@ -14,7 +14,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from fwkit import HAND, HostSide, board_output_on_failure, last_json
 from readerhost import ReaderHost
-from tricktable.broker import free_port
+from tricktable.mqtt.broker import free_port
 
 pytestmark = [pytest.mark.micropython, pytest.mark.timeout(120)]
 

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from fwkit import CASE_HEAP, last_json
 from tricktable.clubfile import parse_club
-from tricktable.journal import Journal
-from tricktable.service import BrokerURL, Service
+from tricktable.serve.journal import Journal
+from tricktable.serve.service import BrokerURL, Service
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "host"))
 from hostkit import (  # noqa: E402  (the host's test kit: enrolled decks, observer, bot)

@@ -14,8 +14,8 @@ import json
 import paho.mqtt.client as mqtt
 import pytest
 from click.testing import CliRunner
-from tricktable.broker import BrokerAuth, free_port, mosquitto_available, start_broker
 from tricktable.cli import main
+from tricktable.mqtt.broker import BrokerAuth, free_port, mosquitto_available, start_broker
 from tricktable.provision.boardfile import BoardSpec, board_config
 from tricktable.provision.bundle import FIRMWARE_DIR, build_bundle
 from tricktable.provision.certs import make_club_certs

@@ -1,6 +1,6 @@
 """TLS on the boards: the real firmware under MicroPython (its ``ssl`` module, mbedTLS) with a
 96k heap reaches a mosquitto that speaks only TLS, with a certificate signed by the club's
-private CA (hardware/mosquitto/README.md), and refuses a broker its CA did not sign."""
+private CA (host/tricktable/mqtt/mosquitto/README.md), and refuses a broker its CA did not sign."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from clubkit import start_club_broker
 from fwkit import HostSide, MicroPython, last_json
 from test_fw_link import HAND, PLAYS, played, spec_file
 from tlskit import der_copy, make_certificates
-from tricktable.broker import BrokerTLS, mosquitto_available, start_broker
+from tricktable.mqtt.broker import BrokerTLS, mosquitto_available, start_broker
 
 pytestmark = [pytest.mark.micropython, pytest.mark.timeout(120),
               pytest.mark.skipif(not mosquitto_available() or not shutil.which("openssl"),
@@ -67,7 +67,7 @@ def test_a_broker_the_club_ca_did_not_sign_is_refused(tls_board, tmp_path, topic
 
 
 def test_a_board_plays_a_hand_on_the_clubs_broker_as_shipped(tls_board, tmp_path, reader_host):
-    """hardware/mosquitto/mosquitto.conf as shipped: TLS on its own listener with the CA and
+    """host/tricktable/mqtt/mosquitto/mosquitto.conf as shipped: TLS on its own listener with the CA and
     certificate `tricktable broker certs` makes, the board logged in as itself, the host over
     plain MQTT on loopback."""
     club = start_club_broker(tmp_path / "club", "tricktable", boards={"north": "t1"})

@@ -16,10 +16,10 @@ import pytest
 from click.testing import CliRunner
 from fwkit import FIRMWARE, HEAP, MicroPython, PoweredBoard, mpy_cross
 from tricktable.cli import main
-from tricktable.decks import Registry
+from tricktable.deckkit.decks import Registry
 from tricktable.fleet import bundle
 from tricktable.fleet.updater import Updater
-from tricktable.mqtturl import BrokerURL
+from tricktable.mqtt.url import BrokerURL
 from waiting import eventually
 
 pytestmark = [pytest.mark.micropython, pytest.mark.timeout(120)]

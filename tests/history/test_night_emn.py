@@ -17,7 +17,7 @@ from demo_runs import played_to_end
 from egnschema import egn_errors, emn_errors
 from tricktable.cli import main
 from tricktable.club import load_night, standings
-from tricktable.demo import Demo, DemoConfig
+from tricktable.demo.runner import Demo, DemoConfig
 from tricktable.players import ClubDB, Players
 
 

@@ -20,7 +20,7 @@ from tricktable.history import (
     write_json,
     write_text,
 )
-from tricktable.journal import Journal
+from tricktable.serve.journal import Journal
 
 
 def _up_card_discarded() -> Engine:

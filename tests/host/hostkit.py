@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from tricktable import tags
 from tricktable.clubfile import Club, parse_club
-from tricktable.decks import Registry, deck_slots
+from tricktable.deckkit import tags
+from tricktable.deckkit.decks import Registry, deck_slots
 from tricktable.engine import Engine
 from tricktable.engine.actions import (
     Action,
@@ -28,9 +28,9 @@ from tricktable.engine.actions import (
     Deal,
     Pass,
 )
-from tricktable.journal import Journal
 from tricktable.protocol import PadEvent, TableEvent, Topics, decode, encode
-from tricktable.service import BrokerURL, Service, no_delay
+from tricktable.serve.journal import Journal
+from tricktable.serve.service import BrokerURL, Service, no_delay
 from tricktable.sim.kit import Kit
 from waiting import eventually
 

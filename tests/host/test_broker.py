@@ -10,7 +10,7 @@ import uuid
 
 import paho.mqtt.client as mqtt
 import pytest
-from tricktable.broker import BrokerAuth, BrokerError, mosquitto_available, start_broker
+from tricktable.mqtt.broker import BrokerAuth, BrokerError, mosquitto_available, start_broker
 from waiting import eventually
 
 needs_mosquitto = pytest.mark.skipif(not mosquitto_available(), reason="mosquitto not installed")
@@ -104,7 +104,7 @@ def test_a_mosquitto_dies_with_the_program_that_started_it():
     """A demo or host killed with SIGKILL leaves no broker listening behind it."""
     starter = subprocess.Popen(
         [sys.executable, "-c",
-         "from tricktable.broker import start_broker; import time; "
+         "from tricktable.mqtt.broker import start_broker; import time; "
          "b = start_broker('mosquitto'); print(b.port, flush=True); time.sleep(600)"],
         stdout=subprocess.PIPE, text=True)
     try:

@@ -13,10 +13,10 @@ from contextlib import contextmanager
 
 import pytest
 from tricktable.clubfile import TableConfig
-from tricktable.decks import Misread, Registry
+from tricktable.deckkit.decks import Misread, Registry
+from tricktable.serve.table import READ_AGAIN_FEEDBACK, Result, TableSession
 from tricktable.sim.kit import Kit
 from tricktable.sim.table_sim import deck_cards
-from tricktable.table import READ_AGAIN_FEEDBACK, Result, TableSession
 
 pytestmark = pytest.mark.timeout(60)
 

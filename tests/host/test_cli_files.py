@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from hostkit import make_registry
 from tricktable.cli import main
-from tricktable.journal import Journal
+from tricktable.serve.journal import Journal
 
 BINARY = Path("/bin/ls").read_bytes()[:8192]
 LATIN1 = "Zoë\nRenée\nAnn\nBob\n".encode("latin-1")

@@ -15,8 +15,8 @@ from playwright.sync_api import expect
 from test_console_night import audit, first_hand, open_room  # noqa: F401 (a fixture)
 from test_live_night import live
 from tricktable.club.store import load_night
-from tricktable.journal import Journal
-from tricktable.service import BrokerURL
+from tricktable.serve.journal import Journal
+from tricktable.serve.service import BrokerURL
 from tricktable.web.console import create_console
 from tricktable.web.console_link import NightLink
 from tricktable.web.server import Scoreboard

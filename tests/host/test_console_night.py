@@ -13,7 +13,7 @@ import pytest
 from test_live_night import ROSTER, TABLES, Room, live
 from tricktable.club.store import load_night, save_night
 from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
-from tricktable.service import BrokerURL
+from tricktable.serve.service import BrokerURL
 from tricktable.web.console_link import NightLink
 from waiting import eventually
 

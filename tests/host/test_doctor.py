@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from tricktable.decks import Registry
+from tricktable.deckkit.decks import Registry
 from tricktable.protocol import BoardStatus, encode
 from upkit import TABLES, Up
 

@@ -29,11 +29,11 @@ from hostkit import (
     retained_state,
     tap_for,
 )
-from tricktable.broker import mosquitto_available
-from tricktable.decks import Registry
-from tricktable.journal import Journal
+from tricktable.deckkit.decks import Registry
+from tricktable.mqtt.broker import mosquitto_available
 from tricktable.protocol import encode
-from tricktable.service import BrokerURL, Service
+from tricktable.serve.journal import Journal
+from tricktable.serve.service import BrokerURL, Service
 
 pytestmark = pytest.mark.skipif(not mosquitto_available(), reason="needs mosquitto (persistence)")
 

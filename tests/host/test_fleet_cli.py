@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from tricktable.cli import main
-from tricktable.decks import Registry
+from tricktable.deckkit.decks import Registry
 from tricktable.fleet import bundle
 from tricktable.fleet.updater import between_hands
 

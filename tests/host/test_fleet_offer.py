@@ -11,7 +11,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from tricktable.fleet import bundle, updater
 from tricktable.fleet.updater import Updater
-from tricktable.mqtturl import BrokerURL
+from tricktable.mqtt.url import BrokerURL
 
 
 class ForgetfulBoard:

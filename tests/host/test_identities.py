@@ -1,5 +1,5 @@
 """One MQTT identity per program and per board, on a club broker run from the shipped
-configuration (hardware/mosquitto/mosquitto.conf and acl.template; docs/operations.md,
+configuration (host/tricktable/mqtt/mosquitto/mosquitto.conf and acl.template; docs/operations.md,
 "Security"): the broker binds a client id to its user, so a board's password cannot throw the
 host or another board off; each user may do only what its program needs.
 """
@@ -11,9 +11,9 @@ import json
 import pytest
 from click.testing import CliRunner
 from clubkit import WAIT, start_club_broker
-from tricktable.broker import mosquitto_available
 from tricktable.cli import main
-from tricktable.mqtturl import BrokerURL
+from tricktable.mqtt.broker import mosquitto_available
+from tricktable.mqtt.url import BrokerURL
 from tricktable.protocol import NightAnswer, encode
 from tricktable.web.console_link import NightLink
 from tricktable.web.feed import Feed

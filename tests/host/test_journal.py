@@ -7,8 +7,8 @@ import sqlite3
 
 import pytest
 from storagekit import needs_namespaces, run_in_tmpfs
-from tricktable.journal import REFUSED_KEEP, Journal, JournalError
 from tricktable.protocol import Control, PadEvent, encode
+from tricktable.serve.journal import REFUSED_KEEP, Journal, JournalError
 
 
 def _event(seq: int, boot: int = 1, board: str = "n1") -> PadEvent:
@@ -83,7 +83,7 @@ def test_fault_counts_survive_reopening(tmp_path):
 
 
 READ_ONLY_THEN_BACK = """
-from tricktable.journal import Journal, JournalError, StorageError
+from tricktable.serve.journal import Journal, JournalError, StorageError
 from tricktable.protocol import PadEvent
 
 def event(seq):
@@ -125,7 +125,7 @@ def test_a_journal_on_read_only_storage_is_read_then_written_when_storage_return
 
 FULL_THEN_FREED = """
 import os
-from tricktable.journal import Journal, StorageError
+from tricktable.serve.journal import Journal, StorageError
 from tricktable.protocol import PadEvent
 
 def event(seq):

@@ -19,10 +19,10 @@ from tricktable.club.live import LiveNight
 from tricktable.club.store import load_night, save_night
 from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
 from tricktable.clubfile import parse_club
-from tricktable.decks import Registry
+from tricktable.deckkit.decks import Registry
 from tricktable.engine import Engine
-from tricktable.journal import Journal
-from tricktable.service import BrokerURL, Service
+from tricktable.serve.journal import Journal
+from tricktable.serve.service import BrokerURL, Service
 from waiting import eventually
 
 ROSTER = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]

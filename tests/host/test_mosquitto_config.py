@@ -11,13 +11,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from tricktable.broker import MOSQUITTO, free_port, mosquitto_available
+from tricktable.mqtt.broker import MOSQUITTO, free_port, mosquitto_available
+from tricktable.packaged import mosquitto_dir
 from tricktable.provision.certs import make_club_certs
 from waiting import eventually
 
 pytestmark = pytest.mark.skipif(not mosquitto_available(), reason="needs mosquitto")
 
-SHIPPED = Path(__file__).parents[2] / "hardware" / "mosquitto"
+SHIPPED = mosquitto_dir()
 USER = getpass.getuser()  # as root, mosquitto would otherwise drop to a user who cannot write here
 DEBIAN_MAIN = """user {user}
 pid_file {work}/mosquitto.pid
@@ -62,7 +63,7 @@ def starts(config: Path, port: int) -> None:
     try:
         eventually(listening, f"mosquitto -c {config} listening on {port}", timeout=15,
                    every=0.05)
-    finally:  # stopped as tricktable.broker stops its own mosquitto: what is tested is the start
+    finally:  # stopped as tricktable.mqtt.broker stops its own mosquitto: what is tested is the start
         proc.terminate()
         try:
             proc.wait(10)

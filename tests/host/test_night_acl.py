@@ -1,4 +1,4 @@
-"""Under hardware/mosquitto/acl.template only the director's user (the console) may correct the
+"""Under host/tricktable/mqtt/mosquitto/acl.template only the director's user (the console) may correct the
 night: a board's message on ``{p}/v1/night/control`` never reaches the host; the director's
 does.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 import queue
 
 from test_service_auth import secured  # noqa: F401 (the fixture)
-from tricktable.service import BrokerURL
+from tricktable.serve.service import BrokerURL
 from tricktable.web.console_link import NightLink
 
 

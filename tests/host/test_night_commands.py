@@ -20,9 +20,9 @@ from tricktable.club.store import load_night, save_night
 from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
 from tricktable.engine import Engine
 from tricktable.engine.actions import Play
-from tricktable.journal import Journal
 from tricktable.protocol import Control, NightAnswer, NightCommand, decode, encode
-from tricktable.service import BrokerURL, Service
+from tricktable.serve.journal import Journal
+from tricktable.serve.service import BrokerURL, Service
 from waiting import eventually
 
 ROSTER = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]

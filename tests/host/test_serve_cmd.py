@@ -11,7 +11,7 @@ import sys
 
 import pytest
 from hostkit import Board, Observer, token_uid
-from tricktable.broker import BrokerAuth, free_port, mosquitto_available, start_broker
+from tricktable.mqtt.broker import BrokerAuth, free_port, mosquitto_available, start_broker
 
 
 def test_serve_runs_a_table_on_its_own_embedded_broker(tmp_path):

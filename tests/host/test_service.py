@@ -35,7 +35,7 @@ from tricktable.protocol import (
     decode,
     encode,
 )
-from tricktable.service import BrokerURL, Service, ServiceError
+from tricktable.serve.service import BrokerURL, Service, ServiceError
 
 
 @pytest.fixture(scope="module")

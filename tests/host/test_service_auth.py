@@ -1,4 +1,4 @@
-"""Broker auth and the ACL of hardware/mosquitto/acl.template, with the real service.
+"""Broker auth and the ACL of host/tricktable/mqtt/mosquitto/acl.template, with the real service.
 
 Under that ACL a board can publish only its own topics: an event published by board t1-n on
 board t1-e's topic never reaches the host. A payload naming another board than its topic is
@@ -8,19 +8,19 @@ refused by the host itself.
 from __future__ import annotations
 
 import queue
-from pathlib import Path
 
 import pytest
 from hostkit import SEATS, Board, Observer, make_club, make_registry, mqtt_client, token_uid
-from tricktable.broker import BrokerAuth, mosquitto_available, start_broker
-from tricktable.decks import Registry
-from tricktable.journal import Journal
+from tricktable.deckkit.decks import Registry
+from tricktable.mqtt.broker import BrokerAuth, mosquitto_available, start_broker
+from tricktable.packaged import mosquitto_dir
 from tricktable.protocol import encode
-from tricktable.service import BrokerURL, Service
+from tricktable.serve.journal import Journal
+from tricktable.serve.service import BrokerURL, Service
 
 pytestmark = pytest.mark.skipif(not mosquitto_available(), reason="needs mosquitto")
 
-ACL = Path(__file__).parents[2] / "hardware" / "mosquitto" / "acl.template"
+ACL = mosquitto_dir() / "acl.template"
 PASSWORDS = {"tricktable-host": "host-pw", "tricktable-web": "web-pw",
              "tricktable-director": "director-pw",
              **{f"t1-{s}": f"{s}-pw" for s in SEATS}}

@@ -26,10 +26,10 @@ from hostkit import (
     play_to,
     tap_for,
 )
-from tricktable.health import POISON_AFTER, REFUSED_PER_MINUTE
-from tricktable.journal import Journal
 from tricktable.protocol import HostStatus, decode
-from tricktable.table import TableSession
+from tricktable.serve.health import POISON_AFTER, REFUSED_PER_MINUTE
+from tricktable.serve.journal import Journal
+from tricktable.serve.table import TableSession
 from waiting import eventually
 
 POISON = b'{"v":1,"board":"t1-n","boot":1,"seq":1,"t":5,"pad":0,"uid":"\xed\xa0\x80"}'

@@ -7,10 +7,10 @@ import shutil
 import pytest
 from hostkit import Board, Observer, make_club, make_registry, token_uid
 from tlskit import make_certificates
-from tricktable.broker import BrokerTLS, mosquitto_available, start_broker
-from tricktable.decks import Registry
-from tricktable.journal import Journal
-from tricktable.service import BrokerURL, Service, ServiceError
+from tricktable.deckkit.decks import Registry
+from tricktable.mqtt.broker import BrokerTLS, mosquitto_available, start_broker
+from tricktable.serve.journal import Journal
+from tricktable.serve.service import BrokerURL, Service, ServiceError
 
 pytestmark = pytest.mark.skipif(not mosquitto_available() or not shutil.which("openssl"),
                                 reason="needs mosquitto and openssl")

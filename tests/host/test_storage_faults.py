@@ -27,10 +27,10 @@ from hostkit import (
     tap_for,
 )
 from storagekit import Sandbox, needs_namespaces
-from tricktable.broker import mosquitto_available
 from tricktable.history import verify
-from tricktable.journal import Journal
+from tricktable.mqtt.broker import mosquitto_available
 from tricktable.protocol import HostStatus, decode
+from tricktable.serve.journal import Journal
 
 pytestmark = [needs_namespaces,
               pytest.mark.skipif(not mosquitto_available(), reason="needs mosquitto"),

@@ -19,7 +19,7 @@ from hostkit import (
 )
 from tricktable.engine.actions import Deal, Play
 from tricktable.protocol import Control
-from tricktable.table import TableSession, token_actions
+from tricktable.serve.table import TableSession, token_actions
 
 BOARDS = ["t1-n", "t1-e", "t1-s", "t1-w"]
 

@@ -19,9 +19,9 @@ from hostkit import (
     make_registry,
     token_uid,
 )
-from tricktable.decks import Registry
+from tricktable.deckkit.decks import Registry
 from tricktable.protocol import Control
-from tricktable.table import TableSession
+from tricktable.serve.table import TableSession
 
 BOARDS = ["t1-n", "t1-e", "t1-s", "t1-w"]
 MEMBERS = ["Ann", "Bob", "Cy", "Di"]

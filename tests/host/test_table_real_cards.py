@@ -23,12 +23,12 @@ from contextlib import contextmanager
 import pytest
 from tricktable.cards import parse_card
 from tricktable.clubfile import TableConfig
-from tricktable.decks import Registry
+from tricktable.deckkit.decks import Registry
 from tricktable.engine import Engine
 from tricktable.engine.actions import Pass, ScanCard, TurnUp
+from tricktable.serve.table import TableSession
 from tricktable.sim.kit import Kit
 from tricktable.sim.table_sim import deck_cards
-from tricktable.table import TableSession
 
 pytestmark = pytest.mark.timeout(60)
 

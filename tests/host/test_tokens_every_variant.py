@@ -20,14 +20,14 @@ from typing import Any
 
 import pytest
 from tricktable.clubfile import TableConfig
-from tricktable.decks import Registry
+from tricktable.deckkit.decks import Registry
 from tricktable.engine import Engine
 from tricktable.engine.actions import Action, Bid, Deal, Exchange, Pass, Play, ScanCard, TurnUp
 from tricktable.rules import get_variant, list_variants
+from tricktable.serve.table import TableSession, action_token, token_actions, token_tries
 from tricktable.sim.bots import Bot
 from tricktable.sim.kit import Kit
 from tricktable.sim.table_sim import deck_cards
-from tricktable.table import TableSession, action_token, token_actions, token_tries
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -15,7 +15,7 @@ from hostkit import club_toml
 from tricktable.appliance import credentials
 from tricktable.appliance.settings import load_settings
 from tricktable.appliance.up import UpError, broker_part, write_broker_files
-from tricktable.broker import free_port, mosquitto_available, start_mosquitto
+from tricktable.mqtt.broker import free_port, mosquitto_available, start_mosquitto
 from tricktable.provision.passwords import add_board_user, add_user
 from waiting import eventually
 

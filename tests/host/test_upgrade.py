@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from tricktable.club import load_night, standings
 from tricktable.history import write_text
-from tricktable.journal import JOURNAL_VERSION, Journal, JournalError
 from tricktable.players.db import SCHEMA_VERSION, ClubDB
+from tricktable.serve.journal import JOURNAL_VERSION, Journal, JournalError
 
 OLD = Path(__file__).parent.parent / "data" / "upgrade-7c73ea1"
 

@@ -24,10 +24,10 @@ import sys
 from pathlib import Path
 
 from hostkit import SEATS, Observer, ResendingBoard, bot_choice, club_toml, make_registry, tap_for
-from tricktable.broker import free_port
 from tricktable.club.store import save_night
 from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
 from tricktable.engine import Engine
+from tricktable.mqtt.broker import free_port
 from tricktable.protocol import TableEvent, decode
 from tricktable.provision.passwords import add_board_user, add_user
 from waiting import eventually

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 from leaguekit import LeagueBroker, start_league_broker  # noqa: E402
 from pgkit import PostgresServer, unavailable  # noqa: E402
 from tlskit import make_certificates  # noqa: E402
-from tricktable.broker import mosquitto_available  # noqa: E402
+from tricktable.mqtt.broker import mosquitto_available  # noqa: E402
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -16,12 +16,10 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import psycopg
-from tricktable.broker import BrokerAuth, BrokerHandle, BrokerTLS, start_broker
 from tricktable.club import load_night, standings
 from tricktable.club.journal_hands import hands_from_game
-from tricktable.demo import Demo, DemoConfig
+from tricktable.demo.runner import Demo, DemoConfig
 from tricktable.engine.actions import action_from_json
-from tricktable.journal import Journal
 from tricktable.league.bridge import bridge_config, league_acl
 from tricktable.league.club_feed import ClubFeed
 from tricktable.league.club_players import ClubPlayers
@@ -35,9 +33,11 @@ from tricktable.league.messages import (
 )
 from tricktable.league.sender import Sender
 from tricktable.league.store import LeagueStore
-from tricktable.mqtturl import BrokerURL
+from tricktable.mqtt.broker import BrokerAuth, BrokerHandle, BrokerTLS, start_broker
+from tricktable.mqtt.url import BrokerURL
 from tricktable.players.db import ClubDB
 from tricktable.players.roster import Players
+from tricktable.serve.journal import Journal
 from tricktable.stats.store import Stats
 
 SERVICE_USER, SERVICE_PASSWORD = "league-service", "service-pw"

@@ -66,7 +66,7 @@ def test_bad_bridges_are_refused_naming_the_fault(tmp_path: Path) -> None:
 
 
 def test_send_refuses_ids_the_league_would_refuse(tmp_path: Path) -> None:
-    from tricktable.journal import Journal
+    from tricktable.serve.journal import Journal
 
     journal = tmp_path / "journal.sqlite"
     Journal(journal).close()
@@ -80,7 +80,7 @@ def test_send_refuses_ids_the_league_would_refuse(tmp_path: Path) -> None:
 
 
 def test_serve_says_when_the_database_cannot_be_used() -> None:
-    from tricktable.broker import free_port
+    from tricktable.mqtt.broker import free_port
 
     code, text = league("serve", "--db", f"postgresql://nobody@127.0.0.1:{free_port()}/league",
                         "--broker", "mqtt://127.0.0.1:1", "--name", "x")

@@ -31,10 +31,10 @@ from leaguekit import (
     running_service,
     start_club_broker,
 )
-from tricktable.broker import BrokerHandle
 from tricktable.league.club_feed import ClubFeed
 from tricktable.league.consumer import LeagueService
 from tricktable.league.store import LeagueStore
+from tricktable.mqtt.broker import BrokerHandle
 from waiting import eventually
 
 NIGHT_TIMEOUT = 120  # a liveness bound for a two-table, two-game night under load

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 from leaguekit import rows
-from tricktable.journal import Journal
 from tricktable.league.club_feed import ClubFeed
 from tricktable.league.club_players import ClubPlayers
 from tricktable.league.messages import LeagueHand, LeagueNight, LeaguePlayer
 from tricktable.league.store import LeagueStore
 from tricktable.players.db import ClubDB
 from tricktable.players.roster import Players
+from tricktable.serve.journal import Journal
 from tricktable.stats.rating import RatedGame, rate_games
 
 

@@ -29,11 +29,11 @@ from leaguekit import (
     start_instance,
     synthetic_hand,
 )
-from tricktable.broker import BrokerHandle
 from tricktable.league.consumer import LeagueService
 from tricktable.league.messages import LeagueGame, LeagueMessage, TallyLine, encode, topic_for
 from tricktable.league.store import LeagueStore
-from tricktable.mqtturl import BrokerURL, configure_client
+from tricktable.mqtt.broker import BrokerHandle
+from tricktable.mqtt.url import BrokerURL, configure_client
 from waiting import eventually
 
 STREAM = 1500  # hands in the stream an instance is killed in

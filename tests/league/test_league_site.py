@@ -13,10 +13,10 @@ import pytest
 import uvicorn
 from browsing import chromium, needs_chromium
 from leaguekit import synthetic_hand
-from tricktable.broker import free_port
 from tricktable.league.messages import LeagueGame, LeagueNight, LeaguePlayer, TallyLine
 from tricktable.league.site import league_app
 from tricktable.league.store import LeagueStore
+from tricktable.mqtt.broker import free_port
 from waiting import eventually
 
 

@@ -109,8 +109,8 @@ def test_member_tags_enrolled_at_the_reader_are_taken_by_their_players(
         players: Players, tmp_path: Path) -> None:
     """``enroll --kind members`` keeps member number -> name and UID -> member in the deck
     registry (docs/club.md, "Member tags"); ``players import-tags`` gives each its player."""
-    from tricktable import tags
-    from tricktable.decks import Registry, Slot
+    from tricktable.deckkit import tags
+    from tricktable.deckkit.decks import Registry, Slot
 
     registry = Registry(tmp_path / "decks.sqlite")
     registry.create_deck(90, "members")

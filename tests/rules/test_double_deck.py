@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from tricktable.cards import parse_card
-from tricktable.decks import CARD_DECKS, deck_slots
+from tricktable.deckkit.decks import CARD_DECKS, deck_slots
 from tricktable.engine import Engine
 from tricktable.engine.actions import Bid, DeclareTrump, Pass, Play
 from variantkit import finish, ok, random_game, refused, table

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 from tricktable.cards import parse_card_copy
-from tricktable.decks import Registry
+from tricktable.deckkit.decks import Registry
 from tricktable.engine.actions import Bid, DeclareTrump, Pass, Play, SitOut
+from tricktable.serve.table import token_actions
 from tricktable.sim.kit import Kit, KitError
 from tricktable.sim.table_sim import deck_cards
-from tricktable.table import token_actions
 
 SETUP = {"variant": "bid-euchre", "players": ["A", "B", "C", "D"]}
 

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 import pytest
 from demo_runs import played_to_end
 from seasoning import HANDS, ROUNDS, TABLES, VARIANTS, SeasonedClub
-from tricktable.broker import BrokerHandle
-from tricktable.demo import DemoConfig
+from tricktable.demo.runner import DemoConfig
+from tricktable.mqtt.broker import BrokerHandle
 
 
 @pytest.fixture(scope="session")

@@ -14,8 +14,8 @@ import httpx
 import pytest
 from browsing import chromium, needs_chromium
 from playwright.sync_api import expect
-from tricktable.broker import BrokerHandle
-from tricktable.demo import Demo, DemoConfig
+from tricktable.demo.runner import Demo, DemoConfig
+from tricktable.mqtt.broker import BrokerHandle
 from tricktable.players import GUEST, ClubDB, Players
 from waiting import eventually
 

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from seasoning import VARIANTS, SeasonedClub
 from tricktable.cli import main
 from tricktable.history import read_text, verify
-from tricktable.journal import Journal
 from tricktable.players import ClubDB, Players
+from tricktable.serve.journal import Journal
 from tricktable.stats import Stats
 from tricktable.stats.export import csv_exports, split_records
 from tricktable.stats.follow import StatsFollower

@@ -11,8 +11,8 @@ from collections import Counter
 import pytest
 from recount import recount
 from seasoning import VARIANTS, SeasonedClub
-from tricktable.journal import Journal
 from tricktable.players import ClubDB
+from tricktable.serve.journal import Journal
 from tricktable.stats import family_of
 
 RECOUNTED = ("hands", "tricks", "revokes", "declared", "declared:", "bid:", "trump:",

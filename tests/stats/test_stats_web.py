@@ -15,7 +15,7 @@ import pytest
 from browsing import SIZES, needs_chromium
 from playwright.sync_api import Browser, Page, expect
 from seasoning import VARIANTS, SeasonedClub
-from tricktable.broker import BrokerHandle
+from tricktable.mqtt.broker import BrokerHandle
 from tricktable.players import GUEST, ClubDB, Players
 from tricktable.stats import Stats
 from tricktable.stats.seasons import Seasons

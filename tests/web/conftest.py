@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tricktable.broker import BrokerHandle
+from tricktable.mqtt.broker import BrokerHandle
 from tricktable.web.server import Scoreboard
 from web_fixtures import ADMIN_TOKEN, Publisher
 

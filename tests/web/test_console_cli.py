@@ -4,9 +4,9 @@ broker that does not answer is named; nothing starts on bad input."""
 from __future__ import annotations
 
 from click.testing import CliRunner
-from tricktable.broker import free_port
 from tricktable.cli import main
 from tricktable.club import ProgressiveTournament, save_night
+from tricktable.mqtt.broker import free_port
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:

@@ -16,7 +16,7 @@ import pytest
 from browsing import SIZES, needs_chromium
 from club_night import club_night, publish_tables, write_night
 from playwright.sync_api import Browser, Page
-from tricktable.broker import BrokerHandle
+from tricktable.mqtt.broker import BrokerHandle
 from tricktable.web.server import Scoreboard
 from web_fixtures import Publisher
 

@@ -14,8 +14,8 @@ import paho.mqtt.client as mqtt
 import pytest
 from browsing import needs_chromium
 from playwright.sync_api import Browser, Page, expect
-from tricktable.broker import BrokerHandle
-from tricktable.mqtturl import BrokerURL
+from tricktable.mqtt.broker import BrokerHandle
+from tricktable.mqtt.url import BrokerURL
 from tricktable.web.console import create_console
 from tricktable.web.console_link import NightLink
 from tricktable.web.server import Scoreboard

@@ -22,9 +22,9 @@ from playwright.sync_api import Browser, Page, expect
 from test_contrast import measure
 from tricktable.analysis.cache import file_cache
 from tricktable.analysis.hand import FORMAT, analyse_game
-from tricktable.broker import BrokerHandle
 from tricktable.history import load, record_from_engine, write_json
 from tricktable.history.replay import game_json
+from tricktable.mqtt.broker import BrokerHandle
 from tricktable.web.journal_hands import HistoryFiles, JournalHands
 from tricktable.web.server import Scoreboard
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from browsing import needs_chromium
 from playwright.sync_api import Browser, Page, expect
-from tricktable.broker import BrokerHandle
+from tricktable.mqtt.broker import BrokerHandle
 from tricktable.web.server import Scoreboard
 
 WAIT_MS = 10_000

@@ -19,9 +19,9 @@ import pytest
 from browsing import needs_chromium
 from club_night import club_night, write_night
 from playwright.sync_api import Browser, Page, expect
-from tricktable.broker import BrokerHandle
 from tricktable.club import ProgressiveTournament
 from tricktable.club.scorecard import results_csv, scorecards, scorecards_csv
+from tricktable.mqtt.broker import BrokerHandle
 from tricktable.web.night import standing_rows
 from tricktable.web.server import Scoreboard
 

@@ -22,7 +22,6 @@ import pytest
 from browsing import SIZES, needs_chromium
 from click.testing import CliRunner
 from playwright.sync_api import Browser, Page, expect
-from tricktable.broker import BrokerHandle
 from tricktable.cli import main
 from tricktable.club import (
     ProgressiveOptions,
@@ -31,7 +30,8 @@ from tricktable.club import (
     save_night,
     standings,
 )
-from tricktable.demo import Demo, DemoConfig
+from tricktable.demo.runner import Demo, DemoConfig
+from tricktable.mqtt.broker import BrokerHandle
 from tricktable.web.night import NightFile
 from tricktable.web.server import Scoreboard
 from web_fixtures import read_stream

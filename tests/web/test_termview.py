@@ -7,10 +7,10 @@ import json
 import threading
 
 from rich.console import Console
-from tricktable.broker import BrokerHandle
-from tricktable.termview import club_view, table_panel, watch
+from tricktable.mqtt.broker import BrokerHandle
 from tricktable.web.feed import Feed
 from tricktable.web.model import Club
+from tricktable.web.termview import club_view, table_panel, watch
 from web_fixtures import Publisher
 from web_script import game_states
 

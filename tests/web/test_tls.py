@@ -20,12 +20,18 @@ import pytest
 from click.testing import CliRunner
 from rich.console import Console
 from tlskit import make_certificates
-from tricktable.broker import BrokerAuth, BrokerHandle, BrokerTLS, mosquitto_available, start_broker
 from tricktable.cli import main
-from tricktable.mqtturl import BrokerURL, configure_client
-from tricktable.termview import watch
+from tricktable.mqtt.broker import (
+    BrokerAuth,
+    BrokerHandle,
+    BrokerTLS,
+    mosquitto_available,
+    start_broker,
+)
+from tricktable.mqtt.url import BrokerURL, configure_client
 from tricktable.web.feed import Feed
 from tricktable.web.server import Scoreboard
+from tricktable.web.termview import watch
 from waiting import eventually
 from web_script import game_states
 

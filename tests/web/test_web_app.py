@@ -10,7 +10,7 @@ import httpx
 import paho.mqtt.client as mqtt
 import pytest
 from tricktable import protocol
-from tricktable.broker import BrokerHandle
+from tricktable.mqtt.broker import BrokerHandle
 from tricktable.web.server import Scoreboard
 from waiting import eventually
 from web_fixtures import ADMIN_TOKEN, Publisher, read_stream

@@ -12,10 +12,10 @@ import sys
 import httpx
 from click.testing import CliRunner
 from signals import ctrl_c_default
-from tricktable.broker import free_port
 from tricktable.cli import main
 from tricktable.club.store import save_night
 from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
+from tricktable.mqtt.broker import free_port
 from waiting import eventually
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 from club_night import club_night, write_night
-from tricktable.broker import BrokerHandle
+from tricktable.mqtt.broker import BrokerHandle
 from tricktable.players import ClubDB, Players
 from tricktable.web.app import create_app
 from tricktable.web.feed import Feed

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 import paho.mqtt.client as mqtt
-from tricktable.broker import BrokerHandle
+from tricktable.mqtt.broker import BrokerHandle
 
 ADMIN_TOKEN = "let-me-in"
 

@@ -8,7 +8,7 @@ with the CPU seconds each process spent (how evenly the work was shared). ``done
 analysis)`` is called in the calling process as each game is finished (a progress bar). A game is the unit of work: a
 club night is tens of them, each a few hands. Workers are started fresh (``spawn``), each
 opens the journal read-only once; with ``jobs`` 1 everything runs in this process. Used by
-``tricktable analyse``. Imports ``analysis.cache`` and ``journal``.
+``tricktable analyse``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from tricktable.analysis.cache import cached_analysis, journal_cache
-from tricktable.journal import Journal
+from tricktable.serve.journal import Journal
 
 __all__ = ["analyse_games", "label", "GameFailed"]
 

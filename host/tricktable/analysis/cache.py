@@ -5,7 +5,7 @@ when it is of this record (the SHA-256 of its JSON hand history) and of the curr
 else works it out with ``analysis.hand.analyse_game`` and writes it there. Where the files
 go: ``file_cache(path)`` (``FILE.analysis.json``) and ``journal_cache(path, table, game)``
 (``JOURNAL.analysis/{table}-game{n}.json``); ``kept_analysis`` only reads. Used by ``tricktable analyse`` and the replay
-page. Imports ``analysis.hand`` and ``history``.
+page.
 """
 
 from __future__ import annotations

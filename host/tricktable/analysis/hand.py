@@ -17,8 +17,7 @@ card scanned), returns a JSON-able dict (the format is in docs/analysis.md):
   contract a perfect-information auction ends in (``analysis.par``), from the hands as dealt.
 
 Hands with unknown cards (a table that did not scan them) are listed with ``unknown`` and a
-reason. Caching and files live in ``analysis.cache``. Imports ``engine``, ``history``,
-``rules``, ``analysis.solver`` and ``analysis.par``.
+reason. Caching and files live in ``analysis.cache``.
 """
 
 from __future__ import annotations

@@ -25,7 +25,6 @@ given where it has no meaning (said with ``none`` and why): more than two sides;
 where every seat bids and no auction is won (the tricks each side takes, the bid that
 makes, are given instead); a contract fixed before any bid.
 Rows, the par and each bid carry ``text`` in words (``history.words``) for the replay page.
-Imports ``analysis.solver``, ``engine``, ``history.words`` and ``rules``.
 """
 
 from __future__ import annotations

@@ -11,8 +11,7 @@ variant with ``breaking_spades`` off is bridge's card play (four hands of 13 car
 partnerships, any card may be led, follow suit, the highest trump or card of the suit led
 wins), and the strain is the ordering's trump (``S H D C``, ``NT``). ``pbn(cp)`` writes the
 hands in PBN, seat 0 as North; ``bridge_table(seed)`` is the deal's 5x4 table of tricks by
-strain and declarer, as DDS's ``CalcDDtable`` gives it. Imports ``cards``,
-``engine.intplay``, ``rules`` and ``analysis.solver``.
+strain and declarer, as DDS's ``CalcDDtable`` gives it.
 """
 
 from __future__ import annotations

@@ -58,8 +58,7 @@ gone (what Spades' broken spades and Bauer's first lead depend on), and no more 
 position the variant calls free (``Variant.leads_free``); the callback shows the rules the
 search's position through the ``CardPlay`` (its hands and finished tricks) and puts it
 back, so the position is as it was after each call, even one stopped by an exception.
-Solvers of the same deal with other leaders can share tables (``share``). Imports
-``cards``, ``engine.intplay`` and ``analysis._search``.
+Solvers of the same deal with other leaders can share tables (``share``).
 """
 
 from __future__ import annotations

@@ -8,7 +8,6 @@ file copy of a live one), then keeps the last ``keep`` folders. ``Watcher`` read
 file every second and takes one each time a game is finished (the night's games grow) and
 when the night is over. ``restore(settings, folder)`` writes a backup's files back in place
 (the databases again through the backup API) and is refused while ``up`` runs.
-Imports ``club.store`` (to read a night).
 """
 
 from __future__ import annotations

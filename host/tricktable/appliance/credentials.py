@@ -1,14 +1,13 @@
 """The secrets ``tricktable up`` keeps in its data directory, made once and kept.
 
-One broker user per part, each allowed the least it needs (hardware/mosquitto/acl.template):
+One broker user per part, each allowed the least it needs (mqtt/mosquitto/acl.template):
 ``tricktable-host`` for ``serve``, ``tricktable-web`` for the read-only scoreboard,
 ``tricktable-director`` for the console, ``tricktable-watch`` for ``doctor`` (it only reads,
 so it never takes a running part's session: the broker binds client ids to users). Each
 password, and the console's admin token, is a file of its own under ``DATA/secrets`` (0700),
 readable by its owner only (0600) and handed to the parts as a file, never on a command
 line. ``ensure(data)`` makes the missing ones and says which it made, so ``up`` prints the
-console's token only the first time. Imports ``provision.passwords`` (the password generator
-boards get too) and ``secretfiles``.
+console's token only the first time.
 """
 
 from __future__ import annotations

@@ -12,7 +12,6 @@ card deck and token decks are enrolled whole in the deck registry and were check
 reader within ``host.deck_check_days`` (else a warning); the journal's disk has
 ``host.min_free_mb`` free; the TV, phone and console pages are served. Each :class:`Check` says
 whether it ``stops`` the night (the exit status) or only warns.
-Imports ``decks``, ``fleet.health``, ``mqtturl``, ``protocol`` and ``appliance.up``.
 """
 
 from __future__ import annotations
@@ -34,9 +33,9 @@ import paho.mqtt.client as mqtt
 from tricktable.appliance.credentials import WATCH_USER, Credentials
 from tricktable.appliance.settings import Settings
 from tricktable.appliance.up import WILDCARD, addresses, boards_entry
-from tricktable.decks import DeckCheck, Registry, RegistryError
+from tricktable.deckkit.decks import DeckCheck, Registry, RegistryError
 from tricktable.fleet.health import flags
-from tricktable.mqtturl import BrokerConfigError, configure_client
+from tricktable.mqtt.url import BrokerConfigError, configure_client
 from tricktable.protocol import MAX_STATUS_MESSAGE, BoardStatus, ProtocolError, Topics, decode
 
 WEAK_RSSI_DBM = -80  # below this a board's Wi-Fi drops plays now and then

@@ -5,7 +5,6 @@
 path taken relative to the club file, and returns :class:`Settings`. A mistake is a
 :class:`SettingsError` naming the key. The keys are listed in docs/appliance.md; none is
 required: a club file without ``[host]`` runs on this machine alone (loopback only).
-Imports ``clubfile``, ``mqtturl`` and ``textfiles``.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from tricktable.clubfile import Club, ClubFileError, load_club
-from tricktable.mqtturl import BrokerConfigError, BrokerURL
+from tricktable.mqtt.url import BrokerConfigError, BrokerURL
 from tricktable.textfiles import TextFileError, read_text
 
 DATA_ENV = "TRICKTABLE_DATA"

@@ -11,7 +11,7 @@ part's process id, rewritten on every start, for ``tricktable log``, ``restore``
 Stopping sends SIGTERM to every part, newest first, and SIGKILL to one that has not ended
 within ``grace`` seconds. Each child gets SIGTERM from Linux if the supervisor is killed
 (``prctl(PR_SET_PDEATHSIG)``, looked up before any fork: the child, forked from a process with
-threads, only calls it, loading nothing). Imports nothing of ours.
+threads, only calls it, loading nothing).
 """
 
 from __future__ import annotations

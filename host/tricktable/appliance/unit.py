@@ -7,7 +7,7 @@ is up. A system unit runs as the user who installed it (``User=``); a user unit
 (``--user``) needs ``loginctl enable-linger USER`` to start before anyone logs in.
 ``install``/``uninstall`` write or remove ``tricktable.service`` in the unit folder and,
 unless told not to, run ``systemctl daemon-reload`` and ``enable --now`` (``disable
---now``). Imports nothing of ours.
+--now``).
 """
 
 from __future__ import annotations

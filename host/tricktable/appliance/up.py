@@ -12,8 +12,7 @@ night; no secret is on any command line (the console's token is a file too). ``a
 phone page and the console are, each with a QR code. ``run(settings, stop, echo)`` writes
 the addresses for the TV page, runs the parts under a ``Supervisor`` with the backups'
 ``Watcher`` beside them until ``stop`` is set. Only one ``up`` runs on a data directory
-(a lock on ``DATA/up.lock``). Imports ``broker``, ``provision`` (acl, brokerconf, certs,
-passwords), ``secretfiles``, ``textfiles`` and the appliance's own modules.
+(a lock on ``DATA/up.lock``).
 """
 
 from __future__ import annotations
@@ -41,7 +40,7 @@ from tricktable.appliance.credentials import (
 )
 from tricktable.appliance.settings import Settings
 from tricktable.appliance.supervisor import Log, Part, Supervisor
-from tricktable.broker import MOSQUITTO, mosquitto_available
+from tricktable.mqtt.broker import MOSQUITTO, mosquitto_available
 from tricktable.provision.acl import BrokerFileError, acl_text
 from tricktable.provision.brokerconf import ClubBrokerFiles, club_config
 from tricktable.provision.certs import make_club_certs

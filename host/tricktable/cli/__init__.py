@@ -4,7 +4,6 @@ The group lives here; every subcommand lives in its own module of this package a
 loaded only when it is run, so ``tricktable --help`` stays fast and a broken optional
 dependency of one command cannot break the others. To add a command, add a line to
 ``COMMANDS``: the command name, then ``module:attribute`` of a ``click.Command``.
-Imports only click here; the command modules may import any of our packages (thin shells).
 """
 
 from __future__ import annotations
@@ -65,7 +64,17 @@ class LazyGroup(click.Group):
                 formatter.write_dl(rows)
 
 
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from tricktable.install import describe
+
+    click.echo(describe())
+    ctx.exit()
+
+
 @click.group(cls=LazyGroup)
-@click.version_option(package_name="tricktable")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=_show_version, help="Show the version and where this install came from.")
 def main() -> None:
     """tricktable: the rules-aware host for an NFC card table."""

@@ -11,8 +11,7 @@ game's record is unchanged (its SHA-256 is stored with it) and the format is cur
 cache that cannot be written is said (on stderr) and the analysis printed all the same.
 Prints each hand's contracts table, its par (``analysis.par``: the contract a
 perfect-information auction ends in, and each side's best contract at each bid) and every
-card that cost a trick; ``--json`` prints the analysis itself. Imports ``analysis``,
-``history``, ``journal`` and rich.
+card that cost a trick; ``--json`` prints the analysis itself.
 """
 
 from __future__ import annotations
@@ -38,7 +37,7 @@ from tricktable.analysis.batch import analyse_games, label
 from tricktable.analysis.cache import cached_analysis, file_cache
 from tricktable.engine import EngineError
 from tricktable.history import HistoryError, load
-from tricktable.journal import Journal, JournalError
+from tricktable.serve.journal import Journal, JournalError
 
 __all__ = ["analyse"]
 

@@ -17,7 +17,7 @@ import click
 
 from tricktable.cli.secretopts import secret_option, secret_value
 from tricktable.clubfile import ClubFileError, load_club
-from tricktable.mqtturl import BrokerConfigError, BrokerURL
+from tricktable.mqtt.url import BrokerConfigError, BrokerURL
 from tricktable.provision.acl import BrokerFileError, acl_text, check_board_id, ensure_acl
 from tricktable.provision.boardfile import (
     CA_FILE,

@@ -1,9 +1,9 @@
-"""``tricktable broker``: the club broker's TLS and users (hardware/mosquitto/README.md).
+"""``tricktable broker``: the club broker's TLS and users (mqtt/mosquitto/README.md).
 
 ``broker certs`` makes the club's CA (once; every board holds it) and the broker's certificate
 for its host names and addresses, keys 0600 (provision/certs.py). ``broker user`` adds a
 program's user to the mosquitto password file with a fresh password, written to a file of
-its own readable by its owner only (for ``--password-file``). Imports ``provision``.
+its own readable by its owner only (for ``--password-file``).
 """
 
 from __future__ import annotations

@@ -3,8 +3,7 @@
 ``--username`` (or ``TRICKTABLE_MQTT_USERNAME``) and ``--password-file`` (or
 ``TRICKTABLE_MQTT_PASSWORD``) complete a ``--broker`` URL that carries no password, so the
 password stays out of ``ps`` and the shell's history; a password in the URL still works, with
-a warning (deprecated). Imports ``tricktable.mqtturl``, ``tricktable.protocol`` and
-``cli.secretopts``.
+a warning (deprecated).
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from typing import Any
 import click
 
 from tricktable.cli.secretopts import warn_on_command_line
-from tricktable.mqtturl import BrokerConfigError, BrokerURL
+from tricktable.mqtt.url import BrokerConfigError, BrokerURL
 from tricktable.protocol import DEFAULT_PREFIX
 from tricktable.textfiles import TextFileError, read_text
 

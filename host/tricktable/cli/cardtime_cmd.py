@@ -1,6 +1,4 @@
 """``tricktable cardtime``: a real table's card-to-verdict figure, from its boards' statuses.
-
-Imports ``tricktable.cardtime``, ``tricktable.mqtturl`` and ``tricktable.protocol``.
 """
 
 from __future__ import annotations
@@ -14,7 +12,7 @@ import paho.mqtt.client as mqtt
 
 from tricktable.cardtime import CardTimes
 from tricktable.cli.brokeropts import broker_options, broker_url
-from tricktable.mqtturl import BrokerConfigError, configure_client
+from tricktable.mqtt.url import BrokerConfigError, configure_client
 from tricktable.protocol import Topics
 
 

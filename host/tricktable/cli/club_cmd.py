@@ -10,8 +10,7 @@ game), ``substitute OUT IN``, ``swap A B`` (two players change places), ``end`` 
 last bell back) are what real nights need; byes are automatic when the players do not fill
 the tables. The night is a JSON file, saved after every
 command that changes it, so a restart loses nothing. Bad input changes nothing and exits non-zero
-with the reason. docs/club.md is the organiser's guide. Imports ``club``, ``journal``,
-``engine.actions``, ``click``, ``rich``.
+with the reason. docs/club.md is the organiser's guide.
 """
 
 from __future__ import annotations
@@ -37,7 +36,7 @@ from tricktable.club import (
 )
 from tricktable.club.journal_hands import hands_from_game
 from tricktable.engine.actions import action_from_json
-from tricktable.journal import Journal, JournalError
+from tricktable.serve.journal import Journal, JournalError
 
 __all__ = ["club"]
 

@@ -1,8 +1,7 @@
 """``tricktable console``: the director console for a night run by ``serve --night``.
 
 Its own address (default 127.0.0.1:8081), apart from the public scoreboard, and always behind
-the admin token. Imports ``tricktable.web`` (server, console, console_link), ``journal`` and
-``mqtturl`` (the broker URL, as for serve and web).
+the admin token.
 """
 
 from __future__ import annotations
@@ -13,8 +12,8 @@ import click
 
 from tricktable.cli.brokeropts import broker_options, broker_url
 from tricktable.cli.secretopts import secret_option, secret_value
-from tricktable.journal import Journal, JournalError
-from tricktable.mqtturl import BrokerConfigError
+from tricktable.mqtt.url import BrokerConfigError
+from tricktable.serve.journal import Journal, JournalError
 from tricktable.web.console import create_console
 from tricktable.web.console_link import NightLink
 from tricktable.web.server import Scoreboard

@@ -1,10 +1,10 @@
 """``tricktable enroll`` and ``tricktable deck ...``: tag decks at a USB PN532 and check them.
 
-Thin: the sessions live in ``tricktable.enroll``, the registry in ``tricktable.decks``; this
+Thin: the sessions live in ``tricktable.deckkit.enroll``, the registry in ``tricktable.deckkit.decks``; this
 module parses options and shows the session to the person at the reader with rich (a
 progress bar, the card to tap next, problems in red, questions read from stdin).
 ``enroll --kind members --members FILE`` tags the members' own tags (their names from FILE,
-read like a club night's players file). Imports ``decks``, ``enroll`` and ``club.roster``.
+read like a club night's players file).
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.prompt import Prompt
 from rich.table import Table
 
-from tricktable import decks, enroll
 from tricktable.club.errors import ClubError
 from tricktable.club.roster import read_roster
+from tricktable.deckkit import decks, enroll
 
 registry_option = click.option(
     "--registry",

@@ -1,14 +1,13 @@
 """``tricktable demo``: simulated tables on the real stack, live in the terminal and a browser.
 
-Parses the options into a ``tricktable.demo.DemoConfig``, starts the ``Demo``, shows the
-live terminal view (``tricktable.termview``) until the games are done or Ctrl-C, then
+Parses the options into a ``tricktable.demo.runner.DemoConfig``, starts the ``Demo``, shows the
+live terminal view (``tricktable.web.termview``) until the games are done or Ctrl-C, then
 stops everything and prints a summary of each game, the journal's path and each game's
 hand history (written from the journal; ``tricktable verify`` checks it). Log messages
 go to ``demo.log`` in the run directory's parent, not over the live view. SIGTERM and SIGHUP
 (a closed terminal) stop it as cleanly as Ctrl-C.
 With ``--night``, the bots play a whole club night; at the end the standings are printed and
 where the web shows the night again (results to print, the TV, the standings).
-Imports ``club``, ``demo``, ``rules``, ``service`` (its error) and ``termview``.
 """
 
 from __future__ import annotations
@@ -29,13 +28,13 @@ from rich.table import Table
 from rich.text import Text
 
 from tricktable.club import ClubError, ProgressiveOptions, load_night, standings
-from tricktable.demo import Demo, DemoConfig, DemoError
+from tricktable.demo.runner import Demo, DemoConfig, DemoError
 from tricktable.players import PlayersError
 from tricktable.protocol import DEFAULT_PREFIX, natural_key
 from tricktable.rules import list_variants
 from tricktable.rules.base import OptionError
-from tricktable.service import ServiceError
-from tricktable.termview import watch
+from tricktable.serve.service import ServiceError
+from tricktable.web.termview import watch
 
 DEMO_PREFIX = "tricktable-demo"  # on a club's broker, never the club's own topics
 NIGHT_PAGES = (("/results", "the results to print, each player's scorecard, the CSV"),

@@ -5,7 +5,7 @@ Thin: reads the journal (docs/journal.md), asks it for each game's record and wr
 ``tricktable.history`` (``write_text`` / ``write_json`` / ``egn.write_egn``, Euchre games
 only); ``--format emn --night NIGHT`` writes the night kept by the live tables with
 ``club.emn`` (its tables, head first, from the night file's ``live`` section, else the
-journal's in natural order). Imports ``club``, ``history``, ``journal`` and ``protocol``.
+journal's in natural order).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from tricktable.club import ClubError, load_night_data
 from tricktable.club.emn import night_to_emn
 from tricktable.history import HistoryError, write_json, write_text
 from tricktable.history.egn import write_egn
-from tricktable.journal import Journal, JournalError
 from tricktable.players import ClubDB, Players, PlayersError
 from tricktable.protocol import natural_key
+from tricktable.serve.journal import Journal, JournalError
 
 
 @click.command("export")

@@ -4,8 +4,7 @@
 compiles and signs a bundle, ``fleet update`` offers one to every board of the club file,
 table by table, between hands (docs/fleet.md). Boards refuse a bundle older than theirs:
 ``fleet rollback`` signs an older bundle again with a fresh counter, the director's explicit
-way back, and records who did it, when and why in the audit log. Imports ``clubfile``, ``decks``, ``fleet`` and
-the broker options; the club key comes from the deck registry (``tricktable deck key``).
+way back, and records who did it, when and why in the audit log.
 """
 
 from __future__ import annotations
@@ -17,13 +16,13 @@ from pathlib import Path
 
 import click
 
-from tricktable import decks
 from tricktable.cli.brokeropts import broker_options, broker_url
 from tricktable.cli.deck_cmds import registry_option
 from tricktable.clubfile import ClubFileError, load_club
+from tricktable.deckkit import decks
 from tricktable.fleet import bundle
 from tricktable.fleet.updater import BoardResult, UpdateError, Updater
-from tricktable.mqtturl import BrokerConfigError
+from tricktable.mqtt.url import BrokerConfigError
 
 
 def _club_key(registry: Path | None) -> bytes:

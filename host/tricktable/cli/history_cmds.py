@@ -7,7 +7,6 @@ hands, contract, trick winners, revokes, results, scores, the winner) and names 
 difference, exiting with status 1 when there is one. Both read the text or JSON form, EGN, or
 an EMN match (every game in turn, each under a line naming it) and refuse a malformed file
 with a message naming the line (status 1, like a difference).
-Imports ``history`` and click/rich.
 """
 
 from __future__ import annotations

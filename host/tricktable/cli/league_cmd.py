@@ -6,8 +6,6 @@
 - ``season``: define a league season (a named date range) in the league database.
 - ``rate``: rate every season again from the stored games (the services do it as they store).
 - ``site``: the league site (``league.site``).
-
-Imports ``cli.brokeropts``, ``journal``, ``league`` and ``mqtturl``; a thin shell.
 """
 
 from __future__ import annotations
@@ -24,7 +22,7 @@ from types import FrameType
 import click
 
 from tricktable.cli.brokeropts import broker_url, credential_options
-from tricktable.mqtturl import BrokerConfigError
+from tricktable.mqtt.url import BrokerConfigError
 
 DB_HELP = "the league database: postgresql://user@host:port/dbname (libpq URL or DSN)"
 
@@ -97,12 +95,12 @@ def send(club: str, journal: Path, night: Path | None, night_id: str | None, dat
          broker: str, ca_file: str | None, username: str | None, password_file: Path | None,
          every: float, resend_after: float, club_db: Path | None) -> None:
     """Publish this club's scored hands, games and nights for the league, until stopped."""
-    from tricktable.journal import Journal, JournalError
     from tricktable.league.club_feed import ClubFeed
     from tricktable.league.club_players import ClubPlayers
     from tricktable.league.sender import Sender
     from tricktable.players.db import ClubDB, PlayersError, default_db_path
     from tricktable.protocol import ProtocolError
+    from tricktable.serve.journal import Journal, JournalError
 
     if date is not None:
         try:

@@ -6,7 +6,7 @@ person typed twice), ``hide WHO`` / ``unhide WHO`` (Guest on public pages), ``re
 (the member tags enrolled with ``enroll --kind members``). ``WHO`` is a name (now or before)
 or a number (``#3``). Bad input changes nothing and exits non-zero with the reason.
 ``--db`` (or ``$TRICKTABLE_CLUB_DB``) names the club database, default ``club.sqlite``.
-A merge re-rates (``stats``). Imports ``players``, ``decks``, ``stats``, ``click``.
+A merge re-rates (``stats``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from tricktable.decks import Registry, RegistryError
+from tricktable.deckkit.decks import Registry, RegistryError
 from tricktable.players import ClubDB, Player, Players, PlayersError, default_db_path
 
 __all__ = ["players_group", "db_option"]

@@ -3,7 +3,7 @@
 
 ``--NAME VALUE`` on the command line still works, with a warning on stderr that it shows in
 ``ps``: it is deprecated and will be refused in a later release (docs/operations.md,
-"Security"). Imports ``tricktable.secretfiles``.
+"Security").
 """
 
 from __future__ import annotations

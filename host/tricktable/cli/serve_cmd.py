@@ -1,10 +1,9 @@
 """``tricktable serve``: run the host service for a club's tables (see docs/operations.md).
 
 Thin: reads the options, opens the club file, journal and deck registry, starts an embedded
-broker when no ``--broker`` is given, runs :class:`tricktable.service.Service` until Ctrl-C
+broker when no ``--broker`` is given, runs :class:`tricktable.serve.service.Service` until Ctrl-C
 or SIGTERM; with ``--night``, a club night kept by the tables (``club.live``), and with
-``--club-db`` too, its statistics counted as hands score (``stats.follow``). Imports
-``broker``, ``club``, ``clubfile``, ``decks``, ``journal``, ``players``, ``stats`` and ``service``.
+``--club-db`` too, its statistics counted as hands score (``stats.follow``).
 """
 
 from __future__ import annotations
@@ -18,17 +17,17 @@ from pathlib import Path
 
 import click
 
-from tricktable.broker import BrokerError, start_broker
 from tricktable.cli.brokeropts import broker_url as complete_url
 from tricktable.cli.brokeropts import credential_options
 from tricktable.club.errors import ClubError
 from tricktable.club.live import LiveNight
 from tricktable.clubfile import Club, ClubFileError, load_club, parse_club
-from tricktable.decks import Registry, RegistryError
-from tricktable.decks import default_path as default_registry_path
-from tricktable.journal import Journal, JournalError
+from tricktable.deckkit.decks import Registry, RegistryError
+from tricktable.deckkit.decks import default_path as default_registry_path
+from tricktable.mqtt.broker import BrokerError, start_broker
 from tricktable.players import PlayersError
-from tricktable.service import Service, ServiceError
+from tricktable.serve.journal import Journal, JournalError
+from tricktable.serve.service import Service, ServiceError
 from tricktable.stats.follow import StatsFollower
 
 DEFAULT_CLUB = {

@@ -10,7 +10,6 @@ hand-history file. The player, season and leaderboard pages are the scoreboard's
 ``season new NAME --ladder total|best|won [--best N]``, ``season add SEASON NIGHT``,
 ``season list``, ``season ladder SEASON`` and ``season report SEASON -o FILE.html`` (the
 printable report). Bad input changes nothing and exits non-zero with the reason.
-Imports ``players``, ``stats``, ``web.stats``, ``click``.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Thin: reads the club file's ``[host]`` section (``appliance.settings``), makes the secrets,
 prints the addresses with their QR codes (and the console's token the first time), and runs
-``appliance.up`` until Ctrl-C or SIGTERM. Imports ``tricktable.appliance``.
+``appliance.up`` until Ctrl-C or SIGTERM.
 """
 
 from __future__ import annotations

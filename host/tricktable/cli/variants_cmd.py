@@ -3,7 +3,7 @@
 Without a name, one line per variant (players, deck, options with their defaults); with a
 name (or alias), the variant in full: players, deck per player count, cards, partnerships,
 bids, trumps, and every option with its type, default and the seed passage behind it.
-``--json`` prints the same as JSON. Imports ``rules`` and ``click``.
+``--json`` prints the same as JSON.
 """
 
 from __future__ import annotations

@@ -1,6 +1,4 @@
 """``tricktable watch``: the live table view in a terminal, against any broker.
-
-Imports ``tricktable.termview``, ``tricktable.web.feed`` and ``tricktable.mqtturl`` (URL).
 """
 
 from __future__ import annotations
@@ -12,9 +10,9 @@ import click
 
 from tricktable import protocol
 from tricktable.cli.brokeropts import broker_options, broker_url
-from tricktable.mqtturl import BrokerConfigError
-from tricktable.termview import watch as watch_view
+from tricktable.mqtt.url import BrokerConfigError
 from tricktable.web.feed import Feed
+from tricktable.web.termview import watch as watch_view
 
 
 @click.command("watch")

@@ -1,7 +1,5 @@
 """``tricktable web``: serve the scoreboard for any broker (club, table and replay pages;
 with ``--club-db``, the club's leaderboard, player and season pages too).
-
-Imports ``tricktable.web.server`` and ``tricktable.mqtturl`` (the broker URL, as for serve).
 """
 
 from __future__ import annotations
@@ -13,9 +11,9 @@ import click
 from tricktable.cli.brokeropts import broker_options, broker_url
 from tricktable.cli.secretopts import secret_option, secret_value
 from tricktable.history import HistoryError
-from tricktable.journal import Journal, JournalError
-from tricktable.mqtturl import BrokerConfigError
+from tricktable.mqtt.url import BrokerConfigError
 from tricktable.players import PlayersError
+from tricktable.serve.journal import Journal, JournalError
 from tricktable.web.server import Scoreboard
 
 

@@ -8,8 +8,7 @@ other id) replaces what the round had. ``unrecorded(night, journal, tables)`` li
 line each, every game of the night whose tally is not exactly those hands (a hand played
 after the bell included: "players at each table finish their current hand", then stop).
 A director's score fix shows as a difference. The demo's night sweep
-(``bench/night_sweep.py``), the tests and the EMN export (``club.emn``) use it. Imports ``club``
-(journal_hands, live, tournament), ``engine.actions`` and ``journal``.
+(``bench/night_sweep.py``), the tests and the EMN export (``club.emn``) use it.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from tricktable.club.journal_hands import hands_from_game
 from tricktable.club.live import FRESH, NEW_GAME_ID
 from tricktable.club.tournament import Hand, ProgressiveTournament
 from tricktable.engine.actions import action_from_json
-from tricktable.journal import GameRecord, Journal
+from tricktable.serve.journal import GameRecord, Journal
 
 __all__ = ["round_games", "round_hands", "unrecorded"]
 

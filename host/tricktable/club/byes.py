@@ -10,8 +10,6 @@ silent on byes; this is the club's judgement, documented in docs/club.md:
   and seat order), so the movement is not disturbed;
 * a bye scores, by the night's ``bye_score`` option, ``average`` (the mean of every team's
   score at every table in that game, rounded half up) or ``zero``. A bye is not a game won.
-
-Pure functions; imports ``errors``.
 """
 
 from __future__ import annotations

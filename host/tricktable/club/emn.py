@@ -22,8 +22,7 @@ North, Seat 1: East, Seat 2: South, Seat 3: West]". A progressive night is one:
 
 A night of any game EGN cannot hold (Bid Euchre, Spades ...) is refused with one line.
 ``night_to_emn(night, journal, tables, title, club_ids)`` builds the document; ``history.emn`` reads it
-back. Imports ``club`` (audit, standings, tournament), ``engine``, ``history`` and
-``journal``.
+back.
 """
 
 from __future__ import annotations
@@ -40,7 +39,7 @@ from tricktable.engine.actions import action_from_json
 from tricktable.engine.events import HandScored
 from tricktable.history import HistoryError, capture
 from tricktable.history.egn import VARIANTS, to_egn
-from tricktable.journal import GameRecord, Journal
+from tricktable.serve.journal import GameRecord, Journal
 
 __all__ = ["FILE_TYPE", "VERSION", "ID_SOURCE", "night_to_emn"]
 

@@ -1,11 +1,10 @@
 """A journaled game's hand scores, as the club tallies them (team A = N/S, team B = E/W).
 
-A table's host journals every action (``tricktable.journal``); replaying a game's actions
+A table's host journals every action (``tricktable.serve.journal``); replaying a game's actions
 through the engine gives one ``HandScored`` event per hand. Seat 0 of the physical table is
 the club's N, so team A is the side holding seats 0 and 2. Only a four-seat game of two
 partnerships can go on a progressive tally. A countdown's hands go on it as points counted
-off (``night_games.tally_sign``). Imports ``engine``, ``errors``, ``night_games``,
-``tournament``.
+off (``night_games.tally_sign``).
 """
 
 from __future__ import annotations

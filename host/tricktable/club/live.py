@@ -45,9 +45,7 @@ and a ``director`` section: the console's corrections and their audit log
 ``{p}/v1/night/events``.
 Work runs on its own thread, after the message that caused it has been handled, so the
 service's own publications keep their order; the same thread turns the signs' pages every
-``PAGE_S`` seconds. Imports ``club`` (store, tournament, journal_hands, errors, signs,
-movement, night_commands, night_games), ``clubfile``, ``journal``, ``protocol`` and
-``engine.actions``.
+``PAGE_S`` seconds.
 """
 
 from __future__ import annotations
@@ -70,7 +68,6 @@ from tricktable.club.store import night_from_json, night_to_json, write_atomical
 from tricktable.club.tournament import ProgressiveTournament
 from tricktable.clubfile import Club
 from tricktable.engine.actions import action_from_json
-from tricktable.journal import GameRecord, Journal
 from tricktable.protocol import (
     MAX_CONTROL_MESSAGE,
     Control,
@@ -84,6 +81,7 @@ from tricktable.protocol import (
     encode,
     natural_key,
 )
+from tricktable.serve.journal import GameRecord, Journal
 from tricktable.textfiles import TextFileError, read_text
 
 log = logging.getLogger("tricktable.night")

@@ -19,8 +19,6 @@ opponents in the next") holds at every table. The fixed seat rule (docs/club.md)
 * stayers were E/W: E keeps the seat, W moves to S; the arrivals take W and N;
 * of the arriving pair, the one who sat N or E at the old table takes the first of those two
   seats. With one table, the losers "move" to the same table and split the same way.
-
-Imports ``errors``.
 """
 
 from __future__ import annotations

@@ -32,9 +32,6 @@ the reason), and answered with the same refusal if it comes again. The correctio
   starts a new journal game with that game's players, its hands so far carried over.
 
 Tables are named by the club's table ids (``t3``); the night numbers them in natural order.
-Imports ``club`` (errors, tournament, movement), ``journal``, ``protocol``, ``history.words``
-and ``engine.actions``; what it needs of the live night (``club.live``, which imports this
-module) is the ``LiveState`` protocol here, so the two never import each other.
 """
 
 from __future__ import annotations
@@ -48,8 +45,8 @@ from tricktable.club.movement import SEATS, TEAMS, seat_labels
 from tricktable.club.tournament import Hand, ProgressiveTournament
 from tricktable.engine.actions import action_from_json
 from tricktable.history.words import action_words
-from tricktable.journal import GameRecord, Journal
 from tricktable.protocol import Control, NightCommand
+from tricktable.serve.journal import GameRecord, Journal
 
 __all__ = ["Director", "LiveState", "CONSOLE_ID"]
 

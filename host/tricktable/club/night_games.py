@@ -17,7 +17,7 @@ times). Two ways, by variant (docs/club.md, "How a game of the night ends"):
 
 A countdown's points go on the tally as points counted off (``tally_sign``: -1), so that on
 the tally, as in every other variant, more is better (the standings' high score is the best).
-``night_variants()`` lists the variants a night accepts. Imports ``rules``.
+``night_variants()`` lists the variants a night accepts.
 """
 
 from __future__ import annotations

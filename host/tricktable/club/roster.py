@@ -1,7 +1,7 @@
 """The roster: the players of a club night, one name a line in a text file.
 
 Blank lines and lines starting with ``#`` are ignored; names are stripped and must be
-unique (case-insensitively, so the tally sheets cannot be confused). Imports ``errors``.
+unique (case-insensitively, so the tally sheets cannot be confused).
 """
 
 from __future__ import annotations

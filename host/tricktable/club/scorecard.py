@@ -8,8 +8,6 @@ games' seating and hands), never stored apart, so it can be printed from the nig
 time later. ``results_csv`` is the standings with one column per game; ``scorecards_csv`` is
 every scorecard line, one row a player and game. Text cells that a spreadsheet would read as a
 formula (``=``, ``+``, ``-``, ``@`` first) get a leading apostrophe.
-
-Imports ``movement``, ``standings``, ``tournament``.
 """
 
 from __future__ import annotations

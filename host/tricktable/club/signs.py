@@ -17,7 +17,7 @@ between pages, the lines stay put, so an OLED board shows one steady sign.
 
 A name is shown in capitals, cut to 7 characters (``move_line``); on the 7-segment board
 a character it cannot draw becomes a space. ``parse_move_line`` reads a line back (the demo's
-bots and the tests read the boards with it). Imports ``protocol`` and ``club.movement``.
+bots and the tests read the boards with it).
 """
 
 from __future__ import annotations

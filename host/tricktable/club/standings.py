@@ -4,7 +4,7 @@ determine the high score and low score for the tournament").
 Players are ranked by total score; equal totals share a rank (games won then name only order
 the rows). ``high`` marks every player with the best total, ``low`` every player with the
 worst (none when everyone is level). A bye's score counts in the total; it is not a game
-played or won. Imports ``tournament`` (for ``TallyEntry``).
+played or won.
 """
 
 from __future__ import annotations

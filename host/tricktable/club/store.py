@@ -8,7 +8,7 @@ the current game's hands and changes, and ``ended`` (the night's length after ``
 Those keys came later: a file without them (older) loads as a night with none. Loading replays these through ``ProgressiveTournament`` (the same checks as
 when they were entered), so a hand-edited file that breaks a rule is refused with the game
 and table named. Saving writes a temporary file and renames it over the old one, so a crash
-never leaves half a night. Imports ``errors``, ``tournament``.
+never leaves half a night.
 """
 
 from __future__ import annotations

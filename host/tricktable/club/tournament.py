@@ -35,8 +35,6 @@ docs/club.md), as methods a console may call:
 ``changes`` lists this game's arrivals, substitutions and swaps (``("arrive", name)``,
 ``("substitute", out, name)``, ``("swap", a, b)``), kept on the ``Game`` at the bell so a
 night file can replay them.
-
-Imports ``errors``, ``movement``, ``roster``, ``byes``.
 """
 
 from __future__ import annotations

@@ -5,7 +5,6 @@
 with a stable code and a reason, changing nothing. ``engine.actions``/``engine.events`` hold
 the serialisable actions and events; ``engine.state`` the data, ``engine.cardplay`` the hot
 path, ``engine.core`` the phases. See docs/architecture.md, "The engine contract".
-Imports ``cards`` and ``rules``; no I/O, no clock.
 """
 
 from tricktable.engine.core import Engine, EngineError, Outcome

@@ -3,7 +3,7 @@
 Every action carries ``seat``. ``to_json()`` gives a dict with a ``"type"`` key and cards
 printed as in ``tricktable.cards`` (``AS``, ``10H``, ``JOKER``; the copy is its own key);
 ``action_from_json(d)`` reads it back and raises ``ActionError`` naming the problem.
-The journal and the hand history store actions in this form. Imports ``cards`` only.
+The journal and the hand history store actions in this form.
 """
 
 from __future__ import annotations

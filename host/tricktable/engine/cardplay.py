@@ -14,7 +14,6 @@ This is the engine's hot path, kept small. Hands are bit sets (see ``engine.stat
   play that provably fails to follow suit (a known card of the suit led is in the hand) is
   refused in strict mode (``Refused``, raised before anything changes) and accepted as a
   revoke in record mode. ``place`` is its last step: the card moves and the trick is given.
-Imports ``cards`` and ``engine.state``/``engine.events``.
 """
 
 from __future__ import annotations

@@ -8,7 +8,6 @@ Every handler checks the whole action before it changes anything, so a refused a
 leaves the table exactly as it was. The variant (``rules``) is consulted through its named
 hooks; nothing here is specific to one game. Deterministic: the only randomness is
 ``random.Random(seed)`` used by ``Deal``.
-Imports ``cards``, ``rules`` and the rest of ``engine``.
 """
 
 from __future__ import annotations

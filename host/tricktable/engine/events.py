@@ -5,7 +5,6 @@ frozen dataclass costs a ``object.__setattr__`` per field).
 
 ``event.to_json()`` gives a dict with a ``"type"`` key (cards printed as ``AS``/``AS'``);
 the service publishes them on the table's event topic and the web page shows them.
-Imports ``cards`` only.
 """
 
 from __future__ import annotations

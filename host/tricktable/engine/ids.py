@@ -14,7 +14,6 @@ actions of the seat to act as ints and ``Engine.apply_id(a)`` applies one (or ra
 
 Scanning cards and turning up a card (tables whose hands are read by the pads) stay with the
 dataclass actions. ``ActionIds`` translates both ways; it knows nothing of the state.
-Imports ``cards``, ``engine.actions`` and ``rules.base``.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ it carries ``known``, ``order``, ``options`` and ``tricks`` under the engine's n
 
 Build one from a table in its play phase (``CardPlay.from_state``) or from parts (a solver's
 test positions). Nothing is checked on ``play``: it is the search's make; the engine's
-``apply``/``apply_id`` check. Imports ``cards``, ``rules.base`` and ``engine.state``.
+``apply``/``apply_id`` check.
 """
 
 from __future__ import annotations

@@ -8,7 +8,6 @@ in a hand is one of those. ``void``/``void_trick`` remember the suits a seat sho
 (and in which trick), which is how a revoke is proven when hands are unknown.
 
 This is plain data; the rules of play live in ``engine.core`` and ``engine.cardplay``.
-Imports ``cards`` and ``rules``.
 """
 
 from __future__ import annotations

@@ -10,8 +10,7 @@ counter (and ``rollback_of``, the version it replaces): the director's explicit 
 club key (``update_key``): a board holds only the derived key, so a board lost from a club can
 forge neither a tag's MAC nor, once the club key changes, a bundle. Symmetric because a
 board's MicroPython has SHA-256 but no public-key signature check (docs/fleet.md, "Why HMAC").
-The boot loader (main.py, fwslot.py), the pin maps and the test-only virtual.py are never in a
-bundle. Imports provision.bundle (the compiling, shared with ``tricktable board setup``).
+The boot loader (main.py, fwslot.py) and the pin maps are never in a bundle.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ when a reader is weak (reads of a card that failed and were read again, PN532 fr
 and sent again, or reader resets, for many of its tries: a pad that needs a second go at a
 card), when it restarted while watched (its boot id changed: power, the watchdog, a crash,
 an update), when it refused part of its config.json, or when an update was refused or rolled
-back. No I/O. Imports protocol.
+back. No I/O.
 """
 
 from __future__ import annotations

@@ -8,8 +8,6 @@ table to be between hands, updates all its boards at once, and stops at the firs
 refuses the bundle, rolls back or does not answer, so a bad bundle reaches one table, not the
 club. A board's own "busy" refusal (a card on a pad, a play unacknowledged, a card read in the
 last minute) is not a failure: the bundle is offered again until ``busy_timeout``.
-
-Imports bundle, mqtturl and protocol.
 """
 
 from __future__ import annotations
@@ -26,7 +24,7 @@ import paho.mqtt.client as mqtt
 
 from tricktable import protocol
 from tricktable.fleet.bundle import Bundle
-from tricktable.mqtturl import BrokerURL, configure_client
+from tricktable.mqtt.url import BrokerURL, configure_client
 
 log = logging.getLogger("tricktable.fleet")
 

@@ -3,7 +3,6 @@
 ``record_from_engine(engine)`` captures a game; ``write_text``/``read_text`` and
 ``write_json``/``read_json`` store it (docs/hand-history.md); ``verify(record)`` replays it
 and names every recorded claim the rules do not reproduce; ``load(path)`` reads either form.
-Imports ``cards``, ``rules``, ``engine``.
 """
 
 from tricktable.history.jsonfmt import read_json, write_json

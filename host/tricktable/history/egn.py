@@ -23,7 +23,7 @@ EGN has no revokes (its ``finalScore`` is the table's, penalty included). A game
 hold (a call, a target and a hand limit at once, more than 100 deals) is refused with one
 line. The project's own
 hand history (``history.text``/``history.jsonfmt``) stays the native form: EGN is for
-interchange. Imports ``cards``, ``engine``, ``history.record``, ``history.text``.
+interchange.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ game as inline EGN (``gameData``). ``read_emn(text, source)`` returns every game
 ``GameRecord`` (``history.egn.from_egn``) with a label naming its index and players; a
 player id missing from the master list, a game without four different players or a game EGN
 refuses is refused with ``HistoryError`` naming the game. ``tricktable replay`` and
-``verify`` read EMN through ``history.verify.load_games``. Imports ``history``.
+``verify`` read EMN through ``history.verify.load_games``.
 """
 
 from __future__ import annotations

@@ -7,8 +7,7 @@
      "game": [{"key": ["game_over"], "value": "Bob & Di"}]}
 
 Actions are ``Action.to_json()`` dicts. ``read_json`` checks the shape and raises
-``HistoryError`` naming the JSON path of the problem. Imports ``rules``, ``engine``,
-``history.record``.
+``HistoryError`` naming the JSON path of the problem.
 """
 
 from __future__ import annotations

@@ -7,7 +7,6 @@ reader can check (the dealt hands, the up-card, the contract, each trick's winne
 the result and the score), keyed so that the recorded and the recomputed claims of a hand
 can be compared (``history.verify``). ``capture(config, actions)`` replays actions on an
 engine and records the claims as the engine computes them.
-Imports ``cards``, ``engine``.
 """
 
 from __future__ import annotations

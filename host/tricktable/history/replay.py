@@ -8,7 +8,7 @@ led, the cards in play order, who won), each revoke with the card that broke the
 card that proved it, the result and the running score. ``HandView.to_json`` is what the
 replay page shows (with the hand's double-dummy analysis when the caller has one: this
 module does not compute it); the words come from ``history.words``. Rendering lives in the CLI and the
-web page; this module only walks. Imports ``engine``, ``history.record``, ``history.words``.
+web page; this module only walks.
 """
 
 from __future__ import annotations

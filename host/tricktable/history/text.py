@@ -7,7 +7,6 @@ the event, the variant and its house rules, the seed, the seats and the first de
 the claims a reader can check (contract, trick winners after ``=>``, revokes, result,
 score). ``write_text`` renders a ``GameRecord``; ``read_text`` parses one, replaying moves
 on an engine to learn whose turn each move is, and raises ``HistoryError`` naming the line.
-Imports ``cards``, ``engine``, ``history.record``.
 """
 
 from __future__ import annotations

@@ -5,7 +5,6 @@
 ``verify(record)`` returns the list of ``Difference``s (empty when the record is right):
 each names the line (for text files), the hand and the claim, the recorded and the
 recomputed value. A move the engine refuses is a difference too, and ends the check.
-Imports ``engine``, ``history.record``.
 """
 
 from __future__ import annotations

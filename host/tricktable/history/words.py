@@ -6,7 +6,6 @@ The one place that turns the engine's codes (``ORDER_UP``, ``PEPPER:SMALL``, ``N
 (``web.journal_hands``), the live scoreboard's event list (``web.model``) and the director's
 console (an action, ``action_words``: "East (Bob) played the king of diamonds"; a table's
 phase, ``phase_words``: "playing") all use it.
-Imports ``rules.base`` (the suit letters and the stock seat) only.
 """
 
 from __future__ import annotations

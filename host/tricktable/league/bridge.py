@@ -11,11 +11,9 @@ broker, and brings back the league's receipts (``league/v1/{club}/receipt``):
 - QoS 1 end to end, a persistent bridge session (``cleansession false``), so what the
   league's broker has not acknowledged is sent again after any break.
 - While the league is out of reach the club broker queues the messages for the bridge; with
-  the club broker's ``persistence true`` (hardware/mosquitto/mosquitto.conf) the queue is on
+  the club broker's ``persistence true`` (mqtt/mosquitto/mosquitto.conf) the queue is on
   disk and survives a restart of the club broker. ``max_queued_messages`` (there) bounds it:
   0 (unlimited) is the safe choice for a club whose league link may be down all night.
-
-Imports ``mqtturl``, ``protocol`` (its error) and ``league.messages``.
 """
 
 from __future__ import annotations
@@ -23,7 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tricktable.league.messages import KINDS, ROOT, check_ids
-from tricktable.mqtturl import BrokerConfigError, BrokerURL
+from tricktable.mqtt.url import BrokerConfigError, BrokerURL
 from tricktable.protocol import ProtocolError
 
 

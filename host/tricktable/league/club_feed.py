@@ -18,8 +18,6 @@ by a league id (``league.club_players``) and a ``LeaguePlayer`` record says what
 show of them (a hidden player is "Guest"); the records are read again whenever the club
 database changes, so hiding a player later sends the new record. Without it, the names the
 night seats go (``messages.league_player``).
-Imports ``club`` (journal_hands, live, standings, store), ``journal``, ``engine.actions``,
-``league.club_players`` and ``league.messages``.
 """
 
 from __future__ import annotations
@@ -35,7 +33,6 @@ from tricktable.club.live import NEW_GAME_ID
 from tricktable.club.standings import standings
 from tricktable.club.store import load_night
 from tricktable.engine.actions import action_from_json
-from tricktable.journal import Journal
 from tricktable.league.club_players import ClubPlayers
 from tricktable.league.messages import (
     LeagueGame,
@@ -48,6 +45,7 @@ from tricktable.league.messages import (
     check_ids,
     league_player,
 )
+from tricktable.serve.journal import Journal
 
 RESEAT_ID = "console-"  # a director's reseat starts a night's game too (club.live.reseat)
 RESEND_AFTER_S = 30.0  # a message not receipted is sent again after this, then twice as long ...

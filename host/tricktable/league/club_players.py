@@ -7,7 +7,7 @@ a name nobody has entered becomes a new player there, as the club's statistics m
 id and the public name, "Guest" for a player the club hides (``Players.set_flags(hidden=)``),
 so a hidden player's name never leaves the club. A rename, or hiding, changes the record and
 so its message id: the feed sends it again. Merged players keep both ids at the league (what
-was sent under the second stays there). Imports ``players`` and ``league.messages``.
+was sent under the second stays there).
 """
 
 from __future__ import annotations

@@ -27,8 +27,6 @@ rater thread (not the writer: storing never waits for it) rates every season aga
 nothing new has been stored for ``RERATE_QUIET_S``, or at the latest ``RERATE_EVERY_S`` after
 the first new row under a steady stream (instances take turns: ``rerate`` holds a database
 lock). A rating that fails (the database away) is tried again at the next turn.
-
-Imports ``mqtturl``, ``protocol`` (its error), ``league.messages`` and ``league.store``.
 """
 
 from __future__ import annotations
@@ -56,7 +54,7 @@ from tricktable.league.messages import (
     receipt_topic,
 )
 from tricktable.league.store import LeagueStore
-from tricktable.mqtturl import BrokerURL, configure_client
+from tricktable.mqtt.url import BrokerURL, configure_client
 from tricktable.protocol import ProtocolError
 
 log = logging.getLogger("tricktable.league.serve")

@@ -24,8 +24,6 @@ a league player id (``league_player_id``: the club's id and the player's number 
 players database, ``league.club_players``), never by name; a club without a players database
 sends the names its nights seat instead (``league_player``). ``sent`` is the club's clock when the message
 was published (seconds since the epoch), for the league's lag figures.
-
-Imports ``protocol`` (ids, encoding, errors).
 """
 
 from __future__ import annotations

@@ -12,8 +12,6 @@ is a new migration at the end of ``MIGRATIONS``.
 Every stored message has a unique key, its id (``league.messages``): ``INSERT ... ON CONFLICT
 DO NOTHING`` makes a second copy, from any instance, a no-op. ``stored`` is the database's
 clock when the row was written, ``sent`` the club's when it was published.
-
-Imports nothing of ours.
 """
 
 from __future__ import annotations

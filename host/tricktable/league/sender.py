@@ -9,8 +9,6 @@ sent again later (``ClubFeed``), but not while the bridge says it is down
 (``$SYS/broker/connection/league-{club}/state`` "0": the queue holds it already). A sender
 that stops, or a broker that drops something, loses nothing: a restarted sender publishes
 everything again, and the league stores each id once.
-
-Imports ``mqtturl``, ``protocol`` (its error), ``league.club_feed`` and ``league.messages``.
 """
 
 from __future__ import annotations
@@ -31,7 +29,7 @@ from tricktable.league.messages import (
     receipt_topic,
     topic_for,
 )
-from tricktable.mqtturl import BrokerURL, configure_client
+from tricktable.mqtt.url import BrokerURL, configure_client
 from tricktable.protocol import ProtocolError
 
 log = logging.getLogger("tricktable.league.send")

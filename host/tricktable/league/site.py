@@ -6,7 +6,7 @@ a club's nights and its players' standings, ``/hands`` hand records searchable b
 club and night (``?player=&club=&night=``). The same as JSON: ``/api/standings``,
 ``/api/clubs``, ``/api/club/{club}``, ``/api/hands``. PostgreSQL is read on every request:
 what the league services stored is what the site shows. Player pages with ratings come with
-the club players database (issue 13). Imports ``league.store``.
+the club players database (issue 13).
 """
 
 from __future__ import annotations

@@ -18,8 +18,6 @@ own order, so a club's players rate as in the club's own database); a game whose
 cannot be rated (its sides and seats do not fit) is left out. Each season is rated on
 its own, and the season '' is every game; ``rerate`` rates everything again from the stored
 hands in one transaction (the database is the source of truth; ratings are derived).
-Imports ``protocol`` (natural_key), ``stats.rating``, ``league.messages``,
-``league.migrations``.
 """
 
 from __future__ import annotations

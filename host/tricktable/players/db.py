@@ -9,7 +9,7 @@ newer than this program (a higher version) is refused rather than misread.
 Version 1 holds the players (``players``, ``names``: every name a player was known by, as the
 journals spell it; ``tags``: member tag UIDs). Version 2 holds what ``tricktable.stats``
 derives from journals: the nights, the hands (and who sat at each), the counters, the
-revokes, the ratings and the seasons. Imports nothing of ours.
+revokes, the ratings and the seasons.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ merged: statistics are kept by the names the journals carry and gathered per pla
 read, so both keep their whole history and nothing needs recounting. **Hide** shows the player
 as "Guest" on public pages while the club keeps the results. A name met in a journal that
 nobody has entered is a new player (``player_for``). Member tags enrolled in the deck
-registry are taken with ``import_member_tags``. Imports ``players.db`` and ``decks``.
+registry are taken with ``import_member_tags``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from tricktable.decks import Registry
+from tricktable.deckkit.decks import Registry
 from tricktable.players.db import ClubDB, PlayersError
 
 __all__ = ["Player", "Players", "GUEST", "name_key"]

@@ -5,5 +5,5 @@
 ``boardfile`` builds and checks a board's config.json with the firmware's own validation;
 ``passwords`` adds the board's user to the mosquitto password file and checks the ACL;
 ``setup`` runs the whole procedure (version check, write to temporary names, verify, rename,
-read back). Imports nothing of ours outside this package.
+read back).
 """

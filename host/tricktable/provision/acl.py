@@ -2,13 +2,12 @@
 a club's own broker started by tricktable, the tests).
 
 One MQTT user per program (``SERVICE_USERS``) and per board, each allowed the least it needs
-(hardware/mosquitto/acl.template); the broker binds each client id to its user (the shipped
+(mqtt/mosquitto/acl.template); the broker binds each client id to its user (the shipped
 mosquitto.conf's ``use_username_as_clientid``, on each listener), so a board's password cannot
 take another client's session. A board
 id may not be a program's user name (``check_board_id``). Each board reads only its own
 table's display: ``acl_text(prefix, {board: table})`` adds one block per board below the
 template's rules; ``ensure_acl`` writes or updates a club's ACL file for one board, atomically.
-Imports secretfiles.
 """
 
 from __future__ import annotations
@@ -17,10 +16,11 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
+from tricktable.packaged import mosquitto_dir
 from tricktable.secretfiles import write_private
 
-ACL_TEMPLATE = Path(__file__).resolve().parents[3] / "hardware" / "mosquitto" / "acl.template"
-# The programs' users, and what each is for (hardware/mosquitto/acl.template says what each may).
+ACL_TEMPLATE = mosquitto_dir() / "acl.template"
+# The programs' users, and what each is for (mqtt/mosquitto/acl.template says what each may).
 SERVICE_USERS = {
     "tricktable-host": "tricktable serve",
     "tricktable-web": "tricktable web (the public scoreboard: reads only)",

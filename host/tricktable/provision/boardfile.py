@@ -8,7 +8,6 @@ feedback, display and pin map. It is checked by the firmware's own ``config.vali
 what a valid file is) and then by what only the host can know: the pin map exists in
 boards.json and has a pin for every pad, Wi-Fi passwords WPA2 accepts, an id mosquitto's
 password file can hold. Any problem raises ConfigError naming the field: nothing is written.
-Imports nothing of ours.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The club broker's whole mosquitto configuration, made from the shipped file
-(hardware/mosquitto/mosquitto.conf) with this machine's paths and ports: one place for the
+(mqtt/mosquitto/mosquitto.conf) with this machine's paths and ports: one place for the
 tests, the bench and a club broker tricktable starts itself.
 
 ``club_config(files, ...)`` returns the text: TLS on ``tls_port`` (every interface unless
@@ -7,7 +7,7 @@ tests, the bench and a club broker tricktable starts itself.
 client ids bound to users, the club's password file and ACL (provision/acl.py and
 passwords.py write them) and persistence in ``files.data``. ``tls_port=None`` drops the TLS
 listener and serves plain MQTT on ``plain_host`` instead: a club without TLS
-(docs/operations.md, "Security", says what it gives up). Imports nothing of ours.
+(docs/operations.md, "Security", says what it gives up).
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ import getpass
 from dataclasses import dataclass
 from pathlib import Path
 
-SHIPPED = Path(__file__).resolve().parents[3] / "hardware" / "mosquitto" / "mosquitto.conf"
+from tricktable.packaged import mosquitto_dir
+
+SHIPPED = mosquitto_dir() / "mosquitto.conf"
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,9 @@
 
 ``build_bundle()`` compiles firmware/*.py to .mpy (smaller and cheaper to load than sources;
 a board that compiles sources on its own heap runs short), keeps ``main.py`` as source (a
-board runs it at boot), adds ``boards.json`` (the pin maps) and leaves out ``virtual.py`` and
-``hostnet.py`` (tests and the simulator only). ``mpy_version(data)`` reads an .mpy file's bytecode version,
-which must be the board's (``sys.implementation._mpy & 0xff``). Imports nothing of ours.
+board runs it at boot), and adds ``boards.json`` (the pin maps): every file of the package's ``firmware/`` goes on a
+board. ``mpy_version(data)`` reads an .mpy file's bytecode version, which must be the board's
+(``sys.implementation._mpy & 0xff``).
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-FIRMWARE_DIR = Path(__file__).resolve().parents[3] / "firmware"
-NOT_DEPLOYED = frozenset({"virtual.py", "hostnet.py"})
+from tricktable.packaged import firmware_dir
+
+FIRMWARE_DIR = firmware_dir()
 AS_SOURCE = frozenset({"main.py"})
 DATA_FILES = ("boards.json",)
 
@@ -66,13 +67,11 @@ def build_bundle(firmware_dir: Path = FIRMWARE_DIR, mpy_cross: str | None = None
     """Compile the firmware in ``firmware_dir`` into a Bundle."""
     if not (firmware_dir / "main.py").exists():
         raise BundleError(f"no firmware at {firmware_dir} (main.py missing): give --firmware "
-                          "the firmware/ directory of a tricktable checkout")
+                          "a folder of the firmware's sources")
     tool = mpy_cross or find_mpy_cross()
     files: dict[str, bytes] = {}
     with tempfile.TemporaryDirectory(prefix="tricktable-mpy-") as build:
         for source in sorted(firmware_dir.glob("*.py")):
-            if source.name in NOT_DEPLOYED:
-                continue
             if source.name in AS_SOURCE:
                 files[source.name] = source.read_bytes()
                 continue

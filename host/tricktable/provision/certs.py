@@ -5,7 +5,6 @@ it (Python's ``cryptography``), so boards and programs check they talk to the cl
 holds this CA), ``ca.der`` (what a board's mbedTLS reads) and ``server.crt``/``server.key``
 for the broker's host names and addresses ``names`` (made again on each call). Keys are
 ECDSA P-256: a board's handshake is cheaper than with RSA. Every key file is created 0600.
-Imports secretfiles.
 """
 
 from __future__ import annotations

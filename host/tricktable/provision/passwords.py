@@ -4,7 +4,7 @@
 password file (``add_user`` does it for a program's user), hashed as ``mosquitto_passwd``
 hashes (PBKDF2-SHA512, ``$7$``), written to a temporary name and renamed, so the broker never
 reads a half-written file; a new file is readable by its owner only. A board id that is a
-program's user name is refused. The ACL is provision/acl.py's. Imports provision.acl and secretfiles.
+program's user name is refused. The ACL is provision/acl.py's.
 """
 
 from __future__ import annotations

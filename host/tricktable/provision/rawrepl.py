@@ -9,7 +9,7 @@ another window: flow control, so a board behind a USB-UART bridge is never overr
 otherwise in 256-byte chunks with a pause, as mpremote's pyboard.py does.
 Ctrl-B leaves the raw REPL; Ctrl-D at the friendly REPL soft-resets the board (main.py runs).
 The unix port of MicroPython speaks the same protocol on its terminal, which is how the tests
-drive a "board" on a pseudo-terminal. Imports pyserial only.
+drive a "board" on a pseudo-terminal.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@
 6. reads every file back by its hash.
 
 A failure before step 5 leaves the board's files exactly as they were, with at most some
-``*.new`` files (removed by the next run). Imports rawrepl and bundle.
+``*.new`` files (removed by the next run).
 """
 
 from __future__ import annotations

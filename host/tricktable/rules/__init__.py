@@ -2,8 +2,7 @@
 
 ``get_variant(name)`` returns the declared ``Variant`` (aliases accepted, case-insensitive),
 ``list_variants()`` their names. A variant module registers itself by being listed in
-``_MODULES``; modules are imported on first use. Imports ``rules.base`` and the variant
-modules (which import ``cards`` only).
+``_MODULES``; modules are imported on first use.
 """
 
 from __future__ import annotations

@@ -13,7 +13,6 @@ What lives here:
   names) and overrides hooks only where a rule cannot be data (``legal_bids``,
   ``auction_result``, ``exchanges``, ``first_leader``, ``score_hand``, ``game_winner`` ...).
   The defaults implement the common Bid Euchre family behaviour.
-Imports ``cards`` only.
 """
 
 from __future__ import annotations

@@ -7,7 +7,6 @@ passed each way with the partner, who may send the same card back, then alone) a
 pepper (alone, no exchange); trump is a suit or no trump; the bidder leads; a point a trick
 when made, set back 6 when not; defenders score a point a trick and go back 6 with none;
 game to 42, reached on offense. Every number the articles give two ways is an option below.
-Imports ``cards`` and ``rules.base``.
 """
 
 from __future__ import annotations

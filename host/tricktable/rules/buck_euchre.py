@@ -6,8 +6,7 @@ trump with no bidding ("dirty clubs"); otherwise one round of bids (optionally t
 right to name trump. The dealer's left leads. Everybody starts at 15 and subtracts the tricks
 taken; a high bidder short of the bid adds 5. Options: a player with no tricks is bumped 5
 (and may then drop out after trump is named), and no trump when nobody bids.
-docs/rules/buck-euchre.md has the details. Imports ``cards``, ``rules.base`` and
-``rules.common``.
+docs/rules/buck-euchre.md has the details.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ trick; failed: minus the bid; the opponents score their tricks; game to 50. Indi
 Deck is the same game with a pinochle pack (the same 48 cards). Five-handed: two packs
 without nines, eight cards each, every player for themselves; six and seven players add the
 nines and then the eights. ``bid_or_set`` is the scoring the Double Hasenpfeffer module
-shares. Imports ``cards``, ``rules.base`` and ``rules.common``.
+shares.
 """
 
 from __future__ import annotations

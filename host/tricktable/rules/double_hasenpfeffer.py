@@ -6,8 +6,6 @@ from six; if all pass the dealer names trump at six. With four players the high 
 call ALONE before naming trump: two cards pass each way with the partner, who sits out.
 Scoring as Double Deck (made: the tricks; failed: minus the bid), a forced dealer losing only
 half the bid (rounded up), alone doubling both. Game to 42 (judgement).
-Imports ``cards``, ``rules.base``, ``rules.double_deck`` (the shared scoring) and
-``rules.common``.
 """
 
 from __future__ import annotations

@@ -9,8 +9,6 @@ then count their bid). Before the bidding a player may call Bottoms (three of a 
 three cards under the up-card), or a misdeal for four of a kind or Ace No Face. Both sides
 start at 15 and count down; a set adds 5, capped at 20; the first side to zero wins, the
 bidders on a tie. docs/rules/eau-claire-clubs.md lists the options and judgement calls.
-Imports ``cards``, ``rules.base``, ``rules.common`` and ``rules.buck_euchre`` (the club
-up-card contract).
 """
 
 from __future__ import annotations

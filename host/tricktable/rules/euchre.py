@@ -11,7 +11,6 @@ score 1 for 3-4 tricks, 2 for a march, 4 for a lone march; euchred makers give t
 defenders 2. The British game adds the joker (the Benny, top trump; turned up, the dealer
 names trump blind) and lets any player go alone before the first trick (the partner sits
 out). docs/rules/euchre.md lists the options and the passages followed.
-Imports ``cards`` and ``rules.base``.
 """
 
 from __future__ import annotations

@@ -6,7 +6,6 @@ bids, the holder of the joker must bid three, and the deal is annulled when the 
 card out of play; with real (unscanned) hands the holder declares in one more round. The declarer names a suit or no trump and (judgement) leads. The bidders
 score a point a trick when they make the bid and lose a point per undertrick when they do
 not. Game to 10. docs/rules/hasenpfeffer.md lists the judgement calls.
-Imports ``cards``, ``rules.base`` and ``rules.common``.
 """
 
 from __future__ import annotations

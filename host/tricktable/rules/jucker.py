@@ -13,8 +13,6 @@ one and the winners erase one; a Durch (every trick) is worth more. No lines lef
 Saarland Bauer (``bauer-saarland``): four players in partnerships, eight cards each in two
 packets of four; forehand names trump and leads a trump; teams count down from eight, a
 point a deal; Karten weg (one player alone for every trick) earns a Brot.
-Imports ``cards``, ``rules.base``, ``rules.common`` and ``rules.euchre`` (the turn-up
-auction).
 """
 
 from __future__ import annotations

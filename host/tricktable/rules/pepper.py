@@ -6,7 +6,6 @@ named suit and sits out, the bidder passes one card back) and the pre-emptive AL
 without help). Suits only. The high bidder leads. One point for the contract, two for every
 trick, four for a pepper or loner; a failed contract gives the other side two, or four for a
 euchre sweep. Progressive plays eight hands at a table. docs/rules/pepper.md has the details.
-Imports ``cards``, ``rules.base`` and ``rules.common``.
 """
 
 from __future__ import annotations

@@ -10,7 +10,6 @@ two hickeys; the opponents score their tricks. Game to 42, the bidders winning a
 Buckpfeffer is Pfeffer with bids from three, HIGH and LOW (no trump, aces or nines high) with
 the forced best-card / worst-card exchange with the declarer's left, skunk scoring and game
 to 25. docs/rules/pfeffer.md and buckpfeffer.md list the passages and judgement calls.
-Imports ``cards``, ``rules.base`` and ``rules.common``.
 """
 
 from __future__ import annotations

@@ -7,7 +7,6 @@ breaking spades and no spade lead to the first trick are options. A contract mad
 a bid trick and 1 a bag; a set loses 10 a bid trick; nil +/-100, blind nil +/-200; every
 ``bag_limit`` bags cost ``bag_penalty``. Game to 500, or lost at -200. Revokes: the side
 loses its bid, or three tricks are added to it. docs/rules/spades.md has the passages.
-Imports ``cards``, ``rules.base`` and ``rules.common``.
 """
 
 from __future__ import annotations

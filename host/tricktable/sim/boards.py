@@ -9,8 +9,8 @@ in user memory) on a chip and lifting it again; the board reports it over MQTT l
 board. Everything runs on one asyncio loop (``run()``/``tap()`` are coroutines).
 
 The firmware modules import each other by top-level name, so ``firmware()`` puts the
-repository's firmware/ directory on ``sys.path`` (at the end, so nothing of the host is
-shadowed). Imports the firmware modules and ``tricktable.sim.pn532_emulator``.
+package's firmware/ folder on ``sys.path`` (at the end, so nothing of the host is shadowed),
+and gives the firmware's ``compat`` this simulator's CPython sockets (``sim/hostnet.py``).
 """
 
 from __future__ import annotations
@@ -22,9 +22,10 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from tricktable.packaged import firmware_dir
+from tricktable.sim import hostnet
 from tricktable.sim import pn532_emulator as emulator
 
-FIRMWARE_DIR = Path(__file__).resolve().parents[3] / "firmware"
 TAP_TIMEOUT_S = 10.0
 
 
@@ -39,11 +40,10 @@ def firmware() -> SimpleNamespace:
     """The firmware modules a virtual board needs (imported once, from firmware/)."""
     global _firmware
     if _firmware is None:
-        if not (FIRMWARE_DIR / "app.py").exists():
-            raise BoardError(f"the firmware is not at {FIRMWARE_DIR}: virtual boards run it "
-                             "from a source checkout")
-        if str(FIRMWARE_DIR) not in sys.path:
-            sys.path.append(str(FIRMWARE_DIR))
+        folder = str(firmware_dir())
+        if folder not in sys.path:
+            sys.path.append(folder)
+        sys.modules.setdefault("hostnet", hostnet)  # compat's sockets under CPython
         app = importlib.import_module("app")
         _firmware = SimpleNamespace(
             App=app.App,

@@ -8,7 +8,7 @@ with a ``revoke_rate`` now and then fails to follow suit when it could (it retur
 
 Strength is measured with the variant's own card ordering (``Variant.ordering``), so
 bowers, the joker, no-trump and low no-trump count as the rules say. Deterministic for a
-given ``random.Random``. Imports ``cards``, ``rules`` and ``engine.actions``.
+given ``random.Random``.
 """
 
 from __future__ import annotations

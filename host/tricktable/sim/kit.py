@@ -5,9 +5,7 @@
 each tag's 16-byte record, so that a virtual board reads UID and record like a real one.
 ``tag_for(action)`` says which tag a player puts on the pad to do an engine action: the card
 for a play, a scan, a turn-up or an exchange; otherwise the token that the host reads back
-as that action (``tricktable.table.action_token``, the host's own spelling, so both agree).
-
-Imports ``cards``, ``decks``, ``engine.actions`` and ``table`` (token meanings).
+as that action (``tricktable.serve.table.action_token``, the host's own spelling, so both agree).
 """
 
 from __future__ import annotations
@@ -16,9 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tricktable.cards import format_card
-from tricktable.decks import CARD_DECKS, Registry, deck_slots
+from tricktable.deckkit.decks import CARD_DECKS, Registry, deck_slots
 from tricktable.engine.actions import Action, Exchange, Play, ScanCard, TurnUp
-from tricktable.table import action_token
+from tricktable.serve.table import action_token
 
 UID_MAGIC = (0x7A, 0x11)
 

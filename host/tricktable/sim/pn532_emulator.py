@@ -1,8 +1,6 @@
 """A byte-faithful PN532 NFC controller emulator with NTAG21x tags (CPython and MicroPython).
 
-Imports nothing of ours and nothing outside the language core, so the same file runs under
-CPython (host simulator, enroll tool tests) and the MicroPython unix port (firmware tests,
-imported as the top-level module ``pn532_emulator``). No dataclasses; the annotations
+No dataclasses; the annotations
 are never evaluated at run time by MicroPython (it ignores them).
 
 The chip speaks normal information frames::
@@ -58,7 +56,7 @@ API::
     chip.hang()                       # answers nothing, never ready, until a reset pulse
     chip.late_ms = 500                # ACKs at once, answers each command 500 ms late (clock)
     chip.preamble = 3; chip.postamble = 0; chip.ack_late_ms = 10   # frames as chips send them
-                                      # P70_IRQ (wired by firmware/virtual.py) = not ready()
+                                      # P70_IRQ (wired by sim/virtual.py) = not ready()
     chip.set_reset(0); chip.set_reset(1)   # RSTPDN pin: low then high = power-on reset
     chip.model_us                     # modeled busy time (commands + bytes on the bus), us
     chip.commands                     # count of command frames processed

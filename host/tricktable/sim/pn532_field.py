@@ -1,8 +1,6 @@
 """A PN532 emulator with several tags in its field (stacked cards) and injected read faults.
 
-Imports ``pn532_emulator`` only, and runs under CPython (``tricktable.sim.pn532_field``, the
-misread and card-to-host benches) and the MicroPython unix port (top-level ``pn532_field``,
-firmware tests); kept apart from the emulator so boards' tests that need neither stay small.
+
 
 Anticollision, as ISO/IEC 14443-3 describes it: every tag in the field that answers the REQA
 sends its cascade-level UID bytes (a 7-byte UID: 88 u0 u1 u2 at level 1, u3..u6 at level 2),

@@ -9,8 +9,6 @@ tty and the Adafruit ``PN532_UART`` driver runs unchanged on top of it::
         ser = serial.Serial(reader.port, 115200, timeout=0.05)
         pn532 = PN532_UART(ser)
         reader.place(Tag(uid)); ...
-
-Imports only ``tricktable.sim.pn532_emulator`` and the standard library (POSIX only).
 """
 
 from __future__ import annotations

@@ -34,8 +34,7 @@ firmware with a ``Screen``). ``play()`` plays the whole night the way people wou
   A table whose players began a hand just as the bell closed it stops there; if the night
   already started the table's next game, the director takes that play back (``undo``).
 
-Runs on the boards' asyncio loop. Imports ``club.signs``, ``sim.boards``, ``sim.bots`` and
-``sim.table_sim``.
+Runs on the boards' asyncio loop.
 """
 
 from __future__ import annotations

@@ -14,8 +14,6 @@ console) changes the game under them: they read the host's actions again (``host
 and go on from there, as players told "that card was the Q♦" would. In a club night the
 bell ends a game early: ``play_game(stop=...)``, and ``Replaced`` when the night started the
 next game under a play. Runs on the boards' asyncio loop.
-Imports ``engine``, ``sim.boards``, ``sim.bots``, ``sim.kit``, ``cards`` and ``club.live``
-(the ids of a night's new games).
 """
 
 from __future__ import annotations

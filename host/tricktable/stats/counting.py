@@ -6,8 +6,7 @@ for the player's own counters, else the partner's name (a partnership is counted
 its two names in alphabetical order of their keys). Names are keys (casefolded), as the
 journal spells them; ``players.roster`` gathers a player's names when reading. Everything
 here is a sum, so counting hands in any order (live, as they score, or in a rebuild from the
-journals) gives the same counters. Imports ``stats.facts``, ``players.roster`` and
-``rules.spades`` (the nil bids).
+journals) gives the same counters.
 """
 
 from __future__ import annotations

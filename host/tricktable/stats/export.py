@@ -10,7 +10,6 @@ appear by name (the ``hidden`` column says so). A text cell a spreadsheet would 
 formula gets a leading apostrophe, as in the night's CSV (``club.scorecard``). ``night_hand_records(night)`` writes every
 game of a night's journal in the hand-history text form, one after another (each begins with
 its ``% tricktable hand history 1`` line; ``split_records`` reads them apart).
-Imports ``club.scorecard``, ``history``, ``journal``, ``players`` and ``stats.store``.
 """
 
 from __future__ import annotations
@@ -25,8 +24,8 @@ from typing import Any
 
 from tricktable.club.scorecard import spreadsheet_cell
 from tricktable.history import write_text
-from tricktable.journal import Journal
 from tricktable.protocol import natural_key
+from tricktable.serve.journal import Journal
 from tricktable.stats.store import Night, Stats
 
 __all__ = ["csv_exports", "write_exports", "night_hand_records", "split_records", "HEADER"]

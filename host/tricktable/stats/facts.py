@@ -5,7 +5,7 @@ walk as ``tricktable replay`` and the replay page, so the statistics and the rep
 disagree) and returns one ``HandFacts`` per **scored** hand: who sat where, the sides, the
 auction and contract, the tricks each seat took, the revokes, the points. A hand thrown in
 (passed out) or not finished is not a hand played. ``family_of(variant)`` is the variant
-family statistics are kept under. Imports ``engine.actions``, ``history`` and ``rules``.
+family statistics are kept under.
 """
 
 from __future__ import annotations

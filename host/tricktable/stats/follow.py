@@ -8,7 +8,7 @@ from the journal and ``Stats.record_game`` adds the hands not yet counted (so a 
 late event counts nothing twice). When the night file says the night is over, the night is
 closed (results and ratings). The work runs on its own thread, like the night's
 (``club.live``): a slow database never holds a table up, and a failure is logged, never
-raised into the service. Imports ``players``, ``stats.store``, ``club`` and ``journal``.
+raised into the service.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Protocol
 
 from tricktable.club import ClubError, load_night
-from tricktable.journal import Journal
 from tricktable.players.db import ClubDB
+from tricktable.serve.journal import Journal
 from tricktable.stats.store import Night, Stats
 
 log = logging.getLogger("tricktable.stats")

@@ -10,7 +10,6 @@ night's close. Each player's skill is a normal belief: ``mu`` (the estimate) and
 night, table by table, game by game, so the same games always give the same ratings) and
 returns the rating of every player after each night they played. One game is one table's
 game: its sides are the teams, ranked by their final scores (a tie is a draw).
-Imports openskill only.
 """
 
 from __future__ import annotations

@@ -11,7 +11,6 @@ A ladder ranks the players of a season's nights by one of:
 **The tie rule**: equal ladder values are separated by more games won, then more total
 points, then fewer nights played (the same result in fewer nights); players level on all of
 these share the place (listed by name). Hidden players are shown as Guest on public pages.
-Imports ``players`` and ``stats.store``.
 """
 
 from __future__ import annotations

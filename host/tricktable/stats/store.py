@@ -15,8 +15,7 @@ one), the hands scored in them (``stats.facts``), the counters those hands add
   and played, as the night's standings count them) and re-rates every closed night.
 
 Reading gathers a player's counters over every name they were known by (``players``), so a
-rename or a merge needs no recount. Imports ``journal``, ``club``, ``protocol``,
-``players`` and the rest of ``stats``.
+rename or a merge needs no recount.
 """
 
 from __future__ import annotations
@@ -29,10 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from tricktable.club import ClubError, load_night, standings
-from tricktable.journal import Journal, JournalError
 from tricktable.players.db import ClubDB, PlayersError
 from tricktable.players.roster import Player, Players, name_key
 from tricktable.protocol import natural_key
+from tricktable.serve.journal import Journal, JournalError
 from tricktable.stats.counting import hand_counts
 from tricktable.stats.facts import HandFacts, journal_game_facts
 from tricktable.stats.rating import RatedGame, rate_games

@@ -1,6 +1,6 @@
 """The statistics in the club's words, for pages, reports and the CLI (docs/stats.md has the
 exact definitions). ``summary(family, counts)`` turns a player's (or partnership's) counters
-into the lines a page shows: counts and the rates worked out from them. Imports nothing of ours.
+into the lines a page shows: counts and the rates worked out from them.
 """
 
 from __future__ import annotations

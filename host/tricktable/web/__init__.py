@@ -3,5 +3,5 @@
 ``model`` (what the scoreboard knows, pure), ``feed`` (MQTT -> model), ``night`` (a club
 night file's standings, re-read when it changes), ``app`` (Starlette routes, JSON API, SSE),
 ``server`` (uvicorn + feed started and stopped as one), ``static`` (HTML, CSS, JS; no build
-step). Imports ``tricktable.protocol`` and ``tricktable.club``. See docs/web.md.
+step). See docs/web.md.
 """

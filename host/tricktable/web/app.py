@@ -26,12 +26,6 @@ Admin: ``POST /api/table/{table}/control`` with ``Authorization: Bearer TOKEN`` 
 The fleet, behind the same token: ``/fleet`` (every board's health and flags, from
 ``tricktable.fleet.health``), ``GET /api/fleet`` and ``POST /api/fleet/{board}/blink`` (its
 pads blink blue with a chirp, to find it under a table): ``tricktable.web.fleet_routes``.
-
-Imports ``tricktable.web.feed`` (the MQTT-fed model) and ``tricktable.web.journal_hands``
-(recorded hands for the replay page, when the scoreboard is given the host's journal),
-``tricktable.web.night`` (the club night's standings), ``tricktable.web.results``,
-``tricktable.web.stats``, ``tricktable.web.responses`` (helpers every page shares) and
-``tricktable.web.guard``.
 """
 
 from __future__ import annotations

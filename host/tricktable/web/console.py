@@ -19,10 +19,7 @@
   over MQTT (``console_link.NightLink``) and answered with the night's verdict: 200 and the
   audit entry, or 400 and the reason (nothing changed).
 
-The page asks for a confirmation before each command. Imports ``club`` (store, movement,
-errors), ``journal``, ``protocol``, ``tricktable.web.feed``, ``tricktable.web.console_link``
-``engine`` (a mis-scan's alternatives), ``history.words``
-and ``tricktable.web.fleet_routes`` (the fleet page, ``/fleet``: find a board by blinking it).
+The page asks for a confirmation before each command.
 """
 
 from __future__ import annotations
@@ -47,8 +44,8 @@ from tricktable.club.store import night_from_json
 from tricktable.engine import Engine
 from tricktable.engine.actions import action_from_json
 from tricktable.history.words import action_words, phase_words
-from tricktable.journal import GameRecord, Journal
 from tricktable.protocol import ProtocolError
+from tricktable.serve.journal import GameRecord, Journal
 from tricktable.textfiles import TextFileError, read_text
 from tricktable.web.console_link import NightLink
 from tricktable.web.feed import Feed

@@ -1,13 +1,12 @@
 """The director console's line to ``serve --night``: send a night command, wait for its answer.
 
 ``NightLink`` is a paho client that publishes ``NightCommand`` messages on
-``{p}/v1/night/control`` (QoS 1; with ``hardware/mosquitto/acl.template`` only the director
+``{p}/v1/night/control`` (QoS 1; with ``mqtt/mosquitto/acl.template`` only the director
 user may) and hears the night's ``NightAnswer`` on ``{p}/v1/night/events``. ``send()`` gives a
 command a fresh id and returns its answer, or raises ``TimeoutError`` when ``serve --night``
 does not answer (not running, or running without a night). Given the console's ``Feed``, it
 rides on the feed's connection: the club's broker binds a client id to its user, so a program
-with two connections under one user would throw itself off. Imports ``protocol``,
-``mqtturl`` and ``web.feed``.
+with two connections under one user would throw itself off.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from tricktable.mqtturl import BrokerURL, configure_client
+from tricktable.mqtt.url import BrokerURL, configure_client
 from tricktable.protocol import (
     MAX_CONTROL_MESSAGE,
     NightAnswer,

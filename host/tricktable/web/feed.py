@@ -3,9 +3,8 @@
 ``Feed`` subscribes to the host's retained table state, table events, board status and
 config topics and the host's own status, applies each message to a ``tricktable.web.model.Club`` under a lock, and
 tells its listeners which table changed. It can also publish an admin control message.
-Credentials and TLS (``mqtts``, a CA file) are set up by ``tricktable.mqtturl``, as for
-``tricktable serve``. Used by the web app and by ``tricktable watch``. Imports
-``tricktable.protocol``, ``tricktable.mqtturl`` and ``tricktable.web.model``.
+Credentials and TLS (``mqtts``, a CA file) are set up by ``tricktable.mqtt.url``, as for
+``tricktable serve``. Used by the web app and by ``tricktable watch``.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from tricktable import protocol
-from tricktable.mqtturl import BrokerURL, configure_client
+from tricktable.mqtt.url import BrokerURL, configure_client
 from tricktable.web.model import EVERY_TABLE, BadMessage, Club
 
 log = logging.getLogger(__name__)
@@ -34,7 +33,7 @@ class Feed:
                  username: str | None = None, password: str | None = None,
                  tls: bool = False, ca_file: str | None = None) -> None:
         """``tls`` connects over TLS checked against ``ca_file`` (system CAs when None);
-        raises ``tricktable.mqtturl.BrokerConfigError`` for a CA file it cannot read."""
+        raises ``tricktable.mqtt.url.BrokerConfigError`` for a CA file it cannot read."""
         self.host, self.port = host, port
         self.club = Club(prefix)
         self.lock = threading.Lock()

@@ -4,7 +4,7 @@
 board's health and flags, ``tricktable.fleet.health`` through the feed's model) and
 ``POST /api/fleet/{board}/blink`` (the board's pads blink blue, with a chirp, to find it).
 ``refused(request)`` is the caller's admin check: a response when the call is not allowed,
-else None. Imports ``tricktable.web.feed`` and ``tricktable.web.responses``.
+else None.
 """
 
 from __future__ import annotations

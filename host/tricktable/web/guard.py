@@ -7,8 +7,7 @@ pages and its memory.
 ``Cross-Origin-Opener-Policy: same-origin``. ``bearer_ok(request, token)`` checks an
 ``Authorization: Bearer TOKEN`` header (the scheme is required; compared in constant time).
 ``read_limited(request, limit)`` reads a request body and stops at the first byte past
-``limit`` (None), so a huge upload costs no more memory than the limit. Imports nothing of
-ours.
+``limit`` (None), so a huge upload costs no more memory than the limit.
 """
 
 from __future__ import annotations

@@ -12,7 +12,6 @@ text or JSON form, or EGN), each served as the "table" named by its file name;
 ``file_hands(text, name)`` reads an uploaded file. A single hand comes with its game's
 double-dummy analysis (``web.replay_analysis``: cached beside the journal or file, worked
 out for an upload), so ``hand`` can be slow the first time: call it off the event loop.
-Imports ``journal``, ``history``, ``analysis.cache`` and ``web.replay_analysis``.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from tricktable.engine import EngineError
 from tricktable.history import GameRecord, HistoryError, load
 from tricktable.history.replay import game_json, hand_analysis
 from tricktable.history.verify import parse
-from tricktable.journal import Journal
+from tricktable.serve.journal import Journal
 from tricktable.web.replay_analysis import game_analysis
 
 __all__ = ["JournalHands", "HistoryFiles", "file_hands", "hand_line", "MAX_UPLOAD"]

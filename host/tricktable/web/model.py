@@ -10,8 +10,7 @@ read as JSON-able dicts with ``Club.summary()``, ``Club.view(table)`` and ``Club
 the boards' health as ``Club.fleet.rows()`` (``tricktable.fleet.health``).
 
 No I/O, no clock, no threads: the MQTT feed (``tricktable.web.feed``), the web app and the
-terminal view (``tricktable.termview``) wrap it. Imports ``tricktable.protocol``,
-``tricktable.fleet.health`` and ``tricktable.history.words`` (codes into words).
+terminal view (``tricktable.web.termview``) wrap it.
 """
 
 from __future__ import annotations

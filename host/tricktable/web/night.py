@@ -13,7 +13,7 @@ their hand since; ``tables``: the night's table ids in order, the head table fir
 ``round_started`` (when this game of the night began, seconds since the epoch; for a
 night kept by hand, when this scoreboard saw the game change, else null), and ``now`` (the
 scoreboard's clock, so a TV with a wrong clock still counts right). ``tournament()`` is the
-last good night itself, for the results pages. Imports ``tricktable.club`` only.
+last good night itself, for the results pages.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ their id, for the pages to link names to player pages; ``pattern`` matches every
 player was known by. ``Scrub(app, names)`` is the ASGI middleware that replaces those names
 with "Guest" in every JSON answer, event stream and CSV file the app sends (live table views,
 standings, results, statistics, replayed hands alike), so no page has to remember to.
-The season report (HTML) scrubs itself with ``PublicNames.scrub``. Imports ``players``.
+The season report (HTML) scrubs itself with ``PublicNames.scrub``.
 """
 
 from __future__ import annotations

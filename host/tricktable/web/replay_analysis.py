@@ -12,7 +12,7 @@ Spades: 52, Double Deck: 48, five-handed: 40) is not analysed: its analysis is
 ``{"unavailable": "analysis not available for this hand size ..."}``, at once, unless its
 cache already holds it (``tricktable analyse`` run off the night). Every variant
 with at most 32 cards in play (Euchre 20, Bid Euchre 24, Jucker 30, Bauer 32) analyses a
-whole hand within about a second. Imports ``analysis``, ``engine`` and ``history``.
+whole hand within about a second.
 """
 
 from __future__ import annotations

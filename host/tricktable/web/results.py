@@ -7,7 +7,7 @@ link), ``/api/scorecard/{player}``, ``/results.csv`` (the standings, a column pe
 ``/scorecards.csv`` (every scorecard line), downloaded as ``NIGHT-results.csv`` and
 ``NIGHT-scorecards.csv`` after the night file's name. Everything is derived from the night file as it is
 now (``NightFile.tournament()``), so the results can be served again any time later from the
-file. Imports ``tricktable.club`` and ``tricktable.web.night``.
+file.
 """
 
 from __future__ import annotations

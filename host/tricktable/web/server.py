@@ -5,9 +5,6 @@
 thread (``start()``/``stop()``, for the demo and tests) or in the foreground until Ctrl-C
 (``run()``, for ``tricktable web``). Stopping ends the open event streams first, so
 nothing waits on a browser. It serves the director console the same way (``make_app``).
-Imports ``tricktable.web.app``, ``tricktable.web.feed`` and
-``tricktable.web.night`` (a club night file's standings, when given ``night``); with
-``club_db``, the club's statistics are on the same app (``web.stats``).
 """
 
 from __future__ import annotations

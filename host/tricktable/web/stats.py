@@ -19,8 +19,7 @@ A recent hand's replay is the scoreboard's one replay page, ``/replay/{night}~{t
 app asks ``night_hands(key)`` for that night's journal (``web.journal_hands``).
 Public pages never show a hidden player's name: they are "Guest", without a link, their own
 page answers 404, and every answer has each name they were known by replaced with "Guest"
-(``web.privacy``). Imports ``players``, ``stats``, ``web.journal_hands``, ``web.privacy``
-and ``web.responses``.
+(``web.privacy``).
 """
 
 from __future__ import annotations

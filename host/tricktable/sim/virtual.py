@@ -1,6 +1,6 @@
 """Virtual hardware for tests and the host simulator (not deployed to boards).
 
-Imports pn532 and its transports only (for ``pad_board``). This one module stands in for
+This one module stands in for
 ``machine``, ``network`` and ``neopixel``: put it in ``sys.modules`` under those names
 before importing hw, or build a board directly with ``pad_board``. Pins are shared by
 number, as on a real board: a chip-select Pin driven low selects the SPI device wired to it,

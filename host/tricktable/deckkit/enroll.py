@@ -12,9 +12,6 @@ Three parts, each usable alone:
   alternate polls).
 * ``enroll_deck`` and ``check_deck``: the sessions. They talk to the person at the reader
   through a small ``SessionUI`` (the CLI gives a rich one; tests give a scripted one).
-
-May import ``tricktable.cards``, ``tricktable.tags``, ``tricktable.decks`` and the
-third-party serial/PN532 libraries (imported when a port is opened).
 """
 
 from __future__ import annotations
@@ -23,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from tricktable import decks, tags
+from tricktable.deckkit import decks, tags
 
 _IN_LIST_PASSIVE_TARGET = 0x4A
 _IN_DATA_EXCHANGE = 0x40

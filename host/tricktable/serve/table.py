@@ -26,8 +26,6 @@ seats with whoever sat here. The answer carries a ``seated`` event (seat, player
 keeps the tap itself, so a replay seats them again. During the play of a hand it is refused.
 
 The session is pure: no MQTT, no journal, no clock; the service feeds it and publishes.
-Imports engine, rules (through the engine), decks, tags, protocol, clubfile and history.words
-(a refused correction says the action in words).
 """
 
 from __future__ import annotations
@@ -36,7 +34,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tricktable.clubfile import TableConfig
-from tricktable.decks import BadRecord, Misread, Registry, Resolved, UnknownTag
+from tricktable.deckkit.decks import BadRecord, Misread, Registry, Resolved, UnknownTag
+from tricktable.deckkit.tags import TOKENS
 from tricktable.engine import Engine
 from tricktable.engine.actions import (
     Action,
@@ -55,7 +54,6 @@ from tricktable.engine.actions import (
 )
 from tricktable.history.words import action_words
 from tricktable.protocol import Control, Display, Feedback
-from tricktable.tags import TOKENS
 
 # an action that carries a word is spelt as the first of these prefixes + word that is a token
 # (no engine word starts with a prefix: ``BID:3HC`` is the 3HC bid, never a bid "BID:3HC";

@@ -10,8 +10,7 @@ played on meanwhile): a hand's score fixed and another voided, a card and a bid 
 swapped, a substitute for a player who leaves, a late arrival, the bell rung by hand, undone,
 and rung again. ``done`` lists the audit entries of what it did, ``missing`` what the night
 ended before it could do. The tables, their displays and the bots follow each correction
-(``sim.room``, ``sim.table_sim``). Imports ``club`` (live, signs), ``engine``, ``journal``
-and ``protocol``.
+(``sim.room``, ``sim.table_sim``).
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ from tricktable.club.live import LiveNight
 from tricktable.engine import Engine
 from tricktable.engine.actions import Bid, Play, action_from_json
 
-log = logging.getLogger("tricktable.demo")
+log = logging.getLogger("tricktable.demo.runner")
 
 BY = "demo director"
 ARRIVING, SUBSTITUTE = "Zoe", "Yan"  # not in the demo's roster (demo.NAMES)

@@ -6,8 +6,6 @@ config in a temporary directory (with persistence, so a restart keeps retained m
 persistent sessions); amqtt runs embedded in a background thread with its own event loop.
 ``restart()`` stops and starts the broker again on the same port, for fault tests.
 Authentication (users, passwords, and an ACL) and TLS are only offered with mosquitto.
-
-Imports nothing of ours.
 """
 
 from __future__ import annotations
@@ -64,7 +62,7 @@ class BrokerAuth:
     With ``users`` set, anonymous clients are refused. ``password_file`` is an existing
     mosquitto password file (such as ``tricktable board setup`` keeps) used as it is, with
     ``users`` added to it. ``acl`` is the text of a mosquitto ``acl_file`` (see
-    hardware/mosquitto/acl.template); None means every user may do anything.
+    mqtt/mosquitto/acl.template); None means every user may do anything.
     """
 
     users: Mapping[str, str] = field(default_factory=dict)

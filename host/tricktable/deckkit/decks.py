@@ -10,8 +10,7 @@ answered from the registry; an unknown UID is accepted only with a record whose 
 against a club key (so a table can read a deck enrolled on another host that shares the key).
 
 The file holds the club keys: it is created readable by its owner only, with its -wal and
--shm (``tricktable.secretfiles``). May import ``tricktable.cards``, ``tricktable.tags`` and
-``tricktable.secretfiles``; nothing else of ours.
+-shm (``tricktable.secretfiles``).
 """
 
 from __future__ import annotations
@@ -26,7 +25,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from tricktable import cards, tags
+from tricktable import cards
+from tricktable.deckkit import tags
 from tricktable.secretfiles import keep_private
 
 CARD_DECKS = ("24", "25", "28", "32", "36", "40", "48", "52", "56")  # names of cards.deck()

@@ -3,7 +3,7 @@
 ``Demo(DemoConfig(...))`` starts, in this order: an MQTT broker (embedded: mosquitto where
 installed, else amqtt; or the one given by URL), a fresh run directory with a deck registry
 (one enrolled card deck and token set per table, ``sim.kit``) and a journal, the host
-service (``tricktable.service``) for a club of N tables, the web scoreboard, and one asyncio
+service (``tricktable.serve.service``) for a club of N tables, the web scoreboard, and one asyncio
 thread in which every seat's virtual board runs the real firmware (``sim.boards``) and the
 bots of each table play (``sim.table_sim``). Games follow one another until ``games`` are
 done (0: until stopped). With ``night``, the demo plays a whole club night instead: a roster
@@ -16,9 +16,6 @@ pages too. ``stop()`` ends everything it started, in reverse order, and is
 safe to call at any point (Ctrl-C). ``summaries`` says how each game went;
 ``export_histories()`` writes each game from the journal as a hand history that
 ``tricktable verify`` checks.
-
-Imports broker, club (the night and its live keeper), clubfile, decks, history, journal,
-protocol, rules (a variant's options), service, sim, stats and web (the engine only through sim); the CLI (``tricktable demo``) and the tests drive it.
 """
 
 from __future__ import annotations
@@ -39,20 +36,20 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from tricktable import protocol
-from tricktable.broker import BrokerHandle, start_broker
 from tricktable.club.live import LiveNight
 from tricktable.club.night_games import night_variants
 from tricktable.club.store import save_night
 from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
 from tricktable.clubfile import parse_club
-from tricktable.decks import Registry
-from tricktable.demo_director import DemoDirector
+from tricktable.deckkit.decks import Registry
+from tricktable.demo.director import DemoDirector
 from tricktable.history import write_text
-from tricktable.journal import Journal
-from tricktable.mqtturl import configure_client
+from tricktable.mqtt.broker import BrokerHandle, start_broker
+from tricktable.mqtt.url import configure_client
 from tricktable.rules import get_variant
 from tricktable.rules.base import build_options
-from tricktable.service import BrokerURL, Service
+from tricktable.serve.journal import Journal
+from tricktable.serve.service import BrokerURL, Service
 from tricktable.sim.boards import Screen, SeatBoard
 from tricktable.sim.bots import Bot
 from tricktable.sim.kit import Kit
@@ -61,7 +58,7 @@ from tricktable.sim.table_sim import GameSummary, Seat, SimTable, deck_cards
 from tricktable.stats.follow import StatsFollower
 from tricktable.web.server import Scoreboard
 
-log = logging.getLogger("tricktable.demo")
+log = logging.getLogger("tricktable.demo.runner")
 
 BASE_PACE_S = 0.6  # seconds between plays at --speed 1
 CONNECT_TIMEOUT_S = 15.0

@@ -13,9 +13,6 @@ reconnect with backoff. In-process API for the web page, the demo and tests:
 ``control(table, Control)`` (docs/operations.md); ``show(table, Display)`` puts a sign on a
 table's display instead of its game and ``light(board, Feedback)`` sets a seat light (a club
 night's bell and moves, ``club.live``).
-
-Imports journal, table, protocol, clubfile, decks and mqtturl (broker URL and TLS setup;
-``BrokerURL`` and ``ServiceError`` are re-exported from here for callers).
 """
 
 from __future__ import annotations
@@ -31,10 +28,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from tricktable.clubfile import Club, TableConfig
-from tricktable.decks import Registry
-from tricktable.health import POISON_AFTER, REFUSED_PER_MINUTE, STORAGE_DISPLAY, Health
-from tricktable.journal import Entry, Journal, StorageError, digest
-from tricktable.mqtturl import BrokerConfigError, BrokerURL, configure_client
+from tricktable.deckkit.decks import Registry
+from tricktable.mqtt.url import BrokerConfigError, BrokerURL, configure_client
 from tricktable.protocol import (
     MAX_BOARD_MESSAGE,
     MAX_CONTROL_MESSAGE,
@@ -55,9 +50,11 @@ from tricktable.protocol import (
     decode,
     encode,
 )
-from tricktable.table import REFUSED_FEEDBACK, Result, TableSession
+from tricktable.serve.health import POISON_AFTER, REFUSED_PER_MINUTE, STORAGE_DISPLAY, Health
+from tricktable.serve.journal import Entry, Journal, StorageError, digest
+from tricktable.serve.table import REFUSED_FEEDBACK, Result, TableSession
 
-log = logging.getLogger("tricktable.service")
+log = logging.getLogger("tricktable.serve.service")
 
 Listener = Callable[[str, bytes], None]  # (topic, payload) of every message the service publishes
 

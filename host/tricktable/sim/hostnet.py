@@ -1,10 +1,11 @@
-"""compat's non-blocking socket helpers under CPython (tests, the host's simulator); not
-deployed to boards, whose MicroPython sockets are streams (compat.py).
-
-Imports ssl, and compat's clock when it runs (compat imports this module).
+"""The firmware's non-blocking socket helpers under CPython (tests, the host's simulator), which
+the firmware's ``compat`` imports as ``hostnet`` when it is not on MicroPython; a board's
+MicroPython sockets are streams (firmware/compat.py), so this never goes on a board.
 """
 
+import asyncio
 import ssl
+import time
 
 _WOULD_BLOCK = (BlockingIOError, ssl.SSLWantReadError, ssl.SSLWantWriteError)
 
@@ -29,13 +30,11 @@ async def tls_wrap(ctx, sock, addr, host, timeout_ms):
     """The TLS socket over ``sock`` (non-blocking, connecting to ``addr``), once connected and
     its handshake done, both polled (CPython wraps only a connected socket; MicroPython's
     handshake runs inside the first writes and reads, which say 'busy' until it is done)."""
-    from compat import sleep_ms, ticks_diff, ticks_ms
-
-    start = ticks_ms()
+    deadline = time.monotonic() + timeout_ms / 1000
     while sock.connect_ex(addr) not in (0, 106):  # EISCONN: connected
-        if ticks_diff(ticks_ms(), start) > timeout_ms:
-            raise OSError("no TCP connection in %d ms" % timeout_ms)
-        await sleep_ms(5)
+        if time.monotonic() > deadline:
+            raise OSError(f"no TCP connection in {timeout_ms} ms")
+        await asyncio.sleep(0.005)
     sock = ctx.wrap_socket(sock, server_hostname=host, do_handshake_on_connect=False)
     while True:
         try:
@@ -43,6 +42,6 @@ async def tls_wrap(ctx, sock, addr, host, timeout_ms):
             return sock
         except (ssl.SSLWantReadError, ssl.SSLWantWriteError):
             pass
-        if ticks_diff(ticks_ms(), start) > timeout_ms:
-            raise OSError("no TLS handshake in %d ms" % timeout_ms)
-        await sleep_ms(5)
+        if time.monotonic() > deadline:
+            raise OSError(f"no TLS handshake in {timeout_ms} ms")
+        await asyncio.sleep(0.005)

@@ -3,7 +3,6 @@
 ``BrokerURL.parse("mqtt://[user:pass@]host[:port]")`` (or ``mqtts://`` for TLS, default
 port 8883) and ``configure_client(client, url, ca_file)``, which sets the credentials and,
 for ``mqtts``, TLS verified against ``ca_file`` (the system CAs when it is None).
-Imports nothing of ours.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ A member tag (a player's own tag, tapped at a seat to sit there) is code ``MEMBE
 the member number in the copy byte; its deck's registry knows the member's name. A host from
 before member tags refuses one as an unassigned code.
 
-Imports ``tricktable.cards`` only. Tokens are the strings of docs/architecture.md
+Tokens are the strings of docs/architecture.md
 (``PASS``, ``BID:3HC``, ``TRUMP:S`` ...).
 """
 

@@ -4,8 +4,6 @@
 ``Club.view(table)``); ``club_view(views)`` lays several side by side. ``watch(feed, ...)``
 keeps a rich ``Live`` display current from a started ``tricktable.web.feed.Feed`` until
 told to stop (Ctrl-C in ``tricktable watch``; the demo's own stop event).
-
-Imports ``tricktable.web.feed`` (for the type of the feed) and rich.
 """
 
 from __future__ import annotations

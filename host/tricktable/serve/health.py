@@ -11,8 +11,6 @@ status changed. Three rules live here:
 - **Flooding.** At most ``REFUSED_PER_MINUTE`` refused messages per source (a board, or a
   table's control topic) are journaled and announced in one minute; the rest are counted, and
   the source is named in ``flooding`` until a minute passes within the cap.
-
-Imports protocol.
 """
 
 from __future__ import annotations

@@ -26,9 +26,6 @@ On start the service replays each table's ``entries`` through its table session;
 
 ``Journal.history(table, game)`` turns a game into a hand-history record
 (``tricktable.history``), which ``tricktable export`` writes as text or JSON.
-
-Imports from us: protocol, history, engine.actions (to read journaled actions back) and rules
-(the house rules a stored setup was played under).
 """
 
 from __future__ import annotations

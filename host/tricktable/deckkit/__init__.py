@@ -1,0 +1,1 @@
+"""The deck kit: the tag registry, the tag record, and enrollment at a reader."""

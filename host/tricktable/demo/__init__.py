@@ -1,0 +1,1 @@
+"""The demo (``tricktable demo``): simulated tables and nights on the real stack."""

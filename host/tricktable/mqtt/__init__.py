@@ -1,0 +1,1 @@
+"""MQTT for the host: starting a broker, broker URLs and clients, the shipped mosquitto configuration."""

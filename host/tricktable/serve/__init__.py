@@ -1,0 +1,1 @@
+"""The table service (``tricktable serve``): MQTT in, journal, table sessions, MQTT out."""
