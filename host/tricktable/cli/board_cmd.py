@@ -30,7 +30,7 @@ from tricktable.provision.boardfile import (
 from tricktable.provision.bundle import FIRMWARE_DIR, BundleError, build_bundle
 from tricktable.provision.passwords import add_board_user, check_writable, new_password
 from tricktable.provision.rawrepl import BoardError, RawREPL
-from tricktable.provision.setup import setup_board
+from tricktable.provision.setup import setup_board, write_board_files
 from tricktable.secretfiles import write_private
 
 
@@ -40,7 +40,10 @@ def board_group() -> None:
 
 
 @board_group.command("setup")
-@click.argument("port")
+@click.argument("port", required=False)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Write the board's files to this folder instead of a board on PORT (to copy "
+                   "them with mpremote, Thonny or the board's drive).")
 @click.option("--board", "board_id", required=True, help="Board id (MQTT client id and broker user).")
 @click.option("--broker", required=True,
               help="Broker the board joins: mqtts://host[:port] (TLS, with --ca-file), or "
@@ -65,19 +68,23 @@ def board_group() -> None:
 @click.option("--display", type=click.Choice(["none", "max7219", "ssd1306"]), default="none",
               show_default=True)
 @click.option("--firmware", type=click.Path(file_okay=False, path_type=Path),
-              default=FIRMWARE_DIR, show_default=True, help="The firmware/ directory.")
+              default=FIRMWARE_DIR, show_default=True,
+              help="The firmware's sources (default: the ones this install of tricktable ships).")
 @click.option("--mpy-cross", "mpy_cross", default=None, help="mpy-cross to compile with.")
 @secret_option("update-key", "TRICKTABLE_UPDATE_KEY",
                "the boards' update key (`tricktable fleet key`): the board then takes firmware "
                "updates over the network; without it, it takes none")
 @click.option("--baudrate", type=int, default=115200, show_default=True)
 @click.option("--no-reset", is_flag=True, help="Leave the board at its REPL (no soft reset).")
-def setup(port: str, board_id: str, broker: str, ca_file: Path | None, wifi_file: Path,
+def setup(port: str | None, out: Path | None, board_id: str, broker: str, ca_file: Path | None, wifi_file: Path,
           passwd_file: Path, acl_file: Path | None, table: str, prefix: str, pins: str, pads: int,
           reader_bus: str, feedback: str, display: str, firmware: Path, mpy_cross: str | None,
           update_key: str | None, update_key_file: Path | None, baudrate: int,
           no_reset: bool) -> None:
-    """Copy the compiled firmware and this board's config.json to the board on PORT."""
+    """Copy the compiled firmware and this board's config.json to the board on PORT (or, with
+    --out, to a folder)."""
+    if (port is None) == (out is None):
+        raise click.UsageError("give the board's serial PORT, or --out FOLDER for its files")
     update_key = secret_value("update-key", update_key, update_key_file, "TRICKTABLE_UPDATE_KEY")
     try:
         url = BrokerURL.parse(broker)
@@ -101,13 +108,18 @@ def setup(port: str, board_id: str, broker: str, ca_file: Path | None, wifi_file
         if acl_file is not None and ensure_acl(acl_file, prefix, board_id, table):
             click.echo(f"wrote the ACL {acl_file}")
         bundle = build_bundle(firmware, mpy_cross)
-        with RawREPL(port, baudrate) as repl:
-            result = setup_board(repl, bundle, config, progress=click.echo, extra=extra)
-            repl.close(soft_reset=not no_reset)
+        if out is not None:
+            written = write_board_files(out, bundle, config, extra)
+            done = f"{written} files written to {out} (copy them all to the board's flash)"
+        else:
+            with RawREPL(port, baudrate) as repl:
+                result = setup_board(repl, bundle, config, progress=click.echo, extra=extra)
+                repl.close(soft_reset=not no_reset)
+            done = f"{len(result.hashes)} files verified"
         add_board_user(passwd_file, board_id, password)
     except (BrokerConfigError, ConfigError, BrokerFileError, BundleError, BoardError) as exc:
         raise click.ClickException(str(exc)) from exc
-    click.echo(f"board {board_id}: {len(result.hashes)} files verified; user {board_id} added "
+    click.echo(f"board {board_id}: {done}; user {board_id} added "
                f"to {passwd_file}. Reload mosquitto (systemctl reload mosquitto) so it reads it.")
 
 

@@ -25,10 +25,12 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from tricktable.provision.bundle import Bundle
 from tricktable.provision.rawrepl import BoardError, RawREPL
+from tricktable.secretfiles import write_private
 
 MIN_VERSION = (1, 22, 0)
 TEMP = ".new"
@@ -141,14 +143,37 @@ def remove_on_board(repl: RawREPL, names: list[str]) -> None:
     repl.exec(REMOVE + f"for n in {names!r}:\n    _rm(n)")
 
 
+def board_files(bundle: Bundle, config: dict[str, Any],
+                extra: dict[str, bytes] | None = None) -> dict[str, bytes]:
+    """Every file a board's flash holds, by name, in the order they are written: the bundle,
+    the ``extra`` files (the club's CA, ``ca.der``), and config.json last (a board whose copy
+    was cut short boots without a config, not with a config and half a firmware)."""
+    files = {name: data for name, data in sorted({**bundle.files, **(extra or {})}.items())}
+    files["config.json"] = json.dumps(config, indent=1).encode()
+    return files
+
+
+def write_board_files(folder: Path, bundle: Bundle, config: dict[str, Any],
+                      extra: dict[str, bytes] | None = None) -> int:
+    """The board's files written to ``folder`` (config.json, which holds the board's broker
+    password, readable by its owner only); how many."""
+    folder.mkdir(parents=True, exist_ok=True)
+    files = board_files(bundle, config, extra)
+    for name, data in files.items():
+        if name == "config.json":
+            write_private(folder / name, data)
+        else:
+            (folder / name).write_bytes(data)
+    return len(files)
+
+
 def setup_board(repl: RawREPL, bundle: Bundle, config: dict[str, Any],
                 progress: Callable[[str], None] = lambda step: None,
                 extra: dict[str, bytes] | None = None) -> SetupResult:
     """Install ``bundle``, the ``extra`` files (the club's CA, ``ca.der``) and ``config``
     (config.json) on the board behind ``repl``."""
-    files = {**bundle.files, **(extra or {})}
-    files["config.json"] = json.dumps(config, indent=1).encode()
-    order = [name for name in sorted(files) if name != "config.json"] + ["config.json"]
+    files = board_files(bundle, config, extra)
+    order = list(files)
     expected = {name: hashlib.sha256(files[name]).hexdigest() for name in order}
     info = board_info(repl)
     progress(f"board: MicroPython {'.'.join(map(str, info.version))} on {info.platform}")
