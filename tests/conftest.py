@@ -24,14 +24,26 @@ PACKAGE = Path(__file__).resolve().parents[1] / "host" / "tricktable"
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    stale = sorted(str(source.relative_to(PACKAGE)) for built in PACKAGE.rglob("*.so")
-                   for suffix in (".py", ".c")
-                   if (source := built.with_name(built.name.split(".")[0] + suffix)).exists()
-                   and source.stat().st_mtime > built.stat().st_mtime)
+    """Refuse to test an install that is not this checkout: an editable install whose compiled
+    modules are older than their source, or an installed wheel whose files differ from it."""
+    import tricktable
+
+    installed = Path(tricktable.__file__).resolve().parent
+    if installed == PACKAGE.resolve():
+        stale = sorted(str(source.relative_to(PACKAGE)) for built in PACKAGE.rglob("*.so")
+                       for suffix in (".py", ".c")
+                       if (source := built.with_name(built.name.split(".")[0] + suffix)).exists()
+                       and source.stat().st_mtime > built.stat().st_mtime)
+    else:
+        stale = sorted(str(source.relative_to(PACKAGE)) for source in PACKAGE.rglob("*.py")
+                       if not (installed / source.relative_to(PACKAGE)).is_file()
+                       or (installed / source.relative_to(PACKAGE)).read_bytes()
+                       != source.read_bytes())
     if stale:
         raise pytest.UsageError(
-            f"the compiled build is older than {', '.join(stale)}: run "
-            "`.venv/bin/python -m pip install -e .` (./scripts/run-tests does) to test this source")
+            f"the installed tricktable ({installed}) is older than this checkout's "
+            f"{', '.join(stale[:5])}: ./scripts/run-tests builds and installs it again "
+            "(or `.venv/bin/python -m pip install -e .` for an editable install)")
 
 
 @pytest.fixture(scope="session")
