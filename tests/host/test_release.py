@@ -16,9 +16,11 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from hostkit import club_toml, make_registry
+from upkit import listen_port
 from waiting import eventually
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 
@@ -149,7 +151,7 @@ def test_board_setup_writes_a_boards_files_to_a_folder(installed: Installed,
     board = tmp_path / "board"
     assert (board / "main.py").is_file() and (board / "app.mpy").is_file()
     config = json.loads((board / "config.json").read_text())
-    assert (config["board"], config["broker"]) == ("t1-n", "192.168.1.10"), config
+    assert (config["board"], config["broker"]["host"]) == ("t1-n", "192.168.1.10"), config
     assert (board / "config.json").stat().st_mode & 0o077 == 0, "config.json holds a password"
     assert (tmp_path / "passwd").read_text().startswith("t1-n:")
 
@@ -158,8 +160,6 @@ def test_up_writes_its_broker_configuration_from_the_shipped_file(installed: Ins
                                                                    tmp_path: Path) -> None:
     if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
         pytest.skip("up starts mosquitto; it is not installed here")
-    from hostkit import club_toml, make_registry
-    from upkit import listen_port
 
     ports = sorted({listen_port() for _ in range(8)})[:4]
     make_registry(tmp_path / "decks.sqlite").close()
@@ -175,8 +175,15 @@ def test_up_writes_its_broker_configuration_from_the_shipped_file(installed: Ins
                                 cwd=tmp_path, env=installed.env, stdout=sink,
                                 stderr=subprocess.STDOUT, start_new_session=True)
     try:
-        eventually(lambda: proc.poll() is not None or "director console on" in out.read_text(),
-                   f"up started every part ({out})", timeout=120)
+        def parts() -> set[str]:
+            try:
+                return set(json.loads((tmp_path / "data" / "up.json").read_text())["parts"])
+            except (OSError, ValueError):
+                return set()
+
+        eventually(lambda: proc.poll() is not None or parts() == {"broker", "serve", "web"},
+                   f"up started its broker, the tables' host and the scoreboard ({out})",
+                   timeout=120)
         assert proc.poll() is None, out.read_text()
     finally:
         if proc.poll() is None:
