@@ -206,16 +206,11 @@ class ClubDB:
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 yield self.db
-                if self.version_table_ready():
-                    self.db.execute("UPDATE changes SET serial = serial + 1")
+                self.db.execute("UPDATE changes SET serial = serial + 1")
                 self.db.execute("COMMIT")
             except BaseException:
                 self.db.execute("ROLLBACK")
                 raise
-
-    def version_table_ready(self) -> bool:
-        return bool(self.db.execute(
-            "SELECT 1 FROM sqlite_master WHERE name = 'changes'").fetchone())
 
     def serial(self) -> int:
         """A number that grows with every write (pages poll it to refresh)."""
