@@ -76,7 +76,7 @@ from pn532_field import FieldPN532  # noqa: E402
 from scanner import Pad, scan_order  # noqa: E402
 from tricktable.deckkit.decks import Registry, deck_slots  # noqa: E402
 from tricktable.mqtt.broker import start_broker  # noqa: E402
-from tricktable.serve.service import no_delay  # noqa: E402
+from tricktable.mqtt.client import no_delay  # noqa: E402
 from tricktable.sim.kit import Kit  # noqa: E402
 
 SEAT_COUNT = 4

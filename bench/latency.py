@@ -39,9 +39,10 @@ from tricktable.deckkit.decks import Registry, deck_slots
 from tricktable.engine import Engine
 from tricktable.engine.actions import Action, Deal
 from tricktable.mqtt.broker import start_broker
+from tricktable.mqtt.client import no_delay
 from tricktable.protocol import Feedback, PadEvent, Topics, decode, encode
 from tricktable.serve.journal import Journal
-from tricktable.serve.service import BrokerURL, Service, no_delay
+from tricktable.serve.service import BrokerURL, Service
 from tricktable.sim.bots import Bot
 from tricktable.sim.kit import Kit, KitError
 

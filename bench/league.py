@@ -56,7 +56,8 @@ from tricktable.league.bridge import bridge_config  # noqa: E402
 from tricktable.league.messages import encode, topic_for  # noqa: E402
 from tricktable.league.store import LeagueStore  # noqa: E402
 from tricktable.mqtt.broker import BrokerHandle, start_broker  # noqa: E402
-from tricktable.mqtt.url import BrokerURL, configure_client  # noqa: E402
+from tricktable.mqtt.client import configure_client  # noqa: E402
+from tricktable.mqtt.url import BrokerURL  # noqa: E402
 from waiting import eventually  # noqa: E402
 
 

@@ -28,9 +28,10 @@ from tricktable.engine.actions import (
     Deal,
     Pass,
 )
+from tricktable.mqtt.client import no_delay
 from tricktable.protocol import PadEvent, TableEvent, Topics, decode, encode
 from tricktable.serve.journal import Journal
-from tricktable.serve.service import BrokerURL, Service, no_delay
+from tricktable.serve.service import BrokerURL, Service
 from tricktable.sim.kit import Kit
 from waiting import eventually
 

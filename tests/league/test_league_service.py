@@ -33,7 +33,8 @@ from tricktable.league.consumer import LeagueService
 from tricktable.league.messages import LeagueGame, LeagueMessage, TallyLine, encode, topic_for
 from tricktable.league.store import LeagueStore
 from tricktable.mqtt.broker import BrokerHandle
-from tricktable.mqtt.url import BrokerURL, configure_client
+from tricktable.mqtt.client import configure_client
+from tricktable.mqtt.url import BrokerURL
 from waiting import eventually
 
 STREAM = 1500  # hands in the stream an instance is killed in

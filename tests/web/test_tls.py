@@ -28,7 +28,8 @@ from tricktable.mqtt.broker import (
     mosquitto_available,
     start_broker,
 )
-from tricktable.mqtt.url import BrokerURL, configure_client
+from tricktable.mqtt.client import configure_client
+from tricktable.mqtt.url import BrokerURL
 from tricktable.web.feed import Feed
 from tricktable.web.server import Scoreboard
 from tricktable.web.termview import watch

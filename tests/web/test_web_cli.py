@@ -1,6 +1,6 @@
 """``tricktable web`` and ``tricktable watch``: bad input is a clear error, nothing starts; a
-table that never appears is named; Ctrl-C stops the web quietly; a finished night is served
-without a broker."""
+table that never appears is named; Ctrl-C stops the web quietly, and SIGTERM too, without
+waiting on a browser's open event stream; a finished night is served without a broker."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 
 import httpx
+import pytest
 from click.testing import CliRunner
 from signals import ctrl_c_default
 from tricktable.cli import main
@@ -63,6 +65,44 @@ def test_web_stops_quietly_on_ctrl_c(mqtt_broker, tmp_path) -> None:
         if web.poll() is None:
             web.kill()
     assert web.returncode == 0 and "Aborted" not in out + err, out + err
+
+
+@pytest.mark.parametrize("stop_signal", [signal.SIGINT, signal.SIGTERM])
+def test_web_stops_at_once_with_an_event_stream_open(mqtt_broker, stop_signal) -> None:
+    """The scoreboard ends its event streams before uvicorn waits on connections: a TV left
+    open does not hold a stop up until uvicorn's graceful-shutdown timeout cancels it."""
+    web = subprocess.Popen([sys.executable, "-c", "from tricktable.cli import main; main()", "web",
+                            "--broker", f"mqtt://127.0.0.1:{mqtt_broker.port}", "--port", "0"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           preexec_fn=ctrl_c_default)
+    streaming = threading.Event()
+    ended: list[str] = []
+
+    def watch(url: str) -> None:
+        with httpx.stream("GET", f"{url}/api/stream", timeout=30) as response:
+            streaming.set()
+            for _ in response.iter_bytes():
+                pass
+        ended.append("the stream ended")
+
+    try:
+        first = web.stdout.readline()
+        assert "scoreboard on" in first, first + web.stderr.read()
+        url = re.search(r"http://\S+", first).group(0).rstrip(",")
+        eventually(lambda: _get(url), "the scoreboard answering")
+        tv = threading.Thread(target=watch, args=(url,), daemon=True)
+        tv.start()
+        assert streaming.wait(10), "the event stream did not open"
+        web.send_signal(stop_signal)
+        out, err = web.communicate(timeout=20)
+        tv.join(5)
+    finally:
+        if web.poll() is None:
+            web.kill()
+    assert ended == ["the stream ended"], out + err
+    assert "graceful shutdown exceeded" not in err, err
+    # after stopping cleanly the signal takes its course: Ctrl-C is no error, SIGTERM ends it
+    assert web.returncode == (0 if stop_signal == signal.SIGINT else -signal.SIGTERM), out + err
 
 
 def test_web_serves_a_finished_night_without_a_broker(tmp_path) -> None:

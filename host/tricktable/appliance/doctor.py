@@ -35,7 +35,8 @@ from tricktable.appliance.settings import Settings
 from tricktable.appliance.up import WILDCARD, addresses, boards_entry
 from tricktable.deckkit.decks import DeckCheck, Registry, RegistryError
 from tricktable.fleet.health import flags
-from tricktable.mqtt.url import BrokerConfigError, configure_client
+from tricktable.mqtt.client import new_client, start_client, stop_client
+from tricktable.mqtt.url import BrokerConfigError
 from tricktable.protocol import MAX_STATUS_MESSAGE, BoardStatus, ProtocolError, Topics, decode
 
 WEAK_RSSI_DBM = -80  # below this a board's Wi-Fi drops plays now and then
@@ -68,7 +69,6 @@ def _statuses(settings: Settings, creds: Credentials) -> tuple[Check, dict[str, 
     except OSError:
         return Check(False, f"broker {where}", f"no {WATCH_USER} password in {creds.folder}: run "
                      "`tricktable up` once with this --data"), {}
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=WATCH_USER)
     answer: list[int] = []
     subscribed = threading.Event()
     statuses: dict[str, bytes] = {}
@@ -84,16 +84,16 @@ def _statuses(settings: Settings, creds: Credentials) -> tuple[Check, dict[str, 
     def message(_c: mqtt.Client, _u: object, msg: mqtt.MQTTMessage) -> None:
         statuses[msg.topic.split("/")[-2]] = bytes(msg.payload)
 
-    client.on_connect = connected
-    client.on_subscribe = lambda *a: subscribed.set()
-    client.on_message = message
     try:
-        configure_client(client, dataclasses.replace(url, username=WATCH_USER, password=password))
-        client.connect(url.host, url.port, keepalive=10)
+        client = new_client(dataclasses.replace(url, username=WATCH_USER, password=password),
+                            client_id=WATCH_USER)
+        client.on_connect = connected
+        client.on_subscribe = lambda *a: subscribed.set()
+        client.on_message = message
+        start_client(client, url, keepalive=10)
     except (OSError, BrokerConfigError) as exc:
         return Check(False, f"broker {where}", f"it does not answer ({exc}): start "
                      "`tricktable up` (it starts one) or the club's mosquitto"), {}
-    client.loop_start()
     try:
         if not subscribed.wait(WAIT_S):
             if answer and answer[0] != 0:
@@ -105,8 +105,7 @@ def _statuses(settings: Settings, creds: Credentials) -> tuple[Check, dict[str, 
                          "not answer in time: check the broker's log"), {}
         threading.Event().wait(0.5)  # the retained statuses follow the subscription at once
     finally:
-        client.disconnect()
-        client.loop_stop()
+        stop_client(client)
     return Check(True, f"broker {where} answers to {WATCH_USER}"), dict(statuses)
 
 

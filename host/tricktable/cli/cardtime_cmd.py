@@ -12,7 +12,8 @@ import paho.mqtt.client as mqtt
 
 from tricktable.cardtime import CardTimes
 from tricktable.cli.brokeropts import broker_options, broker_url
-from tricktable.mqtt.url import BrokerConfigError, configure_client
+from tricktable.mqtt.client import new_client, start_client, stop_client
+from tricktable.mqtt.url import BrokerConfigError
 from tricktable.protocol import Topics
 
 
@@ -41,23 +42,23 @@ def cardtime(broker: str, ca_file: str | None, prefix: str, plays: int, seconds:
         if times.count() >= plays:
             enough.set()
 
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"cardtime-{time.time_ns()}")
-    configure_client(client, url, ca_file)
+    try:
+        client = new_client(url, client_id=f"cardtime-{time.time_ns()}", ca_file=ca_file)
+    except BrokerConfigError as exc:
+        raise click.ClickException(str(exc)) from None
     client.on_message = on_message
     client.on_connect = lambda c, *_: c.subscribe(topic, qos=1)
     try:
-        client.connect(url.host, url.port)
+        start_client(client, url)
     except OSError as exc:
         raise click.ClickException(f"cannot reach the broker at {url.host}:{url.port}: {exc}"
                                    ) from None
-    client.loop_start()
     click.echo(f"listening on {topic}: play cards on the table's pads (Ctrl-C to stop early)")
     try:
         enough.wait(seconds)
     except KeyboardInterrupt:
         pass
     finally:
-        client.loop_stop()
-        client.disconnect()
+        stop_client(client)
     for line in times.lines():
         click.echo(line)

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from tricktable import cards
 from tricktable.deckkit import tags
+from tricktable.migrations import Schema, migrate_sqlite, sqlite_version
 from tricktable.secretfiles import keep_private
 
 CARD_DECKS = ("24", "25", "28", "32", "36", "40", "48", "52", "56")  # names of cards.deck()
@@ -168,22 +169,37 @@ def new_members(have: dict[int, str], names: list[str]) -> dict[int, str]:
 
 
 _HOLDER = "SELECT uid FROM tags WHERE deck_id = ? AND code = ? AND copy = ?"
-# came with member tags: a registry from before has no such table until opened for writing
-_MEMBERS_TABLE = """
-            CREATE TABLE IF NOT EXISTS members (
-                deck_id INTEGER NOT NULL REFERENCES decks,
-                number INTEGER NOT NULL CHECK (number BETWEEN 1 AND 255),
-                name TEXT NOT NULL,
-                PRIMARY KEY (deck_id, number));
-"""
-# came with the doctor's "checked recently": likewise absent from an older registry
-_CHECKS_TABLE = """
-            CREATE TABLE IF NOT EXISTS checks (
-                deck_id INTEGER NOT NULL REFERENCES decks,
-                at REAL NOT NULL,
-                ok INTEGER NOT NULL CHECK (ok IN (0, 1)),
-                PRIMARY KEY (deck_id, at));
-"""
+
+# The registry's schema by release (tricktable.migrations, docs/storage.md). Version 1: a
+# registry written before the registry kept a version is at version 0 with some of these
+# tables (``members`` came with member tags, ``checks`` with the doctor's "checked
+# recently"); CREATE ... IF NOT EXISTS adds the ones it lacks. Opened read-only, an older
+# registry reads as it is (``members`` and ``checks`` answer empty without their table).
+REGISTRY_SCHEMA = Schema("deck registry", ("""
+    CREATE TABLE IF NOT EXISTS club_keys (
+        key_id INTEGER PRIMARY KEY CHECK (key_id BETWEEN 0 AND 255),
+        key BLOB NOT NULL CHECK (length(key) = 32));
+    CREATE TABLE IF NOT EXISTS decks (
+        deck_id INTEGER PRIMARY KEY CHECK (deck_id BETWEEN 1 AND 65535),
+        kind TEXT NOT NULL, name TEXT NOT NULL,
+        key_id INTEGER NOT NULL REFERENCES club_keys);
+    CREATE TABLE IF NOT EXISTS tags (
+        uid BLOB PRIMARY KEY,
+        deck_id INTEGER NOT NULL REFERENCES decks,
+        code INTEGER NOT NULL, copy INTEGER NOT NULL,
+        signature BLOB,
+        UNIQUE (deck_id, code, copy));
+    CREATE TABLE IF NOT EXISTS members (
+        deck_id INTEGER NOT NULL REFERENCES decks,
+        number INTEGER NOT NULL CHECK (number BETWEEN 1 AND 255),
+        name TEXT NOT NULL,
+        PRIMARY KEY (deck_id, number));
+    CREATE TABLE IF NOT EXISTS checks (
+        deck_id INTEGER NOT NULL REFERENCES decks,
+        at REAL NOT NULL,
+        ok INTEGER NOT NULL CHECK (ok IN (0, 1)),
+        PRIMARY KEY (deck_id, at));
+    """,), RegistryError)
 
 
 @dataclass(frozen=True)
@@ -223,27 +239,13 @@ class Registry:
         if names and not {"club_keys", "decks", "tags"} <= names:
             self._db.close()
             raise RegistryError(f"{self.path} is not a deck registry (it holds other tables)")
-        self._db.executescript(
-            """
-            PRAGMA journal_mode = WAL;
-            PRAGMA foreign_keys = ON;
-            CREATE TABLE IF NOT EXISTS club_keys (
-                key_id INTEGER PRIMARY KEY CHECK (key_id BETWEEN 0 AND 255),
-                key BLOB NOT NULL CHECK (length(key) = 32));
-            CREATE TABLE IF NOT EXISTS decks (
-                deck_id INTEGER PRIMARY KEY CHECK (deck_id BETWEEN 1 AND 65535),
-                kind TEXT NOT NULL, name TEXT NOT NULL,
-                key_id INTEGER NOT NULL REFERENCES club_keys);
-            CREATE TABLE IF NOT EXISTS tags (
-                uid BLOB PRIMARY KEY,
-                deck_id INTEGER NOT NULL REFERENCES decks,
-                code INTEGER NOT NULL, copy INTEGER NOT NULL,
-                signature BLOB,
-                UNIQUE (deck_id, code, copy));
-            """
-            + _MEMBERS_TABLE
-            + _CHECKS_TABLE
-        )
+        try:
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA foreign_keys = ON")
+            migrate_sqlite(self._db, REGISTRY_SCHEMA, self.path)
+        except (sqlite3.DatabaseError, RegistryError):
+            self._db.close()
+            raise
 
     def _open_existing(self) -> sqlite3.Connection:
         if not Path(self.path).is_file():
@@ -259,6 +261,11 @@ class Registry:
         if not {"club_keys", "decks", "tags"} <= names:
             db.close()
             raise RegistryError(f"{self.path} is not a deck registry (it has no deck tables)")
+        try:
+            sqlite_version(db, REGISTRY_SCHEMA, self.path)  # an older one reads as it is
+        except RegistryError:
+            db.close()
+            raise
         return db
 
     def close(self) -> None:

@@ -33,8 +33,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import paho.mqtt.client as mqtt
-
 from tricktable import protocol
 from tricktable.club.live import LiveNight
 from tricktable.club.night_games import night_variants
@@ -45,7 +43,7 @@ from tricktable.deckkit.decks import Registry
 from tricktable.demo.director import DemoDirector
 from tricktable.history import write_text
 from tricktable.mqtt.broker import BrokerHandle, start_broker
-from tricktable.mqtt.url import configure_client
+from tricktable.mqtt.client import new_client, start_client, stop_client
 from tricktable.rules import get_variant
 from tricktable.rules.base import build_options
 from tricktable.serve.journal import Journal
@@ -506,19 +504,16 @@ def _clear_retained(broker: BrokerURL, prefix: str, sims: dict[str, SimTable],
         retained += [topics.state(table), topics.display(table)]
         for seat in sim.seats:
             retained += [topics.config(seat.board.id), topics.board_status(seat.board.id)]
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
-    configure_client(client, broker, ca_file)
+    client = new_client(broker, ca_file=ca_file)
     try:
-        client.connect(broker.host, broker.port)
-        client.loop_start()
+        start_client(client, broker)
         for info in [client.publish(t, b"", qos=1, retain=True) for t in retained]:
             info.wait_for_publish(5)
     except (OSError, RuntimeError, ValueError) as exc:
         log.warning("could not clear the demo's retained messages on %s:%s: %s", broker.host,
                     broker.port, exc)
     finally:
-        client.disconnect()
-        client.loop_stop()
+        stop_client(client)
 
 
 def _club_doc(cfg: DemoConfig) -> dict[str, Any]:

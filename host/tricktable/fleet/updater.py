@@ -24,7 +24,8 @@ import paho.mqtt.client as mqtt
 
 from tricktable import protocol
 from tricktable.fleet.bundle import Bundle
-from tricktable.mqtt.url import BrokerURL, configure_client
+from tricktable.mqtt.client import new_client, start_client, stop_client
+from tricktable.mqtt.url import BrokerURL
 
 log = logging.getLogger("tricktable.fleet")
 
@@ -71,8 +72,7 @@ class Updater:
         self.chunks_served = 0
         self.files_served: set[str] = set()  # the files (and manifest.json) boards fetched
         self._changed = threading.Condition()
-        self._client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id)
-        configure_client(self._client, url, ca_file)
+        self._client = new_client(url, client_id=client_id, ca_file=ca_file)
         self._client.on_connect = self._on_connect
         self._client.on_message = self._on_message
         self._connected = threading.Event()
@@ -82,10 +82,9 @@ class Updater:
     # -- the connection ------------------------------------------------------------------
     def start(self, timeout: float = 10.0) -> None:
         try:
-            self._client.connect(self.url.host, self.url.port, keepalive=30)
+            start_client(self._client, self.url, keepalive=30)
         except OSError as exc:
             raise UpdateError(f"no MQTT broker at {self.url.host}:{self.url.port}: {exc}") from None
-        self._client.loop_start()
         if not self._connected.wait(timeout):
             self.stop()
             raise UpdateError(f"the broker at {self.url.host}:{self.url.port} did not accept "
@@ -100,8 +99,7 @@ class Updater:
                               f"(ACL: the fleet user must read and write {self.topics.base}/fleet/#)")
 
     def stop(self) -> None:
-        self._client.disconnect()
-        self._client.loop_stop()
+        stop_client(self._client)
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                     properties: Any) -> None:

@@ -54,7 +54,8 @@ from tricktable.league.messages import (
     receipt_topic,
 )
 from tricktable.league.store import LeagueStore
-from tricktable.mqtt.url import BrokerURL, configure_client
+from tricktable.mqtt.client import new_client, start_client, stop_client
+from tricktable.mqtt.url import BrokerURL
 from tricktable.protocol import ProtocolError
 
 log = logging.getLogger("tricktable.league.serve")
@@ -88,10 +89,8 @@ class LeagueService:
         self.url = broker
         self.counts = Counts()
         self.subscribed = threading.Event()  # connected, and the broker took the subscription
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"league-{name}",
-                                  protocol=mqtt.MQTTv5, manual_ack=True)
-        configure_client(self.client, self.url, ca_file)
-        self.client.reconnect_delay_set(1, RECONNECT_MAX_S)
+        self.client = new_client(self.url, client_id=f"league-{name}", ca_file=ca_file,
+                                 mqtt5=True, manual_ack=True, reconnect=(1, RECONNECT_MAX_S))
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
@@ -114,9 +113,8 @@ class LeagueService:
         self._writer.start()
         self._rater = threading.Thread(target=self._rate, name="league-rater", daemon=True)
         self._rater.start()
-        self.client.connect_async(self.url.host, self.url.port, clean_start=False,
-                                  properties=properties)
-        self.client.loop_start()
+        start_client(self.client, self.url, background=True, clean_start=False,
+                     properties=properties)
 
     def stop(self) -> None:
         """Leave the group cleanly: unsubscribe, store and acknowledge what was already handed
@@ -130,10 +128,9 @@ class LeagueService:
                 time.sleep(0.05)
             ending = Properties(PacketTypes.DISCONNECT)
             ending.SessionExpiryInterval = 0
-            self.client.disconnect(properties=ending)
+            stop_client(self.client, properties=ending)
         else:
-            self.client.disconnect()
-        self.client.loop_stop()
+            stop_client(self.client)
         self._inbox.put(None)
         if self._writer is not None:
             self._writer.join(10)

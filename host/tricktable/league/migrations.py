@@ -4,10 +4,12 @@ Version 1 holds what clubs send; version 2 the players' public names (``LeaguePl
 the ratings per season, derived from the stored games (``LeagueStore.rerate``); the season ''
 is every game, for a league that has defined no season.
 
-``migrate(conn)`` applies every migration newer than the database's ``schema_version`` rows,
-each in its own transaction under an advisory lock, so several league services starting at
-once apply each migration exactly once. A migration is never edited once released: a change
-is a new migration at the end of ``MIGRATIONS``.
+``migrate(conn)`` follows the rule of every store (``tricktable.migrations``, docs/storage.md):
+the database's version is the highest row of ``schema_version``; every migration newer than it,
+each with its row, is applied in one transaction, under an advisory lock so that several
+league services starting at once apply each migration exactly once; a database newer than
+this program is refused (``LeagueStoreError``), unchanged. A migration is never edited once
+released: a change is a new migration at the end of ``MIGRATIONS``.
 
 Every stored message has a unique key, its id (``league.messages``): ``INSERT ... ON CONFLICT
 DO NOTHING`` makes a second copy, from any instance, a no-op. ``stored`` is the database's
@@ -18,9 +20,16 @@ from __future__ import annotations
 
 import psycopg
 
+from tricktable.migrations import Schema
+
+
+class LeagueStoreError(RuntimeError):
+    """The league database cannot be used; the message says why."""
+
+
 LOCK_KEY = 0x7472_6C67  # pg_advisory_xact_lock key of the migrations ("trlg")
 
-MIGRATIONS: list[str] = [
+MIGRATIONS: tuple[str, ...] = (
     # 1: clubs, hands, games of nights (tally lines), nights, seasons
     """
     CREATE TABLE clubs (
@@ -110,22 +119,22 @@ MIGRATIONS: list[str] = [
     CREATE INDEX ratings_player ON ratings (club, player);
     CREATE INDEX tallies_player ON tallies (club, player);
     """,
-]
+)
+LEAGUE_SCHEMA = Schema("league database", MIGRATIONS, LeagueStoreError)
 
 
 def migrate(conn: psycopg.Connection) -> int:
-    """Bring the schema up to date; the version it is at afterwards."""
+    """Bring the schema up to date (see the module docstring); the version it is at
+    afterwards."""
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK_KEY,))
         conn.execute("CREATE TABLE IF NOT EXISTS schema_version ("
                      " version integer PRIMARY KEY,"
                      " applied timestamptz NOT NULL DEFAULT now())")
-    for version, sql in enumerate(MIGRATIONS, 1):
-        with conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK_KEY,))
-            done = conn.execute("SELECT 1 FROM schema_version WHERE version = %s",
-                                (version,)).fetchone()
-            if done is None:
-                conn.execute(sql)
-                conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (version,))
-    return len(MIGRATIONS)
+        row = conn.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()
+        found = LEAGUE_SCHEMA.stored(int(row[0]) if row else 0,
+                                     f"the database {conn.info.dbname}")
+        for version, sql in LEAGUE_SCHEMA.pending(found):
+            conn.execute(sql)
+            conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (version,))
+    return LEAGUE_SCHEMA.version

@@ -29,7 +29,8 @@ from tricktable.league.messages import (
     receipt_topic,
     topic_for,
 )
-from tricktable.mqtt.url import BrokerURL, configure_client
+from tricktable.mqtt.client import new_client, start_client, stop_client
+from tricktable.mqtt.url import BrokerURL
 from tricktable.protocol import ProtocolError
 
 log = logging.getLogger("tricktable.league.send")
@@ -44,11 +45,8 @@ class Sender:
                  every: float = 1.0) -> None:
         self.feed, self.every = feed, every
         self.url = broker
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
-                                  client_id=f"league-send-{feed.club}-{uuid.uuid4().hex[:6]}")
-        configure_client(self.client, self.url, ca_file)
-        self.client.reconnect_delay_set(1, 5)
-        self.client.max_queued_messages_set(0)
+        self.client = new_client(self.url, ca_file=ca_file, reconnect=(1, 5), max_queued=0,
+                                 client_id=f"league-send-{feed.club}-{uuid.uuid4().hex[:6]}")
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.bridge_state = f"$SYS/broker/connection/league-{feed.club}/state"
@@ -58,8 +56,7 @@ class Sender:
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
-        self.client.connect_async(self.url.host, self.url.port)
-        self.client.loop_start()
+        start_client(self.client, self.url, background=True)
         self._thread = threading.Thread(target=self._run, name="league-send", daemon=True)
         self._thread.start()
 
@@ -67,8 +64,7 @@ class Sender:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(10)
-        self.client.disconnect()
-        self.client.loop_stop()
+        stop_client(self.client)
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                     properties: Any) -> None:

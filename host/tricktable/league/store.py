@@ -37,17 +37,13 @@ from tricktable.league.messages import (
     LeagueNight,
     LeaguePlayer,
 )
-from tricktable.league.migrations import migrate
+from tricktable.league.migrations import LeagueStoreError, migrate
 from tricktable.protocol import natural_key
 from tricktable.stats.rating import RatedGame, rate_games
 
 HANDS_PAGE = 200  # hand records per search
 RATINGS_LOCK = 0x7472_7274  # pg_advisory_xact_lock key of rerate ("trrt"): one at a time
 EVERY_GAME = ""  # the ratings' season when no season is defined: every game
-
-
-class LeagueStoreError(RuntimeError):
-    """The league database cannot be used; the message says why."""
 
 
 @dataclass(frozen=True)

@@ -1,17 +1,12 @@
-"""Broker URLs and the MQTT client setup they imply, shared by serve, web, watch and demo.
-
-``BrokerURL.parse("mqtt://[user:pass@]host[:port]")`` (or ``mqtts://`` for TLS, default
-port 8883) and ``configure_client(client, url, ca_file)``, which sets the credentials and,
-for ``mqtts``, TLS verified against ``ca_file`` (the system CAs when it is None).
+"""Broker URLs: ``BrokerURL.parse("mqtt://[user:pass@]host[:port]")`` (or ``mqtts://`` for
+TLS, default port 8883), and the error for a broker setting that cannot be used.
+``tricktable.mqtt.client`` builds the clients that connect to one.
 """
 
 from __future__ import annotations
 
-import ssl
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
-
-import paho.mqtt.client as mqtt
 
 
 class BrokerConfigError(RuntimeError):
@@ -44,13 +39,3 @@ class BrokerURL:
                    unquote(parts.username) if parts.username else None,
                    unquote(parts.password) if parts.password else None)
 
-
-def configure_client(client: mqtt.Client, url: BrokerURL, ca_file: str | None = None) -> None:
-    """Give ``client`` the URL's credentials and, for ``mqtts``, TLS checked against ``ca_file``."""
-    if url.username is not None:
-        client.username_pw_set(url.username, url.password)
-    if url.tls:
-        try:
-            client.tls_set(ca_certs=ca_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
-        except (OSError, ssl.SSLError) as exc:
-            raise BrokerConfigError(f"cannot use CA file {ca_file!r}: {exc}") from exc

@@ -1,10 +1,11 @@
 """The club database: one SQLite file, its schema kept by numbered migrations.
 
 ``ClubDB(path)`` opens the file (WAL, so the scoreboard reads while the host writes) and
-brings its schema up to ``SCHEMA_VERSION`` by running, in order and each in one transaction,
-the ``MIGRATIONS`` newer than the file's ``PRAGMA user_version``. A migration is never edited
-once released: a change to the schema is a new migration at the end of the list. A file
-newer than this program (a higher version) is refused rather than misread.
+brings its schema up to ``SCHEMA_VERSION`` by the rule of every store
+(``tricktable.migrations``, docs/storage.md): the ``MIGRATIONS`` newer than the file's
+``PRAGMA user_version``, in order, in one transaction. A file newer than this program (a
+higher version) is refused rather than misread; opened read-only, a file not yet migrated is
+refused too (its readers expect the latest tables).
 
 Version 1 holds the players (``players``, ``names``: every name a player was known by, as the
 journals spell it; ``tags``: member tag UIDs). Version 2 holds what ``tricktable.stats``
@@ -21,6 +22,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from tricktable.migrations import Schema, migrate_sqlite, sqlite_version
 
 __all__ = ["ClubDB", "PlayersError", "MIGRATIONS", "SCHEMA_VERSION", "default_db_path"]
 
@@ -139,11 +142,15 @@ MIGRATIONS: tuple[str, ...] = (
     INSERT INTO changes VALUES (1, 0);
     """,
 )
-SCHEMA_VERSION = len(MIGRATIONS)
 
 
 class PlayersError(ValueError):
-    """Bad input to the club database (an unknown player, a name taken ...): nothing changed."""
+    """Bad input to the club database (an unknown player, a name taken ...), or a file this
+    program cannot use: nothing changed."""
+
+
+CLUB_DB_SCHEMA = Schema("club database", MIGRATIONS, PlayersError)
+SCHEMA_VERSION = CLUB_DB_SCHEMA.version
 
 
 def default_db_path() -> Path:
@@ -177,25 +184,15 @@ class ClubDB:
 
     def _check_version(self, readonly: bool) -> None:
         try:
-            version = int(self.db.execute("PRAGMA user_version").fetchone()[0])
+            if not readonly:
+                migrate_sqlite(self.db, CLUB_DB_SCHEMA, str(self.path))
+                return
+            version = sqlite_version(self.db, CLUB_DB_SCHEMA, str(self.path))
         except sqlite3.DatabaseError as exc:
             raise PlayersError(f"{self.path} is not a club database: {exc}") from None
-        if version > SCHEMA_VERSION:
-            raise PlayersError(f"{self.path} has schema version {version}; this tricktable "
-                               f"knows up to {SCHEMA_VERSION}: use a newer tricktable")
         if version < SCHEMA_VERSION:
-            if readonly:
-                raise PlayersError(f"{self.path} has schema version {version}, not "
-                                   f"{SCHEMA_VERSION}: open it once for writing to migrate it")
-            self._migrate(version)
-
-    def _migrate(self, version: int) -> None:
-        for number, script in enumerate(MIGRATIONS[version:], version + 1):
-            statements = [s for s in script.split(";\n") if s.strip()]
-            with self.transaction():
-                for statement in statements:
-                    self.db.execute(statement)
-                self.db.execute(f"PRAGMA user_version = {number}")
+            raise PlayersError(f"{self.path} is club database version {version}, not "
+                               f"{SCHEMA_VERSION}: open it once for writing to migrate it")
 
     @property
     def version(self) -> int:
@@ -209,16 +206,11 @@ class ClubDB:
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 yield self.db
-                if self.version_table_ready():
-                    self.db.execute("UPDATE changes SET serial = serial + 1")
+                self.db.execute("UPDATE changes SET serial = serial + 1")
                 self.db.execute("COMMIT")
             except BaseException:
                 self.db.execute("ROLLBACK")
                 raise
-
-    def version_table_ready(self) -> bool:
-        return bool(self.db.execute(
-            "SELECT 1 FROM sqlite_master WHERE name = 'changes'").fetchone())
 
     def serial(self) -> int:
         """A number that grows with every write (pages poll it to refresh)."""

@@ -1,147 +1,106 @@
-"""MicroPython's raw REPL over a serial port, the protocol mpremote speaks.
+"""A board's MicroPython raw REPL over its USB serial port, on mpremote's transport.
 
-Ctrl-C twice stops whatever the board runs; Ctrl-A enters the raw REPL (the board answers
-``raw REPL; CTRL-B to exit`` and ``>``); each program is sent followed by Ctrl-D, the board
-answers ``OK``, runs it, and sends its output, Ctrl-D, any exception text, Ctrl-D and ``>``.
-Programs go in the raw REPL's paste mode where the board offers it (Ctrl-E ``A`` Ctrl-A;
-the board answers ``R\x01`` and a window size, and sends ``\x01`` each time it has room for
-another window: flow control, so a board behind a USB-UART bridge is never overrun);
-otherwise in 256-byte chunks with a pause, as mpremote's pyboard.py does.
-Ctrl-B leaves the raw REPL; Ctrl-D at the friendly REPL soft-resets the board (main.py runs).
-The unix port of MicroPython speaks the same protocol on its terminal, which is how the tests
-drive a "board" on a pseudo-terminal.
+``RawREPL(port)`` opens the port with ``mpremote.transport_serial.SerialTransport``
+(MicroPython's own tool, which speaks the raw REPL: Ctrl-A enters it, each program goes in
+raw-paste mode with the board's flow control where the board offers it, else in 256-byte
+chunks, and comes back as its output and its exception text) and adds what ``board setup``
+needs around it: a program the board is running is stopped firmly first (Ctrl-C twice: the
+firmware's own handler may take the first), every failure is a ``BoardError`` that names the
+port and says what the board did, ``timeout`` bounds every wait (a board that loses power
+mid-copy is noticed), and leaving can soft-reset the board at its friendly REPL so that
+main.py starts. The unix port of MicroPython speaks the same protocol on its terminal, which
+is how the tests drive a "board" on a pseudo-terminal.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import os
+import struct
 import time
 
 import serial
+from mpremote.transport import TransportError
+from mpremote.transport_serial import SerialTransport
 
-CTRL_A, CTRL_B, CTRL_C, CTRL_D = b"\x01", b"\x02", b"\x03", b"\x04"
-RAW_PROMPT = b"raw REPL; CTRL-B to exit\r\n>"
-CHUNK = 256  # without paste mode: bytes written at a time, then a pause (a board behind a
-CHUNK_PAUSE_S = 0.01  # USB-UART bridge has a small input buffer and no flow control)
-PASTE = b"\x05A\x01"
+CTRL_B, CTRL_C, CTRL_D = b"\x02", b"\x03", b"\x04"
+STOP_PAUSE_S = 0.1  # after Ctrl-C: time for the running program to end and say so
 
 
 class BoardError(RuntimeError):
     """The board did not answer as MicroPython's raw REPL does, or a program on it failed."""
 
 
+def _why_not_open(port: str) -> str:
+    """Why the port cannot be opened, in the system's words (mpremote only says it failed)."""
+    try:
+        os.close(os.open(port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK))
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return "another program has it open (close its serial console or mpremote first)"
+
+
 class RawREPL:
     """One serial connection to a board in raw REPL mode (a context manager)."""
 
     def __init__(self, port: str, baudrate: int = 115200, timeout: float = 10.0) -> None:
-        try:
-            self.serial = serial.serial_for_url(port, baudrate=baudrate, timeout=0.1)
-        except (serial.SerialException, OSError) as exc:
-            raise BoardError(f"cannot open {port}: {exc}") from exc
         self.port = port
         self.timeout = timeout
-        self.paste: bool | None = None  # does the board take paste mode (None: not asked yet)
+        try:
+            self.transport = SerialTransport(port, baudrate=baudrate, timeout=timeout)
+        except TransportError:
+            raise BoardError(f"cannot open {port}: {_why_not_open(port)}") from None
 
     def __enter__(self) -> RawREPL:
         try:
             self.enter()
         except BaseException:
-            self.serial.close()
+            self.transport.close()
             raise
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def read_until(self, ending: bytes, timeout: float | None = None) -> bytes:
-        """Bytes up to and including ``ending``; BoardError when it does not come in time."""
-        data = bytearray()
-        give_up = time.monotonic() + (self.timeout if timeout is None else timeout)
-        while not data.endswith(ending):
-            byte = self.serial.read(1)
-            if byte:
-                data += byte
-                give_up = max(give_up, time.monotonic() + 1.0)  # still talking: keep listening
-            elif time.monotonic() > give_up:
-                raise BoardError(f"{self.port}: no {ending!r} from the board; it sent "
-                                 f"{bytes(data[-200:])!r}")
-        return bytes(data)
-
     def enter(self) -> None:
         """Stop the running program and enter the raw REPL."""
-        self.serial.write(b"\r" + CTRL_C + CTRL_C)
-        time.sleep(0.1)
-        self.serial.reset_input_buffer()
-        self.serial.write(b"\r" + CTRL_A)
+        self.transport.serial.write(b"\r" + CTRL_C + CTRL_C)
+        time.sleep(STOP_PAUSE_S)
+        said = io.StringIO()  # mpremote prints what the board sent when it gets no prompt
         try:
-            self.read_until(RAW_PROMPT)
-        except BoardError as exc:
-            raise BoardError(f"{self.port} does not answer as a MicroPython board "
-                             f"(no raw REPL): {exc}") from None
-
-    def read_exactly(self, n: int) -> bytes:
-        data = b""
-        give_up = time.monotonic() + self.timeout
-        while len(data) < n:
-            data += self.serial.read(n - len(data))
-            if len(data) < n and time.monotonic() > give_up:
-                raise BoardError(f"{self.port}: the board stopped answering (got {data!r})")
-        return data
-
-    def send_pasted(self, data: bytes) -> None:
-        """Send a program in paste mode, a window at a time as the board asks for more."""
-        window = int.from_bytes(self.read_exactly(2), "little")
-        room = window
-        sent = 0
-        while sent < len(data):
-            while room == 0 or self.serial.in_waiting:
-                signal = self.read_exactly(1)
-                if signal == b"\x01":
-                    room += window
-                elif signal == CTRL_D:  # the board ended the paste (out of memory)
-                    self.serial.write(CTRL_D)
-                    return
-                else:
-                    raise BoardError(f"{self.port}: unexpected {signal!r} in paste mode")
-            block = data[sent:sent + room]
-            self.serial.write(block)
-            sent += len(block)
-            room -= len(block)
-        self.serial.write(CTRL_D)
-        self.read_until(CTRL_D)
-
-    def send_chunked(self, data: bytes) -> None:
-        for i in range(0, len(data), CHUNK):
-            self.serial.write(data[i:i + CHUNK])
-            time.sleep(CHUNK_PAUSE_S)
-        self.serial.write(CTRL_D)
-        self.read_until(b"OK")
+            with contextlib.redirect_stdout(said):
+                self.transport.enter_raw_repl(soft_reset=False, timeout_overall=self.timeout)
+        except (TransportError, serial.SerialException) as exc:
+            sent = said.getvalue().strip()[-200:]
+            sent = "nothing" if sent in ("", "b''") else sent
+            raise BoardError(f"{self.port} does not answer as a MicroPython board (no raw "
+                             f"REPL: {exc}); it sent {sent}") from None
 
     def exec(self, program: str, timeout: float | None = None) -> str:
         """Run ``program`` on the board; its printed output (BoardError if it raised)."""
-        data = program.encode()
-        if self.paste is not False:
-            self.serial.write(PASTE)
-            answer = self.read_exactly(2)
-            self.paste = answer == b"R\x01"
-            if answer not in (b"R\x00", b"R\x01"):  # an older board: it took those as text
-                self.read_until(RAW_PROMPT[2:])  # and answered with its prompt ("ra" read)
-        if self.paste:
-            self.send_pasted(data)
-        else:
-            self.send_chunked(data)
-        out = self.read_until(CTRL_D, timeout)[:-1]
-        err = self.read_until(CTRL_D, timeout)[:-1]
-        self.read_until(b">", timeout)
+        said = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(said):
+                out, err = self.transport.exec_raw(
+                    program, timeout=self.timeout if timeout is None else timeout)
+        except (TransportError, serial.SerialException, struct.error) as exc:
+            # struct.error: raw-paste mode's window size cut short (the board went away)
+            raise BoardError(f"{self.port}: the board stopped answering ({exc}) "
+                             f"{said.getvalue().strip()[-200:]}".rstrip()) from None
         if err:
             raise BoardError(f"{self.port}: the board raised: {err.decode(errors='replace').strip()}")
         return out.decode(errors="replace")
 
     def close(self, soft_reset: bool = False) -> None:
-        """Leave the raw REPL (and soft-reset, so main.py starts) and close the port."""
-        if not self.serial.is_open:
+        """Leave the raw REPL (and soft-reset at the friendly REPL, so main.py starts) and close
+        the port."""
+        if not self.transport.serial.is_open:
             return
         try:
-            self.serial.write(CTRL_B + (CTRL_D if soft_reset else b""))
-            self.serial.flush()
+            self.transport.exit_raw_repl()
+            if soft_reset:
+                self.transport.serial.write(CTRL_D)
+            self.transport.serial.flush()
         finally:
-            self.serial.close()
+            self.transport.close()

@@ -43,6 +43,7 @@ from typing import Any, Literal
 
 from tricktable import history
 from tricktable.engine.actions import action_from_json
+from tricktable.migrations import Schema, migrate_sqlite, sqlite_version
 from tricktable.protocol import Control, PadEvent
 from tricktable.rules import recorded_options
 
@@ -100,16 +101,16 @@ CREATE TABLE IF NOT EXISTS probe (
 );
 """
 
-# The journal's schema by release: a file's ``PRAGMA user_version`` says how many of these it
-# has had. Version 1 is ``SCHEMA`` above; a journal written before the journal kept a version
-# has that schema at version 0 (its CREATE ... IF NOT EXISTS run again changes nothing). A
-# migration is never edited once released: a change to the schema is a new script at the end.
-MIGRATIONS: list[str] = [SCHEMA]
-JOURNAL_VERSION = len(MIGRATIONS)
-
 
 class JournalError(RuntimeError):
-    """The journal file cannot be used (not ours, or corrupt)."""
+    """The journal file cannot be used (not ours, corrupt, or from a newer tricktable)."""
+
+
+# The journal's schema by release (tricktable.migrations, docs/storage.md). Version 1 is
+# ``SCHEMA`` above; a journal written before the journal kept a version has that schema at
+# version 0 (its CREATE ... IF NOT EXISTS run again changes nothing).
+JOURNAL_SCHEMA = Schema("journal", (SCHEMA,), JournalError)
+JOURNAL_VERSION = JOURNAL_SCHEMA.version
 
 
 class StorageError(JournalError):
@@ -190,10 +191,7 @@ class Journal:
             db.execute(f"PRAGMA synchronous={self._sync.upper()}")
             # write-mostly: a small page cache keeps the service's memory flat as the file grows
             db.execute(f"PRAGMA cache_size=-{CACHE_KB}")
-            version = self._version(db)
-            for number, script in enumerate(MIGRATIONS[version:], version + 1):
-                db.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};"
-                                 "\nCOMMIT;")
+            migrate_sqlite(db, JOURNAL_SCHEMA, self.path)
         except (sqlite3.DatabaseError, JournalError):
             db.close()
             raise
@@ -215,19 +213,11 @@ class Journal:
             raise JournalError(f"{self.path} is not a tricktable journal (it has no journal "
                                f"tables)")
         try:
-            self._version(db)  # an older version reads as it is: migrations only add
+            sqlite_version(db, JOURNAL_SCHEMA, self.path)  # an older one reads as it is
         except JournalError:
             db.close()
             raise
         return db
-
-    def _version(self, db: sqlite3.Connection) -> int:
-        """The file's journal version; JournalError for one newer than this tricktable's."""
-        version = int(db.execute("PRAGMA user_version").fetchone()[0])
-        if version > JOURNAL_VERSION:
-            raise JournalError(f"{self.path} is journal version {version}; this tricktable "
-                               f"knows up to {JOURNAL_VERSION}: use a newer tricktable")
-        return version
 
     @contextmanager
     def _writing(self) -> Iterator[sqlite3.Connection]:

@@ -18,7 +18,6 @@ night's bell and moves, ``club.live``).
 from __future__ import annotations
 
 import logging
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -29,7 +28,8 @@ import paho.mqtt.client as mqtt
 
 from tricktable.clubfile import Club, TableConfig
 from tricktable.deckkit.decks import Registry
-from tricktable.mqtt.url import BrokerConfigError, BrokerURL, configure_client
+from tricktable.mqtt.client import Will, new_client, start_client, stop_client
+from tricktable.mqtt.url import BrokerConfigError, BrokerURL
 from tricktable.protocol import (
     MAX_BOARD_MESSAGE,
     MAX_CONTROL_MESSAGE,
@@ -57,12 +57,6 @@ from tricktable.serve.table import REFUSED_FEEDBACK, Result, TableSession
 log = logging.getLogger("tricktable.serve.service")
 
 Listener = Callable[[str, bytes], None]  # (topic, payload) of every message the service publishes
-
-
-def no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
-    """Turn Nagle off on the client's socket: our messages are small and latency matters."""
-    if isinstance(sock, socket.socket) and sock.family in (socket.AF_INET, socket.AF_INET6):
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
 WATCH_EVERY_S = 2.0  # how often failing storage is probed and flooding boards reconsidered
@@ -131,15 +125,10 @@ class Service:
     # --- start, stop -----------------------------------------------------------------
 
     def _make_client(self, client_id: str, ca_file: str | None) -> mqtt.Client:
-        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
-                             clean_session=False, protocol=mqtt.MQTTv311)
-        configure_client(client, self.broker, ca_file)
-        client.will_set(self.topics.host_status(), encode(HostStatus(online=False)), qos=1,
-                        retain=True)
-        client.max_inflight_messages_set(1000)
-        client.max_queued_messages_set(0)
-        client.reconnect_delay_set(min_delay=1, max_delay=10)
-        client.on_socket_open = no_delay
+        client = new_client(self.broker, client_id=client_id, ca_file=ca_file, persistent=True,
+                            will=Will(self.topics.host_status(),
+                                      encode(HostStatus(online=False))),
+                            reconnect=(1, 10), max_inflight=1000, max_queued=0, nodelay=True)
         client.on_connect = self._on_connect
         client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
@@ -149,8 +138,7 @@ class Service:
 
     def start(self) -> None:
         """Connect (retrying in the background until the broker answers) and serve."""
-        self.client.connect_async(self.broker.host, self.broker.port, keepalive=30)
-        self.client.loop_start()
+        start_client(self.client, self.broker, keepalive=30, background=True)
         threading.Thread(target=self._watch, name="tricktable-health", daemon=True).start()
 
     def stop(self) -> None:
@@ -164,8 +152,7 @@ class Service:
                 said.wait_for_publish(2.0)
             except (ValueError, RuntimeError) as refused:  # paho: queue full or a mid in use
                 log.warning("the host's offline status was not sent on stop: %s", refused)
-        self.client.disconnect()
-        self.client.loop_stop()
+        stop_client(self.client)
 
     def wait_connected(self, timeout: float) -> None:
         """Wait for the first connection; ServiceError saying why if there is none."""

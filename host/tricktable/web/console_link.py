@@ -18,7 +18,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from tricktable.mqtt.url import BrokerURL, configure_client
+from tricktable.mqtt.client import new_client, start_client, stop_client
+from tricktable.mqtt.url import BrokerURL
 from tricktable.protocol import (
     MAX_CONTROL_MESSAGE,
     NightAnswer,
@@ -45,8 +46,7 @@ class NightLink:
         self._answers: dict[str, NightAnswer] = {}
         self._arrived = threading.Condition()
         self._subscribed = threading.Event()
-        self._client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
-        configure_client(self._client, broker, ca_file)
+        self._client = new_client(broker, ca_file=ca_file)
         self._client.on_connect = self._on_connect
         self._client.on_subscribe = lambda *_: self._subscribed.set()
         self._client.on_message = self._on_message
@@ -58,10 +58,9 @@ class NightLink:
             return
         where = f"{self.broker.host}:{self.broker.port}"
         try:
-            self._client.connect(self.broker.host, self.broker.port, keepalive=30)
+            start_client(self._client, self.broker, keepalive=30)
         except OSError as exc:
             raise ConnectionError(f"no MQTT broker answered at {where}: {exc}") from None
-        self._client.loop_start()
         if not self._subscribed.wait(timeout):
             self.stop()
             raise ConnectionError(f"the MQTT broker at {where} did not take the console")
@@ -69,8 +68,7 @@ class NightLink:
     def stop(self) -> None:
         if self._feed is not None:
             return  # the feed's connection: the feed stops it
-        self._client.disconnect()
-        self._client.loop_stop()
+        stop_client(self._client)
 
     def _on_connect(self, client: mqtt.Client, _u: Any, _f: Any, reason: Any,
                     _p: Any = None) -> None:

@@ -3,8 +3,8 @@
 ``Feed`` subscribes to the host's retained table state, table events, board status and
 config topics and the host's own status, applies each message to a ``tricktable.web.model.Club`` under a lock, and
 tells its listeners which table changed. It can also publish an admin control message.
-Credentials and TLS (``mqtts``, a CA file) are set up by ``tricktable.mqtt.url``, as for
-``tricktable serve``. Used by the web app and by ``tricktable watch``.
+Its client (credentials, TLS: ``mqtts``, a CA file) is built by ``tricktable.mqtt.client``,
+as for ``tricktable serve``. Used by the web app and by ``tricktable watch``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from tricktable import protocol
-from tricktable.mqtt.url import BrokerURL, configure_client
+from tricktable.mqtt.client import new_client, start_client, stop_client
+from tricktable.mqtt.url import BrokerURL
 from tricktable.web.model import EVERY_TABLE, BadMessage, Club
 
 log = logging.getLogger(__name__)
@@ -44,8 +45,8 @@ class Feed:
         self._connected = threading.Event()
         self._answered = threading.Event()  # the broker accepted or refused us
         self._refusal = ""  # why the broker refused us (bad credentials ...)
-        self._client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
-        configure_client(self._client, BrokerURL(host, port, tls, username, password), ca_file)
+        self._url = BrokerURL(host, port, tls, username, password)
+        self._client = new_client(self._url, ca_file=ca_file)
         self._client.on_connect = self._on_connect
         self._client.on_message = self._on_message
 
@@ -75,14 +76,13 @@ class Feed:
         refuses the TLS handshake (wrong CA) or refuses the credentials."""
         where = f"{self.host}:{self.port}"
         try:
-            self._client.connect(self.host, self.port, keepalive=30)
+            start_client(self._client, self._url, keepalive=30)
         except ssl.SSLError as exc:
             raise ConnectionError(
                 f"TLS with the MQTT broker at {where} failed: {exc.reason or exc} (is the CA "
                 f"file the one that signed the broker's certificate?)") from None
         except OSError as exc:
             raise ConnectionError(f"no MQTT broker answered at {where}: {exc}") from None
-        self._client.loop_start()
         self._answered.wait(timeout)
         if not self._connected.is_set():
             self.stop()
@@ -91,8 +91,7 @@ class Feed:
             raise ConnectionError(f"no MQTT broker answered at {where}")
 
     def stop(self) -> None:
-        self._client.disconnect()
-        self._client.loop_stop()
+        stop_client(self._client)
 
     def publish_control(self, table: str, cmd: str, args: dict[str, Any]) -> None:
         """Send an admin command to the host (``{p}/v1/table/{table}/control``)."""

@@ -5,11 +5,17 @@
 thread (``start()``/``stop()``, for the demo and tests) or in the foreground until Ctrl-C
 (``run()``, for ``tricktable web``). Stopping ends the open event streams first, so
 nothing waits on a browser. It serves the director console the same way (``make_app``).
+
+uvicorn is used through its programmatic API only (``Config``, ``Server(config).run``, and the
+``started``/``should_exit`` flags its maintainers point to for a server run in a thread): it
+always serves in a thread of its own, where it installs no signal handlers, and ``run()``
+takes Ctrl-C and SIGTERM itself.
 """
 
 from __future__ import annotations
 
 import logging
+import signal
 import socket
 import threading
 from collections.abc import Callable
@@ -26,18 +32,6 @@ from tricktable.web.journal_hands import HistoryFiles, JournalHands
 from tricktable.web.night import NightFile
 
 log = logging.getLogger(__name__)
-
-
-class _Server(uvicorn.Server):
-    """uvicorn that closes the scoreboard's event streams before it waits on connections."""
-
-    def __init__(self, config: uvicorn.Config, on_exit: threading.Event) -> None:
-        super().__init__(config)
-        self._on_exit = on_exit
-
-    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        self._on_exit.set()
-        super().handle_exit(sig, frame)
 
 
 class Scoreboard:
@@ -79,7 +73,7 @@ class Scoreboard:
         self._exiting = threading.Event()
         config = uvicorn.Config(self.app, log_level="warning", timeout_graceful_shutdown=2,
                                 lifespan="on")
-        self._server = _Server(config, self._exiting)
+        self._server = uvicorn.Server(config)
         self._thread: threading.Thread | None = None
         self._watcher = threading.Thread(target=self._close_streams_on_exit, daemon=True)
 
@@ -107,15 +101,25 @@ class Scoreboard:
             self.feed.stop()
 
     def run(self) -> None:
-        """Serve in the foreground until Ctrl-C or SIGTERM."""
-        self._start_feed()
-        self._watcher.start()
-        try:
-            self._serve()
-        finally:
+        """Serve until Ctrl-C or SIGTERM (or until the server ends), then stop as ``stop()``
+        does; the signal then takes its usual course (Ctrl-C: KeyboardInterrupt), as under
+        uvicorn's own handlers."""
+        signalled: list[int] = []
+
+        def on_signal(sig: int, _frame: FrameType | None) -> None:
+            signalled.append(sig)
             self._exiting.set()
-            if self.live:
-                self.feed.stop()
+
+        previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            self.start()
+            self._exiting.wait()
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+            self.stop()
+        if signalled:
+            signal.raise_signal(signalled[0])
 
     def _start_feed(self) -> None:
         if self.live:
@@ -137,7 +141,10 @@ class Scoreboard:
         return self.live
 
     def _serve(self) -> None:
-        self._server.run(sockets=[self._sock])
+        try:
+            self._server.run(sockets=[self._sock])
+        finally:
+            self._exiting.set()  # run() waits for this when the server ends by itself
 
     def _close_streams_on_exit(self) -> None:
         self._exiting.wait()
