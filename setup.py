@@ -5,7 +5,8 @@
   2008 has it), not a library call;
 - the rules engine and the rules (``cards``, ``engine``, ``rules``) compiled from their own
   Python source by mypyc (PyPI's mypy, a build requirement in pyproject.toml; docs/analysis.md,
-  "The compiled engine").
+  "The compiled engine"). mypyc type-checks what it compiles, with ``--strict-equality``: a
+  phase or refusal code misspelt (``rules.base.Phase``, ``engine.refusals``) fails the build.
 
 In an editable install the compiled modules are imported instead of the ``.py`` beside them:
 after an edit to one, ``pip install -e .`` again (``scripts/run-tests`` does).
@@ -26,5 +27,6 @@ COMPILED = ["host/tricktable/cards.py",
 setup(ext_modules=[
     Extension("tricktable.analysis._search", ["host/tricktable/analysis/_search.c"],
               extra_compile_args=["-O3", *(["-mpopcnt"] if X86_64 else [])]),
-    *mypycify(COMPILED, opt_level="3", debug_level="0", group_name="tricktable"),
+    *mypycify(["--strict-equality", *COMPILED], opt_level="3", debug_level="0",
+              group_name="tricktable"),
 ])

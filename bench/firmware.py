@@ -15,10 +15,12 @@
 5. The deployed bundle (tricktable board setup): bytes of .mpy, of main.py and boards.json.
 
 Run: .venv/bin/python bench/firmware.py
+     .venv/bin/python bench/firmware.py --quick   # one run of each, shorter; no 32-bit port, no bisection
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import statistics
 import subprocess
@@ -56,16 +58,17 @@ async def main():
     await app.start_readers()
     chips[0].place(tag(UID4))
     chips[1].place(tag(UID7, miss_every=2))
-    out = {"100": 0, "1000": 0, "10000": 0, "ms_per_cycle": 0, "events": 0}  # no growth below
+    marks = [int(m) for m in sys.argv[2].split(",")]
+    out = {"ms_per_cycle": 0, "events": 0}
     done = 0
     start = ticks_ms()
-    for mark in (100, 1000, 10000):
+    for mark in marks:
         while done < mark:
             await app.scan_once()
             done += 1
         gc.collect()
         out[str(mark)] = gc.mem_alloc()
-    out["ms_per_cycle"] = ticks_diff(ticks_ms(), start) / 10000
+    out["ms_per_cycle"] = ticks_diff(ticks_ms(), start) / marks[-1]
     out["events"] = app.outbox.seq
     print(json.dumps(out))
 
@@ -102,6 +105,9 @@ async def main():
 asyncio.run(main())
 """
 
+
+CYCLES = (100, 1000, 10000)
+"""Section 1 reports the heap after this many scan cycles."""
 
 HARNESS_SCRIPT = """
 import gc, json
@@ -143,29 +149,32 @@ def bench_heap_32bit() -> None:
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "bench_script.py"
         script.write_text(SCAN_SCRIPT)
-        r = last_json(wasm32.run_script(script))
+        r = last_json(wasm32.run_script(script, ",".join(map(str, CYCLES))))
     print("1b. the same on the 32-bit MicroPython (WebAssembly port, a board's word size). NOT a")
     print("    board's heap: that VM's heap grows on demand, and its gc.collect() leaves garbage")
     print("    counted (each asyncio sleep keeps ~20 B behind a JS proxy; 10,000 discarded lists")
     print("    stay in gc.mem_alloc), so its figures grow with time and bound nothing:")
-    print(f"   after    100 cycles: {r['100']}")
-    print(f"   after  1,000 cycles: {r['1000']}")
-    print(f"   after 10,000 cycles: {r['10000']}   (growth 1k->10k: {r['10000'] - r['1000']} B;"
-          f" events reported: {r['events']})")
+    print_cycles(r, CYCLES)
 
 
-def bench_heap(mp: MicroPython) -> list[float]:
+def bench_heap(mp: MicroPython, runs: int, cycles: tuple[int, ...]) -> list[float]:
     cpu = []
-    for _ in range(5):
+    for _ in range(runs):
         with tempfile.TemporaryDirectory() as flash:
-            r = run_script(mp, SCAN_SCRIPT, flash)
+            r = run_script(mp, SCAN_SCRIPT, flash, ",".join(map(str, cycles)))
         cpu.append(r["ms_per_cycle"])
     print("1. heap in use (bytes, after gc) under MicroPython -X heapsize=96k, 4 pads:")
-    print(f"   after    100 cycles: {r['100']}")
-    print(f"   after  1,000 cycles: {r['1000']}")
-    print(f"   after 10,000 cycles: {r['10000']}   (growth 1k->10k: {r['10000'] - r['1000']} B;"
-          f" events reported: {r['events']})")
+    print_cycles(r, cycles)
     return cpu
+
+
+def print_cycles(r: dict, cycles: tuple[int, ...]) -> None:
+    """Section 1's rows: the heap in use after each count of scan cycles, and its growth."""
+    for n in cycles:
+        print(f"   after {n:>6,} cycles: {r[str(n)]}")
+    first, last = cycles[-2:]
+    print(f"   growth {first:,}->{last:,} cycles: {r[str(last)] - r[str(first)]} B;"
+          f" events reported: {r['events']}")
 
 
 async def model_cycle(bus: str, state: str) -> float:
@@ -194,25 +203,25 @@ def bench_model(cpu: list[float]) -> None:
         row = [asyncio.run(model_cycle(bus, state)) for bus in ("spi", "i2c", "uart")]
         print(f"   {state:14}" + "".join(f"{v:10.2f}" for v in row))
     print(f"   MicroPython CPU per 4-pad cycle on this machine: median {statistics.median(cpu):.3f}"
-          f" ms (5 runs: {', '.join(f'{c:.3f}' for c in cpu)})")
+          f" ms ({len(cpu)} runs: {', '.join(f'{c:.3f}' for c in cpu)})")
 
 
-def bench_publish(mp: MicroPython) -> None:
+def bench_publish(mp: MicroPython, runs: int, plays: int) -> None:
     from tricktable.mqtt.broker import start_broker
 
     rates = []
     with start_broker(kind="mosquitto") as broker:
-        for run in range(3):
+        for run in range(runs):
             prefix = f"bench{run}"
             host = HostSide(broker.host, broker.port, prefix)
             try:
                 with tempfile.TemporaryDirectory() as flash:
-                    r = run_script(mp, PUBLISH_SCRIPT, flash, str(broker.port), prefix, "400")
+                    r = run_script(mp, PUBLISH_SCRIPT, flash, str(broker.port), prefix, str(plays))
             finally:
                 host.close()
             rates.append(r["plays"] / (r["ms"] / 1000))
     print("3. plays per second, MicroPython board -> mosquitto -> acking host -> outbox release:")
-    print(f"   median {statistics.median(rates):.0f}/s (3 runs of 400: "
+    print(f"   median {statistics.median(rates):.0f}/s ({runs} runs of {plays}: "
           f"{', '.join(f'{x:.0f}' for x in rates)})")
 
 
@@ -240,25 +249,25 @@ def smallest_heap(mp: MicroPython, broker, remote: bool) -> int:
     return high
 
 
-def bench_hand_heap(mp: MicroPython) -> None:
+def bench_hand_heap(mp: MicroPython, hands: int, bisect: bool) -> None:
     from tricktable.mqtt.broker import start_broker
 
     harness = run_script(mp, HARNESS_SCRIPT)["harness"]
     with start_broker(kind="mosquitto") as broker:
-        runs = [hand_at(mp, broker, HEAP, run, sample_ms=10, remote=True) for run in range(3)]
+        runs = [hand_at(mp, broker, HEAP, run, sample_ms=10, remote=True) for run in range(hands)]
         if None in runs:
             raise SystemExit("the hand did not complete at 96k")
-        least = smallest_heap(mp, broker, remote=True)
+        least = f"{smallest_heap(mp, broker, remote=True)}k" if bisect else "not bisected"
     peaks = [r["heap_peak"] for r in runs]
     peak = statistics.median(peaks)
     total = runs[0]["heap_total"]
     print("4. heap during a whole hand (24 plays, 4 pads, mosquitto, acking host), -X heapsize=96k,"
           " readers outside the heap as on a board:")
-    print(f"   live high-water mark: median {peak:.0f} B of the {total} B the GC manages (3 runs: "
+    print(f"   live high-water mark: median {peak:.0f} B of the {total} B the GC manages ({hands} runs: "
           f"{', '.join(map(str, peaks))})")
     print(f"   heap free at 96 KB: {total - peak:.0f} B = {100 * (total - peak) / total:.1f}%"
           " (target: at least 20%)")
-    print(f"   smallest heap that completes the hand: {least}k (cards wait while less than"
+    print(f"   smallest heap that completes the hand: {least} (cards wait while less than"
           f" app.HEAP_RESERVE is free); the PN532 emulator would add {harness} B")
 
 
@@ -273,14 +282,20 @@ def bench_bundle() -> None:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="one run of each part, 1,000 scan cycles, 96 plays; no 32-bit port, "
+                        "no bisection")
+    quick = parser.parse_args().quick
     with tempfile.TemporaryDirectory() as build:
         mp = MicroPython(build_mpy(Path(build)))
         t0 = time.monotonic()
-        cpu = bench_heap(mp)
-        bench_heap_32bit()
+        cpu = bench_heap(mp, runs=1 if quick else 5, cycles=CYCLES[:2] if quick else CYCLES)
+        if not quick:
+            bench_heap_32bit()
         bench_model(cpu)
-        bench_publish(mp)
-        bench_hand_heap(mp)
+        bench_publish(mp, runs=1 if quick else 3, plays=96 if quick else 400)
+        bench_hand_heap(mp, hands=1 if quick else 3, bisect=not quick)
         bench_bundle()
         print(f"(bench took {time.monotonic() - t0:.0f} s)")
 

@@ -9,10 +9,12 @@
    64k and 96k), three times.
 
 Run: .venv/bin/python bench/fleet.py
+     .venv/bin/python bench/fleet.py --quick   # one update, no bisection
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import sys
@@ -32,7 +34,6 @@ from tricktable.mqtt.url import BrokerURL  # noqa: E402
 from waiting import eventually  # noqa: E402
 
 KEY = bytes(range(32))
-RUNS = 5
 
 
 def one_update(mp: MicroPython, made: bundle.Bundle, port: int, work: Path,
@@ -77,6 +78,10 @@ def smallest_heap(build: Path, made: bundle.Bundle, port: int, work: Path) -> in
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="one update; no bisection")
+    quick = parser.parse_args().quick
+    runs = 1 if quick else 5
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         made = bundle.build(work / "bundle", "9.9.9", KEY)
@@ -87,15 +92,17 @@ def main() -> None:
         mp = MicroPython(build, heap=HEAP)
         times, chunks = [], 0
         with start_broker() as broker:
-            for run in range(RUNS):
+            for run in range(runs):
                 done = one_update(mp, made, broker.port, work / f"run{run}")
                 if done is None:
                     raise SystemExit(f"the update failed at {HEAP}")
                 times.append(done[0])
                 chunks = done[1]
             print(f"2. offer -> new version online, one board, localhost mosquitto, unix port "
-                  f"{HEAP}: median {statistics.median(times):.2f} s over {RUNS} runs "
+                  f"{HEAP}: median {statistics.median(times):.2f} s over {runs} runs "
                   f"(min {min(times):.2f}, max {max(times):.2f}); {chunks} chunks")
+            if quick:
+                return
             least = [smallest_heap(build, made, broker.port, work / f"least{n}") for n in range(3)]
             print(f"3. smallest heap that completes the update: {', '.join(f'{k}k' for k in least)}"
                   " (3 bisections)")

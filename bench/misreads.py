@@ -49,8 +49,8 @@ from pn532 import PN532  # noqa: E402
 from pn532_field import FieldPN532, crc_a  # noqa: E402
 from pn532_uart import UARTTransport  # noqa: E402
 from scanner import READ_TRIES, Pad  # noqa: E402
-from tricktable import tags  # noqa: E402
 from tricktable.cards import format_card  # noqa: E402
+from tricktable.deckkit import tags  # noqa: E402
 from tricktable.deckkit.decks import BadRecord, Registry, UnknownTag, deck_slots  # noqa: E402
 from tricktable.sim.kit import Kit  # noqa: E402
 

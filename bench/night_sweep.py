@@ -2,7 +2,8 @@
 
 Runs ``tricktable demo --variant V --night --tables 3 --rounds 3 --hands 5 --speed 0 --seed S
 --revoke-rate 0.05 --no-view --port 0`` for every variant of ``club.night_games.night_variants``
-and seeds 1 to 5 (``--variants``, ``--seeds``, ``--jobs`` to change), each in its own process
+and seeds 1 to 5 (``--variants``, ``--seeds``, ``--jobs``, and ``--tables``, ``--rounds``,
+``--hands`` for the size of a night, to change), each in its own process
 and run directory, and prints a line per night: its exit status, its wall time, the hands the
 tables played and whether the standings add every one of them (``club.audit.unrecorded``
 against the journal). Exits 1 when any night failed either way (the failing nights' last
@@ -25,15 +26,16 @@ from tricktable.club.night_games import night_variants
 from tricktable.club.store import load_night
 from tricktable.serve.journal import Journal
 
-TABLES, ROUNDS, HANDS = 3, 3, 5
 
-
-def one_night(variant: str, seed: int, workdir: Path) -> tuple[str, int, bool, str]:
-    """Run one demo night; (its line, hands played, ok, output when it failed)."""
+def one_night(variant: str, seed: int, workdir: Path, size: argparse.Namespace
+              ) -> tuple[str, int, bool, str]:
+    """Run one demo night of ``size`` (tables, rounds, hands); (its line, hands played, ok,
+    output when it failed)."""
     started = time.perf_counter()
     run = subprocess.run(
         [str(Path(sys.executable).parent / "tricktable"), "demo", "--variant", variant, "--night",
-         "--tables", str(TABLES), "--rounds", str(ROUNDS), "--hands", str(HANDS), "--speed",
+         "--tables", str(size.tables), "--rounds", str(size.rounds), "--hands", str(size.hands),
+         "--speed",
          "0", "--seed", str(seed), "--revoke-rate", "0.05", "--no-view", "--port", "0",
          "--workdir", str(workdir)], capture_output=True, text=True, check=False)
     wall = time.perf_counter() - started
@@ -42,7 +44,7 @@ def one_night(variant: str, seed: int, workdir: Path) -> tuple[str, int, bool, s
     hands, problems = 0, ["no night file printed"]
     if found:
         night_path = Path(found.group(1))
-        tables = [f"t{n}" for n in range(1, TABLES + 1)]
+        tables = [f"t{n}" for n in range(1, size.tables + 1)]
         with Journal(night_path.parent / "journal.sqlite", readonly=True) as journal:
             night = load_night(night_path)
             problems = unrecorded(night, journal, tables)
@@ -60,12 +62,15 @@ def main() -> None:
     parser.add_argument("--variants", nargs="*", default=night_variants())
     parser.add_argument("--seeds", nargs="*", type=int, default=[1, 2, 3, 4, 5])
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--tables", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--hands", type=int, default=5)
     args = parser.parse_args()
     base = Path(tempfile.mkdtemp(prefix="night-sweep-"))
     runs = [(v, s) for v in args.variants for s in args.seeds]
     failed = 0
     with ThreadPoolExecutor(args.jobs) as pool:
-        for line, _hands, ok, output in pool.map(lambda r: one_night(*r, base), runs):
+        for line, _hands, ok, output in pool.map(lambda r: one_night(*r, base, args), runs):
             print(line, flush=True)
             if not ok:
                 failed += 1

@@ -20,10 +20,12 @@ board (issue 22 measured a hand at 48.2 KB on i686 against 76 KB here); mbedTLS'
 bytes and cost the same on both.
 
 Run: .venv/bin/python bench/tls_heap.py
+     .venv/bin/python bench/tls_heap.py --quick   # one hand each way: item 1 only
 """
 
 from __future__ import annotations
 
+import argparse
 import re
 import shutil
 import statistics
@@ -40,7 +42,6 @@ from fwkit import MICROPYTHON, HostSide, MicroPython, build_mpy, play_hand  # no
 
 PREFIX = "tricktable"
 ROOMY = "192k"
-RUNS = 3
 
 
 def hand_at(mp: MicroPython, club: ClubBroker, tls: bool, heap: str,
@@ -112,6 +113,11 @@ def mbedtls_malloc(club: ClubBroker, work: Path) -> None:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="one hand each way; no bisection, no valgrind")
+    quick = parser.parse_args().quick
+    runs = 1 if quick else 3
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "build").mkdir()
         mp = MicroPython(build_mpy(Path(tmp) / "build"))
@@ -121,13 +127,15 @@ def main() -> None:
                   "64-bit unix port:")
             peaks = {}
             for tls in (False, True):
-                runs = [hand_at(mp, club, tls, ROOMY, sample_ms=10) for _ in range(RUNS)]
-                if None in runs:
+                hands = [hand_at(mp, club, tls, ROOMY, sample_ms=10) for _ in range(runs)]
+                if None in hands:
                     raise SystemExit(f"the hand did not complete ({'TLS' if tls else 'plain'})")
-                peaks[tls] = statistics.median(r["heap_peak"] for r in runs)
-                print(f"   {'TLS  ' if tls else 'plain'}: median {peaks[tls]:.0f} B ({RUNS} runs: "
-                      f"{', '.join(str(r['heap_peak']) for r in runs)})")
+                peaks[tls] = statistics.median(h["heap_peak"] for h in hands)
+                print(f"   {'TLS  ' if tls else 'plain'}: median {peaks[tls]:.0f} B ({runs} runs: "
+                      f"{', '.join(str(h['heap_peak']) for h in hands)})")
             print(f"   TLS costs {peaks[True] - peaks[False]:.0f} B more")
+            if quick:
+                return
             least = {tls: smallest_heap(mp, club, tls) for tls in (False, True)}
             print(f"2. smallest heap that completes the hand: plain {least[False]}k, "
                   f"TLS {least[True]}k")

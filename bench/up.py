@@ -8,6 +8,7 @@ port answering), the 1 s pause before a restart included. Prints the median of `
 
     .venv/bin/python bench/up.py              # about a minute
     .venv/bin/python bench/up.py --runs 5
+    .venv/bin/python bench/up.py --runs 1 --quick   # to every part ready only: nothing killed
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def wait(check, limit: float = 120.0) -> float:  # type: ignore[no-untyped-def]
     return time.monotonic() - start
 
 
-def one_run(folder: Path) -> dict[str, float]:
+def one_run(folder: Path, kill: tuple[str, ...]) -> dict[str, float]:
     port = club(folder)
     log = folder / "data" / "up.log"
     text = lambda: log.read_text() if log.exists() else ""  # noqa: E731
@@ -68,7 +69,7 @@ def one_run(folder: Path) -> dict[str, float]:
     try:
         wait(lambda: READY["console"] in text())
         figures = {"all ready": time.monotonic() - started}
-        for part in ("broker", "serve", "web", "console"):
+        for part in kill:
             pid = json.loads((folder / "data" / "up.json").read_text())["parts"][part]
             seen = text().count(READY.get(part, "\0"))
             os.kill(pid, signal.SIGKILL)
@@ -86,11 +87,13 @@ def one_run(folder: Path) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="up to every part ready; no kills")
     args = parser.parse_args()
+    kill = () if args.quick else ("broker", "serve", "web", "console")
     runs = []
     for _ in range(args.runs):
         with tempfile.TemporaryDirectory() as tmp:
-            runs.append(one_run(Path(tmp)))
+            runs.append(one_run(Path(tmp), kill))
     print(f"tricktable up, two tables, median of {args.runs} runs (seconds):")
     for name in runs[0]:
         values = [r[name] for r in runs]

@@ -22,6 +22,8 @@ from tricktable.engine.actions import (
     ScanCard,
     SitOut,
 )
+from tricktable.engine.refusals import REFUSALS
+from tricktable.rules.base import PHASES
 
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 OPTIONS = st.fixed_dictionaries({
@@ -110,7 +112,8 @@ def any_action(seat: int, rng: random.Random) -> Any:
 @FAST
 @given(st.integers(0, 2**32), st.sampled_from(["strict", "record"]), st.booleans())
 def test_a_refused_action_changes_nothing(seed: int, mode: str, dealt: bool) -> None:
-    """docs/architecture.md: 'A refused action leaves the engine exactly as it was'."""
+    """docs/architecture.md: 'A refused action leaves the engine exactly as it was', and says
+    why with one of the listed codes; the table is always in one of the listed phases."""
     rng = random.Random(seed)
     eng = Engine.new("bid-euchre", seed=seed, options={"revoke_mode": mode, "target": None,
                                                        "hand_limit": 2})
@@ -123,8 +126,9 @@ def test_a_refused_action_changes_nothing(seed: int, mode: str, dealt: bool) -> 
             if out.ok:
                 continue
             refusals += 1
-            assert out.code and out.reason
+            assert out.code in REFUSALS and out.reason
             assert snapshot(eng) == before
+            assert eng.public_state()["phase"] in PHASES
         if eng.state.game_over:
             break
         if eng.phase == "deal" and dealt:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from tricktable.club.movement import seat_labels
 from tricktable.history.words import action_words, phase_words
+from tricktable.rules.base import PHASES
 
 SEATS = seat_labels(["Ann", "Bob", "Cy", "Di"])
 
@@ -28,5 +29,7 @@ def test_each_kind_of_action_is_a_sentence_naming_the_seat() -> None:
 
 def test_a_seat_without_a_name_is_its_compass_point_and_phases_are_words() -> None:
     assert seat_labels(["", "Bob", "", ""])[0] == "North"
-    assert phase_words("play") == "playing" and phase_words("bidding") == "bidding"
+    assert [phase_words(p) for p in PHASES] == [
+        "dealing", "bidding", "naming trump", "passing cards", "choosing who sits out",
+        "playing", "game over"]
     assert phase_words(None) == "no game"

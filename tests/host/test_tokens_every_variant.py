@@ -189,6 +189,19 @@ def test_random_games_by_taps_take_the_actions_tapped(variant: str, n: int) -> N
                 assert result.ok and result.action == action.to_json(), result.reason
 
 
+def test_the_score_display_asks_a_defender_to_sit_out_in_words() -> None:
+    """Eau Claire's defenders choose to sit out or play: the display says whose choice it is
+    as the players say it (``P2 TO SIT OUT``), as it says ``TO BID`` and ``TO PLAY``."""
+    setup = setup_for("eau-claire-clubs", 4, seed=0)
+    with table(setup) as (session, kit):
+        for _, action in random_walk(setup, random.Random(0)):
+            if session.engine.phase == "sitout":
+                break
+            assert tap(session, kit, action.seat, tag_name(action)).ok
+        assert session.engine.phase == "sitout"
+        assert session.display().lines[1] == f"P{session.engine.to_act} TO SIT OUT"
+
+
 # --- refusals: specific, and nothing changes ------------------------------------------------
 
 def refused(session: TableSession, kit: Kit, seat: int, token: str):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from tricktable.cards import COPY_STRIDE, JOKER_SUIT, Card, format_card
 from tricktable.engine.events import CardPlayed, Event, Revoke, TrickWon
+from tricktable.engine.refusals import Refusal, Verdict
 from tricktable.engine.state import State
 
 __all__ = ["locate", "legal_mask", "play", "place", "Refused", "SUIT_WORDS"]
@@ -27,7 +28,7 @@ __all__ = ["locate", "legal_mask", "play", "place", "Refused", "SUIT_WORDS"]
 SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs", "the joker")
 
 
-def locate(st: State, seat: int, card: Card, copy: int | None) -> tuple[int, str, str]:
+def locate(st: State, seat: int, card: Card, copy: int | None) -> tuple[int, Verdict, str]:
     """(bit index, "", "") of the card ``seat`` holds, or (-1, code, reason)."""
     deck = st.deck
     base = card.index
@@ -90,9 +91,9 @@ class Refused(Exception):
     """A play refused by ``play`` before it changed anything: ``code`` and ``reason`` as in
     the engine's ``Outcome``."""
 
-    def __init__(self, code: str, reason: str) -> None:
+    def __init__(self, code: Refusal, reason: str) -> None:
         super().__init__(reason)
-        self.code = code
+        self.code: Refusal = code
         self.reason = reason
 
 

@@ -1,11 +1,12 @@
 """The engine: one table's state machine, driven by ``apply(action) -> Outcome``.
 
-Phases of a hand: ``deal`` (the engine deals from its seed, or players scan their cards, or
-nobody does and the first bid starts the hand with unknown hands) -> ``bidding`` ->
-``trump`` -> ``exchange`` (card passes the variant asks for) -> ``sitout`` (seats the
-variant asks) -> ``play`` -> scored, then the next hand's ``deal`` or ``game_over``.
-Every handler checks the whole action before it changes anything, so a refused action
-leaves the table exactly as it was. The variant (``rules``) is consulted through its named
+Phases of a hand (``rules.base.Phase`` lists them): ``deal`` (the engine deals from its
+seed, or players scan their cards, or nobody does and the first bid starts the hand with
+unknown hands) -> ``bidding`` -> ``trump`` -> ``exchange`` (card passes the variant asks
+for) -> ``sitout`` (seats the variant asks) -> ``play`` -> scored, then the next hand's
+``deal`` or ``game_over``. Every handler checks the whole action before it changes
+anything, so a refused action leaves the table exactly as it was (its code one of
+``engine.refusals``). The variant (``rules``) is consulted through its named
 hooks; nothing here is specific to one game. Deterministic: the only randomness is
 ``random.Random(seed)`` used by ``Deal``.
 """
@@ -63,9 +64,10 @@ from tricktable.engine.ids import (
     ActionIds,
     IllegalAction,
 )
+from tricktable.engine.refusals import Refusal, Verdict
 from tricktable.engine.state import State
 from tricktable.rules import get_variant
-from tricktable.rules.base import STOCK, Contract, Variant, build_options
+from tricktable.rules.base import STOCK, Contract, Phase, Variant, build_options
 
 __all__ = ["Engine", "Outcome", "EngineError"]
 
@@ -75,12 +77,12 @@ class EngineError(ValueError):
 
 
 class Outcome:
-    """The answer to ``apply``: ``ok``; ``code`` ("" or a stable machine code); ``reason``
+    """The answer to ``apply``: ``ok``; ``code`` ("" or a ``Refusal``, ``engine.refusals``); ``reason``
     (a sentence naming the rule); ``events`` (what an accepted action caused)."""
 
     __slots__ = ("ok", "code", "reason", "events")
 
-    def __init__(self, ok: bool, code: str = "", reason: str = "",
+    def __init__(self, ok: bool, code: Verdict = "", reason: str = "",
                  events: list[Event] | None = None) -> None:
         self.ok = ok
         self.code = code
@@ -95,7 +97,7 @@ class Outcome:
         return f"Outcome(ok={self.ok}, code={self.code!r}, reason={self.reason!r})"
 
 
-def _no(code: str, reason: str) -> Outcome:
+def _no(code: Refusal, reason: str) -> Outcome:
     return Outcome(False, code, reason)
 
 
@@ -154,7 +156,7 @@ class Engine:
 
     # -- the public view -----------------------------------------------------------------
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         return self.state.phase
 
     @property
@@ -228,7 +230,7 @@ class Engine:
         out.events[:0] = events
         return out
 
-    def _turn(self, seat: int, phase: str, doing: str) -> Outcome | None:
+    def _turn(self, seat: int, phase: Phase, doing: str) -> Outcome | None:
         st = self.state
         if st.phase != phase:
             return _no("wrong_phase", f"cannot {doing} now: the table is in the {st.phase} phase")
@@ -297,7 +299,7 @@ class Engine:
             return _no("hand_full", f"{st.players[a.seat]} has already scanned "
                                     f"{st.hand_size} cards")
         p, code, reason = self._unseen(a.card, a.copy)
-        if p < 0:
+        if code:
             return _no(code, reason)
         st.known[a.seat] |= 1 << p
         st.unseen &= ~(1 << p)
@@ -315,7 +317,7 @@ class Engine:
         if not st.variant.has_up_card or st.up_card is not None:
             return _no("not_allowed", "this game has no up-card to turn now")
         p, code, reason = self._unseen(a.card, a.copy)
-        if p < 0:
+        if code:
             return _no(code, reason)
         st.kitty |= 1 << p
         st.unseen &= ~(1 << p)
@@ -331,7 +333,7 @@ class Engine:
         st = self.state
         return st.phase == "deal" and st.variant.has_up_card and st.up_card is None
 
-    def _unseen(self, card: Any, copy: int | None) -> tuple[int, str, str]:
+    def _unseen(self, card: Any, copy: int | None) -> tuple[int, Verdict, str]:
         """The physical card for a scan: an unseen copy, or a refusal."""
         st = self.state
         deck = st.deck
@@ -502,7 +504,7 @@ class Engine:
             p = -1
         else:
             p, code, reason = cardplay.locate(st, giver, a.card, a.copy)
-            if p < 0:
+            if code:
                 return _no(code, reason)
         why = st.variant.exchange_refusal(st, giver, receiver, index, None if p < 0 else p)
         if why:
@@ -603,7 +605,7 @@ class Engine:
         p = a.card.index + COPY_STRIDE * copy if copy is not None else -1
         if p < 0 or not st.known[seat] >> p & 1:  # the fast path: a known physical card
             p, code, reason = cardplay.locate(st, seat, a.card, copy)
-            if p < 0:
+            if code:
                 return _no(code, reason)
         if not st.trick and st.variant.restricts_leads:
             why = st.variant.lead_refusal(st, seat, p)
@@ -765,7 +767,7 @@ class Engine:
             out = self.apply(self.ids.action_of(a, st.to_act, st.phase))
         finally:
             self._telling = True
-        if not out.ok:
+        if out.code:  # refused (an accepted action's code is "")
             raise IllegalAction(out.code, out.reason)
 
     def _legal_bids(self, seat: int) -> list[str]:

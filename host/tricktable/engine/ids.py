@@ -30,7 +30,8 @@ from tricktable.engine.actions import (
     Play,
     SitOut,
 )
-from tricktable.rules.base import Variant
+from tricktable.engine.refusals import Refusal
+from tricktable.rules.base import Phase, Variant
 
 __all__ = ["ActionIds", "IllegalAction", "CARD_IDS", "DEAL", "PASS", "EXCHANGE_UNSEEN",
            "SIT_OUT", "PLAY_ON", "BIDS_FROM"]
@@ -44,9 +45,9 @@ class IllegalAction(ValueError):
     """An int action refused by ``Engine.apply_id``: ``code`` and ``reason`` as in the
     engine's ``Outcome``; the table is unchanged."""
 
-    def __init__(self, code: str, reason: str) -> None:
+    def __init__(self, code: Refusal, reason: str) -> None:
         super().__init__(reason)
-        self.code = code
+        self.code: Refusal = code
         self.reason = reason
 
 
@@ -82,7 +83,7 @@ class ActionIds:
             raise IllegalAction("unknown_action", f"no int action for {action!r}")
         return self.number(kind, getattr(action, arg) if arg else None)
 
-    def action_of(self, a: int, seat: int, phase: str) -> Action:
+    def action_of(self, a: int, seat: int, phase: Phase) -> Action:
         """The dataclass action of int ``a`` for ``seat`` in ``phase`` (one shared instance)."""
         if type(a) is not int:
             raise IllegalAction("unknown_action", f"not an int action of this table: {a!r}")

@@ -18,7 +18,7 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from tricktable.cards import CARDS, Deck, Ordering, format_card
-from tricktable.rules.base import CommonOptions, Contract, Variant
+from tricktable.rules.base import CommonOptions, Contract, Phase, Variant
 
 __all__ = ["State"]
 
@@ -64,7 +64,7 @@ class State:
     def new_hand(self) -> None:
         """Reset every per-hand field; the phase is the deal."""
         n = self.n
-        self.phase = "deal"
+        self.phase: Phase = "deal"
         self.to_act: int | None = self.dealer
         self.known = [0] * n
         self.count = [0] * n

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tricktable.rules.base import STOCK
+from tricktable.rules.base import PHASES, STOCK, Phase
 
 __all__ = ["bid_words", "trump_words", "contract_words", "card_words", "event_words",
            "revoke_words", "action_words", "phase_words"]
@@ -28,9 +28,9 @@ _BIDS = {
     "DIRTY_CLUBS": "dirty clubs", "NO_BID": "no bid", "BENNY": "the Benny turned up",
 }
 _RANKS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack"}
-_PHASES = {"deal": "dealing", "bidding": "bidding", "bid": "bidding", "trump": "naming trump",
-           "exchange": "passing cards", "sit_out": "choosing who sits out", "play": "playing",
-           "hand_over": "hand scored", "game_over": "game over"}
+_PHASES: dict[Phase, str] = {
+    "deal": "dealing", "bidding": "bidding", "trump": "naming trump", "exchange": "passing cards",
+    "sitout": "choosing who sits out", "play": "playing", "game_over": "game over"}
 _SUFFIX_ALONE = ":ALONE"
 
 
@@ -190,4 +190,6 @@ def action_words(action: Mapping[str, Any], names: Sequence[str]) -> str:
 
 def phase_words(phase: object) -> str:
     """A table's phase as a director says it: "bidding", "playing"."""
-    return _PHASES.get(str(phase), str(phase or "no game").replace("_", " "))
+    if phase in PHASES:
+        return _PHASES[phase]
+    return str(phase or "no game").replace("_", " ")

@@ -6,6 +6,8 @@ What lives here:
   checks names and types and raises ``OptionError`` with a clear message.
 - ``Contract`` (who holds the auction, the bid, trump, alone, tricks needed) and
   ``HandResult`` (score changes per side and a sentence saying why).
+- ``Phase`` and ``PHASES``: the phases of a hand, the one list of them (a ``Literal`` type:
+  a misspelt phase is a type error, and the value is the plain string the JSON carries).
 - ``TableView``: the part of the engine's state a hook may read (a Protocol, so ``rules``
   does not import ``engine``).
 - ``Variant``: the base class, modelled on python-chess's ``variant.py``. A variant sets
@@ -29,7 +31,8 @@ from tricktable.cards import Deck, Ordering, Suit, deck
 
 __all__ = [
     "opt", "CommonOptions", "OptionError", "build_options", "option_docs", "Contract",
-    "HandResult", "TableView", "Variant", "TRUMP_SUITS", "SUIT_OF_TRUMP", "STOCK",
+    "HandResult", "TableView", "Variant", "TRUMP_SUITS", "SUIT_OF_TRUMP", "STOCK", "Phase",
+    "PHASES",
 ]
 
 TRUMP_SUITS = ("S", "H", "D", "C")
@@ -38,6 +41,13 @@ STOCK = -1
 """In ``Variant.exchanges``: a giver ``STOCK`` is the up-card taken into the receiver's hand
 (the engine moves it, no action needed); a receiver ``STOCK`` is a discard to the kitty."""
 
+Phase = Literal["deal", "bidding", "trump", "exchange", "sitout", "play", "game_over"]
+"""Where a table is: the phases of a hand in order (``engine.core`` says what each one is),
+then the end of the game. A scored hand goes straight to the next hand's ``deal``. These
+are the strings the table's state carries in JSON (``public_state()["phase"]``), so
+journals, hand histories and pages read them as they always did."""
+PHASES: tuple[Phase, ...] = typing.get_args(Phase)
+"""Every phase, in order (for whoever lists them: words for people, docs, tests)."""
 
 NOBODY: frozenset[int] = frozenset()
 """No seat (``Variant.sitting_out`` when everybody plays; one shared empty set)."""
@@ -165,7 +175,7 @@ class TableView(Protocol):
     options: Any
     n: int
     players: list[str]
-    phase: str
+    phase: Phase
     sides: list[tuple[int, ...]]
     side_of: list[int]
     scores: list[int]
@@ -355,7 +365,7 @@ class Variant:
         return not self.restricts_leads
 
     # -- calls ---------------------------------------------------------------------------
-    def legal_calls(self, st: TableView, seat: int, phase: str) -> list[str]:
+    def legal_calls(self, st: TableView, seat: int, phase: Phase) -> list[str]:
         """Named calls the variant accepts now; ``TIME`` ends a timed game after this hand."""
         return ["TIME"] if st.options.time_limit_minutes and not st.time_up else []
 

@@ -15,7 +15,15 @@ from typing import Optional
 
 from mypy_extensions import mypyc_attr
 
-from tricktable.rules.base import CommonOptions, Contract, HandResult, TableView, Variant, opt
+from tricktable.rules.base import (
+    CommonOptions,
+    Contract,
+    HandResult,
+    Phase,
+    TableView,
+    Variant,
+    opt,
+)
 from tricktable.rules.common import offender_pays, partner_of
 from tricktable.rules.double_deck import bid_or_set
 
@@ -67,7 +75,7 @@ class DoubleHasenpfeffer(Variant):
     def trump_choices(self, st: TableView) -> list[str]:
         return list(self.trump_names)
 
-    def legal_calls(self, st: TableView, seat: int, phase: str) -> list[str]:
+    def legal_calls(self, st: TableView, seat: int, phase: Phase) -> list[str]:
         """'In a four-player game, a high bidder may opt to play alone' (before naming trump)."""
         calls = super().legal_calls(st, seat, phase)
         c = st.contract

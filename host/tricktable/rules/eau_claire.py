@@ -24,6 +24,7 @@ from tricktable.rules.base import (
     CommonOptions,
     Contract,
     HandResult,
+    Phase,
     TableView,
     Variant,
     opt,
@@ -96,7 +97,7 @@ class EauClaireClubs(Variant):
         return list(self.trump_names)
 
     # -- calls before the bidding ----------------------------------------------------------
-    def legal_calls(self, st: TableView, seat: int, phase: str) -> list[str]:
+    def legal_calls(self, st: TableView, seat: int, phase: Phase) -> list[str]:
         calls = super().legal_calls(st, seat, phase)
         if not self._may_call(st, seat, phase):
             return calls
@@ -107,7 +108,7 @@ class EauClaireClubs(Variant):
             calls.append(MISDEAL)
         return calls
 
-    def _may_call(self, st: TableView, seat: int, phase: str) -> bool:
+    def _may_call(self, st: TableView, seat: int, phase: Phase) -> bool:
         """Bottoms: 'must call Bottoms before anybody else bids/passes' (or, loosened, before
         the caller's own bid). A call shows the cards, so the engine must know the caller's
         whole hand: dealt by it, or scanned. With real cards the caller scans the five cards

@@ -54,6 +54,7 @@ from tricktable.engine.actions import (
 )
 from tricktable.history.words import action_words
 from tricktable.protocol import Control, Display, Feedback
+from tricktable.rules.base import PHASES, Phase
 
 # an action that carries a word is spelt as the first of these prefixes + word that is a token
 # (no engine word starts with a prefix: ``BID:3HC`` is the 3HC bid, never a bid "BID:3HC";
@@ -69,14 +70,15 @@ _PLAIN_TOKEN = {action: token for token, action in _PLAIN.items()}
 # a second chip for the same token: the dealer "takes up" the card the others "order up"
 _SAME = {"PICK_UP": "ORDER_UP"}
 # what a card tap is in each phase, tried in order (the first refusal is the one reported)
-_CARD_ACTIONS: dict[str, tuple[type[Action], ...]] = {
+_CARD_ACTIONS: dict[Phase, tuple[type[Action], ...]] = {
     "deal": (ScanCard, TurnUp), "exchange": (Exchange,)}
 
 SETUP_KEYS = {"variant", "options", "players", "dealer", "seed", "round"}
 # "round": a club night's game number, for the display (the host's game number is its own)
 SEAT_LETTERS = "NESW"  # seat 0 of a four-seat table is North (docs/club.md)
-DISPLAY_VERBS = {"bidding": "BID", "bid": "BID", "play": "PLAY", "trump": "NAME TRUMP",
-                 "exchange": "PASS", "sit_out": "SIT OUT", "deal": "DEAL"}
+DISPLAY_VERBS: dict[Phase, str] = {
+    "deal": "DEAL", "bidding": "BID", "trump": "NAME TRUMP", "exchange": "PASS",
+    "sitout": "SIT OUT", "play": "PLAY", "game_over": "GAME OVER"}
 
 OK_FEEDBACK = {"led": "green", "pattern": "solid", "ms": 1500, "buzz": "ok"}
 REFUSED_FEEDBACK = {"led": "red", "pattern": "blink", "ms": 2500, "buzz": "error"}
@@ -445,7 +447,7 @@ class TableSession:
         table = self.config.id.upper()
         top = f"{table} GAME {game} HAND {st.get('hand_number', 0)}"
         phase, to_act = str(st.get("phase")), st.get("to_act")
-        verb = DISPLAY_VERBS.get(phase, phase.replace("_", " ").upper())
+        verb = DISPLAY_VERBS[phase] if phase in PHASES else phase.upper()
         sides = st.get("sides") or []
         lines = [
             (top if len(top) <= 16 else f"{table} G{game} H{st.get('hand_number', 0)}")[:16],
