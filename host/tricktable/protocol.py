@@ -296,6 +296,13 @@ def valid_id(value: str) -> bool:
     return bool(_ID_RE.match(value))
 
 
+def phone_reader(table: str, seat: int) -> str:
+    """The reader id under which a phone reads ``seat`` of ``table`` (docs/phones.md): the
+    host sees it as a board with one pad, pad 0; the web server relays the phone's plays
+    under it. ``{table}.phone{seat}``: a club file refuses a table id that makes it too long."""
+    return f"{table}.phone{seat}"
+
+
 class Topics:
     """Topic names under ``{prefix}/v1``; ``parse()`` turns a topic back into its parts."""
 

@@ -23,7 +23,8 @@ Every answer carries the security headers of ``tricktable.web.guard`` (a Content
 Policy, no framing); an upload is refused at its first byte past the limit.
 Admin: ``POST /api/table/{table}/control`` with ``Authorization: Bearer TOKEN`` and JSON
 ``{"cmd": "new_game" | "undo" | "void_hand"}``; off (404) unless a token is configured.
-The fleet, behind the same token: ``/fleet`` (every board's health and flags, from
+Phones as seat readers (``web.pad_routes``): ``/pad`` and its API, and with the admin token
+the pairing of a phone to a seat by QR code. The fleet, behind the same token: ``/fleet`` (every board's health and flags, from
 ``tricktable.fleet.health``), ``GET /api/fleet`` and ``POST /api/fleet/{board}/blink`` (its
 pads blink blue with a chirp, to find it under a table): ``tricktable.web.fleet_routes``.
 """
@@ -49,6 +50,9 @@ from tricktable.web.fleet_routes import fleet_routes
 from tricktable.web.guard import SecurityHeaders, bearer_ok, read_limited
 from tricktable.web.journal_hands import MAX_UPLOAD, HistoryFiles, JournalHands, file_hands
 from tricktable.web.night import NightFile
+from tricktable.web.pad_relay import PadRelay
+from tricktable.web.pad_routes import pairing_routes, seat_routes
+from tricktable.web.pairings import PairingStore
 from tricktable.web.privacy import Scrub
 from tricktable.web.responses import STATIC, error, event_stream, page
 from tricktable.web.results import results_routes
@@ -176,13 +180,16 @@ class Hub:
 def create_app(feed: Feed, admin_token: str | None = None,
                journal: JournalHands | None = None, night: NightFile | None = None,
                files: HistoryFiles | None = None, club_db: Path | None = None,
-               addresses: Path | None = None) -> Starlette:
+               addresses: Path | None = None,
+               pairings: PairingStore | None = None) -> Starlette:
     """The scoreboard for a started ``Feed``; admin actions only when ``admin_token`` is set;
     recorded hands from ``journal`` when given, else from what the feed has seen, and from
     the hand-history ``files``; the club night's standings when ``night`` is given; the
     club's statistics (and their nights' hands) from the club database ``club_db``; the
-    addresses and QR codes ``tricktable up`` writes, for the TV's panel, from ``addresses``."""
+    addresses and QR codes ``tricktable up`` writes, for the TV's panel, from ``addresses``;
+    phones as seat readers (``/pad``, and pairing behind the admin token) with ``pairings``."""
     hub = Hub(feed, night)
+    relay = PadRelay(feed) if pairings is not None else None
     club = StatsPages(club_db) if club_db is not None else None
 
     def night_hands(key: str) -> tuple[JournalHands, str] | None:
@@ -320,6 +327,10 @@ def create_app(feed: Feed, admin_token: str | None = None,
         Route("/api/table/{table}/hands/{game:int}/{hand:int}", api_hand),
         Route("/api/table/{table}/control", api_control, methods=["POST"]),
         *fleet_routes(feed, refused),
+        *seat_routes(relay, pairings),
+        *(pairing_routes(pairings, refused, lambda r: str(r.base_url).rstrip("/") + "/pad",
+                         relay.offline if relay is not None else None)
+          if pairings is not None else []),
         Route("/api/replay/file", api_replay_file, methods=["POST"]),
         *(club.routes(hub.closing) if club is not None else []),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

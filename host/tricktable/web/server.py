@@ -24,6 +24,7 @@ from tricktable.web.app import create_app
 from tricktable.web.feed import Feed
 from tricktable.web.journal_hands import HistoryFiles, JournalHands
 from tricktable.web.night import NightFile
+from tricktable.web.pairings import PairingStore
 
 log = logging.getLogger(__name__)
 
@@ -49,11 +50,12 @@ class Scoreboard:
                  password: str | None = None, tls: bool = False, ca_file: str | None = None,
                  journal: Path | None = None, night: Path | None = None,
                  histories: list[Path] | None = None, club_db: Path | None = None,
-                 addresses: Path | None = None,
+                 addresses: Path | None = None, pairings: Path | None = None,
                  make_app: Callable[[Feed], Starlette] | None = None,
                  offline: bool = False) -> None:
         """``club_db``: the club database whose statistics the scoreboard serves too;
         ``addresses``: the file of addresses ``tricktable up`` shows on the TV;
+        ``pairings``: the phones' pairings file (phones as seat readers, ``/pad``);
         ``make_app``: serve this app of the feed instead of the scoreboard (the console);
         ``offline``: serve even when no broker answers (a night's pages from its files)."""
         self.offline = offline
@@ -66,8 +68,9 @@ class Scoreboard:
             hands = JournalHands(journal) if journal is not None else None
             standings = NightFile(night) if night is not None else None
             files = HistoryFiles(histories) if histories else None
+            store = PairingStore(pairings) if pairings is not None else None
             self.app = create_app(self.feed, admin_token, hands, standings, files, club_db,
-                                  addresses)
+                                  addresses, store)
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
