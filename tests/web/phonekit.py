@@ -50,13 +50,14 @@ class PhoneTable:
     """The host for t1 and the scoreboard that relays its phones."""
 
     def __init__(self, port: int, prefix: str, tmp: Path, registry: Path,
-                 club: Club | None = None) -> None:
+                 club: Club | None = None, **web: Any) -> None:
+        """``web``: more of the scoreboard's options (``admin_token``, ``https``, ``club_ca``)."""
         self.port, self.prefix = port, prefix
         self.host = Host(port, prefix, tmp / "journal.sqlite", registry,
                          club=club or phone_club(prefix))
         self.store = PairingStore(tmp / "phones.sqlite")
         self.web = Scoreboard("127.0.0.1", port, port=0, prefix=prefix,
-                              pairings=tmp / "phones.sqlite")
+                              pairings=tmp / "phones.sqlite", **web)
         self.web.start()
 
     def pair(self, seat: int) -> str:

@@ -23,7 +23,8 @@ Every answer carries the security headers of ``tricktable.web.guard`` (a Content
 Policy, no framing); an upload is refused at its first byte past the limit.
 Admin: ``POST /api/table/{table}/control`` with ``Authorization: Bearer TOKEN`` and JSON
 ``{"cmd": "new_game" | "undo" | "void_hand"}``; off (404) unless a token is configured.
-Phones as seat readers (``web.pad_routes``): ``/pad`` and its API, and with the admin token
+``/ca`` gives a phone the club CA (``/ca.crt``) and the steps to trust it, for the pages over
+HTTPS with the club's own certificate. Phones as seat readers (``web.pad_routes``): ``/pad`` and its API, and with the admin token
 the pairing of a phone to a seat by QR code. The fleet, behind the same token: ``/fleet`` (every board's health and flags, from
 ``tricktable.fleet.health``), ``GET /api/fleet`` and ``POST /api/fleet/{board}/blink`` (its
 pads blink blue with a chirp, to find it under a table): ``tricktable.web.fleet_routes``.
@@ -181,13 +182,16 @@ def create_app(feed: Feed, admin_token: str | None = None,
                journal: JournalHands | None = None, night: NightFile | None = None,
                files: HistoryFiles | None = None, club_db: Path | None = None,
                addresses: Path | None = None,
-               pairings: PairingStore | None = None) -> Starlette:
+               pairings: PairingStore | None = None,
+               club_ca: Path | None = None) -> Starlette:
     """The scoreboard for a started ``Feed``; admin actions only when ``admin_token`` is set;
     recorded hands from ``journal`` when given, else from what the feed has seen, and from
     the hand-history ``files``; the club night's standings when ``night`` is given; the
     club's statistics (and their nights' hands) from the club database ``club_db``; the
     addresses and QR codes ``tricktable up`` writes, for the TV's panel, from ``addresses``;
-    phones as seat readers (``/pad``, and pairing behind the admin token) with ``pairings``."""
+    phones as seat readers (``/pad``, and pairing behind the admin token) with ``pairings``;
+    the club CA's certificate for phones to trust (``/ca`` the steps, ``/ca.crt``) with
+    ``club_ca``."""
     hub = Hub(feed, night)
     relay = PadRelay(feed) if pairings is not None else None
     club = StatsPages(club_db) if club_db is not None else None
@@ -201,6 +205,14 @@ def create_app(feed: Feed, admin_token: str | None = None,
         except OSError:
             text = "[]"
         return Response(text, media_type="application/json")
+
+    async def ca_cert(_request: Request) -> Response:
+        if club_ca is None:
+            return error(404, "this scoreboard has no club CA to offer: its certificate is "
+                              "one the phone trusts already")
+        body = await asyncio.to_thread(club_ca.read_bytes)
+        return Response(body, media_type="application/x-x509-ca-cert",
+                        headers={"Content-Disposition": 'attachment; filename="club-ca.crt"'})
 
     async def api_club(_request: Request) -> Response:
         with feed.lock:
@@ -317,6 +329,8 @@ def create_app(feed: Feed, admin_token: str | None = None,
         Route("/standings", page("standings.html")),
         Route("/tv", page("tv.html")),
         Route("/seat", page("seat.html")),
+        Route("/ca", page("ca.html")),
+        Route("/ca.crt", ca_cert),
         *results_routes(night, page, club.names.hidden if club is not None else None),
         Route("/api/club", api_club),
         Route("/api/addresses", api_addresses),
@@ -328,7 +342,7 @@ def create_app(feed: Feed, admin_token: str | None = None,
         Route("/api/table/{table}/control", api_control, methods=["POST"]),
         *fleet_routes(feed, refused),
         *seat_routes(relay, pairings),
-        *(pairing_routes(pairings, refused, lambda r: str(r.base_url).rstrip("/") + "/pad",
+        *(pairing_routes(feed, pairings, refused, lambda r: str(r.base_url).rstrip("/") + "/pad",
                          relay.offline if relay is not None else None)
           if pairings is not None else []),
         Route("/api/replay/file", api_replay_file, methods=["POST"]),

@@ -8,15 +8,15 @@ and then its verdict (the seat's ``Feedback``, then the ``accepted``/``refused``
 the reader). So the host journals, acknowledges and applies it exactly as a board's; a
 second copy is acknowledged and not applied again (no verdict follows: the answer says
 ``repeat``). No ack in time: the answer says so and the phone keeps the play to send again.
-The relay also publishes the reader's retained status (online, what the page says of its
-battery and signal), so the host counts the phone as a board and the fleet page lists it.
+The relay also publishes the reader's retained status (online, firmware ``phone``, what the
+page says of its battery and network), so the host counts the phone among the table's readers
+online and the fleet page lists it beside the boards.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -121,12 +121,10 @@ class PadRelay:
                network: str | None) -> None:
         """The phone reader's retained status: online, and what the page knows of itself."""
         reader = self.reader(pairing)
-        status = BoardStatus(online=True, boot=pairing.id, fw="phone", readers=1)
-        extra = {"phone": True, "battery": battery, "charging": charging, "network": network,
-                 "seen": time.time()}
-        body = dict(json.loads(encode(status)), **{k: v for k, v in extra.items()
-                                                    if v is not None})
-        self.feed.publish_retained(self.topics.board_status(reader), json.dumps(body).encode())
+        status = BoardStatus(online=True, boot=pairing.id, fw="phone", readers=1,
+                             battery=None if battery is None else max(0, min(100, round(battery))),
+                             charging=charging, network=network)
+        self.feed.publish_retained(self.topics.board_status(reader), encode(status))
 
     def offline(self, pairing: Pairing) -> None:
         """The reader's status says offline (its pairing was revoked)."""

@@ -8,8 +8,10 @@ to the host as the seat reader's pad event, answered with the host's ack and ver
 ``web.pad_relay``) and ``POST /api/pad/status`` (battery and network, for the fleet page).
 A refused pairing answers 403 with the reason in words; phones off (no pairings file) 404.
 
-``pairing_routes(store, refused, pad_url)`` (the console, and the scoreboard with an admin
-token; ``refused`` is the caller's admin check): ``GET /api/phones`` (live pairings),
+``pairing_routes(feed, store, refused, pad_url)`` (the console, and the scoreboard with an
+admin token; ``refused`` is the caller's admin check): ``/phones`` (static/phones.html: a QR
+code per seat), ``GET /api/phones`` (every phone seat the host serves, from the readers'
+retained config and status, each with its live pairing),
 ``POST /api/phones/pair`` (``{"table","seat","by"}``: a new pairing, its seat page address
 with the credential after ``#``, and that address's QR code as an SVG data URI) and
 ``POST /api/phones/{id}/revoke``. ``pad_url(request)`` is the public seat page's address.
@@ -27,9 +29,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from tricktable.protocol import ProtocolError, valid_id
+from tricktable.protocol import ProtocolError, natural_key, valid_id
+from tricktable.web.feed import Feed
 from tricktable.web.pad_relay import NotSeated, PadRelay
-from tricktable.web.pairings import Pairing, PairingRefused, PairingStore
+from tricktable.web.pairings import (
+    Pairing,
+    PairingRefused,
+    PairingStore,
+    seat_words,
+    table_words,
+)
 from tricktable.web.responses import error, page
 
 DEVICE = re.compile(r"^[0-9a-f]{32}$")  # the page's random device key, 128 bits in hex
@@ -130,15 +139,38 @@ def seat_routes(relay: PadRelay | None, store: PairingStore | None) -> list[Rout
             Route("/api/pad/status", api_status, methods=["POST"])]
 
 
-def pairing_routes(store: PairingStore, refused: Callable[[Request], Response | None],
+def phone_seats(feed: Feed, live: list[Pairing]) -> list[dict[str, Any]]:
+    """Every phone seat the host serves (a reader whose retained config the feed has seen),
+    with its live pairing and the reader's last status, by table and seat."""
+    by_seat = {(p.table, p.seat): p for p in live}
+    seats = []
+    with feed.lock:
+        boards = {name: dict(info) for name, info in feed.club.boards.items()}
+        statuses = {row["board"]: row for row in feed.club.fleet.rows()}
+    for reader, info in boards.items():
+        table = info.get("table")
+        head, _, seat = reader.rpartition(".phone")
+        if table is None or head != table or not seat.isdigit():
+            continue
+        pairing = by_seat.get((table, int(seat)))
+        status = statuses.get(reader) or {}
+        seats.append({"table": table, "seat": int(seat), "reader": reader,
+                      "where": f"{seat_words(int(seat))} at {table_words(table)}",
+                      "online": bool(status.get("online")), "battery": status.get("battery"),
+                      "pairing": None if pairing is None else dict(
+                          pairing.to_json(), phone=pairing.phone if pairing.device else None)})
+    return sorted(seats, key=lambda s: (natural_key(s["table"]), s["seat"]))
+
+
+def pairing_routes(feed: Feed, store: PairingStore,
+                   refused: Callable[[Request], Response | None],
                    pad_url: Callable[[Request], str],
                    on_revoke: Callable[[Pairing], None] | None = None) -> list[Route]:
     async def api_list(request: Request) -> Response:
         if (refusal := refused(request)) is not None:
             return refusal
         live = await asyncio.to_thread(store.live)
-        return JSONResponse({"pairings": [dict(p.to_json(), phone=p.phone if p.device else None)
-                                          for p in live]})
+        return JSONResponse({"seats": phone_seats(feed, live)})
 
     async def api_pair(request: Request) -> Response:
         if (refusal := refused(request)) is not None:
@@ -170,6 +202,6 @@ def pairing_routes(store: PairingStore, refused: Callable[[Request], Response | 
             on_revoke(pairing)
         return JSONResponse(pairing.to_json())
 
-    return [Route("/api/phones", api_list),
+    return [Route("/phones", page("phones.html")), Route("/api/phones", api_list),
             Route("/api/phones/pair", api_pair, methods=["POST"]),
             Route("/api/phones/{id:int}/revoke", api_revoke, methods=["POST"])]
