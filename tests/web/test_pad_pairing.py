@@ -11,8 +11,8 @@ from pathlib import Path
 import httpx
 import pytest
 from browsing import needs_chromium
-from phonekit import PhoneTable, open_seat, phone_context, place  # first: puts hostkit on the path
 from hostkit import WAIT, bot_choice, make_registry, new_shadow, tap_for
+from phonekit import PhoneTable, open_seat, phone_context, place  # first: puts hostkit on the path
 from tricktable.web.pairings import PairingStore
 from waiting import eventually
 from web_fixtures import ADMIN_TOKEN
