@@ -64,11 +64,6 @@ class TableConfig:
         seen = dict.fromkeys([b for b, _ in self.pads] + list(self.displays))
         return tuple(seen)
 
-    def phone_seat(self, reader: str) -> int | None:
-        """The seat a phone reader of this table reads, or None (a board, or not ours)."""
-        seat = self.pads.get((reader, 0))
-        return seat if seat in self.phones and reader == phone_reader(self.id, seat) else None
-
     def seat_of(self, board: str, pad: int) -> int | None:
         return self.pads.get((board, pad))
 

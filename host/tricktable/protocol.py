@@ -306,6 +306,13 @@ def phone_reader(table: str, seat: int) -> str:
     return f"{table}.phone{seat}"
 
 
+def phone_reader_seat(reader: str, table: str) -> int | None:
+    """The seat ``reader`` reads as ``table``'s phone reader, or None (a board's id)."""
+    head, mark, seat = reader.rpartition(".phone")
+    return int(seat) if mark and head == table and seat.isdigit() and \
+        reader == phone_reader(table, int(seat)) else None
+
+
 class Topics:
     """Topic names under ``{prefix}/v1``; ``parse()`` turns a topic back into its parts."""
 

@@ -29,7 +29,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from tricktable.protocol import ProtocolError, natural_key, valid_id
+from tricktable.protocol import ProtocolError, natural_key, phone_reader_seat, valid_id
 from tricktable.web.feed import Feed
 from tricktable.web.pad_relay import NotSeated, PadRelay
 from tricktable.web.pairings import (
@@ -149,13 +149,13 @@ def phone_seats(feed: Feed, live: list[Pairing]) -> list[dict[str, Any]]:
         statuses = {row["board"]: row for row in feed.club.fleet.rows()}
     for reader, info in boards.items():
         table = info.get("table")
-        head, _, seat = reader.rpartition(".phone")
-        if table is None or head != table or not seat.isdigit():
+        seat = phone_reader_seat(reader, table) if table is not None else None
+        if table is None or seat is None:
             continue
-        pairing = by_seat.get((table, int(seat)))
+        pairing = by_seat.get((table, seat))
         status = statuses.get(reader) or {}
-        seats.append({"table": table, "seat": int(seat), "reader": reader,
-                      "where": f"{seat_words(int(seat))} at {table_words(table)}",
+        seats.append({"table": table, "seat": seat, "reader": reader,
+                      "where": f"{seat_words(seat)} at {table_words(table)}",
                       "online": bool(status.get("online")), "battery": status.get("battery"),
                       "pairing": None if pairing is None else dict(
                           pairing.to_json(), phone=pairing.phone if pairing.device else None)})
