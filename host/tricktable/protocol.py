@@ -114,6 +114,7 @@ class BoardStatus(_Message, kw_only=True):
     error: Reason | None = None
     config: Reason | None = None  # what the board refused of its config.json
     update: UpdateProgress | None = None
+    verdict_ms: Annotated[list[int], Meta(max_length=16)] | None = None  # card to verdict, ms
     battery: Annotated[int, Meta(ge=0, le=100)] | None = None  # a phone's battery, percent
     charging: bool | None = None  # a phone on its charger
     network: ShortText | None = None  # a phone's connection as its browser names it ("4g")

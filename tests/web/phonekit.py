@@ -1,11 +1,12 @@
 """Phones as seat readers, for the tests: a host (real service, journal, broker), the
 scoreboard with a pairings file, and seat pages in Chromium over the Web NFC field of
-webnfc_field.js (the one thing faked: Chromium has no NFC).
+tricktable/sim/webnfc_field.js (the one thing faked: Chromium has no NFC).
 
 ``PhoneTable(...)`` starts the host for one table whose four seats are read by phones and the
 scoreboard; ``seat_page(browser, seat)`` pairs a phone (the director's QR code, as its URL)
 and opens its page in its own context with a phone's viewport; ``place(page, uid)`` lays a
-card on it and returns the verdict the page shows.
+card on it and returns the verdict the page shows. The host's test kit (tests/host/hostkit.py:
+enrolled decks, a bot, the host in this process) is reached through here.
 """
 
 from __future__ import annotations
@@ -18,15 +19,31 @@ from typing import Any
 from playwright.sync_api import Browser, BrowserContext, Page
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "host"))
+import tricktable.sim  # noqa: E402
 from browsing import SIZES  # noqa: E402
-from hostkit import CARD_DECK, PLAYERS, TOKEN_DECK, WAIT, Host  # noqa: E402
+from hostkit import (  # noqa: E402  (and for the tests: the host's kit, from here)
+    CARD_DECK,
+    PLAYERS,
+    TOKEN_DECK,
+    WAIT,
+    Host,
+    bot_choice,
+    make_registry,
+    new_shadow,
+    tap_for,
+)
 from tricktable.clubfile import Club, parse_club  # noqa: E402
 from tricktable.web.pairings import PairingStore  # noqa: E402
 from tricktable.web.server import Scoreboard  # noqa: E402
 
-FIELD = Path(__file__).with_name("webnfc_field.js")
+FIELD = Path(tricktable.sim.__file__).with_name("webnfc_field.js")
 PHONE_UA = ("Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) "
             "Chrome/120.0.0.0 Mobile Safari/537.36")
+
+
+__all__ = ["PLAYERS", "WAIT", "bot_choice", "make_registry", "new_shadow", "tap_for",
+           "PhoneTable", "colon_hex", "open_seat", "phone_club", "phone_context", "place",
+           "verdict"]
 
 
 def phone_club(prefix: str, phones: tuple[int, ...] = (0, 1, 2, 3),

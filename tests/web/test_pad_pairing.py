@@ -11,8 +11,17 @@ from pathlib import Path
 import httpx
 import pytest
 from browsing import needs_chromium
-from hostkit import WAIT, bot_choice, make_registry, new_shadow, tap_for
-from phonekit import PhoneTable, open_seat, phone_context, place  # first: puts hostkit on the path
+from phonekit import (
+    WAIT,
+    PhoneTable,
+    bot_choice,
+    make_registry,
+    new_shadow,
+    open_seat,
+    phone_context,
+    place,
+    tap_for,
+)
 from tricktable.web.pairings import PairingStore
 from waiting import eventually
 from web_fixtures import ADMIN_TOKEN

@@ -1,6 +1,6 @@
 """Phones as seat readers (issue 35, docs/phones.md): four seat pages in one Chromium (four
 contexts, a phone's viewport) play a whole hand through the real scoreboard, broker, host,
-journal and engine; only the NFC field is faked (webnfc_field.js, after the Web NFC draft)."""
+journal and engine; only the NFC field is faked (tricktable/sim/webnfc_field.js, after the Web NFC draft)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,17 @@ from pathlib import Path
 
 import pytest
 from browsing import needs_chromium
-from hostkit import PLAYERS, WAIT, bot_choice, make_registry, new_shadow, tap_for
-from phonekit import (  # first: puts hostkit on the path
+from phonekit import (
+    PLAYERS,
+    WAIT,
     PhoneTable,
+    bot_choice,
+    make_registry,
+    new_shadow,
     open_seat,
     phone_context,
     place,
+    tap_for,
     verdict,
 )
 from tricktable.cards import parse_card

@@ -18,8 +18,16 @@ from browsing import ARGS, CHROMIUM, needs_chromium
 from click.testing import CliRunner
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
-from hostkit import bot_choice, make_registry, new_shadow, tap_for
-from phonekit import PhoneTable, open_seat, phone_context, place  # first: puts hostkit on the path
+from phonekit import (
+    PhoneTable,
+    bot_choice,
+    make_registry,
+    new_shadow,
+    open_seat,
+    phone_context,
+    place,
+    tap_for,
+)
 from playwright.sync_api import sync_playwright
 from tricktable.cli import main
 from tricktable.provision.certs import make_club_certs

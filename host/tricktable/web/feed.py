@@ -19,6 +19,7 @@ import paho.mqtt.client as mqtt
 
 from tricktable import protocol
 from tricktable.mqtt.url import BrokerURL, configure_client
+from tricktable.serve.service import no_delay
 from tricktable.web.model import EVERY_TABLE, BadMessage, Club
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,7 @@ class Feed:
         self._refusal = ""  # why the broker refused us (bad credentials ...)
         self._client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
         configure_client(self._client, BrokerURL(host, port, tls, username, password), ca_file)
+        self._client.on_socket_open = no_delay  # a phone's play waits on this connection
         self._client.on_connect = self._on_connect
         self._client.on_message = self._on_message
 

@@ -4,8 +4,8 @@ The seat page (``/pad``) posts each play with its own number; ``PadRelay.play`` 
 the ``PadEvent`` a board would send, ``(reader, boot, seq)`` with the reader the club file's
 phone reader of the pairing's table and seat (``protocol.phone_reader``) and the boot the
 pairing's number, publishes it on the reader's event topic, and waits for the host's ``Ack``
-and then its verdict (the seat's ``Feedback``, then the ``accepted``/``refused`` event naming
-the reader). So the host journals, acknowledges and applies it exactly as a board's; a
+and then its verdict (the seat's ``Feedback``: green, red, or amber with the revoke buzz;
+then the ``accepted``/``refused`` event naming the reader, with the host's reason). So the host journals, acknowledges and applies it exactly as a board's; a
 second copy is acknowledged and not applied again (no verdict follows: the answer says
 ``repeat``). No ack in time: the answer says so and the phone keeps the play to send again.
 The relay also publishes the reader's retained status (online, firmware ``phone``, what the
@@ -54,7 +54,6 @@ class _Waiter:
     judged: asyncio.Event = field(default_factory=asyncio.Event)
     feedback: dict[str, Any] | None = None
     verdict: dict[str, Any] | None = None
-    events: list[dict[str, Any]] = field(default_factory=list)
 
 
 class PadRelay:
@@ -100,9 +99,7 @@ class PadRelay:
                     await asyncio.wait_for(waiter.judged.wait(), VERDICT_WAIT_S)
                 except TimeoutError:
                     return {"acked": True, "repeat": True, "verdict": None}
-                await asyncio.sleep(0.05)  # the engine events (a revoke) follow the verdict
-                verdict = dict(waiter.verdict or {}, feedback=waiter.feedback,
-                               events=waiter.events)
+                verdict = dict(waiter.verdict or {}, feedback=waiter.feedback)
                 if verdict.get("action"):
                     verdict["words"] = action_words(verdict["action"], self._names(pairing))
                 return {"acked": True, "repeat": False, "verdict": verdict}
@@ -118,12 +115,14 @@ class PadRelay:
                 enumerate(players or [None] * 4)]
 
     def status(self, pairing: Pairing, battery: float | None, charging: bool | None,
-               network: str | None) -> None:
-        """The phone reader's retained status: online, and what the page knows of itself."""
+               network: str | None, verdict_ms: list[int] | None = None) -> None:
+        """The phone reader's retained status: online, what the page knows of itself, and
+        its plays' card-to-verdict times since its last status (as a board's)."""
         reader = self.reader(pairing)
         status = BoardStatus(online=True, boot=pairing.id, fw="phone", readers=1,
                              battery=None if battery is None else max(0, min(100, round(battery))),
-                             charging=charging, network=network)
+                             charging=charging, network=network,
+                             verdict_ms=verdict_ms or None)
         self.feed.publish_retained(self.topics.board_status(reader), encode(status))
 
     def offline(self, pairing: Pairing) -> None:
@@ -151,12 +150,8 @@ class PadRelay:
                 waiter.feedback = json.loads(encode(decode(Feedback, payload)))
         elif scope == "table" and leaf == "events":
             event = decode(TableEvent, payload, 1 << 16)
-            for reader, waiter in list(self._waiting.items()):
-                if event.table != waiter.table:
-                    continue
-                if event.board == reader and event.kind in ("accepted", "refused"):
-                    waiter.verdict = json.loads(encode(event))
-                    waiter.loop.call_soon_threadsafe(waiter.judged.set)
-                elif event.kind == "engine" and waiter.verdict is not None \
-                        and event.event is not None:
-                    waiter.events.append(dict(event.event))
+            waiter = self._waiting.get(event.board or "")
+            if waiter is not None and event.table == waiter.table \
+                    and event.kind in ("accepted", "refused"):
+                waiter.verdict = json.loads(encode(event))
+                waiter.loop.call_soon_threadsafe(waiter.judged.set)

@@ -124,11 +124,14 @@ def seat_routes(relay: PadRelay | None, store: PairingStore | None) -> list[Rout
         pairing, body = got
         battery, charging, network = (body.get("battery"), body.get("charging"),
                                       body.get("network"))
+        times = body.get("verdict_ms")
+        times = [int(t) for t in times[-16:] if isinstance(t, int) and 0 <= t < 600_000] \
+            if isinstance(times, list) else None
         assert relay is not None
         try:
             relay.status(pairing, battery if isinstance(battery, int | float) else None,
                          charging if isinstance(charging, bool) else None,
-                         network[:16] if isinstance(network, str) else None)
+                         network[:16] if isinstance(network, str) else None, times)
         except NotSeated as exc:
             return JSONResponse({"error": str(exc), "refused": True}, status_code=409)
         return JSONResponse({"ok": True})

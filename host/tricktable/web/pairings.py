@@ -105,15 +105,18 @@ class PairingStore:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        with self._db() as db:
-            db.execute(SCHEMA)
-
-    @contextmanager
-    def _db(self) -> Iterator[sqlite3.Connection]:
         db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
         try:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("BEGIN IMMEDIATE")
+            db.execute("PRAGMA journal_mode=WAL")  # kept by the file: readers never wait
+            db.execute(SCHEMA)
+        finally:
+            db.close()
+
+    @contextmanager
+    def _db(self, write: bool = True) -> Iterator[sqlite3.Connection]:
+        db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+        try:
+            db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
                 yield db
             except BaseException:
@@ -183,7 +186,7 @@ class PairingStore:
 
     def check(self, credential: str, device: str) -> Pairing:
         """The pairing this phone speaks for; PairingRefused saying why not."""
-        with self._db() as db:
+        with self._db(write=False) as db:
             pairing, _ = self._find(db, credential)
         if pairing.device is None:
             raise PairingRefused(f"open the QR code's page again to pair this phone with "

@@ -19,6 +19,8 @@ const pad = {
   wake: null,
   state: null,
   timer: 0,
+  placedAt: new Map(), // seq -> when its card was read (performance.now()), this page's plays
+  verdictMs: [], // card read to verdict on screen, ms, since the last status (at most 16)
 };
 
 function randomHex(bytes) {
@@ -90,6 +92,12 @@ function showVerdict(kind, word, detail, seq) {
   const box = document.getElementById("verdict");
   box.dataset.kind = kind;
   box.dataset.seq = seq == null ? "" : String(seq);
+  const at = seq == null ? undefined : pad.placedAt.get(seq);
+  box.dataset.ms = at === undefined ? "" : String(Math.round(performance.now() - at));
+  if (at !== undefined) {
+    pad.placedAt.delete(seq);
+    pad.verdictMs = [...pad.verdictMs, Math.round(performance.now() - at)].slice(-16);
+  }
   document.getElementById("verdict-word").textContent = word;
   document.getElementById("verdict-detail").textContent = detail || "";
   box.hidden = false;
@@ -103,7 +111,7 @@ function showVerdict(kind, word, detail, seq) {
 function verdictOf(answer, play) {
   if (answer.repeat) return ["counted", "Counted", "the host already had this play"];
   const v = answer.verdict || {};
-  const revoke = (v.feedback && v.feedback.buzz === "revoke") || (v.events || []).some((e) => e.type === "revoke");
+  const revoke = Boolean(v.feedback && v.feedback.buzz === "revoke");
   if (v.kind === "accepted" && revoke) return ["revoke", "Revoke!", `${v.words || ""} — not following suit; the director is told`];
   if (v.kind === "accepted") return ["accepted", "✓", v.words || "accepted"];
   if (v.code === "not_your_turn") return ["refused", "Not your turn", v.reason];
@@ -126,6 +134,7 @@ function placed(serial) {
   }
   pad.last = { uid, at: now };
   const play = { seq: pad.saved.next, uid, t: Math.round(performance.now()) };
+  pad.placedAt.set(play.seq, performance.now());
   pad.saved.next += 1;
   pad.saved.outbox.push(play);
   save();
@@ -268,7 +277,11 @@ async function reportStatus() {
     }
   } catch (_) { /* no battery API: say nothing */ }
   const network = navigator.connection ? navigator.connection.effectiveType : null;
-  try { await post("/api/pad/status", { battery, charging, network }); } catch (_) { /* offline */ }
+  const verdictMs = pad.verdictMs;
+  pad.verdictMs = [];
+  try {
+    await post("/api/pad/status", { battery, charging, network, verdict_ms: verdictMs });
+  } catch (_) { pad.verdictMs = [...verdictMs, ...pad.verdictMs].slice(-16); /* offline */ }
 }
 
 async function main() {
