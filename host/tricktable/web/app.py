@@ -183,7 +183,8 @@ def create_app(feed: Feed, admin_token: str | None = None,
                files: HistoryFiles | None = None, club_db: Path | None = None,
                addresses: Path | None = None,
                pairings: PairingStore | None = None,
-               club_ca: Path | None = None) -> Starlette:
+               club_ca: Path | None = None,
+               standin: list[dict[str, str]] | None = None) -> Starlette:
     """The scoreboard for a started ``Feed``; admin actions only when ``admin_token`` is set;
     recorded hands from ``journal`` when given, else from what the feed has seen, and from
     the hand-history ``files``; the club night's standings when ``night`` is given; the
@@ -191,7 +192,7 @@ def create_app(feed: Feed, admin_token: str | None = None,
     addresses and QR codes ``tricktable up`` writes, for the TV's panel, from ``addresses``;
     phones as seat readers (``/pad``, and pairing behind the admin token) with ``pairings``;
     the club CA's certificate for phones to trust (``/ca`` the steps, ``/ca.crt``) with
-    ``club_ca``."""
+    ``club_ca``; the tags of the seat pages' "place card" stand-in (the demo) with ``standin``."""
     hub = Hub(feed, night)
     relay = PadRelay(feed) if pairings is not None else None
     club = StatsPages(club_db) if club_db is not None else None
@@ -341,7 +342,7 @@ def create_app(feed: Feed, admin_token: str | None = None,
         Route("/api/table/{table}/hands/{game:int}/{hand:int}", api_hand),
         Route("/api/table/{table}/control", api_control, methods=["POST"]),
         *fleet_routes(feed, refused),
-        *seat_routes(relay, pairings),
+        *seat_routes(relay, pairings, standin),
         *(pairing_routes(feed, pairings, refused, lambda r: str(r.base_url).rstrip("/") + "/pad",
                          relay.offline if relay is not None else None)
           if pairings is not None else []),

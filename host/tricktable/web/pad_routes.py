@@ -7,6 +7,8 @@ refused naming the first), ``POST /api/pad/play`` (``{"device","seq","t","uid"}`
 to the host as the seat reader's pad event, answered with the host's ack and verdict,
 ``web.pad_relay``) and ``POST /api/pad/status`` (battery and network, for the fleet page).
 A refused pairing answers 403 with the reason in words; phones off (no pairings file) 404.
+``GET /api/pad/standin``: in the demo only, the tags a desktop browser's labelled "place
+card" stand-in offers in place of an NFC field.
 
 ``pairing_routes(feed, store, refused, pad_url)`` (the console, and the scoreboard with an
 admin token; ``refused`` is the caller's admin check): ``/phones`` (static/phones.html: a QR
@@ -68,7 +70,13 @@ def _credential(request: Request) -> str:
     return value.strip() if scheme.lower() == "bearer" else ""
 
 
-def seat_routes(relay: PadRelay | None, store: PairingStore | None) -> list[Route]:
+def seat_routes(relay: PadRelay | None, store: PairingStore | None,
+                standin: list[dict[str, str]] | None = None) -> list[Route]:
+    async def api_standin(_request: Request) -> Response:
+        if standin is None:
+            return error(404, "no stand-in here: a seat reads cards with the phone's NFC")
+        return JSONResponse({"tags": standin})
+
     async def paired(request: Request, claim: bool = False) -> tuple[Pairing, dict] | Response:
         if store is None or relay is None:
             return error(404, "phones are off: the scoreboard was started without a pairings "
@@ -139,7 +147,8 @@ def seat_routes(relay: PadRelay | None, store: PairingStore | None) -> list[Rout
     return [Route("/pad", page("pad.html")),
             Route("/api/pad/claim", api_claim, methods=["POST"]),
             Route("/api/pad/play", api_play, methods=["POST"]),
-            Route("/api/pad/status", api_status, methods=["POST"])]
+            Route("/api/pad/status", api_status, methods=["POST"]),
+            Route("/api/pad/standin", api_standin)]
 
 
 def phone_seats(feed: Feed, live: list[Pairing]) -> list[dict[str, Any]]:
