@@ -42,6 +42,10 @@ from tricktable.web.server import Scoreboard
 @click.option("--phones", default=None, type=click.Path(dir_okay=False, path_type=Path),
               help="the phones' pairings file (made if missing): phones read the seats the "
                    "club file gives them (/pad; pairing at /phones with the admin token)")
+@click.option("--registry", default=None, type=click.Path(exists=True, dir_okay=False,
+                                                          path_type=Path),
+              help="the host's deck registry: with the admin token, tag a deck card by card "
+                   "with a phone at /enroll")
 @click.option("--tls-cert", default=None, type=click.Path(exists=True, dir_okay=False,
                                                           path_type=Path),
               help="serve HTTPS with this certificate (PEM; Web NFC needs it): the club CA's "
@@ -60,6 +64,7 @@ def web(broker: str, ca_file: str | None, prefix: str, host: str, port: int,
         journal: Path | None, night: Path | None, histories: tuple[Path, ...],
         club_db: Path | None, username: str | None,
         password_file: Path | None, addresses: Path | None, phones: Path | None,
+        registry: Path | None,
         tls_cert: Path | None, tls_key: Path | None, club_ca: Path | None,
         admin_token: str | None, admin_token_file: Path | None) -> None:
     """Serve the live scoreboard: every table, one table, and hand replays."""
@@ -77,7 +82,7 @@ def web(broker: str, ca_file: str | None, prefix: str, host: str, port: int,
                            journal=journal, night=night, histories=list(histories),
                            club_db=club_db, addresses=addresses, offline=night is not None,
                            pairings=phones, https=(tls_cert, tls_key) if tls_cert and tls_key
-                           else None, club_ca=club_ca)
+                           else None, club_ca=club_ca, registry=registry)
     except (BrokerConfigError, JournalError, HistoryError, PlayersError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     try:

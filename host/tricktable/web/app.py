@@ -25,7 +25,8 @@ Admin: ``POST /api/table/{table}/control`` with ``Authorization: Bearer TOKEN`` 
 ``{"cmd": "new_game" | "undo" | "void_hand"}``; off (404) unless a token is configured.
 ``/ca`` gives a phone the club CA (``/ca.crt``) and the steps to trust it, for the pages over
 HTTPS with the club's own certificate. Phones as seat readers (``web.pad_routes``): ``/pad`` and its API, and with the admin token
-the pairing of a phone to a seat by QR code. The fleet, behind the same token: ``/fleet`` (every board's health and flags, from
+the pairing of a phone to a seat by QR code; ``/enroll``, tagging a deck by phone
+(``web.enroll_routes``). The fleet, behind the same token: ``/fleet`` (every board's health and flags, from
 ``tricktable.fleet.health``), ``GET /api/fleet`` and ``POST /api/fleet/{board}/blink`` (its
 pads blink blue with a chirp, to find it under a table): ``tricktable.web.fleet_routes``.
 """
@@ -46,6 +47,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from tricktable.history import HistoryError
+from tricktable.web.enroll_routes import enroll_routes
 from tricktable.web.feed import Feed
 from tricktable.web.fleet_routes import fleet_routes
 from tricktable.web.guard import SecurityHeaders, bearer_ok, read_limited
@@ -184,7 +186,8 @@ def create_app(feed: Feed, admin_token: str | None = None,
                addresses: Path | None = None,
                pairings: PairingStore | None = None,
                club_ca: Path | None = None,
-               standin: list[dict[str, str]] | None = None) -> Starlette:
+               standin: list[dict[str, str]] | None = None,
+               registry: Path | None = None) -> Starlette:
     """The scoreboard for a started ``Feed``; admin actions only when ``admin_token`` is set;
     recorded hands from ``journal`` when given, else from what the feed has seen, and from
     the hand-history ``files``; the club night's standings when ``night`` is given; the
@@ -192,7 +195,8 @@ def create_app(feed: Feed, admin_token: str | None = None,
     addresses and QR codes ``tricktable up`` writes, for the TV's panel, from ``addresses``;
     phones as seat readers (``/pad``, and pairing behind the admin token) with ``pairings``;
     the club CA's certificate for phones to trust (``/ca`` the steps, ``/ca.crt``) with
-    ``club_ca``; the tags of the seat pages' "place card" stand-in (the demo) with ``standin``."""
+    ``club_ca``; the tags of the seat pages' "place card" stand-in (the demo) with ``standin``;
+    with the admin token and the host's deck ``registry``, tagging a deck by phone."""
     hub = Hub(feed, night)
     relay = PadRelay(feed) if pairings is not None else None
     club = StatsPages(club_db) if club_db is not None else None
@@ -343,6 +347,7 @@ def create_app(feed: Feed, admin_token: str | None = None,
         Route("/api/table/{table}/control", api_control, methods=["POST"]),
         *fleet_routes(feed, refused),
         *seat_routes(relay, pairings, standin),
+        *(enroll_routes(registry, refused) if registry is not None and admin_token else []),
         *(pairing_routes(feed, pairings, refused, lambda r: str(r.base_url).rstrip("/") + "/pad",
                          relay.offline if relay is not None else None)
           if pairings is not None else []),

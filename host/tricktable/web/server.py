@@ -52,7 +52,7 @@ class Scoreboard:
                  histories: list[Path] | None = None, club_db: Path | None = None,
                  addresses: Path | None = None, pairings: Path | None = None,
                  https: tuple[Path, Path] | None = None, club_ca: Path | None = None,
-                 standin: list[dict[str, str]] | None = None,
+                 standin: list[dict[str, str]] | None = None, registry: Path | None = None,
                  make_app: Callable[[Feed], Starlette] | None = None,
                  offline: bool = False) -> None:
         """``club_db``: the club database whose statistics the scoreboard serves too;
@@ -61,6 +61,7 @@ class Scoreboard:
         ``https``: serve over TLS with this (certificate, key), PEM files (Web NFC needs a
         secure context); ``club_ca``: the club CA's certificate, for phones at ``/ca``;
         ``standin``: the tags the seat pages' "place card" stand-in offers (the demo);
+        ``registry``: the host's deck registry, for tagging a deck by phone (``/enroll``);
         ``make_app``: serve this app of the feed instead of the scoreboard (the console);
         ``offline``: serve even when no broker answers (a night's pages from its files)."""
         self.offline = offline
@@ -75,7 +76,7 @@ class Scoreboard:
             files = HistoryFiles(histories) if histories else None
             store = PairingStore(pairings) if pairings is not None else None
             self.app = create_app(self.feed, admin_token, hands, standings, files, club_db,
-                                  addresses, store, club_ca, standin)
+                                  addresses, store, club_ca, standin, registry)
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
