@@ -139,6 +139,8 @@ def _phones(table_id: str, raw: Any, where: str, pads: dict[tuple[str, int], int
     for seat in phones:
         if not 0 <= seat < seats:
             raise ClubFileError(f"{where}: seat {seat} out of range 0..{seats - 1}", _keys(where))
+        if by_seat.get(seat) == "a phone":
+            raise ClubFileError(f"{where}: seat {seat} is listed twice", _keys(where))
         if seat in by_seat:
             raise ClubFileError(f"{where}: seat {seat} is read by both {by_seat[seat]!r} and a "
                                 f"phone", _keys(where))

@@ -58,7 +58,7 @@ def seat_row(page, seat: int):
     return page.locator(f"#seats tr[data-seat='{seat}']")
 
 
-def test_the_director_pairs_a_phone_by_the_seats_qr_code(browser, table):
+def test_the_director_pairs_a_phone_by_the_seats_qr_code(browser, table, shots):
     """The QR code opens North's seat page on the phone, which then plays as North; the
     phones page names the phone; a new QR code for North while it reads is refused, saying
     which phone has it; revoked, the phone is refused at its next card."""
@@ -70,6 +70,7 @@ def test_the_director_pairs_a_phone_by_the_seats_qr_code(browser, table):
     assert console.locator("#qr-where").inner_text() == "North at Table 1"
     assert console.locator("#qr").get_attribute("src").startswith("data:image/svg+xml")
     url = console.locator("#qr-url").inner_text()
+    console.screenshot(path=str(shots / "phones-qr.png"), full_page=True)
     assert url.startswith(f"{table.web.url}/pad#pair=")
     phone = phone_context(browser)
     north = open_seat(phone, url)

@@ -67,7 +67,7 @@ def revoke_chance(shadow) -> Play | None:
     return Play(seat=shadow.to_act, card=parse_card(illegal[0])) if illegal else None
 
 
-def test_a_whole_hand_read_by_four_phones(browser, table):
+def test_a_whole_hand_read_by_four_phones(browser, table, shots):
     """Every card through page, scoreboard, broker, host and back: each verdict on the phone
     that read it; a planted revoke shown on the offending phone and on the TV; the score on
     every phone after the hand."""
@@ -89,6 +89,7 @@ def test_a_whole_hand_read_by_four_phones(browser, table):
         if action is planted:
             assert shown["kind"] == "revoke", shown
             assert "not following suit" in shown["detail"]
+            pages[action.seat].screenshot(path=str(shots / "phone-revoke.png"))
             eventually(lambda: "revoked" in tv.locator("body").inner_text(),
                        "the TV's revoke banner", WAIT)
         else:
@@ -102,6 +103,8 @@ def test_a_whole_hand_read_by_four_phones(browser, table):
     for page in pages:
         eventually(lambda p=page: [c.inner_text() for c in p.locator("#score td").all()] == scores,
                    f"the score {scores} on every phone", WAIT)
+    pages[0].wait_for_selector("#verdict", state="hidden", timeout=WAIT * 1000)
+    pages[0].screenshot(path=str(shots / "phone-score.png"))
     for c in contexts:
         c.close()
 
