@@ -4,8 +4,10 @@ journal and engine; only the NFC field is faked (tricktable/sim/webnfc_field.js,
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +21,7 @@ from phonekit import (
     make_registry,
     new_shadow,
     open_seat,
+    phone_club,
     phone_context,
     place,
     tap_for,
@@ -27,6 +30,7 @@ from phonekit import (
 from tricktable.cards import parse_card
 from tricktable.engine import Engine
 from tricktable.engine.actions import Play
+from tricktable.sim.boards import SeatBoard
 from waiting import eventually
 
 pytestmark = [needs_chromium, pytest.mark.browser]
@@ -191,3 +195,67 @@ def test_the_host_stopped_mid_hand_loses_and_doubles_nothing(browser, table):
     assert shown["kind"] in ("accepted", "counted")
     for c in contexts:
         c.close()
+
+
+def test_a_mixed_table_two_boards_two_phones(browser, mqtt_broker, topic_prefix, tmp_path,
+                                             registry_file):
+    """North and South on boards running the real firmware (the simulator's virtual boards,
+    as in the demo), East and West on phones: a whole hand, every card accepted, and the
+    host's game is the one four boards give (the shadow engine's, fed the same actions)."""
+    club = phone_club(topic_prefix, phones=(1, 3), pads={"t1-n:0": 0, "t1-s:0": 2})
+    table = PhoneTable(mqtt_broker.port, topic_prefix, tmp_path, registry_file, club=club)
+    loop = asyncio.new_event_loop()
+    world = threading.Thread(target=loop.run_forever, daemon=True)
+    world.start()
+
+    def on_loop(coro):
+        return asyncio.run_coroutine_threadsafe(coro, loop).result(WAIT)
+
+    async def make(board: str) -> SeatBoard:
+        return SeatBoard(board, "t1", {"host": "127.0.0.1", "port": mqtt_broker.port},
+                         prefix=topic_prefix, storage=tmp_path / board)
+
+    async def spawn() -> list[asyncio.Task]:
+        return [asyncio.create_task(b.run()) for b in boards.values()]
+
+    async def shutdown() -> None:
+        for board in boards.values():
+            await board.stop()
+        for task in running:
+            task.cancel()
+        await asyncio.gather(*running, return_exceptions=True)
+
+    boards = {0: on_loop(make("t1-n")), 2: on_loop(make("t1-s"))}
+    running = on_loop(spawn())
+    contexts = [phone_context(browser) for _ in range(2)]
+    try:
+        for board in boards.values():
+            on_loop(board.ready())
+        phones = {seat: open_seat(c, table.pair(seat)) for seat, c in zip((1, 3), contexts,
+                                                                          strict=True)}
+        observer = table.host.observer
+        shadow, rng = record_shadow(), random.Random(3)
+        plays = 0
+        while shadow.public_state()["hand_number"] < 2:
+            action = bot_choice(shadow, rng)
+            assert shadow.apply(action).ok
+            plays += 1
+            if action.seat in phones:
+                assert place(phones[action.seat], tap_for(action))["kind"] == "accepted"
+                continue
+            mark = observer.mark()  # the tag as enrolled in this registry (by its UID)
+            on_loop(boards[action.seat].place(0, tap_for(action)))
+            verdict = observer.verdict("t1", mark)[1]
+            loop.call_soon_threadsafe(boards[action.seat].lift, 0)
+            assert (verdict.kind, verdict.seat) == ("accepted", action.seat), verdict
+        state = table.host.service.state("t1")
+        assert state["scores"] == shadow.public_state()["scores"]
+        assert state["actions"] == plays
+        assert sorted(state["boards_online"]) == ["t1-n", "t1-s", "t1.phone1", "t1.phone3"]
+    finally:
+        for c in contexts:
+            c.close()
+        on_loop(shutdown())
+        loop.call_soon_threadsafe(loop.stop)
+        world.join(WAIT)
+        table.close()
