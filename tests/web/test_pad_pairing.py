@@ -82,6 +82,10 @@ def test_the_director_pairs_a_phone_by_the_seats_qr_code(browser, table, shots):
     shadow = new_shadow()
     deal = bot_choice(shadow, random.Random(1))
     assert deal.seat == 0 and place(north, tap_for(deal))["kind"] == "accepted"
+    fleet = httpx.get(f"{table.web.url}/api/fleet",
+                      headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}).json()["boards"]
+    (row,) = [b for b in fleet if b["board"] == "t1.phone0"]  # the fleet page lists the phone
+    assert (row["fw"], row["online"]) == ("phone", True)
 
     seat_row(console, 0).get_by_role("button", name="New QR code").click()
     eventually(lambda: "North at Table 1 is read by the phone (Android 14 · Chrome 120)"
