@@ -98,6 +98,8 @@ def test_the_director_pairs_a_phone_by_the_seats_qr_code(browser, table, shots):
     north.evaluate("s => window.__nfcField.tap(s)", "04:01:02:03:04")
     north.wait_for_selector("#verdict[data-kind=unpaired]", timeout=WAIT * 1000)
     assert "revoked" in north.locator("#verdict-detail").inner_text()
+    # the page stopped its scan (its abort signal): no reader listens any more
+    assert north.evaluate("s => window.__nfcField.tap(s)", "04:01:02:03:04") == 0
     phone.close()
 
 

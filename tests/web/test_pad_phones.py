@@ -259,3 +259,29 @@ def test_a_mixed_table_two_boards_two_phones(browser, mqtt_broker, topic_prefix,
         loop.call_soon_threadsafe(loop.stop)
         world.join(WAIT)
         table.close()
+
+
+def test_nfc_refused_or_off_says_what_to_do(browser, table):
+    """Web NFC's own refusals, as Chrome for Android gives them: permission denied
+    (NotAllowedError), no adapter or NFC off (NotSupportedError); a tag read badly
+    (readingerror) asks for the card again. Each in words, and nothing reaches the host."""
+    denied, off = phone_context(browser), phone_context(browser)
+    page = open_seat(denied, table.pair(0), start=False)
+    page.evaluate("() => { window.__nfcField.permission = 'denied'; }")
+    page.locator("#start").click()
+    eventually(lambda: "NFC was not allowed" in page.locator("#note").inner_text(),
+               "the permission refusal in words", WAIT)
+    page = open_seat(off, table.pair(1), start=False)
+    page.evaluate("() => { window.__nfcField.adapter = false; }")
+    page.locator("#start").click()
+    eventually(lambda: "turn NFC on" in page.locator("#note").inner_text(),
+               "NFC off in words", WAIT)
+    page.evaluate("() => { window.__nfcField.adapter = true; }")
+    page.locator("#start").click()  # the positive control: with NFC on, it reads
+    page.wait_for_selector("body[data-reading=yes]", timeout=WAIT * 1000)
+    page.evaluate("() => window.__nfcField.fail()")
+    page.wait_for_selector("#verdict[data-kind=refused]", timeout=WAIT * 1000)
+    assert page.locator("#verdict-word").inner_text() == "Place it again"
+    assert table.host.journal.count("pad") == 0
+    denied.close()
+    off.close()

@@ -17,6 +17,7 @@ const pad = {
   stopped: "", // why the host will take no more plays from this phone
   audio: null,
   wake: null,
+  scan: null, // the AbortController of the NFC scan
   state: null,
   timer: 0,
   placedAt: new Map(), // seq -> when its card was read (performance.now()), this page's plays
@@ -184,6 +185,7 @@ async function pump() {
 
 function stop(why) {
   pad.stopped = why;
+  if (pad.scan) pad.scan.abort(); // this phone reads no more cards
   document.body.dataset.reading = "refused";
   document.getElementById("note").textContent = why;
   showVerdict("unpaired", "Not paired", why);
@@ -203,7 +205,8 @@ async function startReading() {
     const reader = new NDEFReader();
     reader.addEventListener("reading", (e) => placed(e.serialNumber));
     reader.addEventListener("readingerror", () => showVerdict("refused", "Place it again", "the card was not read whole"));
-    await reader.scan();
+    pad.scan = new AbortController();
+    await reader.scan({ signal: pad.scan.signal });
     document.body.dataset.reading = "yes";
     document.getElementById("start-box").hidden = true;
     note.textContent = "Reading: place each card over the phone.";
