@@ -111,6 +111,10 @@ def test_pairing_is_behind_the_admin_token(table):
     assert httpx.post(api, json=seat).status_code == 403
     assert httpx.post(api, json=seat, headers={"Authorization": "Bearer nope"}).status_code == 403
     assert PairingStore(table.store.path).live() == []
+    admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    elsewhere = httpx.post(api, json=dict(seat, table="t9"), headers=admin)
+    assert elsewhere.status_code == 409
+    assert elsewhere.json()["error"].startswith("Table 9 has no phone seat East")
     made = httpx.post(api, json=seat, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
     assert made.status_code == 200 and made.json()["where"] == "East at Table 1"
     assert [p.seat for p in table.store.live()] == [1]

@@ -73,8 +73,8 @@ class PadRelay:
             table = self.feed.club.boards.get(reader, {}).get("table")
         if table != pairing.table:
             raise NotSeated(f"{table_words(pairing.table)} has no phone at "
-                            f"{pairing.where.split(' at ')[0]} in the club file "
-                            f"(its 'phones' key): ask the director")
+                            f"{seat_words(pairing.seat)} in the club file (its 'phones' key): "
+                            f"ask the director")
         return reader
 
     async def play(self, pairing: Pairing, seq: int, t: int, uid: str) -> dict[str, Any]:

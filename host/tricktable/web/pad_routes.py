@@ -195,6 +195,12 @@ def pairing_routes(feed: Feed, store: PairingStore,
             return error(400, "\"seat\" must be a seat number, 0 (North) to 7")
         if not isinstance(by, str) or not 1 <= len(by) <= 32:
             return error(400, "\"by\" names the director (1-32 characters)")
+        served = {(s["table"], s["seat"]) for s in phone_seats(feed, [])}
+        if (table, seat) not in served:
+            return JSONResponse({"error": f"{table_words(table)} has no phone seat "
+                                          f"{seat_words(seat)}: give the table's 'phones' in "
+                                          f"the club file (docs/phones.md)", "refused": True},
+                                status_code=409)
         try:
             pairing = await asyncio.to_thread(store.pair, table, seat, by)
         except PairingRefused as exc:

@@ -157,7 +157,7 @@ class PairingStore:
                        device_label=None, claimed_at=None, revoked_at=None,
                        credential=f"{number}-{secret}")
 
-    def _find(self, db: sqlite3.Connection, credential: str) -> tuple[Pairing, str]:
+    def _find(self, db: sqlite3.Connection, credential: str) -> Pairing:
         number, _, secret = credential.partition("-")
         row = db.execute(f"SELECT {self._COLUMNS}, secret_hash FROM pairings WHERE id=?",
                          (int(number),) if number.isdigit() else (-1,)).fetchone()
@@ -169,12 +169,12 @@ class PairingStore:
             raise PairingRefused(f"the director revoked this phone's pairing for "
                                  f"{pairing.where} at {_clock(pairing.revoked_at)}: ask for "
                                  f"a new QR code")
-        return pairing, row[9]
+        return pairing
 
     def claim(self, credential: str, device: str, label: str) -> Pairing:
         """Bind the pairing to this phone (the first to come); the same phone again is fine."""
         with self._db() as db:
-            pairing, _ = self._find(db, credential)
+            pairing = self._find(db, credential)
             if pairing.device is None:
                 now = time.time()
                 db.execute("UPDATE pairings SET device=?, device_label=?, claimed_at=? "
@@ -187,7 +187,7 @@ class PairingStore:
     def check(self, credential: str, device: str) -> Pairing:
         """The pairing this phone speaks for; PairingRefused saying why not."""
         with self._db(write=False) as db:
-            pairing, _ = self._find(db, credential)
+            pairing = self._find(db, credential)
         if pairing.device is None:
             raise PairingRefused(f"open the QR code's page again to pair this phone with "
                                  f"{pairing.where}")

@@ -109,7 +109,7 @@ function showVerdict(kind, word, detail, seq) {
   if (kind !== "unpaired") pad.timer = setTimeout(() => { box.hidden = true; }, VERDICT_MS);
 }
 
-function verdictOf(answer, play) {
+function verdictOf(answer) {
   if (answer.repeat) return ["counted", "Counted", "the host already had this play"];
   const v = answer.verdict || {};
   const revoke = Boolean(v.feedback && v.feedback.buzz === "revoke");
@@ -160,7 +160,7 @@ async function pump() {
         pad.saved.outbox.shift();
         save();
         tries = 0;
-        const [kind, word, detail] = verdictOf(answer.data, play);
+        const [kind, word, detail] = verdictOf(answer.data);
         showVerdict(kind, word, detail, play.seq);
         continue;
       }

@@ -65,7 +65,7 @@ function row(seat) {
   tr.dataset.seat = String(seat.seat);
   const p = seat.pairing;
   const phone = p ? (p.phone || "QR code shown, no phone yet") : "no phone";
-  const state = seat.online ? "reading" : (p && p.phone ? "offline" : "–");
+  const state = p && p.phone ? (seat.online ? "reading" : "offline") : "–";
   const battery = seat.battery == null ? null : `${seat.battery} %`;
   const actions = document.createElement("td");
   actions.append(button(p && p.phone ? "New QR code" : "QR code", () => pair(seat)));
