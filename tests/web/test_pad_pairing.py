@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 from browsing import needs_chromium
+from click.testing import CliRunner
 from phonekit import (
     WAIT,
     PhoneTable,
@@ -22,6 +23,7 @@ from phonekit import (
     place,
     tap_for,
 )
+from tricktable.cli import main
 from tricktable.web.pairings import PairingStore
 from waiting import eventually
 from web_fixtures import ADMIN_TOKEN
@@ -142,3 +144,13 @@ def test_a_play_without_a_pairing_is_refused(table):
     assert heard.status_code == 200 and heard.json()["acked"]
     assert heard.json()["verdict"]["code"] == "unknown_tag"
     assert table.host.service.state("t1")["actions"] == 0
+
+
+def test_the_console_pairs_phones_only_knowing_the_seat_pages_address(tmp_path):
+    """The console's QR codes open the public scoreboard's seat page: it needs its address."""
+    night = tmp_path / "night.json"
+    night.write_text("{}")
+    result = CliRunner().invoke(main, ["console", "--night", str(night), "--phones",
+                                       str(tmp_path / "phones.sqlite")],
+                                env={"TRICKTABLE_ADMIN_TOKEN": "x"})
+    assert result.exit_code == 2 and "--phones needs --pad-url" in result.output
