@@ -30,6 +30,7 @@ from phonekit import (
 from tricktable.cards import parse_card
 from tricktable.engine import Engine
 from tricktable.engine.actions import Play
+from tricktable.history import read_text, verify, write_text
 from tricktable.sim.boards import SeatBoard
 from waiting import eventually
 
@@ -252,6 +253,13 @@ def test_a_mixed_table_two_boards_two_phones(browser, mqtt_broker, topic_prefix,
         assert state["scores"] == shadow.public_state()["scores"]
         assert state["actions"] == plays
         assert sorted(state["boards_online"]) == ["t1-n", "t1-s", "t1.phone1", "t1.phone3"]
+        # the hand history says which seats a phone read, and reads back and verifies
+        record = table.host.journal.history("t1", 1)
+        assert record.tags["Phones"] == "East | West"
+        text = write_text(record)
+        assert '[Phones "East | West"]' in text
+        again = read_text(text)
+        assert again.tags["Phones"] == "East | West" and verify(again) == []
     finally:
         for c in contexts:
             c.close()
