@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from tricktable.protocol import DEFAULT_PREFIX, valid_id
+from tricktable.protocol import DEFAULT_PREFIX, phone_reader, valid_id
 from tricktable.rules import UnknownVariant, get_variant, list_variants
 from tricktable.rules.base import OptionError, Variant, build_options
 from tricktable.textfiles import TextFileError, read_text
@@ -56,6 +56,7 @@ class TableConfig:
     pads: Mapping[tuple[str, int], int] = field(default_factory=dict)  # (board, pad) -> seat
     displays: tuple[str, ...] = ()  # boards that only show the display summary
     brightness: int | None = None  # the display boards' brightness, 0..15; None: theirs
+    phones: tuple[int, ...] = ()  # seats read by a phone (their readers are in ``pads``)
 
     @property
     def boards(self) -> tuple[str, ...]:
@@ -130,6 +131,28 @@ def _pads(raw: Any, where: str, seats: int) -> dict[tuple[str, int], int]:
     return pads
 
 
+def _phones(table_id: str, raw: Any, where: str, pads: dict[tuple[str, int], int],
+            seats: int) -> tuple[int, ...]:
+    """The seats read by phones, each added to ``pads`` as its phone reader's pad 0."""
+    phones = tuple(_expect(s, int, where) for s in _expect(raw, list, where))
+    by_seat = {seat: f"{board}:{pad}" for (board, pad), seat in pads.items()}
+    for seat in phones:
+        if not 0 <= seat < seats:
+            raise ClubFileError(f"{where}: seat {seat} out of range 0..{seats - 1}", _keys(where))
+        if by_seat.get(seat) == "a phone":
+            raise ClubFileError(f"{where}: seat {seat} is listed twice", _keys(where))
+        if seat in by_seat:
+            raise ClubFileError(f"{where}: seat {seat} is read by both {by_seat[seat]!r} and a "
+                                f"phone", _keys(where))
+        reader = phone_reader(table_id, seat)
+        if not valid_id(reader):
+            raise ClubFileError(f"{where}: table id {table_id!r} is too long for a phone reader "
+                                f"({reader!r}: at most 32 characters)", _keys(where))
+        by_seat[seat] = "a phone"
+        pads[(reader, 0)] = seat
+    return phones
+
+
 def _variant(name: str, where: str) -> Variant:
     try:
         return get_variant(name)
@@ -156,7 +179,7 @@ def _options(variant: Variant, raw: Any, where: str) -> dict[str, Any]:
 
 
 _TABLE_KEYS = {"variant", "options", "players", "dealer", "seed", "deck", "token_decks",
-               "pads", "displays", "brightness"}
+               "pads", "displays", "brightness", "phones"}
 
 
 def _brightness(value: Any, where: str) -> int | None:
@@ -193,6 +216,9 @@ def _table(table_id: str, raw: Any) -> TableConfig:
     token_decks = tuple(_expect(d, int, f"{where}.token_decks") for d in _expect(raw.get("token_decks", []), list, f"{where}.token_decks"))
     deck = raw.get("deck")
     brightness = _brightness(raw.get("brightness"), f"{where}.brightness")
+    pads = _pads(raw.get("pads", {}), f"{where}.pads", len(players) or seats)
+    phones = _phones(table_id, raw.get("phones", []), f"{where}.phones", pads,
+                     len(players) or seats)
     return TableConfig(
         id=table_id,
         variant=raw["variant"],
@@ -202,9 +228,10 @@ def _table(table_id: str, raw: Any) -> TableConfig:
         seed=_expect(raw.get("seed", 0), int, f"{where}.seed"),
         deck=None if deck is None else _expect(deck, int, f"{where}.deck"),
         token_decks=token_decks,
-        pads=_pads(raw.get("pads", {}), f"{where}.pads", len(players) or seats),
+        pads=pads,
         displays=displays,
         brightness=brightness,
+        phones=phones,
     )
 
 

@@ -114,6 +114,10 @@ class BoardStatus(_Message, kw_only=True):
     error: Reason | None = None
     config: Reason | None = None  # what the board refused of its config.json
     update: UpdateProgress | None = None
+    verdict_ms: Annotated[list[int], Meta(max_length=16)] | None = None  # card to verdict, ms
+    battery: Annotated[int, Meta(ge=0, le=100)] | None = None  # a phone's battery, percent
+    charging: bool | None = None  # a phone on its charger
+    network: ShortText | None = None  # a phone's connection as its browser names it ("4g")
 
 
 class FirmwareOffer(_Message, kw_only=True):
@@ -294,6 +298,20 @@ def natural_key(value: str) -> tuple[tuple[int, int | str], ...]:
 def valid_id(value: str) -> bool:
     """True for a board or table id usable in a topic (letters, digits, ``_ . -``; 1-32)."""
     return bool(_ID_RE.match(value))
+
+
+def phone_reader(table: str, seat: int) -> str:
+    """The reader id under which a phone reads ``seat`` of ``table`` (docs/phones.md): the
+    host sees it as a board with one pad, pad 0; the web server relays the phone's plays
+    under it. ``{table}.phone{seat}``: a club file refuses a table id that makes it too long."""
+    return f"{table}.phone{seat}"
+
+
+def phone_reader_seat(reader: str, table: str) -> int | None:
+    """The seat ``reader`` reads as ``table``'s phone reader, or None (a board's id)."""
+    head, mark, seat = reader.rpartition(".phone")
+    return int(seat) if mark and head == table and seat.isdigit() and \
+        reader == phone_reader(table, int(seat)) else None
 
 
 class Topics:

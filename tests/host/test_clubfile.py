@@ -44,6 +44,14 @@ def test_example_club_file_loads():
          "bid-euchre is played by 4, not 3"),
         ({"tables": {"t1": {"variant": BE, "dealer": 4}}}, "seat 4 is not at the table"),
         ({"tables": {"t1": {"variant": BE, "brightness": 16}}}, "16 is not 0..15"),
+        ({"tables": {"t1": {"variant": BE, "pads": {"n:0": 0}, "phones": [0]}}},
+         "tables.t1.phones: seat 0 is read by both 'n:0' and a phone"),
+        ({"tables": {"t1": {"variant": BE, "phones": [0, 0]}}},
+         "tables.t1.phones: seat 0 is listed twice"),
+        ({"tables": {"t1": {"variant": BE, "phones": [4]}}},
+         "tables.t1.phones: seat 4 out of range 0..3"),
+        ({"tables": {"t" * 30: {"variant": BE, "phones": [0]}}},
+         "is too long for a phone reader"),
         ({"tables": {"t1": {"variant": BE, "varient": BE}}},
          "unknown key 'varient' \\(did you mean 'variant'\\?\\)"),
     ],
@@ -51,6 +59,18 @@ def test_example_club_file_loads():
 def test_mistakes_name_the_key(doc, message):
     with pytest.raises(ClubFileError, match=message):
         parse_club(doc)
+
+
+def test_a_phone_seat_is_a_reader_with_one_pad():
+    """docs/phones.md: the club file's phone seat s of table t is the reader t.phone{s},
+    its pad 0, beside the boards' pads."""
+    club = parse_club({"tables": {"t1": {"variant": BE, "pads": {"n1:0": 0, "s1:0": 2},
+                                         "phones": [1, 3]}}})
+    t1 = club.tables["t1"]
+    assert t1.phones == (1, 3)
+    assert t1.seat_of("t1.phone1", 0) == 1 and t1.seat_of("t1.phone3", 0) == 3
+    assert t1.boards == ("n1", "s1", "t1.phone1", "t1.phone3")
+    assert club.table_of_board("t1.phone3") is t1
 
 
 def test_unreadable_files_are_refused(tmp_path):

@@ -7,7 +7,9 @@ broker binds client ids to users); the TLS listener ``up``'s broker gives the bo
 with a certificate of the club's CA for the boards' address; every board of the club file has a
 retained status that says it is online, runs the club's firmware (``host.firmware``), has no
 update refused or rolled back (a bundle whose signature or hash it refused), its Wi-Fi signal,
-and its readers (down, or weak by the /fleet page's rules, ``fleet.health``); every table's
+and its readers (down, or weak by the /fleet page's rules, ``fleet.health``); every seat has a
+reader (a board's pad or a phone); a phone seat has a phone paired and reading, with battery
+(warnings: phones are paired as players sit down); every table's
 card deck and token decks are enrolled whole in the deck registry and were checked whole at the
 reader within ``host.deck_check_days`` (else a warning); the journal's disk has
 ``host.min_free_mb`` free; the TV, phone and console pages are served. Each :class:`Check` says
@@ -33,11 +35,21 @@ import paho.mqtt.client as mqtt
 from tricktable.appliance.credentials import WATCH_USER, Credentials
 from tricktable.appliance.settings import Settings
 from tricktable.appliance.up import WILDCARD, addresses, boards_entry
+from tricktable.clubfile import TableConfig
 from tricktable.deckkit.decks import DeckCheck, Registry, RegistryError
 from tricktable.fleet.health import flags
 from tricktable.mqtt.client import new_client, start_client, stop_client
 from tricktable.mqtt.url import BrokerConfigError
-from tricktable.protocol import MAX_STATUS_MESSAGE, BoardStatus, ProtocolError, Topics, decode
+from tricktable.protocol import (
+    MAX_STATUS_MESSAGE,
+    BoardStatus,
+    ProtocolError,
+    Topics,
+    decode,
+    phone_reader_seat,
+)
+from tricktable.rules import get_variant
+from tricktable.web.pairings import seat_words, table_words
 
 WEAK_RSSI_DBM = -80  # below this a board's Wi-Fi drops plays now and then
 WAIT_S = 5.0
@@ -107,6 +119,40 @@ def _statuses(settings: Settings, creds: Credentials) -> tuple[Check, dict[str, 
     finally:
         stop_client(client)
     return Check(True, f"broker {where} answers to {WATCH_USER}"), dict(statuses)
+
+
+def _seats(table: TableConfig) -> list[Check]:
+    """A seat that nothing reads (no board pad, no phone) cannot play a card."""
+    seats = len(table.players) or max(get_variant(table.variant).seat_counts)
+    read = set(table.pads.values())
+    return [Check(False, f"{table_words(table.id)}: {seat_words(seat)} has no reader",
+                  f"give it a board's pad (tables.{table.id}.pads) or a phone "
+                  f"(tables.{table.id}.phones) in the club file")
+            for seat in range(seats) if seat not in read]
+
+
+def _phone(table: TableConfig, seat: int, payload: bytes | None) -> list[Check]:
+    """A seat read by a phone: paired and reading (a warning only: phones are paired as the
+    players sit down, on the console's phones page)."""
+    where = f"{seat_words(seat)} at {table_words(table.id)}"
+    status = None
+    if payload:
+        try:
+            status = decode(BoardStatus, payload, MAX_STATUS_MESSAGE)
+        except ProtocolError:
+            status = None
+    if status is None:
+        return [Check(False, f"{where} (a phone seat) has no phone yet", "pair one with its "
+                      "QR code on the console's phones page (/phones)", stops=False)]
+    if not status.online:
+        return [Check(False, f"the phone at {where} is offline", "open the seat page on it "
+                      "again (or pair another phone)", stops=False)]
+    battery = f", battery {status.battery} %" if status.battery is not None else ""
+    low = [f for f in flags(status, 0) if f.startswith("battery")]
+    if low:
+        return [Check(False, f"the phone at {where}: {low[0]}", "charge it before the night",
+                      stops=False)]
+    return [Check(True, f"the phone at {where} reads{battery}")]
 
 
 def _board(settings: Settings, board: str, payload: bytes | None) -> list[Check]:
@@ -212,9 +258,12 @@ def _disk(settings: Settings) -> Check:
 
 def _pages(settings: Settings) -> list[Check]:
     out = []
+    https = settings.web_https
+    checked = ssl.create_default_context(cafile=https[2]) if https and https[2] else None
     for place in addresses(settings):
         try:
-            with urllib.request.urlopen(place.url, timeout=WAIT_S) as response:
+            with urllib.request.urlopen(place.url, timeout=WAIT_S, context=checked
+                                        if place.url.startswith("https:") else None) as response:
                 ok = response.status == 200
         except OSError:
             ok = False
@@ -265,8 +314,11 @@ def examine(settings: Settings, creds: Credentials) -> list[Check]:
     checks = [broker, *_boards_tls(settings)]
     if broker.ok:
         for table in settings.club.tables.values():
+            checks += _seats(table)
             for board in table.boards:
-                checks += _board(settings, board, statuses.get(board))
+                seat = phone_reader_seat(board, table.id)
+                checks += (_board(settings, board, statuses.get(board)) if seat is None
+                           else _phone(table, seat, statuses.get(board)))
     checks += _decks(settings)
     checks.append(_disk(settings))
     checks.append(_backups(settings))

@@ -21,7 +21,8 @@ from tricktable.textfiles import TextFileError, read_text
 
 DATA_ENV = "TRICKTABLE_DATA"
 KEYS = {"night", "broker", "listen", "tls", "tls_port", "passwd", "web", "console", "club_db",
-        "backups", "keep", "firmware", "min_free_mb", "deck_check_days"}
+        "backups", "keep", "firmware", "min_free_mb", "deck_check_days", "web_cert",
+        "web_key"}
 
 
 class SettingsError(ValueError):
@@ -65,6 +66,27 @@ class Settings:
     firmware: str | None  # the firmware version every board should run (doctor)
     min_free_mb: int
     deck_check_days: int  # a deck not checked at the reader for longer is named (doctor)
+    web_cert: Path | None = None  # the club's own certificate for the pages (a real domain's)
+    web_key: Path | None = None
+
+    @property
+    def phones(self) -> Path | None:
+        """The phones' pairings file, when a table of the club file has phone seats."""
+        if any(t.phones for t in self.club.tables.values()):
+            return self.data / "phones.sqlite"
+        return None
+
+    @property
+    def web_https(self) -> tuple[Path, Path, Path | None] | None:
+        """What the pages are served over HTTPS with, for phones (Web NFC needs it): the
+        club's own certificate (``web_cert``/``web_key``), else the broker's from the club's
+        CA (then the CA too, offered at /ca); None: plain HTTP."""
+        if self.web_cert is not None and self.web_key is not None:
+            return self.web_cert, self.web_key, None
+        if self.phones is not None and self.tls:
+            certs = self.data / "broker" / "certs"
+            return certs / "server.crt", certs / "server.key", certs / "ca.crt"
+        return None
 
     @property
     def journal(self) -> Path:
@@ -155,4 +177,12 @@ def load_settings(club_file: Path, data: Path | None = None, night: Path | None 
         firmware=_str(raw.get("firmware"), "firmware"),
         min_free_mb=_int(raw.get("min_free_mb"), "min_free_mb", 200, 0),
         deck_check_days=_int(raw.get("deck_check_days"), "deck_check_days", 30, 1),
+        **_web_cert(path("web_cert"), path("web_key")),
     )
+
+
+def _web_cert(cert: Path | None, key: Path | None) -> dict[str, Path | None]:
+    if (cert is None) != (key is None):
+        raise SettingsError("host.web_cert and host.web_key go together: the club's own "
+                            "certificate for the pages and its private key")
+    return {"web_cert": cert, "web_key": key}

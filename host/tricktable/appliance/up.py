@@ -99,11 +99,21 @@ def addresses(settings: Settings) -> list[Place]:
         shown = outward_ip() if host in WILDCARD else host
         return f"http://{shown}:{port}"
 
-    web = base(settings.web.host, settings.web.port)
+    web = web_base(settings)
     places = [Place("TV", f"{web}/tv"), Place("phones", f"{web}/standings")]
+    https = settings.web_https
+    if https is not None and https[2] is not None:
+        places.append(Place("phone certificate", f"{web}/ca"))
     if settings.night is not None:
         places.append(Place("console", base(settings.console.host, settings.console.port) + "/"))
     return places
+
+
+def web_base(settings: Settings) -> str:
+    """The public scoreboard's address as a phone opens it."""
+    shown = outward_ip() if settings.web.host in WILDCARD else settings.web.host
+    scheme = "https" if settings.web_https is not None else "http"
+    return f"{scheme}://{shown}:{settings.web.port}"
 
 
 def write_addresses(places: list[Place], path: Path) -> None:
@@ -215,6 +225,11 @@ def plan(settings: Settings, creds: Credentials) -> list[Part]:
                 str(creds.file(user))]
 
     prefix = ["--prefix", settings.club.prefix]  # serve reads it from the club file
+    phones = ["--phones", str(settings.phones)] if settings.phones is not None else []
+    https = settings.web_https
+    web_tls = [] if https is None else [
+        "--tls-cert", str(https[0]), "--tls-key", str(https[1]),
+        *(["--club-ca", str(https[2])] if https[2] is not None else [])]
 
     parts = [p for p in [broker_part(settings, creds)] if p is not None]
     parts.append(Part("serve", [
@@ -224,12 +239,14 @@ def plan(settings: Settings, creds: Credentials) -> list[Part]:
     parts.append(Part("web", [
         *CLI, "web", *as_user(WEB_USER), *prefix, *night, *club_db,
         "--journal", str(settings.journal), "--host", settings.web.host, "--port", str(settings.web.port),
-        "--addresses", str(settings.data / "addresses.json")], ready_line="scoreboard on"))
+        "--addresses", str(settings.data / "addresses.json"), *phones, *web_tls],
+        ready_line="scoreboard on"))
     if settings.night is not None:
         parts.append(Part("console", [
             *CLI, "console", *as_user(DIRECTOR_USER), *prefix, *night,
             "--journal", str(settings.journal), "--host", settings.console.host, "--port", str(settings.console.port),
-            "--admin-token-file", str(creds.console_token_file)],
+            "--admin-token-file", str(creds.console_token_file),
+            *([*phones, "--pad-url", f"{web_base(settings)}/pad"] if phones else [])],
             ready_line="director console on"))
     return parts
 

@@ -18,6 +18,7 @@ import signal
 import sys
 import tempfile
 import threading
+import webbrowser
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -109,6 +110,12 @@ def _options(pairs: tuple[str, ...]) -> dict[str, Any]:
                    "once during the night (a swap, an arrival, a substitute, a card and a bid "
                    "corrected, a score fixed and one voided, the bell rung, undone and rung "
                    "again) and the end summary names each")
+@click.option("--phones", is_flag=True,
+              help="table 1 is read by phones: its four seat pages open in this computer's "
+                   "browser, each with a labelled \"place card\" stand-in for the phone's NFC "
+                   "field; you play its cards by hand (docs/phones.md)")
+@click.option("--no-browser", is_flag=True,
+              help="with --phones: print the seat pages' addresses, open no browser")
 @click.option("--view/--no-view", default=None,
               help="live terminal view (default: when the output is a terminal)")
 def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mode: str,
@@ -116,7 +123,8 @@ def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mod
          prefix: str | None,
          host: str, port: int,
          seed: int | None, workdir: Path | None, night: bool, rounds: int, hands: int,
-         club_db: Path | None, director: bool, view: bool | None) -> None:
+         club_db: Path | None, director: bool, phones: bool, no_browser: bool,
+         view: bool | None) -> None:
     """Play simulated tables on the real stack: broker, host, web scoreboard, virtual boards
     running the firmware, and bots. Open the printed address in a browser."""
     console = Console()
@@ -127,7 +135,7 @@ def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mod
                         revoke_mode=revoke_mode, options=_options(options), games=games,
                         broker=broker, ca_file=ca_file, web_host=host, web_port=port, seed=seed,
                         workdir=workdir, night=night, rounds=rounds, hands=hands, club_db=club_db,
-                        director=director,
+                        director=director, phones=phones,
                         prefix=prefix or (DEMO_PREFIX if broker else DEFAULT_PREFIX))
     for sig in (signal.SIGTERM, signal.SIGHUP):  # stop as cleanly as on Ctrl-C
         signal.signal(sig, _interrupt)
@@ -147,6 +155,8 @@ def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mod
         console.print(f"club statistics ({club_db}): [link]{web}/leaderboard[/link]")
     if config.night:
         _console_help(runner, console, config.prefix)
+    if config.phones:
+        _seat_pages(runner, console, not no_browser)
     failure: DemoError | None = None
     try:
         if view if view is not None else sys.stdout.isatty():
@@ -174,6 +184,16 @@ def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mod
         _summary(runner, console)
     if failure is not None:
         raise click.ClickException(str(failure))
+
+
+def _seat_pages(runner: Demo, console: Console, open_them: bool) -> None:
+    """Table 1's seat pages, paired: printed, and opened in the browser (a tab per seat)."""
+    console.print("table 1 is read by phones; its seat pages (choose a card or chip in the "
+                  "\"place card\" stand-in and place it; the deal first, by the dealer):")
+    for url in runner.seat_pages():
+        console.print(f"  [link]{url}[/link]", soft_wrap=True)
+        if open_them:
+            webbrowser.open_new_tab(url)
 
 
 def _console_help(runner: Demo, console: Console, prefix: str) -> None:

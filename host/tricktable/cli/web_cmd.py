@@ -39,17 +39,39 @@ from tricktable.web.server import Scoreboard
                    "hidden players as Guest [env TRICKTABLE_CLUB_DB]")
 @click.option("--addresses", default=None, type=click.Path(dir_okay=False, path_type=Path),
               help="the addresses file `tricktable up` writes: the TV shows them with QR codes")
+@click.option("--phones", default=None, type=click.Path(dir_okay=False, path_type=Path),
+              help="the phones' pairings file (made if missing): phones read the seats the "
+                   "club file gives them (/pad; pairing at /phones with the admin token)")
+@click.option("--registry", default=None, type=click.Path(exists=True, dir_okay=False,
+                                                          path_type=Path),
+              help="the host's deck registry: with the admin token, tag a deck card by card "
+                   "with a phone at /enroll")
+@click.option("--tls-cert", default=None, type=click.Path(exists=True, dir_okay=False,
+                                                          path_type=Path),
+              help="serve HTTPS with this certificate (PEM; Web NFC needs it): the club CA's "
+                   "(`tricktable web-cert`) or the club's own domain's")
+@click.option("--tls-key", default=None, type=click.Path(exists=True, dir_okay=False,
+                                                         path_type=Path),
+              help="the certificate's private key (PEM)")
+@click.option("--club-ca", default=None, type=click.Path(exists=True, dir_okay=False,
+                                                         path_type=Path),
+              help="the club CA's certificate, offered to phones at /ca with the steps to "
+                   "trust it (not needed with a certificate of a real domain)")
 @secret_option("admin-token", "TRICKTABLE_ADMIN_TOKEN",
                "the bearer token that enables admin actions (new game, undo, void hand); off "
                "when not given")
 def web(broker: str, ca_file: str | None, prefix: str, host: str, port: int,
         journal: Path | None, night: Path | None, histories: tuple[Path, ...],
         club_db: Path | None, username: str | None,
-        password_file: Path | None, addresses: Path | None, admin_token: str | None,
-        admin_token_file: Path | None) -> None:
+        password_file: Path | None, addresses: Path | None, phones: Path | None,
+        registry: Path | None,
+        tls_cert: Path | None, tls_key: Path | None, club_ca: Path | None,
+        admin_token: str | None, admin_token_file: Path | None) -> None:
     """Serve the live scoreboard: every table, one table, and hand replays."""
     admin_token = secret_value("admin-token", admin_token, admin_token_file,
                                "TRICKTABLE_ADMIN_TOKEN")
+    if (tls_cert is None) != (tls_key is None):
+        raise click.UsageError("--tls-cert and --tls-key go together")
     try:
         if journal is not None:
             Journal(journal, readonly=True).close()  # a journal, not any file
@@ -58,7 +80,9 @@ def web(broker: str, ca_file: str | None, prefix: str, host: str, port: int,
                            admin_token=admin_token or None, username=url.username,
                            password=url.password, tls=url.tls, ca_file=ca_file,
                            journal=journal, night=night, histories=list(histories),
-                           club_db=club_db, addresses=addresses, offline=night is not None)
+                           club_db=club_db, addresses=addresses, offline=night is not None,
+                           pairings=phones, https=(tls_cert, tls_key) if tls_cert and tls_key
+                           else None, club_ca=club_ca, registry=registry)
     except (BrokerConfigError, JournalError, HistoryError, PlayersError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     try:
@@ -71,6 +95,8 @@ def web(broker: str, ca_file: str | None, prefix: str, host: str, port: int,
                        "hands from its files; Ctrl-C stops it")
         for path in histories:
             click.echo(f"replay of {path}: {board.url}/replay/{path.stem}")
+        if phones is not None:
+            click.echo(f"phones as seat readers: {board.url}/pad (pairing: {board.url}/phones)")
         if club_db is not None:
             click.echo(f"club statistics ({club_db}): {board.url}/leaderboard")
         board.run()

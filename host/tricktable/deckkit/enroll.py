@@ -10,6 +10,8 @@ Three parts, each usable alone:
 * ``TapDetector``: turns polls into taps; a card left lying on the reader is one tap, and
   removal is declared only after several misses in a row (7-byte-UID tags drop out of
   alternate polls).
+* ``enroll_uid``: one tag by its UID alone, as the deck's next missing card (a phone's
+  enrollment, ``web.enroll_routes``: Web NFC gives a page the UID, not the tag's pages).
 * ``enroll_deck`` and ``check_deck``: the sessions. They talk to the person at the reader
   through a small ``SessionUI`` (the CLI gives a rich one; tests give a scripted one).
 """
@@ -392,6 +394,32 @@ def enroll_deck(
         result.remaining.pop(0)
         ui.done_card(slot, uid)
     return result
+
+
+def missing(registry: decks.Registry, deck_id: int) -> list[decks.Slot]:
+    """The deck's slots without a tag yet, in the order they are enrolled."""
+    have = set(registry.enrolled(deck_id).values())
+    return [slot for slot in registry.slots(deck_id) if slot not in have]
+
+
+def enroll_uid(registry: decks.Registry, deck_id: int, uid: bytes) -> decks.Slot:
+    """Enroll a tag by its UID alone as the deck's next missing slot (a phone's enrollment:
+    Web NFC gives a page the tag's UID, not its memory pages, so no record is written and
+    the host knows the card from the registry). EnrollError saying why a tag is refused (it
+    is enrolled already, here or in another deck; the deck is complete); nothing changes."""
+    if registry.deck(deck_id) is None:
+        raise EnrollError(f"deck {deck_id} does not exist")
+    left = missing(registry, deck_id)
+    if not left:
+        raise EnrollError(f"deck {deck_id} is complete: every card has its tag")
+    message, _ = _conflict(registry, deck_id, left[0], uid, None)
+    if message:
+        raise EnrollError(f"{message}; tap {left[0].name}")
+    try:
+        registry.enroll(uid, deck_id, left[0])
+    except decks.RegistryError as exc:
+        raise EnrollError(str(exc)) from None
+    return left[0]
 
 
 class _Quit(Exception):

@@ -54,12 +54,14 @@ from tricktable.sim.kit import Kit
 from tricktable.sim.room import SEAT_LETTERS, Room
 from tricktable.sim.table_sim import GameSummary, Seat, SimTable, deck_cards
 from tricktable.stats.follow import StatsFollower
+from tricktable.web.pairings import PairingStore
 from tricktable.web.server import Scoreboard
 
 log = logging.getLogger("tricktable.demo.runner")
 
 BASE_PACE_S = 0.6  # seconds between plays at --speed 1
 CONNECT_TIMEOUT_S = 15.0
+PHONE_TABLE = "t1"  # with --phones, the table read by phones
 NAMES = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit", "Lou",
          "Max", "Ned", "Olive", "Pat", "Quin", "Ray", "Sue", "Tom", "Una", "Vic", "Wes", "Xan"]
 REVOKE_MODES = ("strict", "record")
@@ -93,6 +95,7 @@ class DemoConfig:
     club_db: Path | None = None  # with night: count the night's statistics in this database
     night_name: str | None = None  # the night's name there (default: the run directory's)
     director: bool = False  # with night: do each of the console's corrections once
+    phones: bool = False  # table t1 read by phones: its seat pages, played by hand
 
     def check(self) -> None:
         """Refuse what cannot work, naming the option."""
@@ -117,6 +120,9 @@ class DemoConfig:
             if variant.name not in night_variants():
                 raise DemoError(f"a club night plays four-seat games of two partnerships; "
                                 f"{self.variant} is not one")
+        if self.phones and (self.night or self.web_port is None):
+            raise DemoError("--phones plays table 1 by hand on its seat pages: it needs the "
+                            "web scoreboard, and no --night")
         if self.director and (not self.night or self.tables < 2 or self.rounds < 2):
             raise DemoError("--director rehearses a night's corrections: it needs --night, "
                             "two tables or more and two games or more")
@@ -239,10 +245,16 @@ class Demo:
                                       password=broker.password, tls=broker.tls,
                                       ca_file=cfg.ca_file, journal=self.journal_path,
                                       night=self.night_path if cfg.night else None,
-                                      club_db=cfg.club_db if cfg.night else None)
+                                      club_db=cfg.club_db if cfg.night else None,
+                                      pairings=self.run_dir / "phones.sqlite" if cfg.phones
+                                      else None,
+                                      standin=standin_tags(kits[PHONE_TABLE]) if cfg.phones
+                                      else None)
             s.scoreboard.start()
         board_broker = self._board_broker(broker)
         for table_id, table in club.tables.items():
+            if table.phones:  # played by hand on its seat pages
+                continue
             seats = []
             for seat, name in enumerate(table.players):
                 board = SeatBoard(f"{table_id}-{name.lower()}", table_id, board_broker,
@@ -371,9 +383,11 @@ class Demo:
         try:
             await asyncio.gather(*(board.ready(CONNECT_TIMEOUT_S) for board in boards))
             self._ready.set()
+            by_hand = [self._halt.wait()] if self.config.phones else []  # until stopped
             games = asyncio.gather(self._room.play(), self._direct(self._room.done)) \
                 if self._room is not None else \
-                asyncio.gather(*(self._play_table(sim) for sim in self._sims.values()))
+                asyncio.gather(*(self._play_table(sim) for sim in self._sims.values()),
+                               *by_hand)
             halt = asyncio.create_task(self._halt.wait())
             await asyncio.wait([games, halt], return_when=asyncio.FIRST_COMPLETED)
             halt.cancel()
@@ -397,6 +411,15 @@ class Demo:
         correction once."""
         assert self._started.director is not None
         await self._started.director.run(over)
+
+    def seat_pages(self) -> list[str]:
+        """With ``phones``: table 1's seat pages, each paired (a new pairing per call)."""
+        assert self.run_dir is not None and self._started.scoreboard is not None
+        store = PairingStore(self.run_dir / "phones.sqlite")
+        url = self._started.scoreboard.url
+        seats = len(_club_doc(self.config)["tables"][PHONE_TABLE]["players"])
+        return [f"{url}/pad#pair={store.pair(PHONE_TABLE, seat, 'demo').credential}"
+                for seat in range(seats)]
 
     @property
     def director(self) -> DemoDirector | None:
@@ -533,9 +556,19 @@ def _club_doc(cfg: DemoConfig) -> dict[str, Any]:
             "deck": 1 + t,
             "token_decks": [1001 + t],
             "options": {**cfg.options, "revoke_mode": cfg.revoke_mode},
-            "pads": {f"{table_id}-{name.lower()}:0": seat for seat, name in enumerate(players)},
+            **({"phones": list(range(seats))} if cfg.phones and table_id == PHONE_TABLE else
+               {"pads": {f"{table_id}-{name.lower()}:0": seat
+                         for seat, name in enumerate(players)}}),
         }
     return {"club": {"name": "tricktable demo", "prefix": cfg.prefix}, "tables": tables}
+
+
+def standin_tags(kit: Kit) -> list[dict[str, str]]:
+    """What the seat pages' "place card" stand-in offers: every card and chip of the table's
+    kit, by name, with its UID."""
+    return [{"name": words, "uid": tag.uid.hex()} for words, tag in
+            [*((f"card {name}", tag) for name, tag in kit.cards.items()),
+             *((f"chip {name}", tag) for name, tag in kit.tokens.items())]]
 
 
 def roster(count: int) -> list[str]:

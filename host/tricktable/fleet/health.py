@@ -5,7 +5,7 @@ the fleet page's rows. A board is flagged when it is offline, when a pad's reade
 when a reader is weak (reads of a card that failed and were read again, PN532 frames failed
 and sent again, or reader resets, for many of its tries: a pad that needs a second go at a
 card), when it restarted while watched (its boot id changed: power, the watchdog, a crash,
-an update), when it refused part of its config.json, or when an update was refused or rolled
+an update), when it refused part of its config.json, when a phone's battery runs low, or when an update was refused or rolled
 back. No I/O.
 """
 
@@ -22,6 +22,7 @@ WEAK_ERRORS_PER_TRY = 0.2  # failed frames per card read or misread above which 
 WEAK_MIN_READS = 10  # ... judged only once the pad has read (or misread) this many cards
 WEAK_RESETS = 3  # resets of one reader that flag it whatever its reads
 WEAK_ERRORS = 25  # failed frames that flag a reader when the board does not send its reads
+LOW_BATTERY = 20  # percent: a phone reader below this, off its charger, is flagged
 
 
 def _at(counts: list[int], pad: int) -> int:
@@ -57,6 +58,8 @@ def flags(status: BoardStatus, restarts: int) -> list[str]:
     for pad in range(pads):
         if (why := weak_reader(status, pad)) is not None:
             out.append(f"pad {pad}: weak reader ({why})")
+    if status.battery is not None and status.battery < LOW_BATTERY and not status.charging:
+        out.append(f"battery {status.battery} %: plug the phone in")
     if status.config:
         out.append(f"config.json: {status.config}")
     if restarts:

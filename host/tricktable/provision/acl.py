@@ -7,7 +7,7 @@ mosquitto.conf's ``use_username_as_clientid``, on each listener), so a board's p
 take another client's session. A board
 id may not be a program's user name (``check_board_id``). Each board reads only its own
 table's display: ``acl_text(prefix, {board: table})`` adds one block per board below the
-template's rules; ``ensure_acl`` writes or updates a club's ACL file for one board, atomically.
+template's rules (for a phone reader, the lines that let the scoreboard relay its plays); ``ensure_acl`` writes or updates a club's ACL file for one board, atomically.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from tricktable.packaged import mosquitto_dir
+from tricktable.protocol import phone_reader_seat
 from tricktable.secretfiles import write_private
 
 ACL_TEMPLATE = mosquitto_dir() / "acl.template"
@@ -30,6 +31,7 @@ SERVICE_USERS = {
     "tricktable-fleet": "tricktable fleet update",
     "tricktable-league": "tricktable league send (its ACL lines: docs/league.md)",
 }
+WEB_USER = "tricktable-web"  # relays the phones' plays (web.pad_relay)
 RESERVED_PREFIX = "tricktable-"  # kept for the programs, now and later
 BOARD_BLOCK = re.compile(r"^user (\S+)\ntopic read \S+/v1/table/[^/\s]+/display\n", re.M)
 
@@ -51,13 +53,21 @@ def board_block(prefix: str, board: str, table: str) -> str:
     return f"user {board}\ntopic read {prefix}/v1/table/{table}/display\n"
 
 
+def phone_block(prefix: str, reader: str) -> str:
+    """The ACL lines that let the scoreboard relay a paired phone's plays as ``reader`` (its
+    event and its status), and no board's: a phone reader is not a broker user."""
+    return (f"user {WEB_USER}\ntopic write {prefix}/v1/board/{reader}/event\n"
+            f"topic write {prefix}/v1/board/{reader}/status\n")
+
+
 def acl_text(prefix: str, boards: Mapping[str, str] | None = None,
              template: Path = ACL_TEMPLATE) -> str:
     """The club's ACL for topics under ``prefix``, with a block per board (board -> table)."""
     text = template.read_text().replace("tricktable/v1/", f"{prefix}/v1/")
     for board, table in sorted((boards or {}).items()):
         check_board_id(board)
-        text += "\n" + board_block(prefix, board, table)
+        phone = phone_reader_seat(board, table) is not None
+        text += "\n" + (phone_block(prefix, board) if phone else board_block(prefix, board, table))
     return text
 
 

@@ -44,7 +44,7 @@ from typing import Any, Literal
 from tricktable import history
 from tricktable.engine.actions import action_from_json
 from tricktable.migrations import Schema, migrate_sqlite, sqlite_version
-from tricktable.protocol import Control, PadEvent
+from tricktable.protocol import Control, PadEvent, phone_reader_seat
 from tricktable.rules import recorded_options
 
 EntryKind = Literal["pad", "control", "invalid"]
@@ -417,13 +417,29 @@ class Journal:
         return [GameRecord(table, game, _stored_setup(json.loads(setup)), lists[game])
                 for game, setup in games]
 
+    def phone_seats(self, table: str, game: int) -> list[int]:
+        """The seats of ``table`` whose plays in ``game`` a phone read (docs/phones.md: a
+        phone reader's id names its seat), in seat order."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT DISTINCT entries.board FROM actions JOIN entries"
+                " ON entries.id = actions.entry_id WHERE actions.table_id = ?"
+                " AND actions.game = ? AND entries.kind = 'pad'", (table, game)).fetchall()
+        seats = {phone_reader_seat(board, table) for (board,) in rows if board}
+        return sorted(s for s in seats if s is not None)
+
     def history(self, table: str, game: int) -> history.GameRecord:
-        """Game ``game`` of ``table`` as a hand-history record (its live actions replayed).
+        """Game ``game`` of ``table`` as a hand-history record (its live actions replayed),
+        with a ``[Phones]`` tag naming the players whose seat a phone read.
 
         KeyError when the journal has no such game."""
         for record in self.games(table):
             if record.game == game:
                 tags = {"Table": table, "Round": str(game)}
+                phones = self.phone_seats(table, game)
+                players = record.setup.get("players") or []
+                if phones and len(players) > max(phones):
+                    tags["Phones"] = " | ".join(players[s] for s in phones)
                 return history.capture(record.setup, [action_from_json(a) for a in record.actions],
                                        tags)
         raise KeyError(f"the journal has no game {game} on table {table!r}")

@@ -23,7 +23,10 @@ Every answer carries the security headers of ``tricktable.web.guard`` (a Content
 Policy, no framing); an upload is refused at its first byte past the limit.
 Admin: ``POST /api/table/{table}/control`` with ``Authorization: Bearer TOKEN`` and JSON
 ``{"cmd": "new_game" | "undo" | "void_hand"}``; off (404) unless a token is configured.
-The fleet, behind the same token: ``/fleet`` (every board's health and flags, from
+``/ca`` gives a phone the club CA (``/ca.crt``) and the steps to trust it, for the pages over
+HTTPS with the club's own certificate. Phones as seat readers (``web.pad_routes``): ``/pad`` and its API, and with the admin token
+the pairing of a phone to a seat by QR code; ``/enroll``, tagging a deck by phone
+(``web.enroll_routes``). The fleet, behind the same token: ``/fleet`` (every board's health and flags, from
 ``tricktable.fleet.health``), ``GET /api/fleet`` and ``POST /api/fleet/{board}/blink`` (its
 pads blink blue with a chirp, to find it under a table): ``tricktable.web.fleet_routes``.
 """
@@ -44,11 +47,15 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from tricktable.history import HistoryError
+from tricktable.web.enroll_routes import enroll_routes
 from tricktable.web.feed import Feed
 from tricktable.web.fleet_routes import fleet_routes
 from tricktable.web.guard import SecurityHeaders, bearer_ok, read_limited
 from tricktable.web.journal_hands import MAX_UPLOAD, HistoryFiles, JournalHands, file_hands
 from tricktable.web.night import NightFile
+from tricktable.web.pad_relay import PadRelay
+from tricktable.web.pad_routes import pairing_routes, seat_routes
+from tricktable.web.pairings import PairingStore
 from tricktable.web.privacy import Scrub
 from tricktable.web.responses import STATIC, error, event_stream, page
 from tricktable.web.results import results_routes
@@ -176,13 +183,22 @@ class Hub:
 def create_app(feed: Feed, admin_token: str | None = None,
                journal: JournalHands | None = None, night: NightFile | None = None,
                files: HistoryFiles | None = None, club_db: Path | None = None,
-               addresses: Path | None = None) -> Starlette:
+               addresses: Path | None = None,
+               pairings: PairingStore | None = None,
+               club_ca: Path | None = None,
+               standin: list[dict[str, str]] | None = None,
+               registry: Path | None = None) -> Starlette:
     """The scoreboard for a started ``Feed``; admin actions only when ``admin_token`` is set;
     recorded hands from ``journal`` when given, else from what the feed has seen, and from
     the hand-history ``files``; the club night's standings when ``night`` is given; the
     club's statistics (and their nights' hands) from the club database ``club_db``; the
-    addresses and QR codes ``tricktable up`` writes, for the TV's panel, from ``addresses``."""
+    addresses and QR codes ``tricktable up`` writes, for the TV's panel, from ``addresses``;
+    phones as seat readers (``/pad``, and pairing behind the admin token) with ``pairings``;
+    the club CA's certificate for phones to trust (``/ca`` the steps, ``/ca.crt``) with
+    ``club_ca``; the tags of the seat pages' "place card" stand-in (the demo) with ``standin``;
+    with the admin token and the host's deck ``registry``, tagging a deck by phone."""
     hub = Hub(feed, night)
+    relay = PadRelay(feed) if pairings is not None else None
     club = StatsPages(club_db) if club_db is not None else None
 
     def night_hands(key: str) -> tuple[JournalHands, str] | None:
@@ -194,6 +210,14 @@ def create_app(feed: Feed, admin_token: str | None = None,
         except OSError:
             text = "[]"
         return Response(text, media_type="application/json")
+
+    async def ca_cert(_request: Request) -> Response:
+        if club_ca is None:
+            return error(404, "this scoreboard has no club CA to offer: its certificate is "
+                              "one the phone trusts already")
+        body = await asyncio.to_thread(club_ca.read_bytes)
+        return Response(body, media_type="application/x-x509-ca-cert",
+                        headers={"Content-Disposition": 'attachment; filename="club-ca.crt"'})
 
     async def api_club(_request: Request) -> Response:
         with feed.lock:
@@ -310,6 +334,8 @@ def create_app(feed: Feed, admin_token: str | None = None,
         Route("/standings", page("standings.html")),
         Route("/tv", page("tv.html")),
         Route("/seat", page("seat.html")),
+        Route("/ca", page("ca.html")),
+        Route("/ca.crt", ca_cert),
         *results_routes(night, page, club.names.hidden if club is not None else None),
         Route("/api/club", api_club),
         Route("/api/addresses", api_addresses),
@@ -320,6 +346,11 @@ def create_app(feed: Feed, admin_token: str | None = None,
         Route("/api/table/{table}/hands/{game:int}/{hand:int}", api_hand),
         Route("/api/table/{table}/control", api_control, methods=["POST"]),
         *fleet_routes(feed, refused),
+        *seat_routes(relay, pairings, standin),
+        *(enroll_routes(registry, refused) if registry is not None and admin_token else []),
+        *(pairing_routes(feed, pairings, refused, lambda r: str(r.base_url).rstrip("/") + "/pad",
+                         relay.offline if relay is not None else None)
+          if pairings is not None else []),
         Route("/api/replay/file", api_replay_file, methods=["POST"]),
         *(club.routes(hub.closing) if club is not None else []),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -51,6 +51,8 @@ from tricktable.web.console_link import NightLink
 from tricktable.web.feed import Feed
 from tricktable.web.fleet_routes import fleet_routes
 from tricktable.web.guard import SecurityHeaders, bearer_ok
+from tricktable.web.pad_routes import pairing_routes
+from tricktable.web.pairings import PairingStore
 from tricktable.web.responses import STATIC, error, page
 
 
@@ -123,8 +125,11 @@ def choices(record: GameRecord, at: int) -> list[dict[str, Any]]:
 
 
 def create_console(feed: Feed, token: str, night: Path, journal: Path | None,
-                   link: NightLink) -> Starlette:
-    """The console for the night file ``night`` (and the host's ``journal``, read-only)."""
+                   link: NightLink, pairings: PairingStore | None = None,
+                   pad_url: str | None = None) -> Starlette:
+    """The console for the night file ``night`` (and the host's ``journal``, read-only);
+    with ``pairings``, the phones page (``/phones``: a QR code per phone seat, opening the
+    public scoreboard's seat page at ``pad_url``)."""
     if not token:
         raise ValueError("the director console needs an admin token")
 
@@ -213,6 +218,8 @@ def create_console(feed: Feed, token: str, night: Path, journal: Path | None,
         Route("/api/console/choices/{table}/{at:int}", api_choices),
         Route("/api/players/names", lambda _r: JSONResponse({"players": {}})),
         *fleet_routes(feed, refused),
+        *(pairing_routes(feed, pairings, refused, lambda _r: pad_url or "/pad")
+          if pairings is not None else []),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])

@@ -40,13 +40,15 @@ class Feed:
         self.lock = threading.Lock()
         self.bad_messages = 0
         self._listeners: list[Listener] = []
+        self._taps: list[Callable[[str, bytes], None]] = []
+        self._tapped: list[str] = []  # filters whose messages only the taps see
         self._routes: dict[str, Callable[[bytes], None]] = {}
         self._routing = threading.Lock()  # a route added while connecting is subscribed once
         self._connected = threading.Event()
         self._answered = threading.Event()  # the broker accepted or refused us
         self._refusal = ""  # why the broker refused us (bad credentials ...)
         self._url = BrokerURL(host, port, tls, username, password)
-        self._client = new_client(self._url, ca_file=ca_file)
+        self._client = new_client(self._url, ca_file=ca_file, nodelay=True)  # a phone's play waits on it
         self._client.on_connect = self._on_connect
         self._client.on_message = self._on_message
 
@@ -63,6 +65,20 @@ class Feed:
     def publish(self, topic: str, payload: bytes) -> None:
         """Publish ``payload`` at QoS 1 on this connection."""
         self._client.publish(topic, payload, qos=1)
+
+    def tap(self, handler: Callable[[str, bytes], None], *filters: str) -> None:
+        """``handler(topic, payload)`` sees every message this feed takes, on the MQTT thread
+        before the model; ``filters`` (wildcards allowed) are also taken, for the taps alone
+        (the phones' relay reads the acks and feedback of the readers it speaks for so)."""
+        with self._routing:
+            self._taps.append(handler)
+            self._tapped.extend(filters)
+            if filters and self._client.is_connected():
+                self._client.subscribe([(f, 1) for f in filters])
+
+    def publish_retained(self, topic: str, payload: bytes) -> None:
+        """Publish ``payload`` at QoS 1, retained, on this connection."""
+        self._client.publish(topic, payload, qos=1, retain=True)
 
     def add_listener(self, listener: Listener) -> None:
         """``listener(table)`` runs on the MQTT thread after every applied message."""
@@ -115,11 +131,19 @@ class Feed:
             self._answered.set()
             return
         with self._routing:
-            client.subscribe([(topic, 1) for topic in [*self.club.subscriptions(), *self._routes]])
+            client.subscribe([(topic, 1) for topic in [*self.club.subscriptions(), *self._routes,
+                                                       *self._tapped]])
         self._connected.set()
         self._answered.set()
 
     def _on_message(self, _client: mqtt.Client, _userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        for tap in list(self._taps):
+            try:
+                tap(msg.topic, msg.payload)
+            except Exception:  # a broken tap must not stop the scoreboard
+                log.exception("tap failed on %s", msg.topic)
+        if any(mqtt.topic_matches_sub(f, msg.topic) for f in self._tapped):
+            return
         routed = self._routes.get(msg.topic)
         if routed is not None:
             routed(msg.payload)

@@ -30,6 +30,7 @@ from tricktable.web.app import create_app
 from tricktable.web.feed import Feed
 from tricktable.web.journal_hands import HistoryFiles, JournalHands
 from tricktable.web.night import NightFile
+from tricktable.web.pairings import PairingStore
 
 log = logging.getLogger(__name__)
 
@@ -43,11 +44,18 @@ class Scoreboard:
                  password: str | None = None, tls: bool = False, ca_file: str | None = None,
                  journal: Path | None = None, night: Path | None = None,
                  histories: list[Path] | None = None, club_db: Path | None = None,
-                 addresses: Path | None = None,
+                 addresses: Path | None = None, pairings: Path | None = None,
+                 https: tuple[Path, Path] | None = None, club_ca: Path | None = None,
+                 standin: list[dict[str, str]] | None = None, registry: Path | None = None,
                  make_app: Callable[[Feed], Starlette] | None = None,
                  offline: bool = False) -> None:
         """``club_db``: the club database whose statistics the scoreboard serves too;
         ``addresses``: the file of addresses ``tricktable up`` shows on the TV;
+        ``pairings``: the phones' pairings file (phones as seat readers, ``/pad``);
+        ``https``: serve over TLS with this (certificate, key), PEM files (Web NFC needs a
+        secure context); ``club_ca``: the club CA's certificate, for phones at ``/ca``;
+        ``standin``: the tags the seat pages' "place card" stand-in offers (the demo);
+        ``registry``: the host's deck registry, for tagging a deck by phone (``/enroll``);
         ``make_app``: serve this app of the feed instead of the scoreboard (the console);
         ``offline``: serve even when no broker answers (a night's pages from its files)."""
         self.offline = offline
@@ -60,8 +68,9 @@ class Scoreboard:
             hands = JournalHands(journal) if journal is not None else None
             standings = NightFile(night) if night is not None else None
             files = HistoryFiles(histories) if histories else None
+            store = PairingStore(pairings) if pairings is not None else None
             self.app = create_app(self.feed, admin_token, hands, standings, files, club_db,
-                                  addresses)
+                                  addresses, store, club_ca, standin, registry)
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
@@ -70,16 +79,19 @@ class Scoreboard:
             self._sock.close()
             raise OSError(f"cannot serve the scoreboard on {host}:{port}: {exc.strerror}") from exc
         self.host, self.port = self._sock.getsockname()[:2]
+        self.https = https is not None
         self._exiting = threading.Event()
         config = uvicorn.Config(self.app, log_level="warning", timeout_graceful_shutdown=2,
-                                lifespan="on")
+                                lifespan="on",
+                                ssl_certfile=str(https[0]) if https else None,
+                                ssl_keyfile=str(https[1]) if https else None)
         self._server = uvicorn.Server(config)
         self._thread: threading.Thread | None = None
         self._watcher = threading.Thread(target=self._close_streams_on_exit, daemon=True)
 
     @property
     def url(self) -> str:
-        return f"http://{self.host}:{self.port}"
+        return f"{'https' if self.https else 'http'}://{self.host}:{self.port}"
 
     def start(self) -> None:
         """Serve in a background thread; return once the server accepts connections."""

@@ -1,5 +1,6 @@
 // The fleet page: every board's health from /api/fleet (behind the admin token), refreshed
 // every few seconds; a flagged board's row is marked; "Blink" lights a board's pads to find it.
+// A phone reader (firmware "phone", docs/phones.md) is a row too, with its battery.
 "use strict";
 
 let token = sessionStorage.getItem("token") || "";
@@ -43,7 +44,9 @@ function row(b) {
   if (b.flags.length) tr.className = "flagged";
   tr.append(cell(b.board), cell(b.online ? "online" : "offline"), cell(b.fw),
             cell(b.uptime == null ? null : `${Math.floor(b.uptime / 60)} min`), cell(b.reboot),
-            cell(b.heap), cell(b.rssi), pads(b), cell(b.pending, "num"));
+            cell(b.heap), cell(b.rssi),
+            cell(b.battery == null ? null : `${b.battery} %${b.charging ? " (charging)" : ""}`),
+            pads(b), cell(b.pending, "num"));
   const flags = cell(b.flags.join("; ") || "ok", "flags");
   const blink = document.createElement("button");
   blink.type = "button";
