@@ -141,7 +141,7 @@ def verify(public_key, sig_path, feed):
             f.seek(start + sig.lms_length())
             lower = sig.take(PUBLIC_KEY - 4)
             f.seek(start)
-            if not lms_verify(key, sig, lambda h: h.update(lower)):
+            if not lms_verify(key, sig, lambda h, k=lower: h.update(k)):
                 return False
             f.seek(f.tell() + len(lower))  # past the key just checked
             key = lower
