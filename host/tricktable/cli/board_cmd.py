@@ -15,7 +15,6 @@ from pathlib import Path
 
 import click
 
-from tricktable.cli.secretopts import secret_option, secret_value
 from tricktable.clubfile import ClubFileError, load_club
 from tricktable.mqtt.url import BrokerConfigError, BrokerURL
 from tricktable.provision.acl import BrokerFileError, acl_text, check_board_id, ensure_acl
