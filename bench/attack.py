@@ -210,7 +210,7 @@ def downgrade(club: ClubBroker, work: Path) -> str | None:
     return offer_to_board(club, work, "older")
 
 
-@attempt("board: a bundle signed with all one board holds (the old update key), 6.6.6, counter 2^40")
+@attempt("board: a bundle signed with what one board holds (old update key), 6.6.6, counter 2^40")
 def forged_bundle(club: ClubBroker, work: Path) -> str | None:
     return offer_to_board(club, work, "forged")
 

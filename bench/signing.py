@@ -9,13 +9,15 @@ Prints, for each candidate, what a board pays to check one bundle's signature:
 - its heap: the smallest ``-X heapsize`` in which the check passes (bisected by 1 KB), less
   the smallest in which the same script passes without the check (the interpreter's own and
   the script's): what the check needs on top of what is there;
-- what the check allocates in all (``gc.mem_alloc`` with the collector stopped): garbage a
-  board's collector must sweep.
+- what one check allocates in all (``gc.mem_alloc`` with the collector stopped, in a 16 MB
+  heap): garbage a board's collector must sweep.
 
 The Ed25519 verifier is bench/sigcand_ed25519.py (SHA-512 included: boards have SHA-256 only);
 the LMS one is the firmware's own sigcheck.py; both compiled by mpy-cross, as a bundle holds
-them (compiling from source costs a heap more than running). Both are checked first to accept a genuine
-signature and refuse a changed one. Run: .venv/bin/python bench/signing.py [--quick]
+them (compiling from source costs a heap more than running). Both are checked first to
+accept a genuine signature and refuse a changed one.
+
+Run: .venv/bin/python bench/signing.py [--quick]  (--quick: 3 checks each, no H10 key)
 """
 
 from __future__ import annotations
@@ -121,8 +123,8 @@ def script(case: str, runs: int, files: dict[str, bytes] | None = None) -> str:
 def run_unix(text: str, heap: str, work: Path) -> str | None:
     path = work / "measure.py"
     path.write_text(text)
-    proc = subprocess.run([str(MICROPYTHON), "-X", f"heapsize={heap}", str(path), str(work / "case")],
-                          capture_output=True, text=True, timeout=600,
+    proc = subprocess.run([str(MICROPYTHON), "-X", f"heapsize={heap}", str(path),
+                           str(work / "case")], capture_output=True, text=True, timeout=600,
                           env={"MICROPYPATH": f"{work / 'lib'}:.frozen"})
     for line in proc.stdout.splitlines():
         if line.startswith("RESULT "):
@@ -177,8 +179,9 @@ def candidates(quick: bool) -> list[tuple[str, str, bytes, bytes, float, float]]
         signed = time.perf_counter() - t
         pub = key.publicKey().serialize()
         assert key.publicKey().verify(MESSAGE, sig)
-        out.append((f"HSS/LMS SHA-256 {label} ({2 ** (levels * (5 if lms == pyhsslms.lms_sha256_m32_h5 else 10))} signatures)",
-                    "lms", pub, sig, made, signed))
+        count = key.maxSignatures()
+        out.append((f"HSS/LMS SHA-256 {label} ({count} signatures)", "lms", pub, sig, made,
+                    signed))
     return out
 
 

@@ -2,7 +2,8 @@
 
 ``fleet keygen`` makes the firmware signing key (HSS/LMS, the host's alone), ``fleet key``
 prints its public key (config.json ``update_pub``), ``fleet bundle`` compiles and signs a
-bundle (``--migrate``: signed the old way too, for boards of the old scheme), ``fleet update`` offers one to every board of the club file,
+bundle (``--migrate``: signed the old way too, for boards of the old scheme), ``fleet update``
+offers one to every board of the club file,
 table by table, between hands (docs/fleet.md). Boards refuse a bundle older than theirs:
 ``fleet rollback`` signs an older bundle again with a fresh counter, the director's explicit
 way back, and records who did it, when and why in the audit log.

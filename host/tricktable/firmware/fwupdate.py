@@ -117,10 +117,10 @@ def public_key(app):
 
 
 def manifest_head(path):
-    """The manifest's version, counter and public key, from its first line (bundle.py writes the head and
-    ``"files": [`` there, then one file a line, so no more than a line is parsed at a time:
-    the whole document at once needs pieces a heap in use rarely has); ValueError naming the
-    fault."""
+    """The manifest's version, counter and public key (None if it carries none), from its
+    first line (bundle.py writes the head and ``"files": [`` there, then one file a line, so
+    no more than a line is parsed at a time: the whole document at once needs pieces a heap in
+    use rarely has); ValueError naming the fault."""
     with open(path) as f:
         first = f.readline().rstrip()
     if not first.endswith('"files": ['):

@@ -135,7 +135,8 @@ class Updater:
             log.warning("ignored a message on %s: %s", msg.topic, exc)
 
     def _serve(self, board: str, ask: protocol.FirmwareFetch) -> None:
-        """Answer a fetch with the chunk (of a file, ``manifest.json`` or ``manifest.sig``); one for another
+        """Answer a fetch with the chunk (of a file, ``manifest.json`` or ``manifest.sig``); one
+        for another
         version or file is not answered."""
         if ask.file == MANIFEST:
             data: bytes | None = self.bundle.manifest.encode()
