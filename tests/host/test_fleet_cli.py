@@ -129,3 +129,12 @@ def test_a_signature_whose_spent_key_cannot_be_written_is_never_released(tmp_pat
     with pytest.raises(OSError):
         signing.sign(key, b"manifest")
     assert key.read_bytes() == before
+
+
+def test_a_bundle_without_a_signing_key_is_refused_and_nothing_is_written(tmp_path):
+    path = tmp_path / "decks.sqlite"
+    Registry(path).close()
+    run = CliRunner().invoke(main, ["fleet", "bundle", "--version", "0.2.0", "--out",
+                                    str(tmp_path / "b"), "--registry", str(path)])
+    assert run.exit_code == 1 and "`tricktable fleet keygen` makes one" in run.output
+    assert not (tmp_path / "b").exists()

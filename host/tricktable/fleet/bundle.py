@@ -77,6 +77,7 @@ def build(out: Path, version: str, key: Path, sources: Path = FIRMWARE_DIR,
         raise BundleError(f"version {version!r}: 1-32 letters, digits, '.', '+', '_', '-'")
     if (out / "manifest.json").exists():
         raise BundleError(f"{out} already holds a bundle")
+    signing.public_key(key)  # SigningError, before anything is compiled or written, if none
     try:  # compiled as `tricktable board setup` compiles them; the boot loader stays behind
         compiled = build_bundle(sources)
     except SetupBundleError as exc:
