@@ -259,10 +259,11 @@ def legacy_build(mpy_build, tmp_path) -> Path:
 
 
 def test_a_board_of_the_old_scheme_moves_to_public_keys_by_one_migration_bundle(
-        board, updater_for, signing_key, pub, legacy_build, tmp_path):
+        board, updater_for, signing_key, pub, legacy_build, listen, topic_prefix, tmp_path):
     """docs/fleet.md, "Moving boards to public-key signatures": a board with only the old
     update_key takes the migration bundle (signed the old way too, carrying the public key)
-    once; from then on it refuses what the old key signs and takes what the host's key does."""
+    once; from then on it refuses what the old key signs (as a migration bundle of a thief's
+    own, or as an offer in the old form) and takes what the host's key does."""
     (tmp_path / "m").mkdir()
     migration = bundle.build(tmp_path / "m" / "0.2.0", "0.2.0", signing_key,
                              migrate_from=CLUB_KEY)
@@ -276,9 +277,15 @@ def test_a_board_of_the_old_scheme_moves_to_public_keys_by_one_migration_bundle(
         eventually(lambda: (u := updater.statuses["north"].update) is not None
                    and u.state == "confirmed", "the migration bundle confirmed", timeout=30)
         updater.stop()
-        thief = updater_for(thief_bundle(tmp_path, migration.files))
+        forged = thief_bundle(tmp_path, migration.files)
+        thief = updater_for(forged)
         (result,) = thief.update_boards(["north"], timeout=60)
         assert not result.ok and "bad signature" in result.why, result.why
+        host, statuses = listen(f"{topic_prefix}/v1/board/north/status")
+        old_way = {"v": 1, "version": "6.6.6", "size": len(forged.manifest), "sig": forged.hmac}
+        host.publish(f"{topic_prefix}/v1/board/north/update", json.dumps(old_way), qos=1)
+        eventually(lambda: [p for p in statuses if b"not signed with the club's firmware "
+                            b"signing key" in p], "an offer in the old form refused")
         thief.stop()
         (tmp_path / "n").mkdir()
         later = updater_for(bundle.write(tmp_path / "n", "0.3.0", signing_key, migration.files))
