@@ -7,7 +7,8 @@ every attempt against the real parts, on 127.0.0.1. Prints one line per attempt,
   setup` and `tricktable broker user` make them: logins, stolen client ids, topics a user
   may not read or write, plain MQTT on the TLS port, a broker the club's CA did not sign.
 - A board (the real firmware under the MicroPython unix port): an older, correctly signed
-  bundle; a bundle signed with another key.
+  bundle; a bundle a thief signed with what a board holds (the old update key, and a key
+  pair of their own).
 - Files: the deck registry (the club key), a password file, the CA's key.
 - The scoreboard (`tricktable web` with an admin token, a night and a hidden player): admin
   routes without a bearer token, path traversal, a 300 MB upload, a hidden player's
@@ -172,6 +173,12 @@ def director_offer(club: ClubBroker) -> str | None:
                    reader="t1-east")
 
 
+@attempt("broker: the host's user offers firmware to a board (only the fleet user may)")
+def host_offer(club: ClubBroker) -> str | None:
+    return dropped(club, "tricktable-host", f"{PREFIX}/v1/board/t1-east/update",
+                   reader="t1-east")
+
+
 @attempt("broker: a board reads another table's display")
 def other_display(club: ClubBroker) -> str | None:
     return dropped(club, "tricktable-host", f"{PREFIX}/v1/table/t2/display", reader="t1-north")
@@ -205,7 +212,7 @@ def downgrade(club: ClubBroker, work: Path) -> str | None:
     return offer_to_board(club, work, "older")
 
 
-@attempt("board: a bundle signed with another club's key")
+@attempt("board: a bundle signed with what one board holds (old update key), 6.6.6, counter 2^40")
 def forged_bundle(club: ClubBroker, work: Path) -> str | None:
     return offer_to_board(club, work, "forged")
 
@@ -213,23 +220,26 @@ def forged_bundle(club: ClubBroker, work: Path) -> str | None:
 def offer_to_board(club: ClubBroker, work: Path, kind: str) -> str | None:
     from fwkit import MicroPython, PoweredBoard, build_mpy
     from readerhost import ReaderHost
-    from tricktable.fleet import bundle
+    from tricktable.fleet import bundle, signing
     from tricktable.fleet.updater import Updater
     from tricktable.mqtt.url import BrokerURL
     from waiting import eventually
 
-    key = bytes(range(32))
+    club_key = bytes(range(32))
     where = work / kind
     where.mkdir()
     build = work / "mpy"
     if not build.exists():
         build.mkdir()
         build_mpy(build)
+    key = where / "fleet-signing.key"  # the host's; the thief's is their own
+    signing.generate(key)
+    signing.generate(where / "thief.key")
     files = bundle.build(where / "genuine", "0.2.0", key).files
     (where / "offer").mkdir()
     offer = (bundle.write(where / "offer", "0.0.1", key, files, counter=5) if kind == "older"
-             else bundle.write(where / "offer", "0.3.0", b"another club's key, 32 bytes ...",
-                               files))
+             else bundle.write(where / "offer", "6.6.6", where / "thief.key", files,
+                               counter=2 ** 40, migrate_from=club_key))
     flash = where / "flash"
     (flash / "fw").mkdir(parents=True)
     (flash / "fw" / "boot.json").write_text(json.dumps(
@@ -239,7 +249,8 @@ def offer_to_board(club: ClubBroker, work: Path, kind: str) -> str | None:
         spec.write_text(json.dumps({
             "storage": str(flash), "trial_s": 60, "readers_port": readers.port,
             "config": {"board": "north", "prefix": PREFIX, "pads": 1, "scan_ms": 20,
-                       "backoff_ms": [100, 500], "update_key": bundle.update_key(key),
+                       "backoff_ms": [100, 500], "update_pub": signing.public_key(key),
+                       "update_key": bundle.update_key(club_key),
                        "broker": {"host": "127.0.0.1", "port": club.tls_port, "keepalive": 5,
                                   "user": "north", "password": club.passwords["north"],
                                   "tls": True, "ca": str(club.certs.ca_der)}}}))
@@ -447,7 +458,7 @@ def main() -> None:
         try:
             for probe in (no_login, steal_host, steal_board, forge_play, board_control,
                           web_control, web_night, admin_night, board_offer, director_offer,
-                          other_display, other_acks, plain_on_tls):
+                          host_offer, other_display, other_acks, plain_on_tls):
                 probe(club)
                 if not os.path.exists(f"/proc/{club.handle.pid}"):  # "kept out" must mean it
                     raise SystemExit(f"the club's broker stopped during {probe.__name__}")

@@ -27,13 +27,11 @@ sys.path[:0] = [str(ROOT / "tests" / "firmware"), str(ROOT / "tests")]  # fwkit,
 
 from fwkit import HEAP, MicroPython, PoweredBoard, build_mpy  # noqa: E402
 from readerhost import ReaderHost  # noqa: E402
-from tricktable.fleet import bundle  # noqa: E402
+from tricktable.fleet import bundle, signing  # noqa: E402
 from tricktable.fleet.updater import Updater  # noqa: E402
 from tricktable.mqtt.broker import start_broker  # noqa: E402
 from tricktable.mqtt.url import BrokerURL  # noqa: E402
 from waiting import eventually  # noqa: E402
-
-KEY = bytes(range(32))
 
 
 def one_update(mp: MicroPython, made: bundle.Bundle, port: int, work: Path,
@@ -45,7 +43,7 @@ def one_update(mp: MicroPython, made: bundle.Bundle, port: int, work: Path,
         spec.write_text(json.dumps({
             "storage": str(work / "flash"), "trial_s": 30, "readers_port": readers.port,
             "config": {"board": "bench", "prefix": work.name, "pads": 1,
-                       "backoff_ms": [100, 500], "update_key": bundle.update_key(KEY),
+                       "backoff_ms": [100, 500], "update_pub": json.loads(made.manifest)["pub"],
                        "broker": {"host": "127.0.0.1", "port": port, "keepalive": 5}}}))
         board = PoweredBoard(mp, spec)
         updater = Updater(made, BrokerURL("127.0.0.1", port), work.name)
@@ -84,7 +82,8 @@ def main() -> None:
     runs = 1 if quick else 5
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        made = bundle.build(work / "bundle", "9.9.9", KEY)
+        signing.generate(work / "fleet-signing.key")
+        made = bundle.build(work / "bundle", "9.9.9", work / "fleet-signing.key")
         size = sum(len(d) for d in made.files.values())
         print(f"1. bundle: {len(made.files)} files, {size} bytes of .mpy, manifest "
               f"{len(made.manifest)} bytes")

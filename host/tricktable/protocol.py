@@ -21,6 +21,7 @@ DEFAULT_PREFIX = "tricktable"
 MAX_BOARD_MESSAGE = 512  # bytes: pad event (a board's messages are small)
 MAX_STATUS_MESSAGE = 2048  # bytes: a board's status, with its per-pad health and last error
 MAX_MANIFEST = 16384  # bytes: a firmware bundle's manifest (fetched by the board in chunks)
+MAX_SIGNATURE = 16384  # bytes: its HSS/LMS signature (4,756 at fleet/signing.py's parameters)
 MAX_CONTROL_MESSAGE = 8192  # bytes: admin control commands (a seating or a whole action)
 
 _ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$"
@@ -122,12 +123,15 @@ class BoardStatus(_Message, kw_only=True):
 
 class FirmwareOffer(_Message, kw_only=True):
     """host -> board (``board/{id}/update``): take this bundle. ``size`` is the length of its
-    signed manifest, which the board fetches like a file (``manifest.json``); ``sig`` is the
-    manifest's HMAC-SHA256 under the boards' update key, in hex."""
+    signed manifest, which the board fetches like a file (``manifest.json``), ``sig_size`` the
+    length of its HSS/LMS signature (``manifest.sig``, fetched the same way); ``sig`` names
+    the offer (the signature's SHA-256, in hex) or, in a migration bundle, is the manifest's
+    HMAC-SHA256 under the old update key, which boards of the old scheme check."""
 
     version: ShortText
     size: Annotated[int, Meta(ge=1, le=MAX_MANIFEST)]
     sig: Annotated[str, Meta(pattern=r"^[0-9a-f]{64}$")]
+    sig_size: Annotated[int, Meta(ge=1, le=MAX_SIGNATURE)]
 
 
 class FirmwareFetch(_Message, kw_only=True):

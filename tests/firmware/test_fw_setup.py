@@ -62,8 +62,8 @@ def setup_command(board: USBBoard, tmp_path, *extra: str, board_id: str = "t1-no
 def test_setup_installs_firmware_and_config_and_reads_them_back(usb_board, flash, tmp_path,
                                                                 bundle):
     (flash / "app.py").write_text("# an old by-hand deploy: would shadow app.mpy\n")
-    update_key = "ab" * 32  # as `tricktable fleet key` prints it
-    result = setup_command(usb_board, tmp_path, "--update-key", update_key)
+    update_pub = "ab" * 60  # as `tricktable fleet key` prints it: a public key, not a secret
+    result = setup_command(usb_board, tmp_path, "--update-pub", update_pub)
     assert result.exit_code == 0, result.output
     files = snapshot(flash)
     assert sorted(files) == sorted([*bundle.files, "config.json"]), "no *.new, no app.py left"
@@ -73,7 +73,8 @@ def test_setup_installs_firmware_and_config_and_reads_them_back(usb_board, flash
     config = json.loads(files["config.json"])
     assert config["board"] == "t1-north" and config["wifi"] == NETWORKS, "networks in order"
     assert (config["pads"], config["display"], config["pins"]) == (2, "max7219", "pico_w")
-    assert config["update_key"] == update_key, "the board takes signed updates"
+    assert config["update_pub"] == update_pub, "the board takes signed updates"
+    assert "update_key" not in config, "and holds nothing that signs them"
     broker = config["broker"]
     assert (broker["host"], broker["port"], broker["user"]) == ("192.168.1.10", 1883, "t1-north")
     assert len(broker["password"]) >= 20 and broker["password"] not in result.output
@@ -130,7 +131,7 @@ BAD = [
     ([], {"networks": []}, "at least one network"),
     ([], {"networks": [{"password": "no-ssid-here"}]}, "'wifi' networks need an 'ssid'"),
     (["--broker", "mqtts://192.168.1.10"], {}, "mqtts:// needs --ca-file"),
-    (["--update-key", "not-a-key"], {}, "'update_key' must be null or 64"),
+    (["--update-pub", "not-a-key"], {}, "'update_pub' must be null or 120"),
 ]
 
 

@@ -9,7 +9,7 @@ import threading
 
 import paho.mqtt.client as mqtt
 import pytest
-from tricktable.fleet import bundle, updater
+from tricktable.fleet import bundle, signing, updater
 from tricktable.fleet.updater import Updater
 from tricktable.mqtt.url import BrokerURL
 
@@ -48,7 +48,9 @@ class ForgetfulBoard:
 
 @pytest.fixture
 def made_bundle(tmp_path) -> bundle.Bundle:
-    return bundle.write(tmp_path, "0.2.0", bytes(range(32)), {"app.mpy": b"\x4d\x06"})
+    signing.generate(tmp_path / "fleet-signing.key")
+    return bundle.write(tmp_path, "0.2.0", tmp_path / "fleet-signing.key",
+                        {"app.mpy": b"\x4d\x06"})
 
 
 @pytest.mark.parametrize("lose", [0, 1], ids=["answered", "one-lost"])

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import click
 
-from tricktable.cli.secretopts import secret_option, secret_value
 from tricktable.clubfile import ClubFileError, load_club
 from tricktable.mqtt.url import BrokerConfigError, BrokerURL
 from tricktable.provision.acl import BrokerFileError, acl_text, check_board_id, ensure_acl
@@ -71,21 +70,21 @@ def board_group() -> None:
               default=FIRMWARE_DIR, show_default=True,
               help="The firmware's sources (default: the ones this install of tricktable ships).")
 @click.option("--mpy-cross", "mpy_cross", default=None, help="mpy-cross to compile with.")
-@secret_option("update-key", "TRICKTABLE_UPDATE_KEY",
-               "the boards' update key (`tricktable fleet key`): the board then takes firmware "
-               "updates over the network; without it, it takes none")
+@click.option("--update-pub", default=None,
+              help="the host's firmware signing public key (`tricktable fleet key`, not "
+                   "secret): the board then takes signed firmware updates over the network; "
+                   "without it, it takes none")
 @click.option("--baudrate", type=int, default=115200, show_default=True)
 @click.option("--no-reset", is_flag=True, help="Leave the board at its REPL (no soft reset).")
 def setup(port: str | None, out: Path | None, board_id: str, broker: str, ca_file: Path | None, wifi_file: Path,
           passwd_file: Path, acl_file: Path | None, table: str, prefix: str, pins: str, pads: int,
           reader_bus: str, feedback: str, display: str, firmware: Path, mpy_cross: str | None,
-          update_key: str | None, update_key_file: Path | None, baudrate: int,
+          update_pub: str | None, baudrate: int,
           no_reset: bool) -> None:
     """Copy the compiled firmware and this board's config.json to the board on PORT (or, with
     --out, to a folder)."""
     if (port is None) == (out is None):
         raise click.UsageError("give the board's serial PORT, or --out FOLDER for its files")
-    update_key = secret_value("update-key", update_key, update_key_file, "TRICKTABLE_UPDATE_KEY")
     try:
         url = BrokerURL.parse(broker)
         if url.tls and ca_file is None:
@@ -102,7 +101,7 @@ def setup(port: str | None, out: Path | None, board_id: str, broker: str, ca_fil
                          password=password, wifi=read_wifi_file(wifi_file), table=table,
                          prefix=prefix, pins=pins, pads=pads, reader_bus=reader_bus,
                          feedback=feedback, display=None if display == "none" else display,
-                         update_key=update_key, tls=url.tls)
+                         update_pub=update_pub, tls=url.tls)
         config = board_config(spec, firmware)
         check_writable(passwd_file)
         if acl_file is not None and ensure_acl(acl_file, prefix, board_id, table):

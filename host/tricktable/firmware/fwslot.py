@@ -110,7 +110,7 @@ async def run(app, pointer, storage, restart, trial_s, cause, updates=None):
            reboot=cause,
            update=rolled_back and {"state": "rolled_back", "version": rolled_back,
                                    "reason": "it did not come online"})
-    if app.cfg["update_key"] and updates is not None:
+    if (app.cfg.get("update_pub") or app.cfg["update_key"]) and updates is not None:
         take_updates(app, updates)
     if "trial" in pointer:
         asyncio.create_task(guard(app, storage, trial_s, restart))
@@ -119,7 +119,8 @@ async def run(app, pointer, storage, restart, trial_s, cause, updates=None):
 
 def take_updates(app, updates):
     """Subscribe ``app`` to its update topics and hand what comes on them to ``updates``. Here,
-    not in app.py, so that a board that takes no updates (no ``update_key``, or not booted
+    not in app.py, so that a board that takes no updates (no ``update_pub`` or
+    ``update_key``, or not booted
     through main.py) spends no RAM on them."""
     own = app.on_message
     app.link.subscribe(app.topic_config[:-6] + "update/#")

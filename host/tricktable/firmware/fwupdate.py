@@ -1,15 +1,19 @@
 """Firmware updates over MQTT: a signed bundle offered by the host, fetched in chunks, checked,
 swapped in (docs/fleet.md, docs/protocol.md "Firmware updates").
 
-Imports hashlib, json, os, compat and fwslot (the boot loader's slots and pointer: fwslot
-imports nothing of this module); main.py's ``updates`` imports it on the first message on the
-board's ``update`` topics, so a board that is never updated keeps the RAM. The offer carries
-the bundle's version, the size of its manifest (version; every file's name, size and
-SHA-256) and the manifest's signature, an HMAC-SHA256 under the board's ``update_key``
-(derived from the club key: MicroPython has sha256 but neither public-key signatures nor, on
-every port, ``hmac``, so it is built here). The board refuses an offer while a hand is in
-progress; else it fetches the manifest like any file, in chunks into the slot not booted,
-and refuses it unless it is signed by that key, names files within the bundle's rules and
+Imports hashlib, json, os, compat, fwslot (the boot loader's slots and pointer: fwslot
+imports nothing of this module) and sigcheck (for the signature's check, then dropped);
+main.py's ``updates`` imports it on the first message on the board's ``update`` topics, so a
+board that is never updated keeps the RAM. The offer carries the bundle's version, the size
+of its manifest (version; the public key; every file's name, size and SHA-256) and of the
+manifest's signature. The signature is HSS/LMS (RFC 8554) under the host's firmware signing
+key, checked with the public key alone: config.json's ``update_pub``, or, on a board set up
+before public keys that took the migration bundle, the key in the signed manifest of the
+bundle it boots. A board that holds neither takes no updates: the old scheme's HMAC under a
+key every board held is not checked here at all (docs/fleet.md, "Signatures"). The board
+refuses an offer while a hand is in progress; else it fetches the manifest and its signature
+like any file, in chunks into the slot not booted, and refuses them unless the signature is
+the key's, the manifest carries the same key, names files within the bundle's rules and
 carries a counter higher than the running bundle's (a correctly signed older bundle is a
 downgrade: only the director's ``tricktable fleet rollback``, which signs the old files again
 with a fresh counter, takes a board back);
@@ -30,7 +34,7 @@ import json
 import os
 
 import fwslot
-from compat import asyncio, collect, sleep_ms, unhexlify
+from compat import asyncio, borrowed, collect, sleep_ms, unhexlify
 
 CHUNK = 512  # bytes asked for at a time: one chunk in RAM, whatever the file's size
 SPARE_HEAD = 64  # bytes for a chunk's ``name\noffset\n`` in the buffer lent to the link
@@ -38,24 +42,14 @@ RETRY_MS = 3000  # a chunk not come by then is asked for again
 WAIT_STEP_MS = 20  # how often the fetch looks whether its chunk came (or was read past)
 HEAP_TRIES = 5  # a download that finds the heap short is resumed this many times in all
 HEAP_PAUSE_MS = 500  # before each: the board's other tasks free what they hold meanwhile
-MAX_MANIFEST = 16384  # bytes: protocol.py's MAX_OFFER_MESSAGE
+MAX_MANIFEST = 16384  # bytes: protocol.py's MAX_MANIFEST
+MAX_SIGNATURE = 16384  # bytes: protocol.py's MAX_SIGNATURE
 MANIFEST = "manifest.json"  # the manifest, fetched into the slot like the files
-OFFERED = "offer.sig"  # the signature of the offer the slot's files belong to
+SIGNATURE = "manifest.sig"  # its signature, fetched the same way
+OFFERED = "offer.sig"  # the name of the offer the slot's files belong to
 BOOT_LOADER = ("main.py", "main.mpy", "fwslot.py", "fwslot.mpy")
-RESERVED = BOOT_LOADER + (MANIFEST, OFFERED)
+RESERVED = BOOT_LOADER + (MANIFEST, SIGNATURE, OFFERED)
 NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
-
-
-def hmac_of(key, path):
-    """HMAC-SHA256 (RFC 2104, from hashlib.sha256) of a file's bytes, read in small pieces."""
-    if len(key) > 64:
-        key = hashlib.sha256(key).digest()
-    key = key + bytes(64 - len(key))
-    inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
-    feed(inner, path)
-    outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
-    outer.update(inner.digest())
-    return outer.digest()
 
 
 def same(a, b):
@@ -106,11 +100,27 @@ def empty(where):
         os.remove(where + "/" + name)
 
 
+def public_key(app):
+    """The public key (hex) this board checks bundles with: config.json's ``update_pub``, else
+    the one the signed manifest of the bundle it boots carries (a board moved from the old
+    scheme by the migration bundle), else None."""
+    key = app.cfg.get("update_pub")
+    if key:
+        return key
+    active = fwslot.read_pointer(app.outbox.dir)["active"]
+    if not active:
+        return None
+    try:
+        return manifest_head(fwslot.slot_dir(app.outbox.dir, active) + "/" + MANIFEST)[2]
+    except (OSError, ValueError):
+        return None
+
+
 def manifest_head(path):
-    """The manifest's version and counter, from its first line (bundle.py writes the head and
-    ``"files": [`` there, then one file a line, so no more than a line is parsed at a time:
-    the whole document at once needs pieces a heap in use rarely has); ValueError naming the
-    fault."""
+    """The manifest's version, counter and public key (None if it carries none), from its
+    first line (bundle.py writes the head and ``"files": [`` there, then one file a line, so
+    no more than a line is parsed at a time: the whole document at once needs pieces a heap in
+    use rarely has); ValueError naming the fault."""
     with open(path) as f:
         first = f.readline().rstrip()
     if not first.endswith('"files": ['):
@@ -123,7 +133,7 @@ def manifest_head(path):
     if not isinstance(counter, int) or isinstance(counter, bool) or counter < 0:
         raise ValueError("manifest needs a counter (bundles made before counters cannot be "
                          "told from older ones)")
-    return version, counter
+    return version, counter, doc.get("pub")
 
 
 def manifest_files(path):
@@ -219,13 +229,17 @@ class Updater:
 
     def offered(self, msg):
         """Check an offer (its form, not mid-hand); then fetch and check its manifest."""
-        key = self.app.cfg.get("update_key")
-        if not key:
-            raise ValueError("this board has no update_key: it takes no updates")
+        if not public_key(self.app):
+            raise ValueError("this board has no update public key (update_pub): it takes no "
+                             "updates signed the old way; set it up again")
         version, size, sig = msg["version"], msg["size"], msg["sig"]
+        sig_size = msg.get("sig_size")
         if not isinstance(version, str) or not version or not isinstance(size, int) \
                 or not 0 < size <= MAX_MANIFEST or len(unhexlify(sig)) != 32:
             raise ValueError("an offer needs a version, the manifest's size and its signature")
+        if not isinstance(sig_size, int) or not 0 < sig_size <= MAX_SIGNATURE:
+            raise ValueError("not signed with the club's firmware signing key (an offer signed "
+                             "the old way, without a public-key signature)")
         if version == fwslot.version(self.app):
             self.report("current", version)
             return
@@ -239,7 +253,7 @@ class Updater:
         where = fwslot.slot_dir(self.storage, slot)
         self.stage(where, sig)
         self.report("fetching", version)
-        self.task = asyncio.create_task(self.take(version, size, sig, slot, where))
+        self.task = asyncio.create_task(self.take(version, (size, sig_size), slot, where))
 
     def stage(self, where, sig):
         """Make ``where`` the home of the offer signed ``sig``: keep what was fetched for the
@@ -259,7 +273,7 @@ class Updater:
             with open(where + "/" + OFFERED, "w") as f:
                 f.write(sig)
 
-    async def take(self, version, size, sig, slot, where):
+    async def take(self, version, sizes, slot, where):
         """Download and check the bundle into ``where``, then swap it in and restart. A heap
         too short for a step (parsing the manifest, a chunk) leaves the slot with what it
         holds: the download is resumed after a pause, ``HEAP_TRIES`` times in all, before the
@@ -267,7 +281,7 @@ class Updater:
         running = fwslot.read_pointer(self.storage).get("counter", 0)
         for tries_left in range(HEAP_TRIES - 1, -1, -1):
             try:
-                counter = await self.download(version, size, sig, where, running)
+                counter = await self.download(version, sizes, where, running)
                 break
             except (ValueError, KeyError, TypeError, AttributeError) as e:
                 empty(where)
@@ -290,7 +304,7 @@ class Updater:
         await self.app.link.stop()
         fwslot.RESTART()
 
-    async def download(self, version, size, sig, where, running):
+    async def download(self, version, sizes, where, running):
         """Fetch and check the manifest, then the files, into ``where``; returns the bundle's
         counter. The link is lent one chunk's buffer meanwhile, made while the heap is freshly
         collected: a heap in pieces after a few chunks has no piece a chunk long for each one
@@ -298,7 +312,7 @@ class Updater:
         collect()
         try:
             self.app.link.spare = bytearray(CHUNK + SPARE_HEAD)
-            counter = await self.fetch_manifest(version, size, sig, where, running)
+            counter = await self.fetch_manifest(version, sizes, where, running)
             manifest = where + "/" + MANIFEST
             for name, length, _ in manifest_files(manifest):
                 await self.fetch(version, name, where + "/" + name, length)
@@ -312,17 +326,25 @@ class Updater:
         finally:
             self.app.link.spare = None
 
-    async def fetch_manifest(self, version, size, sig, where, running):
-        """The offer's manifest, fetched into ``where`` and checked: its signature, its files'
-        rules, its version, a counter above ``running`` (the booted bundle's). Returns its
-        counter."""
+    async def fetch_manifest(self, version, sizes, where, running):
+        """The offer's manifest and its signature (``sizes``: their lengths), fetched into
+        ``where`` and checked: the signature under this board's public key, the same key in
+        the manifest, its files' rules, its version, a counter above ``running`` (the booted
+        bundle's). Returns its counter."""
         path = where + "/" + MANIFEST
-        await self.fetch(version, MANIFEST, path, size)
-        key = unhexlify(self.app.cfg["update_key"])
+        signature = where + "/" + SIGNATURE
+        await self.fetch(version, MANIFEST, path, sizes[0])
+        await self.fetch(version, SIGNATURE, signature, sizes[1])
+        key = public_key(self.app)
         collect()
-        if size_of(path) != size or not same(hmac_of(key, path), unhexlify(sig)):
-            raise ValueError("bad signature: the bundle is not signed with this club's key")
-        got, counter = manifest_head(path)
+        check = borrowed("sigcheck").verify
+        if size_of(path) != sizes[0] or size_of(signature) != sizes[1] \
+                or not check(unhexlify(key), signature, lambda h: feed(h, path)):
+            raise ValueError("bad signature: the bundle is not signed with this club's "
+                             "firmware signing key")
+        got, counter, carried = manifest_head(path)
+        if carried != key:
+            raise ValueError("the manifest does not carry this board's update public key")
         if not sum(1 for _ in manifest_files(path)):  # each file's rules checked, none kept
             raise ValueError("manifest needs a version and a list of files")
         if got != version:

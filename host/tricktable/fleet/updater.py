@@ -30,6 +30,7 @@ from tricktable.mqtt.url import BrokerURL
 log = logging.getLogger("tricktable.fleet")
 
 MANIFEST = "manifest.json"  # the name a board fetches the offer's manifest by
+SIGNATURE = "manifest.sig"  # and its signature by
 RETRY_BUSY_S = 5.0  # a board busy with a hand is offered the bundle again this often
 # An offer no status of the board's has followed this long was lost on the way (a board with
 # no piece of heap for a message just then reads it past): it is made again.
@@ -132,10 +133,13 @@ class Updater:
             log.warning("ignored a message on %s: %s", msg.topic, exc)
 
     def _serve(self, board: str, ask: protocol.FirmwareFetch) -> None:
-        """Answer a fetch with the chunk (of a file, or of ``manifest.json``); one for another
+        """Answer a fetch with the chunk (of a file, ``manifest.json`` or ``manifest.sig``); one
+        for another
         version or file is not answered."""
         if ask.file == MANIFEST:
             data: bytes | None = self.bundle.manifest.encode()
+        elif ask.file == SIGNATURE:
+            data = self.bundle.sig
         else:
             data = self.bundle.files.get(ask.file)
         if ask.version != self.bundle.version or data is None or ask.offset >= len(data):
@@ -152,7 +156,8 @@ class Updater:
     def offer(self, board: str) -> None:
         offer = protocol.FirmwareOffer(version=self.bundle.version,
                                        size=len(self.bundle.manifest.encode()),
-                                       sig=self.bundle.sig)
+                                       sig=self.bundle.offer_sig,
+                                       sig_size=len(self.bundle.sig))
         self._client.publish(self.topics.update(board), protocol.encode(offer), qos=1)
 
     def wait_for(self, condition: Callable[[], bool], timeout: float) -> bool:

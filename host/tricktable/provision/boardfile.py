@@ -45,7 +45,7 @@ class BoardSpec:
     reader_bus: str = "spi"
     feedback: str = "neopixel"
     display: str | None = None
-    update_key: str | None = None  # `tricktable fleet key`: the board takes signed updates
+    update_pub: str | None = None  # `tricktable fleet key`: the board takes signed updates
     tls: bool = False  # mqtts: the board checks the broker against the club's CA (CA_FILE)
 
 
@@ -106,7 +106,7 @@ def board_config(spec: BoardSpec, firmware_dir: Path) -> dict[str, Any]:
     raw: dict[str, Any] = {
         "board": spec.board, "table": spec.table, "prefix": spec.prefix, "pins": spec.pins,
         "pads": spec.pads, "reader_bus": spec.reader_bus, "feedback": spec.feedback,
-        "display": spec.display, "wifi": spec.wifi, "update_key": spec.update_key,
+        "display": spec.display, "wifi": spec.wifi, "update_pub": spec.update_pub,
         "broker": {"host": spec.broker_host, "port": spec.broker_port, "user": spec.board,
                    "password": spec.password, "tls": spec.tls,
                    "ca": CA_FILE if spec.tls else None},
