@@ -63,10 +63,11 @@ def mpy_cross(source: Path, target: Path) -> subprocess.CompletedProcess:
 
 
 def build_mpy(build: Path) -> Path:
-    """Compile the firmware and the emulators to .mpy in ``build``, as a board would load them
+    """Compile the firmware, the emulators and the virtual machine/network (sim/virtual.py)
+    to .mpy in ``build``, as a board would load them
     (compiling from source on a 96k heap costs more RAM than running)."""
     for source in [*sorted(FIRMWARE.glob("*.py")), EMULATOR_DIR / "pn532_emulator.py",
-                   EMULATOR_DIR / "pn532_field.py"]:
+                   EMULATOR_DIR / "pn532_field.py", EMULATOR_DIR / "virtual.py"]:
         if source.name == "main.py":
             continue  # runs at boot on a board; never imported
         proc = mpy_cross(source, build / (source.stem + ".mpy"))

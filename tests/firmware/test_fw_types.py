@@ -27,7 +27,7 @@ def test_the_firmware_type_checks_against_the_ports_stubs(port: str) -> None:
         f"(tests/firmware/board-stubs/{port}.txt)")
     sources = sorted(p.name for p in FIRMWARE.glob("*.py"))
     proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "--custom-typeshed-dir", str(stubs), "--no-incremental",
+        [sys.executable, "-m", "mypy", "--explicit-package-bases", "--custom-typeshed-dir", str(stubs), "--no-incremental",
          "--cache-dir", os.devnull, "--follow-imports=silent", "--python-version", "3.11",
          "--no-error-summary", *sources],
         cwd=FIRMWARE, env={**os.environ, "MYPYPATH": str(stubs)}, capture_output=True,

@@ -81,7 +81,7 @@ if hasattr(time, "ticks_ms"):  # MicroPython: sockets are streams (None: nothing
     tls_wrap = None  # MicroPython's TLS handshake runs inside the first writes and reads
 
 else:  # CPython (tests, the host's simulator): host/tricktable/sim/hostnet.py, never on a board
-    from hostnet import sock_readinto, sock_write, tls_wrap  # type: ignore[assignment]  # noqa: F401
+    from hostnet import sock_readinto, sock_write, tls_wrap  # type: ignore  # noqa: F401
 
 
 class Uptime:

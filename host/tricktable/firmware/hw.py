@@ -19,6 +19,10 @@ from compat import ticks_diff, ticks_ms
 from pn532 import PN532
 
 JOIN_MS = 15000  # a network still joining after this long is given up for the next one
+# a failure status (wrong password, no network, FAIL) is final once it has held this long: the
+# CYW43 says BADAUTH for any bad auth event in a crowded room and JOIN again when a good one
+# follows (cyw43-driver, cyw43_ctrl.c), so a moment of it is no wrong password
+FAIL_HOLD_MS = 3000
 CYW43_LINK_NOIP = 2  # Pico W status(): joined, waiting for DHCP (rp2's network names no constant)
 
 
@@ -132,6 +136,8 @@ class Board:
         self.wifi_index = 0
         self.wifi_joined = False
         self.joining_since = ticks_ms()
+        self.failing = False  # this join has shown a failure status, since failing_since
+        self.failing_since = self.joining_since
         self.wifi_pm = pins.get("wifi_pm")
         self.wdt: machine.WDT | None = None
         if watchdog:
@@ -157,6 +163,7 @@ class Board:
             return
         self.wifi_index = index
         self.joining_since = ticks_ms()
+        self.failing = False
         net = self.wifi[index]
         try:
             if joining(wlan):
@@ -189,9 +196,22 @@ class Board:
         if self.wifi_joined:  # the link was lost: start again from the first network
             self.wifi_joined = False
             self.join(wlan, 0)
-        elif not joining(wlan) or ticks_diff(ticks_ms(), self.joining_since) > JOIN_MS:
+        elif self.join_failed(wlan):
             self.join(wlan, (self.wifi_index + 1) % len(self.wifi))  # failed: the next one
         return False
+
+    def join_failed(self, wlan: "network.WLAN") -> bool:
+        """True once this join has failed for good: a failure status that has held
+        ``FAIL_HOLD_MS`` without the join going on, or the join's deadline (``JOIN_MS``)."""
+        now = ticks_ms()
+        if ticks_diff(now, self.joining_since) > JOIN_MS:
+            return True
+        if joining(wlan):
+            self.failing = False
+            return False
+        if not self.failing:
+            self.failing, self.failing_since = True, now
+        return ticks_diff(now, self.failing_since) >= FAIL_HOLD_MS
 
     def dns_server(self) -> "tuple | None":
         """The DNS server the network gave, (ip, 53), for resolving the broker's name without
