@@ -5,7 +5,9 @@ dropped once connected). QoS 0 and 1 publish with PUBACK tracking (in-flight pac
 sent again, DUP set, after a reconnect), QoS 1 subscriptions (incoming QoS 1 PUBLISH is
 PUBACKed; boardconfig.py sends SUBSCRIBE/UNSUBSCRIBE while connected), keepalive, a retained
 last will, TLS (tlsctx.py) when given a CA file, and ``run()``: connect, serve, and reconnect
-with exponential backoff forever.
+with exponential backoff forever, each wait jittered (compat.jitter: 120 boards cut off at
+once come back at their own moments); whatever one attempt raises ends that attempt, not
+the board (``fault`` says what it was, in the status).
 
 The socket, as Peter Hinch's mqtt_as keeps it (the asyncio MQTT client for MicroPython that
 was tested against outages): non-blocking and polled, never awaited through asyncio's stream
@@ -33,6 +35,7 @@ from compat import (
     asyncio,
     borrowed,
     const,
+    jitter,
     sleep_ms,
     sock_readinto,
     sock_write,
@@ -113,6 +116,7 @@ class MQTTClient:
         self.spare = None
         self.alive = ticks_ms()
         self.address = None  # the broker's address as last resolved
+        self.fault = None  # what an attempt raised that no link error explains (the status's)
         self._pid = 0
         self._sock = None
         self._addr = None  # the broker's address, resolved once per boot
@@ -330,7 +334,7 @@ class MQTTClient:
             self.alive = ticks_ms()
             if self.network_up is not None and not self.network_up():
                 delay = self.backoff_ms[0]  # not the broker's doing: try soon once it is back
-                await self._pause(delay)
+                await self._pause(jitter(delay))
                 continue
             try:
                 await self._open()
@@ -338,10 +342,13 @@ class MQTTClient:
                 await self._serve()
             except (OSError, ValueError, EOFError, MemoryError):
                 self._failed += 1  # link down, TLS refused (ValueError on MicroPython): retry
+            except Exception as e:  # a part's odd error or a bug in one attempt: not the board's end
+                self._failed += 1
+                self.fault = "%s: %s" % (type(e).__name__, e)
             await self._close()
             if self._stop:
                 break
-            await self._pause(delay)
+            await self._pause(jitter(delay))
             delay = min(delay * 2, self.backoff_ms[1])
 
     async def stop(self):
