@@ -191,11 +191,23 @@ class App:
     # -- health --------------------------------------------------------------------------
     def healthy(self, now):
         """True while the scan loop (on a pad board) and the link task show signs of life
-        within half a watchdog period; the link being down is no sign of a hang."""
+        within half a watchdog period, and the board is not ``cut_off``; the link being down
+        is no sign of a hang."""
         half = self.cfg["watchdog_ms"] // 2
         if self.pads and ticks_diff(now, self.last_scan) >= half:
             return False
-        return ticks_diff(now, self.link.alive) < half
+        return ticks_diff(now, self.link.alive) < half and not self.cut_off(now)
+
+    def cut_off(self, now):
+        """True once nothing has answered the link (no broker, no refusal from its host) for
+        ``heal_s`` with every play safe on flash: a wedged radio, an lwIP pool used up or a
+        heap that TLS can no longer use come back only with a reset, so the watchdog is left
+        to give one (firmware/README.md, "Healing"). A broker that is down on a host that
+        answers refuses the connection: no reset, which would not help."""
+        heal = self.cfg["heal_s"]
+        if not heal or self.link.connected or self.outbox.held:
+            return False
+        return ticks_diff(now, self.link.heard) >= heal * 1000
 
     async def watchdog_loop(self):
         """Feed the watchdog only while the board's loops live (``healthy``)."""

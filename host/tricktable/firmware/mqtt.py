@@ -47,6 +47,7 @@ from compat import (
 _POLL_MS = const(5)
 _STEP_MS = const(200)  # a backoff sleeps in steps this long, each one a sign of life
 _PINGREQ = const(b"\xc0\x00")
+_REFUSED = const((104, 111))  # ECONNRESET, ECONNREFUSED: the broker's host said no
 
 
 class MQTTError(OSError):
@@ -117,6 +118,7 @@ class MQTTClient:
         self.alive = ticks_ms()
         self.address = None  # the broker's address as last resolved
         self.fault = None  # what an attempt raised that no link error explains (the status's)
+        self.heard = ticks_ms()  # the broker's host last answered (connected, or refused us)
         self._pid = 0
         self._sock = None
         self._addr = None  # the broker's address, resolved once per boot
@@ -291,6 +293,8 @@ class MQTTClient:
         await borrowed("mqttconnect").open_link(self)
 
     async def _close(self):
+        if self.connected:
+            self.heard = ticks_ms()
         self.connected = False
         sock, self._sock = self._sock, None
         self._broken = self._broken or "closed"
@@ -340,8 +344,12 @@ class MQTTClient:
                 await self._open()
                 delay = self.backoff_ms[0]
                 await self._serve()
-            except (OSError, ValueError, EOFError, MemoryError):
-                self._failed += 1  # link down, TLS refused (ValueError on MicroPython): retry
+            except OSError as e:
+                self._failed += 1  # link down, or refused: retry
+                if isinstance(e, MQTTError) or e.args and e.args[0] in _REFUSED:  # an answer
+                    self.heard = ticks_ms()
+            except (ValueError, EOFError, MemoryError):
+                self._failed += 1  # TLS refused (ValueError on MicroPython), closed: retry
             except Exception as e:  # a part's odd error or a bug in one attempt: not the board's end
                 self._failed += 1
                 self.fault = "%s: %s" % (type(e).__name__, e)

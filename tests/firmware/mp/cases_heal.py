@@ -1,9 +1,12 @@
-"""Cases: a board's link heals by itself (issue 33): one connect attempt cannot end the board
-whatever it raises, and every retry is jittered so that boards cut off together do not come
-back in lock step."""
+"""Cases: a board heals by itself (issue 33): one connect attempt cannot end the board
+whatever it raises, every retry is jittered so that boards cut off together do not come
+back in lock step, and a board nothing answers for long enough has the watchdog reset it."""
 
-from casekit import check
-from compat import wait_for_ms
+import pn532_emulator as E
+from app import App
+from casekit import UID4, UID7, LinkBoard, check
+from compat import asyncio, sleep_ms, ticks_ms, wait_for_ms
+from config import validate
 from mqtt import MQTTClient
 
 
@@ -65,3 +68,70 @@ async def case_waiting_for_the_network_is_polled_at_jittered_moments(tmp):
     check(client.attempts == 0, "no connect while the network is down")
     check(all(125 <= w <= 250 for w in client.waits), f"polls: {client.waits}")
     check(len(set(client.waits)) > 1, f"every poll alike: {client.waits}")
+
+
+async def starved_after(app, board, ms):
+    """Run the app's watchdog task ``ms``; True if the watchdog went unfed at the end."""
+    task = asyncio.create_task(app.watchdog_loop())
+    await sleep_ms(ms - 300)
+    fed = board.feeds
+    await sleep_ms(300)
+    task.cancel()
+    return board.feeds == fed
+
+
+def cut_off_app(tmp, heal_s):
+    """A one-pad App whose link has never been answered, every play on flash."""
+    board = LinkBoard([E.PN532()])
+    cfg = validate({"board": "north", "pads": 1, "watchdog_ms": 400, "heal_s": heal_s,
+                    "broker": {"host": "127.0.0.1"}})
+    app = App(board, cfg, tmp)
+    app.outbox.add(0, UID4, None, 0)  # a play waiting for the host, on flash
+    return app, board
+
+
+async def keep_alive(app):
+    """The scan loop's and link task's signs of life, as if both ran."""
+    while True:
+        app.last_scan = app.link.alive = ticks_ms()
+        await sleep_ms(20)
+
+
+async def case_a_board_nothing_answers_for_heal_s_lets_the_watchdog_reset_it(tmp):
+    """A board whose link has had no answer at all (no CONNACK, no refusal) for ``heal_s``,
+    with its plays on flash, stops feeding the watchdog: the reset brings back a wedged
+    radio or a heap TLS can no longer use. Today's board fed it for ever."""
+    app, board = cut_off_app(tmp, heal_s=1)
+    alive = asyncio.create_task(keep_alive(app))
+    check(not await starved_after(app, board, 700), "fed before heal_s")
+    check(await starved_after(app, board, 700), "starved once heal_s passed unanswered")
+    alive.cancel()
+
+
+async def case_a_play_not_yet_on_flash_or_an_answer_keeps_the_board_up(tmp):
+    """No reset while a play is held in RAM only, nor while the broker's host answers
+    (refuses: the broker is down, a reset would not help), nor with ``heal_s`` 0."""
+    for why in ("held", "refused", "never"):
+        app, board = cut_off_app(tmp, heal_s=0 if why == "never" else 1)
+        if why == "held":
+            app.outbox.add(0, UID7, None, 0, hold_at=ticks_ms())
+        alive = asyncio.create_task(keep_alive(app))
+        if why == "refused":
+            link = asyncio.create_task(refused(app))
+        check(not await starved_after(app, board, 1800), why + ": the watchdog is fed")
+        alive.cancel()
+        if why == "refused":
+            link.cancel()
+
+
+async def refused(app):
+    """The link's every connect refused by the broker's host (ECONNREFUSED)."""
+    async def attempt():
+        raise OSError(111)
+
+    async def pause(ms):
+        await sleep_ms(50)
+
+    app.link._open = attempt
+    app.link._pause = pause
+    await app.link.run()
