@@ -142,8 +142,6 @@ class Board:
         self.wdt: machine.WDT | None = None
         if watchdog:
             self.wdt = machine.WDT(timeout=cfg["watchdog_ms"])
-        if self.wdt is not None:
-            STARTED.append(self.wdt)
 
     def connect_wifi(self) -> None:
         """Start joining the first configured network (returns at once; network_up() tells)."""
@@ -267,26 +265,6 @@ class SetupSignal:
 
     def blink(self, on: bool) -> None:
         self.led(1 if on else 0)
-
-
-STARTED: list = []  # the watchdog a Board started, then the timer keep_fed() feeds it from
-
-
-def keep_fed(period_ms: int = 1000) -> None:
-    """From now on a timer feeds a watchdog a Board started: the board was stopped over USB
-    (Ctrl-C: ``tricktable board setup``, or a person at the REPL), and once started the
-    watchdog cannot be stopped (RP2040: 8.3 s at most) while the REPL runs no code of ours.
-    A machine.Timer callback runs from the scheduler, at the REPL too; a soft reset (setup's
-    last step) ends the timer and main.py starts the watchdog's feeding afresh."""
-    import sys
-
-    if not STARTED:
-        return
-    wdt = STARTED[0]
-    wdt.feed()
-    timer_id = -1 if sys.platform == "rp2" else 0  # rp2: virtual timers only; ESP32: 0..3
-    STARTED.append(machine.Timer(timer_id, mode=machine.Timer.PERIODIC, period=period_ms,
-                                 callback=lambda t: wdt.feed()))
 
 
 def reset() -> None:

@@ -191,42 +191,53 @@ class PWM:
 
 
 class WDT:
-    """machine.WDT (MicroPython docs, machine.WDT: once started it cannot be stopped or
-    reconfigured; the RP2040's runs at most 8.3 s). With ``WDT.bites`` (a board booting its
-    main.py: mp/boot_run.py) a thread watches it as the chip does: unfed for ``timeout`` ms,
-    it prints ``watchdog reset`` and ends the process (the board resets), whatever runs, the
-    REPL included."""
+    """machine.WDT (MicroPython docs, machine.WDT: once started it cannot be stopped; the
+    RP2040's runs at most 8.3 s). A chip has one watchdog: a second WDT() reconfigures and
+    feeds the same one (ports/rp2/machine_wdt.c: ``watchdog_enable``; ports/esp32/machine_wdt.c:
+    ``esp_task_wdt_reconfigure``), and a soft reset leaves it running (``soft_reset``). With
+    ``WDT.bites`` (a board booting its main.py: mp/boot_run.py) a thread watches it as the
+    chip does: unfed for its timeout, it prints ``watchdog reset`` and ends the process (the
+    board resets), whatever runs, the REPL included."""
 
     last = None
     bites = False
+    watching = False
+    fed = 0  # the chip's: when it was last fed, and its timeout
+    timeout_ms = 0
 
     def __init__(self, id=0, timeout=5000):
         self.timeout = timeout
         self.feeds = 0
-        self.fed = compat.ticks_ms()
+        WDT.timeout_ms = timeout
+        WDT.fed = compat.ticks_ms()
         WDT.last = self
-        if WDT.bites:
+        if WDT.bites and not WDT.watching:
             import _thread  # here: a port without threads (the 32-bit VM) never bites
 
-            _thread.start_new_thread(self._watch, ())
+            WDT.watching = True
+            _thread.start_new_thread(WDT._watch, ())
 
     def feed(self):
         self.feeds += 1
-        self.fed = compat.ticks_ms()
+        WDT.fed = compat.ticks_ms()
 
-    def _watch(self):
+    @staticmethod
+    def _watch():
         while True:
             time.sleep(0.05)
-            starved = compat.ticks_diff(compat.ticks_ms(), self.fed)
-            if starved > self.timeout:
+            starved = compat.ticks_diff(compat.ticks_ms(), WDT.fed)
+            if starved > WDT.timeout_ms:
                 print("watchdog reset: not fed for %d ms" % starved)
                 os.system("kill -9 $PPID")  # the shell's parent: this board
 
 
+TIMERS = []  # the Timers running, which a soft reset stops
+
+
 class Timer:
     """machine.Timer, periodic (MicroPython docs, machine.Timer): ``callback(timer)`` every
-    ``period`` ms until deinit(). On a board the scheduler runs it (at the REPL too); here a
-    thread does."""
+    ``period`` ms until deinit() or a soft reset. On a board the scheduler runs it (at the
+    REPL too); here a thread does."""
 
     PERIODIC = 1
 
@@ -234,6 +245,7 @@ class Timer:
         import _thread  # here, as in WDT: only a board that uses a Timer needs threads
 
         self.running = True
+        TIMERS.append(self)
         _thread.start_new_thread(self._run, (period, callback))
 
     def _run(self, period, callback):
@@ -244,6 +256,30 @@ class Timer:
 
     def deinit(self):
         self.running = False
+        if self in TIMERS:
+            TIMERS.remove(self)
+
+
+def soft_reset():
+    """A soft reset as mpremote, Thonny and ``tricktable board setup`` cause it (Ctrl-D at the
+    raw REPL), after ports/rp2/main.c's ``soft_reset_exit`` (``soft_timer_deinit``: every
+    Timer stops; the watchdog, hardware, runs on) and its restart (the heap and every module
+    gone, then ``pyexec_file_if_exists("boot.py")``: boot.py runs in the raw REPL too, main.py
+    only in the friendly one); ports/esp32/main.c does the same. The flash is the working
+    directory."""
+    import sys
+
+    for timer in list(TIMERS):
+        timer.deinit()
+    for name in list(sys.modules):
+        if sys.modules[name] is not sys.modules["virtual"] and name not in ("sys", "os", "time"):
+            del sys.modules[name]
+    try:
+        with open("boot.py") as f:
+            code = f.read()
+    except OSError:
+        return
+    exec(code, {"__name__": "__main__"})
 
 
 def reset():
