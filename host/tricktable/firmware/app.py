@@ -8,7 +8,8 @@ animation and the MQTT link. Topics and payloads are docs/architecture.md's "MQT
 
 Reading the pads and lighting a seat never wait on the radio: a placement is queued and the
 send loop woken, and the send loop alone publishes. While the link is down every seat says
-so (SeatFeedback.offline). The watchdog is fed while the scan loop and the link task both
+so, and says whether the Wi-Fi or the host is missing, or the outbox nearly full
+(SeatFeedback.trouble). The watchdog is fed while the scan loop and the link task both
 show signs of life, whether or not the link is up: it resets a board whose loops hang,
 never one waiting for its network. Times since boot (an event's ``t``, the status's
 ``uptime``) come from compat.Uptime, right past the 32-bit ticks' wrap.
@@ -42,9 +43,15 @@ class App:
     def __init__(self, board, config, storage):
         borrowed("appinit").init(self, board, config, storage)  # boot only: not kept in RAM
 
-    def offline_pads(self):
-        """The pads whose seats show that the link is down: none while it is up."""
-        return () if self.link.connected else self.enabled
+    def trouble(self):
+        """What the seats say is wrong (feedback.TROUBLE), and the pads that say it: the
+        outbox nearly full (three quarters of ``outbox_max`` wait for the host), else, with
+        the link down, no Wi-Fi or no host."""
+        if len(self.outbox.pending) * 4 >= self.cfg["outbox_max"] * 3:
+            return "full", self.enabled
+        if self.link.connected:
+            return None, ()
+        return ("host" if self.link.network else "wifi"), self.enabled
 
     # -- pads ----------------------------------------------------------------------------
     async def start_readers(self):

@@ -118,6 +118,7 @@ class MQTTClient:
         self.alive = ticks_ms()
         self.address = None  # the broker's address as last resolved
         self.fault = None  # what an attempt raised that no link error explains (the status's)
+        self.network = True  # the board's network said it was up when last asked
         self.heard = ticks_ms()  # the broker's host last answered (connected, or refused us)
         self._pid = 0
         self._sock = None
@@ -202,6 +203,7 @@ class MQTTClient:
             now = ticks_ms()
             self.alive = now
             if not n and self.network_up is not None and not self.network_up():
+                self.network = False
                 raise OSError("the network is down")  # as mqtt_as asks the WLAN in its loops
             if n:
                 got += n
@@ -336,7 +338,8 @@ class MQTTClient:
         delay = self.backoff_ms[0]
         while not self._stop:
             self.alive = ticks_ms()
-            if self.network_up is not None and not self.network_up():
+            self.network = self.network_up is None or self.network_up()
+            if not self.network:
                 delay = self.backoff_ms[0]  # not the broker's doing: try soon once it is back
                 await self._pause(jitter(delay))
                 continue

@@ -135,3 +135,40 @@ async def refused(app):
     app.link._open = attempt
     app.link._pause = pause
     await app.link.run()
+
+
+def looks(fb, pad=0):
+    """What ``pad`` shows over one 2 s period: (the colours lit, how many times the light
+    comes on at least half bright)."""
+    colours, count, lit = set(), 0, False
+    for t in range(0, 2000, 25):
+        colour, bright = fb.level(pad, t)
+        if bright:
+            colours.add(colour)
+        if bright >= 0.5 and not lit:
+            count += 1
+        lit = bright >= 0.5
+    return colours, count
+
+
+async def case_the_seat_says_what_is_wrong_each_in_its_own_pattern(tmp):
+    """firmware/README.md, "What the seat says": no Wi-Fi (red, two short flashes every 2 s),
+    no host (red, one slow pulse every 2 s), outbox nearly full (amber, a slow pulse), on a
+    seat with nothing else to show; nothing while all is well. A player tells them apart."""
+    app, board = cut_off_app(tmp, heal_s=0)
+    fb = app.feedback
+    app.link.connected, app.link.network = False, False
+    wifi = looks(fb)
+    app.link.network = True
+    host = looks(fb)
+    app.link.connected = True
+    ok = looks(fb)
+    while len(app.outbox.pending) * 4 < app.cfg["outbox_max"] * 3:
+        app.outbox.add(0, UID7, None, 0)
+    full = looks(fb)
+    check(wifi == ({"red"}, 2), f"no Wi-Fi: {wifi}")
+    check(host == ({"red"}, 1), f"no host: {host}")
+    check(full == ({"amber"}, 1), f"outbox nearly full: {full}")
+    check(ok == (set(), 0), f"all well: the seat is dark, not {ok}")
+    fb.apply({"pad": 0, "led": "blue", "ms": 0})
+    check(fb.level(0, 100) == ("blue", 1), "the host's own light comes first")
