@@ -44,7 +44,8 @@ class App:
         borrowed("appinit").init(self, board, config, storage)  # boot only: not kept in RAM
 
     def trouble(self):
-        """What the seats say is wrong (feedback.TROUBLE), and the pads that say it: the
+        """What the seats say is wrong ("wifi", "host", "full": feedback.py), and the pads
+        that say it: the
         outbox nearly full (three quarters of ``outbox_max`` wait for the host), else, with
         the link down, no Wi-Fi or no host."""
         if len(self.outbox.pending) * 4 >= self.cfg["outbox_max"] * 3:
@@ -198,23 +199,21 @@ class App:
     # -- health --------------------------------------------------------------------------
     def healthy(self, now):
         """True while the scan loop (on a pad board) and the link task show signs of life
-        within half a watchdog period, and the board is not ``cut_off``; the link being down
-        is no sign of a hang."""
+        within half a watchdog period; the link being down is no sign of a hang. False too
+        once nothing has answered the link (no broker, no refusal from its host) for
+        ``heal_s`` with every play safe on flash: a wedged radio, an lwIP pool used up or a
+        heap that TLS can no longer use come back only with a reset, which the watchdog then
+        gives (firmware/README.md, "Healing"). A broker that is down on a host that answers
+        refuses the connection: no reset, which would not help."""
         half = self.cfg["watchdog_ms"] // 2
         if self.pads and ticks_diff(now, self.last_scan) >= half:
             return False
-        return ticks_diff(now, self.link.alive) < half and not self.cut_off(now)
-
-    def cut_off(self, now):
-        """True once nothing has answered the link (no broker, no refusal from its host) for
-        ``heal_s`` with every play safe on flash: a wedged radio, an lwIP pool used up or a
-        heap that TLS can no longer use come back only with a reset, so the watchdog is left
-        to give one (firmware/README.md, "Healing"). A broker that is down on a host that
-        answers refuses the connection: no reset, which would not help."""
         heal = self.cfg["heal_s"]
-        if not heal or self.link.connected or self.outbox.held:
+        link = self.link
+        if heal and not link.connected and not self.outbox.held \
+                and ticks_diff(now, link.heard) >= heal * 1000:
             return False
-        return ticks_diff(now, self.link.heard) >= heal * 1000
+        return ticks_diff(now, link.alive) < half
 
     async def watchdog_loop(self):
         """Feed the watchdog only while the board's loops live (``healthy``)."""

@@ -10,6 +10,7 @@ simulator.
 import gc
 import sys
 import time
+from random import getrandbits  # a board seeds it at boot (rp2: the ROSC; ESP32: its RNG)
 
 try:
     from micropython import const
@@ -129,22 +130,13 @@ else:  # CPython (tests, the host's simulator): one process holds many boards an
         process at every board's send round cost the simulator most of its time."""
 
 
-try:
-    from random import getrandbits  # a board seeds it at boot (rp2: the ROSC, ESP32: its RNG)
-
-    def jitter(ms):
-        """``ms`` spread at random over its upper half (``ms`` // 2 .. ``ms``): boards that
-        were cut off together (an access point rebooting, the broker restarting) retry at
-        their own moments, not in lock step (AWS Architecture Blog, "Exponential Backoff And
-        Jitter": equal jitter)."""
-        half = ms // 2
-        return half + getrandbits(20) % (ms - half + 1)
-
-except ImportError:  # a port built without random
-
-    def jitter(ms):
-        """``ms`` itself: this port has no random numbers."""
-        return ms
+def jitter(ms):
+    """``ms`` spread at random over its upper half (``ms`` // 2 .. ``ms``): boards that were
+    cut off together (an access point rebooting, the broker restarting) retry at their own
+    moments, not in lock step (AWS Architecture Blog, "Exponential Backoff And Jitter": equal
+    jitter)."""
+    half = ms // 2
+    return half + getrandbits(20) % (ms - half + 1)
 
 
 def heap_free():

@@ -7,7 +7,7 @@ PWM's ``freq``/``duty_u16``). ``apply(msg)`` takes a host feedback message
 ``run()`` animates blink/pulse, times out lights after ``ms`` (0 = stay) and plays tones.
 
 ``trouble`` (a callable: (what is wrong or None, the pads that show it)) is asked at every
-frame; such a pad with nothing else to show shows it in its own pattern (TROUBLE): no Wi-Fi
+frame; such a pad with nothing else to show shows it in its own pattern: no Wi-Fi
 (red, two short flashes every 2 s), no host (red, pulsing slowly: Wi-Fi is up, the broker
 out of reach), outbox nearly full (amber, pulsing slowly: the host has not acknowledged most
 of what the board may keep). The plays wait on the board and go when the host is back.
@@ -43,10 +43,9 @@ _FRAME_MS = const(50)
 # What a pad shows by itself (docs/cardpath.md, "What the seat sees").
 SIGNALS = {"read_again": ("white", "blink", 2000, "error"), "stacked": ("white", "pulse", 400, "none")}
 _VERDICTS_KEPT = const(16)
-# what is wrong, on a seat with nothing else to show: (colour, period ms, "pulse" or "flash2":
-# two 150 ms flashes at the start of each period) (firmware/README.md, "What the seat says")
-TROUBLE = {"wifi": ("red", 2000, "flash2"), "host": ("red", 2000, "pulse"),
-           "full": ("amber", 2000, "pulse")}
+# what is wrong, on a seat with nothing else to show, every 2 s (firmware/README.md, "What
+# the seat says"): "wifi" two red 150 ms flashes, "host" a red pulse, "full" an amber pulse
+_TROUBLE_MS = const(2000)
 
 
 class SeatFeedback:
@@ -104,12 +103,11 @@ class SeatFeedback:
             wrong, pads = self.trouble() if self.trouble is not None else (None, ())
             if wrong is None or pad not in pads:
                 return "off", 0
-            colour, period, kind = TROUBLE[wrong]
-            phase = now % period
-            if kind == "flash2":
-                return colour, 1 if phase < 450 and phase % 300 < 150 else 0
-            half = period // 2
-            return colour, (phase if phase < half else period - phase) / half
+            phase = now % _TROUBLE_MS
+            if wrong == "wifi":
+                return "red", 1 if phase < 450 and phase % 300 < 150 else 0
+            half = _TROUBLE_MS // 2
+            return "amber" if wrong == "full" else "red", (phase if phase < half else _TROUBLE_MS - phase) / half
         if pattern == "blink":
             return led, 1 if (now // 250) % 2 == 0 else 0
         if pattern == "pulse":

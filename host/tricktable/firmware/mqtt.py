@@ -347,15 +347,13 @@ class MQTTClient:
                 await self._open()
                 delay = self.backoff_ms[0]
                 await self._serve()
-            except OSError as e:
-                self._failed += 1  # link down, or refused: retry
-                if isinstance(e, MQTTError) or e.args and e.args[0] in _REFUSED:  # an answer
-                    self.heard = ticks_ms()
-            except (ValueError, EOFError, MemoryError):
-                self._failed += 1  # TLS refused (ValueError on MicroPython), closed: retry
-            except Exception as e:  # a part's odd error or a bug in one attempt: not the board's end
+            except Exception as e:  # whatever one attempt raised: that attempt's end, not the board's
                 self._failed += 1
-                self.fault = "%s: %s" % (type(e).__name__, e)
+                if isinstance(e, MQTTError) or isinstance(e, OSError) and e.args \
+                        and e.args[0] in _REFUSED:
+                    self.heard = ticks_ms()  # the broker, or its host, answered
+                elif not isinstance(e, (OSError, ValueError, EOFError, MemoryError)):
+                    self.fault = "%s: %s" % (type(e).__name__, e)  # not a link's error
             await self._close()
             if self._stop:
                 break
