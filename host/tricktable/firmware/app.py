@@ -152,7 +152,8 @@ class App:
                 "misses": [pad.misreads for pad in self.pads],
                 "reader_errors": [pad.reader.errors for pad in self.pads],
                 "reader_resets": [pad.reader.resets for pad in self.pads],
-                "pending": len(self.outbox.pending), "error": self.last_error or self.link.fault,
+                "pending": len(self.outbox.pending), "taken": self.link.taken,
+                "error": self.last_error or self.link.fault,
                 "verdict_ms": self.feedback.verdict_ms}
 
     async def publish_status(self):

@@ -119,6 +119,7 @@ class MQTTClient:
         self.address = None  # the broker's address as last resolved
         self.fault = None  # what an attempt raised that no link error explains (the status's)
         self.network = True  # the board's network said it was up when last asked
+        self.taken = 0  # links the broker ended within a keepalive of connecting
         self.heard = ticks_ms()  # the broker's host last answered (connected, or refused us)
         self._pid = 0
         self._sock = None
@@ -334,7 +335,11 @@ class MQTTClient:
         self.alive = ticks_ms()
 
     async def run(self):
-        """Stay connected until ``stop()``: connect, serve, back off, reconnect."""
+        """Stay connected until ``stop()``: connect, serve, back off, reconnect. The back-off
+        starts again from its first step only after a link that lasted a keepalive: a link the
+        broker ends at once (another client with our id took the session, MQTT-3.1.4-2:
+        counted in ``taken``) backs off further each time, so two boards with one id do not
+        take it from each other every 250 ms."""
         delay = self.backoff_ms[0]
         while not self._stop:
             self.alive = ticks_ms()
@@ -343,17 +348,23 @@ class MQTTClient:
                 delay = self.backoff_ms[0]  # not the broker's doing: try soon once it is back
                 await self._pause(jitter(delay))
                 continue
+            opened = None
             try:
                 await self._open()
-                delay = self.backoff_ms[0]
+                opened = ticks_ms()
                 await self._serve()
             except Exception as e:  # whatever one attempt raised: that attempt's end, not the board's
                 self._failed += 1
                 if isinstance(e, MQTTError) or isinstance(e, OSError) and e.args \
                         and e.args[0] in _REFUSED:
                     self.heard = ticks_ms()  # the broker, or its host, answered
+                elif isinstance(e, EOFError) and opened is not None \
+                        and ticks_diff(ticks_ms(), opened) < self.keepalive * 1000:
+                    self.taken += 1
                 elif not isinstance(e, (OSError, ValueError, EOFError, MemoryError)):
                     self.fault = "%s: %s" % (type(e).__name__, e)  # not a link's error
+            if opened is not None and ticks_diff(ticks_ms(), opened) >= self.keepalive * 1000:
+                delay = self.backoff_ms[0]  # a link that lasted: try again soon
             await self._close()
             if self._stop:
                 break

@@ -172,3 +172,27 @@ async def case_the_seat_says_what_is_wrong_each_in_its_own_pattern(tmp):
     check(ok == (set(), 0), f"all well: the seat is dark, not {ok}")
     fb.apply({"pad": 0, "led": "blue", "ms": 0})
     check(fb.level(0, 100) == ("blue", 1), "the host's own light comes first")
+
+
+async def case_a_board_whose_session_is_taken_backs_off_and_counts_it(tmp):
+    """A second board with this one's id (a copied config.json) takes the session: the
+    broker ends this board's link at once (MQTT-3.1.4-2). Each time it waits longer before
+    taking it back (the back-off starts again only after a link that lasted a keepalive),
+    and its status counts it, where both boards took it from each other every 250 ms."""
+    client = retrying_client(lambda n: EOFError("MQTT link closed by the broker"), tries=6)
+
+    async def connected_then_taken():
+        client.attempts += 1
+        if client.attempts >= 6:
+            client._stop = True
+
+    async def served():
+        raise EOFError("MQTT link closed by the broker")
+
+    client._open = connected_then_taken
+    client._serve = served
+    await wait_for_ms(client.run(), 5000)
+    check(client.taken == 6, f"six sessions taken, counted: {client.taken}")
+    waits = client.waits
+    check(all(waits[i] >= 125 * 2 ** i for i in range(len(waits))),
+          f"each wait in a longer back-off than the last: {waits}")
