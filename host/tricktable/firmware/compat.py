@@ -139,32 +139,13 @@ def jitter(ms):
     return half + getrandbits(20) % (ms - half + 1)
 
 
-# ESP32: what the IDF heap keeps for itself when the GC heap grows into it (Wi-Fi's buffers,
-# lwIP 4-7 KB a socket, mbedTLS 16 KB + 4 KB a TLS socket: micropython/micropython#8940)
-_IDF_KEEPS = const(28672)
+if sys.platform == "esp32":  # a heap that grows: what it can still take counts (esp32heap.py)
+    from esp32heap import heap_free
+else:
 
-
-def idf_growth():
-    """ESP32: bytes the GC heap can still grow by, from the ESP-IDF heap, leaving it
-    ``_IDF_KEEPS``. The port's heap starts small (56 KB on an ESP32) and gains an area when
-    an allocation fails after a collection (py/gc.c ``gc_try_add_heap``; ports/esp32
-    ``gc_get_max_new_split``: the IDF heap's largest free block), and ``gc.mem_free()``
-    counts only the areas gained so far."""
-    from esp32 import HEAP_DATA, idf_heap_info  # type: ignore[import-not-found,unused-ignore]  # an ESP32 only
-
-    largest = max(region[2] for region in idf_heap_info(HEAP_DATA))
-    return largest - _IDF_KEEPS if largest > _IDF_KEEPS else 0
-
-
-heap_growth = idf_growth if sys.platform == "esp32" else None
-
-
-def heap_free():
-    """Free heap in bytes, with what an ESP32's heap can still grow by (``idf_growth``), or
-    None where the interpreter does not say (CPython)."""
-    if not hasattr(gc, "mem_free"):
-        return None
-    return gc.mem_free() + (heap_growth() if heap_growth is not None else 0)
+    def heap_free():
+        """Free heap in bytes, or None where the interpreter does not say (CPython)."""
+        return gc.mem_free() if hasattr(gc, "mem_free") else None
 
 
 def heap_used():

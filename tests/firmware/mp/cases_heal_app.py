@@ -121,18 +121,19 @@ async def case_an_esp32_counts_the_heap_it_can_still_grow_before_holding_cards_b
     nearly full too it waits."""
     import sys
 
-    import compat
+    import app as module
+    import esp32heap
     from split_heap import SplitHeap
 
     app, board = cut_off_app(tmp, heal_s=0)
-    real = (compat.gc, compat.heap_growth)
+    real = (esp32heap.gc, module.heap_free)
     try:
         for idf, spare in ((80 * 1024, True), (30 * 1024, False)):
             heap = SplitHeap(used=47 * 1024, idf_free=(idf, 8 * 1024))
             sys.modules["esp32"] = heap
-            compat.gc, compat.heap_growth = heap, compat.idf_growth
+            esp32heap.gc, module.heap_free = heap, esp32heap.heap_free  # as compat on an ESP32
             check(app.heap_to_spare() is spare,
                   f"9 KB in the heap, {idf // 1024} KB in the IDF: spare {not spare}")
     finally:
-        compat.gc, compat.heap_growth = real
+        esp32heap.gc, module.heap_free = real
         sys.modules.pop("esp32", None)
