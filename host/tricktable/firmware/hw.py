@@ -267,6 +267,15 @@ class SetupSignal:
         self.led(1 if on else 0)
 
 
+def keep_fed() -> None:
+    """The watchdog fed from a timer (maintenance.py) for a board whose main.py predates
+    maintenance.py (set up before issue 33, updated over the air since): its main.py calls
+    this after Ctrl-C."""
+    import maintenance
+
+    maintenance.begin()
+
+
 def reset() -> None:
     """Reset the board (main.py's last line of defence after a fatal error)."""
     machine.reset()

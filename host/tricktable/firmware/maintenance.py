@@ -1,7 +1,8 @@
 """Maintenance mode: while the firmware is not running, a timer feeds the watchdog.
 
-Part of the boot loader (with main.py, fwslot.py and boot.py: never in an update bundle), and
-beside hw.py the one module that touches ``machine``. Once started the watchdog cannot be
+Used by the boot loader (main.py and boot.py) and shipped in update bundles too (a board set up
+before it had boot.py reaches it through hw.keep_fed); beside hw.py the one module that
+touches ``machine``. Once started the watchdog cannot be
 stopped (RP2040: 8.3 s at most), and the firmware is not running whenever a person or a tool
 has the REPL: stopped by Ctrl-C (main.py), or after the soft reset that mpremote, Thonny and
 ``tricktable board setup`` make on their first command. A soft reset stops every timer

@@ -10,7 +10,8 @@ counter (and ``rollback_of``, the version it replaces): the director's explicit 
 club key (``update_key``): a board holds only the derived key, so a board lost from a club can
 forge neither a tag's MAC nor, once the club key changes, a bundle. Symmetric because a
 board's MicroPython has SHA-256 but no public-key signature check (docs/fleet.md, "Why HMAC").
-The boot loader (main.py, boot.py, fwslot.py, maintenance.py) and the pin maps are never in a bundle.
+The boot loader (main.py, boot.py, fwslot.py) and the pin maps are never in a bundle; maintenance.py
+is (a board set up before it had boot.py reaches it through hw.keep_fed).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from pathlib import Path
 from tricktable.provision.bundle import FIRMWARE_DIR, build_bundle
 from tricktable.provision.bundle import BundleError as SetupBundleError
 
-BOOT_LOADER = ("main.py", "boot.py", "fwslot.py", "maintenance.py")
+BOOT_LOADER = ("main.py", "boot.py", "fwslot.py")
 UPDATE_DOMAIN = b"tricktable-firmware-v1"
 VERSION = re.compile(r"^[0-9A-Za-z][0-9A-Za-z.+_-]{0,31}$")
 
