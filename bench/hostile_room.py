@@ -16,7 +16,21 @@ a board's next link fault comes at least three keepalives after its last one end
 - **cuts the power** (SIGKILL; the board boots again 0.5-3 s later from the same flash, a
   card left lying where it was);
 - sends PN532 frames as real chips do (extra preamble zeros, no postamble, a late ACK) where
-  the emulator models them (``--frames``).
+  the emulator models them (``--frames``);
+- lets a **twin** (a second board with the same id, a config copied by hand) take the
+  session over again and again for a few seconds;
+
+and, for every board at once (issue 33):
+
+- each board joins Wi-Fi through its own join logic (hw.Board) on a virtual CYW43 that says
+  **BADAUTH for a moment in every join** (sim/virtual.py, ``flaky``), as 120 Pico Ws do in one
+  crowded 2.4 GHz room;
+- the broker is given **by name**, and the DNS server (sim/dns_server.py) sends a forged, a
+  cut and a garbled reply before each real one;
+- the room's **access point reboots** under every board at once (``--reboot-s``);
+- **the host is down** (``--host-down-s``; 30 minutes in a real night, scaled to the bench):
+  every link goes silent and new connections are turned away, while the boards keep
+  placing cards.
 
 Then it counts, against what the boards placed (each board's room.log):
 
@@ -27,11 +41,14 @@ Then it counts, against what the boards placed (each board's room.log):
 - ``silent-while-online``: episodes of a board connected for two keepalives with its oldest
   event never acked (room_board.watch);
 - ``wrong cards``: a journaled event whose card or pad no board placed;
+- ``stuck``: boards that never came back by themselves (did not finish their plays by the
+  limit, or crashed other than by the room's power cuts);
 - ``recover p99``: from the link's return after a fault (the end of a stall, drain, AP drop
   or power cut; the moment of a half-open, cut or takeover; later if the board's access point
   was gone then) to the last event the board had placed before it reaching the host.
 
 Run: .venv/bin/python bench/hostile_room.py [--quick] [--boards 8] [--plays 1000] [--seed 1]
+[--host-down-s 30] [--reboot-s 5]
 """
 
 from __future__ import annotations
@@ -53,13 +70,18 @@ sys.path[:0] = [str(ROOT / "tests" / "firmware"), str(ROOT / "tests")]
 
 from fwkit import HostSide, MicroPython, build_mpy, last_json  # noqa: E402
 from tricktable.mqtt.broker import start_broker  # noqa: E402
+from tricktable.sim.dns_server import SlowDNS  # noqa: E402
 from tricktable.sim.link_faults import FaultProxy, take_over  # noqa: E402
 
 KEEPALIVE = 4
 # A board's 96k, and room for the harness in the same heap: the emulated chips (fwkit's
-# CASE_HEAP) and the board's list of plays (a few hundred, JSON).
-HEAP = "160k"
+# CASE_HEAP), the board's list of plays (a few hundred, JSON), and the Wi-Fi's world
+# (hw.Board's join logic on sim/virtual.py's WLAN: about 20 KB more).
+HEAP = "192k"
 FRAMES = {"preamble": 3, "postamble": 0, "ack_late_ms": 3}
+# every join: association 0.6 s, DHCP 0.8 s, and BADAUTH from 150 ms for 300 ms (issue 33)
+WLAN = {"join_ms": 600, "dhcp_ms": 800, "flaky": ["STAT_WRONG_PASSWORD", 150, 300]}
+BROKER_NAME = "broker.room.test"
 
 
 class JournalClock(HostSide):
@@ -156,6 +178,17 @@ def deal(boards: int, plays: int, rng: random.Random) -> list[list[list]]:
     return out
 
 
+def twin(host: str, port: int, board: str, seconds: float, rng: random.Random) -> None:
+    """A second board with ``board``'s id (a copied config) connecting every 0.3-1 s."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            take_over(host, port, board)
+        except OSError:
+            pass
+        time.sleep(rng.uniform(0.3, 1.0))
+
+
 def run(args: argparse.Namespace) -> dict:
     rng = random.Random(args.seed)
     work = Path(tempfile.mkdtemp(prefix="hostile-room-"))
@@ -163,23 +196,40 @@ def run(args: argparse.Namespace) -> dict:
     mp = MicroPython(build_mpy(work / "mpy"))
     hands = deal(args.boards, args.plays, rng)
     faults: list[tuple[str, float, str]] = []  # (board, wall time the fault ended, kind)
+    dns = SlowDNS(delay=0.05, hostile=True)
+    # the room's own events, from the start: the AP reboots, then the host goes down
+    reboot_at = time.time() + args.reboot_at
+    host_down = (args.host_down_at, args.host_down_at + args.host_down_s)
     with start_broker(kind="mosquitto") as broker:
         host = JournalClock(broker.host, broker.port, "room")
         proxies = [FaultProxy(broker.host, broker.port) for _ in range(args.boards)]
         boards = []
         for b in range(args.boards):
             cfg = {"board": f"b{b}", "prefix": "room", "pads": 4, "resend_ms": 1500,
-                   "broker": {"host": "127.0.0.1", "port": proxies[b].port, "keepalive": KEEPALIVE}}
+                   "broker": {"host": BROKER_NAME, "port": proxies[b].port, "keepalive": KEEPALIVE}}
             spec = {"config": cfg, "plays": hands[b], "seed": args.seed * 100 + b,
-                    "wifi": {"drop_every_s": args.ap_every, "drop_s": [1, 5], "dhcp_ms": [300, 3000]},
-                    "frames": FRAMES if args.frames else {}}
+                    "wifi": {"drop_every_s": args.ap_every, "drop_s": [1, 5], "dhcp_ms": [300, 3000],
+                             "reboots": [[int(reboot_at * 1000), int(args.reboot_s * 1000)]],
+                             "wlan": WLAN},
+                    "dns": dns.port, "frames": FRAMES if args.frames else {}}
             boards.append(RoomBoard(mp, f"b{b}", spec, work))
         pending: list[tuple[float, int, str]] = []  # (when it ends, board, kind)
         busy_until: dict[int, float] = {}
         start = time.monotonic()
+        down = False
         while not all(b.done() for b in boards) and time.monotonic() - start < args.limit:
             time.sleep(0.2)
             now = time.monotonic()
+            if not down and host_down[0] <= now - start < host_down[1]:
+                down = True  # the host is switched off: links silent, connections refused
+                for p in proxies:
+                    p.half_open()
+                    p.refuse(True)
+            elif down and now - start >= host_down[1]:
+                down = False
+                for p in proxies:
+                    p.refuse(False)
+                faults.extend((f"b{b}", time.time(), "host_down") for b in range(args.boards))
             for item in [p for p in pending if p[0] <= now]:
                 pending.remove(item)
                 faults.append((f"b{item[1]}", time.time(), item[2]))
@@ -187,9 +237,10 @@ def run(args: argparse.Namespace) -> dict:
                     proxies[item[1]].drain(None)
             if rng.random() < 0.2 * args.boards / args.fault_every:  # a 0.2 s tick
                 b = rng.randrange(args.boards)
-                if boards[b].done() or busy_until.get(b, 0) > now:
+                if boards[b].done() or busy_until.get(b, 0) > now or down:
                     continue
-                kind = rng.choice(["stall", "stall", "drain", "half_open", "cut", "takeover", "power"])
+                kind = rng.choice(["stall", "stall", "drain", "half_open", "cut", "takeover",
+                                   "twin", "power"])
                 if kind == "stall":
                     secs = rng.uniform(2, 12)
                     proxies[b].stall(secs)
@@ -205,6 +256,11 @@ def run(args: argparse.Namespace) -> dict:
                 elif kind == "takeover":
                     secs = 0
                     take_over(broker.host, broker.port, f"b{b}")
+                elif kind == "twin":
+                    secs = rng.uniform(3, 6)
+                    threading.Thread(target=twin, args=(broker.host, broker.port, f"b{b}", secs,
+                                                        random.Random(rng.random())),
+                                     daemon=True).start()
                 else:
                     secs = rng.uniform(0.5, 3)
                     if not boards[b].power_cut(secs):
@@ -219,6 +275,7 @@ def run(args: argparse.Namespace) -> dict:
             p.close()
         for b in boards:
             b.power_cut(0)  # any board still running at the limit
+    dns.close()
     return figures(args, boards, hands, journal, first_seen, faults)
 
 
@@ -267,8 +324,10 @@ def figures(args, boards, hands, journal, first_seen, faults) -> dict:
     recover.sort()
     p99 = recover[min(len(recover) - 1, int(len(recover) * 0.99))] if recover else 0.0
     unfinished = [b.name for b in boards if b.summary is None]
+    stuck = sum(1 for b in boards if b.summary is None or b.failures)
     return {"boards": len(boards), "plays": played, "lost": lost, "doubled": doubled,
-            "again": again, "silent": silent, "wrong": wrong, "recover_p99": p99,
+            "again": again, "silent": silent, "wrong": wrong, "stuck": stuck,
+            "recover_p99": p99,
             "recover_median": statistics.median(recover) if recover else 0.0,
             "faults": len(faults), "kinds": {k: sum(1 for f in faults if f[2] == k)
                                              for k in sorted({f[2] for f in faults})},
@@ -289,18 +348,27 @@ def main() -> None:
     parser.add_argument("--no-frames", dest="frames", action="store_false",
                         help="PN532 frames as the manual draws them")
     parser.add_argument("--limit", type=float, default=1800.0, help="seconds before giving up")
+    parser.add_argument("--reboot-at", type=float, default=20.0,
+                        help="seconds into the night the room's access point reboots")
+    parser.add_argument("--reboot-s", type=float, default=5.0, help="the reboot's seconds off the air")
+    parser.add_argument("--host-down-at", type=float, default=30.0,
+                        help="seconds into the night the host goes down")
+    parser.add_argument("--host-down-s", type=float, default=30.0,
+                        help="seconds the host stays down (30 minutes in a club, scaled)")
     args = parser.parse_args()
     if args.quick:
         args.plays = min(args.plays, 400)
         args.fault_every = min(args.fault_every, 8.0)
         args.ap_every = min(args.ap_every, 15.0)
         args.limit = min(args.limit, 100.0)
+        args.reboot_at, args.reboot_s = min(args.reboot_at, 6.0), min(args.reboot_s, 3.0)
+        args.host_down_at, args.host_down_s = min(args.host_down_at, 12.0), min(args.host_down_s, 8.0)
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     out = run(args)
     print(json.dumps(out))
     print(f"hostile room: {out['boards']} boards, {out['plays']} plays, lost {out['lost']}, "
           f"doubled {out['doubled']}, silent-while-online {out['silent']}, wrong cards "
-          f"{out['wrong']}, recover p99 {out['recover_p99']:.1f} s")
+          f"{out['wrong']}, stuck {out['stuck']}, recover p99 {out['recover_p99']:.1f} s")
 
 
 if __name__ == "__main__":

@@ -111,6 +111,9 @@ class BoardStatus(_Message, kw_only=True):
     reader_errors: PerPad = []  # PN532 frames that failed and were sent again, per pad
     reader_resets: PerPad = []  # PN532 resets through its reset pin, per pad
     pending: Annotated[int, Meta(ge=0)] | None = None  # outbox depth: plays not yet acked
+    # links the broker ended within a keepalive of connecting since boot: another client
+    # with the board's id took its session (MQTT-3.1.4-2), as a second board with its id does
+    taken: Annotated[int, Meta(ge=0)] | None = None
     reboot: ShortText | None = None  # why the board last started (power, watchdog, update...)
     error: Reason | None = None
     config: Reason | None = None  # what the board refused of its config.json

@@ -63,11 +63,12 @@ def mpy_cross(source: Path, target: Path) -> subprocess.CompletedProcess:
 
 
 def build_mpy(build: Path) -> Path:
-    """Compile the firmware, the emulators and the virtual hardware (sim/virtual.py) to .mpy in
-    ``build``, as a board would load them (compiling from source on a 96k heap costs more RAM
-    than running)."""
+    """Compile the firmware, the emulators, the virtual machine/network (sim/virtual.py) and
+    the ESP32 heap model (sim/split_heap.py) to .mpy in ``build``, as a board would load them
+    (compiling from source on a 96k heap costs more RAM than running)."""
     for source in [*sorted(FIRMWARE.glob("*.py")), EMULATOR_DIR / "pn532_emulator.py",
-                   EMULATOR_DIR / "pn532_field.py", EMULATOR_DIR / "virtual.py"]:
+                   EMULATOR_DIR / "pn532_field.py", EMULATOR_DIR / "virtual.py",
+                   EMULATOR_DIR / "split_heap.py"]:
         if source.name == "main.py":
             continue  # runs at boot on a board; never imported
         proc = mpy_cross(source, build / (source.stem + ".mpy"))

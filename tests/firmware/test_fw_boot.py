@@ -25,12 +25,13 @@ BOOT_HEAP = "1m"  # the unix port's own default, as USBBoard boots: not a board'
 
 def flash_with(mpy_build: Path, flash: Path, config: dict) -> Path:
     """A board's flash as ``tricktable board setup`` leaves it: the compiled firmware,
-    boards.json, main.py and ``config``."""
+    boards.json, main.py, boot.py and ``config``."""
     flash.mkdir(parents=True)
     for f in mpy_build.glob("*.mpy"):
         shutil.copy(f, flash / f.name)
     shutil.copy(mpy_build / "boards.json", flash / "boards.json")
     shutil.copy(FIRMWARE / "main.py", flash / "main.py")
+    shutil.copy(FIRMWARE / "boot.py", flash / "boot.py")
     (flash / "config.json").write_text(json.dumps(config))
     return flash
 
@@ -73,6 +74,38 @@ def test_a_running_board_stopped_over_usb_keeps_its_watchdog_fed_at_the_repl(
             first = fed_at_the_repl()
             # the timer feeds once a second: 6 feeds outlast the 4 s watchdog half as long again
             eventually(lambda: fed_at_the_repl() >= first + 6, "the watchdog fed at the REPL",
+                       every=0.25)
+        assert b"watchdog reset" not in board.output, bytes(board.output)
+        assert board.proc.poll() is None, bytes(board.output)
+    finally:
+        board.close()
+        host.close()
+
+
+def test_a_soft_reset_at_the_repl_never_lets_the_watchdog_bite(
+        mpy_build, micropython, mqtt_broker, topic_prefix, tmp_path):
+    """mpremote, Thonny and ``tricktable board setup`` soft-reset a running board on their
+    first command: every timer stops (ports/rp2/main.c, ``soft_timer_deinit``) while the
+    watchdog runs on, and the REPL runs no code of ours. boot.py, which the port runs after a
+    soft reset in the raw REPL too, feeds it from a timer again (maintenance mode): the board
+    stays up as long as the person or tool works, and its firmware runs again at the next
+    power-up. Today's board reset itself about one watchdog period into the session."""
+    flash = flash_with(mpy_build, tmp_path / "flash",
+                       board_config(mqtt_broker, topic_prefix, pads=0, watchdog_ms=3000))
+    host = HostSide(mqtt_broker.host, mqtt_broker.port, topic_prefix)
+    board = USBBoard(flash, booting=micropython)
+    try:
+        host.wait(lambda: host.statuses.get("north", {}).get("online"),
+                  f"north online; it printed {bytes(board.output)!r}")
+        with RawREPL(board.port) as repl:
+            repl.exec("import virtual\nvirtual.soft_reset()")  # as mpremote's Ctrl-D
+
+            def fed() -> int:
+                return int(repl.exec("import virtual\nprint(virtual.WDT.last.feeds)"))
+
+            first = fed()
+            # 4 feeds a second apart: past the 3 s watchdog with the timers of before gone
+            eventually(lambda: fed() >= first + 4, "the watchdog fed after the soft reset",
                        every=0.25)
         assert b"watchdog reset" not in board.output, bytes(board.output)
         assert board.proc.poll() is None, bytes(board.output)

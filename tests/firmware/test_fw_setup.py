@@ -69,7 +69,7 @@ def test_setup_installs_firmware_and_config_and_reads_them_back(usb_board, flash
     assert sorted(files) == sorted([*bundle.files, "config.json"]), "no *.new, no app.py left"
     assert all(files[name] == data for name, data in bundle.files.items()), "as compiled"
     assert all(name.endswith(".mpy") for name in files
-               if name not in ("main.py", "boards.json", "config.json")), "compiled, not sources"
+               if name not in ("main.py", "boot.py", "boards.json", "config.json")), "compiled, not sources"
     config = json.loads(files["config.json"])
     assert config["board"] == "t1-north" and config["wifi"] == NETWORKS, "networks in order"
     assert (config["pads"], config["display"], config["pins"]) == (2, "max7219", "pico_w")

@@ -11,8 +11,8 @@ The stubs' own complaints about themselves are not the firmware's.
 from __future__ import annotations
 
 import os
-import subprocess
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 

@@ -45,3 +45,32 @@ def test_a_board_that_refused_part_of_its_config_is_flagged_with_why():
                                      "map wires 2 i2c readers"))
     assert health.rows()[0]["flags"] == [
         "config.json: pads 3 refused: the pico_w map wires 2 i2c readers"]
+
+
+def test_two_boards_with_one_id_are_named_not_counted_as_restarts():
+    """A config.json copied by hand: two boards take the session from each other, and their
+    statuses take turns under two boot ids. A board that restarts never goes back to a boot
+    id it left, so the turns name the twins; restarts alone are no twins."""
+    health = FleetHealth()
+    for boot in (11, 22, 11, 22, 11):
+        health.seen("north", BoardStatus(online=True, boot=boot))
+    for boot in (1, 2, 3):
+        health.seen("south", BoardStatus(online=True, boot=boot))
+    rows = {row["board"]: row for row in health.rows()}
+    assert rows["north"]["flags"] == [
+        "two boards answer to this id (boots 11, 22 take turns): give each its own "
+        "(`tricktable board setup`)"]
+    assert rows["north"]["restarts"] == 1, "only the first change could have been a restart"
+    assert rows["south"]["flags"] == ["restarted 2 times"], "restarts are no twins"
+
+
+def test_a_board_whose_session_is_taken_again_and_again_says_so_in_one_status():
+    """The board counts the links the broker ended within a keepalive of connecting (another
+    client with its id: MQTT-3.1.4-2): the doctor sees a twin in one retained status."""
+    health = FleetHealth()
+    health.seen("east", BoardStatus(online=True, boot=5, taken=4))
+    health.seen("west", BoardStatus(online=True, boot=6, taken=1))  # the room's one blip
+    rows = {row["board"]: row["flags"] for row in health.rows()}
+    assert rows["east"] == ["two boards answer to this id (its session was taken 4 times "
+                            "since it booted): give each its own (`tricktable board setup`)"]
+    assert rows["west"] == []

@@ -6,7 +6,8 @@ broker answers to the read-only ``tricktable-watch`` user (never a running part'
 broker binds client ids to users); the TLS listener ``up``'s broker gives the boards answers
 with a certificate of the club's CA for the boards' address; every board of the club file has a
 retained status that says it is online, runs the club's firmware (``host.firmware``), has no
-update refused or rolled back (a bundle whose signature or hash it refused), its Wi-Fi signal,
+update refused or rolled back (a bundle whose signature or hash it refused), shares its id with
+no other board (``fleet.health``: its session taken again and again), its Wi-Fi signal,
 and its readers (down, or weak by the /fleet page's rules, ``fleet.health``); every seat has a
 reader (a board's pad or a phone); a phone seat has a phone paired and reading, with battery
 (warnings: phones are paired as players sit down); every table's
@@ -186,6 +187,10 @@ def _board(settings: Settings, board: str, payload: bytes | None) -> list[Check]
         if "reader down" in flag:
             out.append(Check(False, f"board {board} {flag}", "reseat the reader's cable; "
                              "the seat cannot play until it reads"))
+        elif flag.startswith("two boards answer"):
+            out.append(Check(False, f"board {board}: {flag.split(': ')[0]}", "acks and "
+                             "verdicts reach the wrong board: give each board its own id "
+                             "(`tricktable board setup`)"))
         elif "weak reader" in flag:
             out.append(Check(False, f"board {board} {flag}", "clean the pad, check its "
                              "antenna cable; players will need a second tap", stops=False))

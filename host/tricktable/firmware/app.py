@@ -8,7 +8,8 @@ animation and the MQTT link. Topics and payloads are docs/architecture.md's "MQT
 
 Reading the pads and lighting a seat never wait on the radio: a placement is queued and the
 send loop woken, and the send loop alone publishes. While the link is down every seat says
-so (SeatFeedback.offline). The watchdog is fed while the scan loop and the link task both
+so, and says whether the Wi-Fi or the host is missing, or the outbox nearly full
+(SeatFeedback.trouble). The watchdog is fed while the scan loop and the link task both
 show signs of life, whether or not the link is up: it resets a board whose loops hang,
 never one waiting for its network. Times since boot (an event's ``t``, the status's
 ``uptime``) come from compat.Uptime, right past the 32-bit ticks' wrap.
@@ -42,9 +43,16 @@ class App:
     def __init__(self, board, config, storage):
         borrowed("appinit").init(self, board, config, storage)  # boot only: not kept in RAM
 
-    def offline_pads(self):
-        """The pads whose seats show that the link is down: none while it is up."""
-        return () if self.link.connected else self.enabled
+    def trouble(self):
+        """What the seats say is wrong ("wifi", "host", "full": feedback.py), and the pads
+        that say it: the
+        outbox nearly full (three quarters of ``outbox_max`` wait for the host), else, with
+        the link down, no Wi-Fi or no host."""
+        if len(self.outbox.pending) * 4 >= self.cfg["outbox_max"] * 3:
+            return "full", self.enabled
+        if self.link.connected:
+            return None, ()
+        return ("host" if self.link.network else "wifi"), self.enabled
 
     # -- pads ----------------------------------------------------------------------------
     async def start_readers(self):
@@ -144,7 +152,8 @@ class App:
                 "misses": [pad.misreads for pad in self.pads],
                 "reader_errors": [pad.reader.errors for pad in self.pads],
                 "reader_resets": [pad.reader.resets for pad in self.pads],
-                "pending": len(self.outbox.pending), "error": self.last_error,
+                "pending": len(self.outbox.pending), "taken": self.link.taken,
+                "error": self.last_error or self.link.fault,
                 "verdict_ms": self.feedback.verdict_ms}
 
     async def publish_status(self):
@@ -191,11 +200,21 @@ class App:
     # -- health --------------------------------------------------------------------------
     def healthy(self, now):
         """True while the scan loop (on a pad board) and the link task show signs of life
-        within half a watchdog period; the link being down is no sign of a hang."""
+        within half a watchdog period; the link being down is no sign of a hang. False too
+        once nothing has answered the link (no broker, no refusal from its host) for
+        ``heal_s`` with every play safe on flash: a wedged radio, an lwIP pool used up or a
+        heap that TLS can no longer use come back only with a reset, which the watchdog then
+        gives (firmware/README.md, "Healing"). A broker that is down on a host that answers
+        refuses the connection: no reset, which would not help."""
         half = self.cfg["watchdog_ms"] // 2
         if self.pads and ticks_diff(now, self.last_scan) >= half:
             return False
-        return ticks_diff(now, self.link.alive) < half
+        heal = self.cfg["heal_s"]
+        link = self.link
+        if heal and not link.connected and not self.outbox.held \
+                and ticks_diff(now, link.heard) >= heal * 1000:
+            return False
+        return ticks_diff(now, link.alive) < half
 
     async def watchdog_loop(self):
         """Feed the watchdog only while the board's loops live (``healthy``)."""

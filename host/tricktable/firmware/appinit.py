@@ -46,7 +46,7 @@ def init(app, board, config, storage):
                           ssl=broker["ca"])
     app.link.network_up = board.network_up
     app.link.dns = getattr(board, "dns_server", None)
-    app.feedback.offline = app.offline_pads
+    app.feedback.trouble = app.trouble
     app.link.on_message = app.on_message
     app.link.on_connect = app.on_connect
     for topic in (app.topic_ack, app.topic_feedback, app.topic_config):

@@ -10,6 +10,7 @@ simulator.
 import gc
 import sys
 import time
+from random import getrandbits  # a board seeds it at boot (rp2: the ROSC; ESP32: its RNG)
 
 try:
     from micropython import const
@@ -129,9 +130,22 @@ else:  # CPython (tests, the host's simulator): one process holds many boards an
         process at every board's send round cost the simulator most of its time."""
 
 
-def heap_free():
-    """Free heap in bytes, or None where the interpreter does not say (CPython)."""
-    return gc.mem_free() if hasattr(gc, "mem_free") else None
+def jitter(ms):
+    """``ms`` spread at random over its upper half (``ms`` // 2 .. ``ms``): boards that were
+    cut off together (an access point rebooting, the broker restarting) retry at their own
+    moments, not in lock step (AWS Architecture Blog, "Exponential Backoff And Jitter": equal
+    jitter)."""
+    half = ms // 2
+    return half + getrandbits(20) % (ms - half + 1)
+
+
+if sys.platform == "esp32":  # a heap that grows: what it can still take counts (esp32heap.py)
+    from esp32heap import heap_free
+else:
+
+    def heap_free():
+        """Free heap in bytes, or None where the interpreter does not say (CPython)."""
+        return gc.mem_free() if hasattr(gc, "mem_free") else None
 
 
 def heap_used():

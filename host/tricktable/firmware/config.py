@@ -22,6 +22,7 @@ DEFAULTS = {
     "outbox_bytes": 8192,
     "outbox_max": 32,
     "backoff_ms": [250, 8000],
+    "heal_s": 900,
     "update_key": None,  # the old scheme's HMAC key: boards set up before public keys
     "update_pub": None,  # the host's firmware signing public key (HSS/LMS, hex): takes updates
 }
@@ -68,6 +69,8 @@ def validate(raw):
     for key in POSITIVE:
         if not isinstance(cfg[key], int) or cfg[key] <= 0:
             raise ValueError("config %r must be a positive integer, got %r" % (key, cfg[key]))
+    if not isinstance(cfg["heal_s"], int) or isinstance(cfg["heal_s"], bool) or cfg["heal_s"] < 0:
+        raise ValueError("config 'heal_s' must be a whole number of seconds, 0 for never")
     if not isinstance(cfg["pads"], int) or not 0 <= cfg["pads"] <= 4:
         raise ValueError("config 'pads' must be 0..4, got %r" % cfg["pads"])
     back = cfg["backoff_ms"]

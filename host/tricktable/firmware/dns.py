@@ -6,10 +6,14 @@ board until the answer comes (lwIP's resolver tries for seconds), and a slow DNS
 the watchdog reset the board; here the query is sent again every ``RETRY_MS`` and the reply
 polled between the other tasks' turns. The message is RFC 1035's (section 4.1: a header, one
 question of type A, class IN, recursion desired); the first A record of the answer section
-is the address.
+is the address. A reply from another address than the server's, with another id, cut short or
+garbled is waited past like silence (RFC 5452, section 9.1: accept a reply only from the
+address the query went to, with its id): whatever comes, the parser raises nothing but the
+OSError the MQTT link handles (issue 33: an IndexError from a cut record once escaped the link
+and reset the board).
 """
 
-from compat import sleep_ms, ticks_diff, ticks_ms
+from compat import jitter, sleep_ms, ticks_diff, ticks_ms
 
 RETRY_MS = 1000
 POLL_MS = 10
@@ -28,36 +32,55 @@ def query(name, ident):
 
 
 def _skip_name(msg, i):
+    """The index after the name at ``i``; IndexError past the message's end, ValueError for
+    a label kind RFC 1035 does not define (4.1.4: 00 a label, 11 a pointer)."""
     while True:
         n = msg[i]
         if n == 0:
             return i + 1
         if n & 0xC0 == 0xC0:  # a pointer ends the name (4.1.4)
+            if i + 1 >= len(msg):
+                raise IndexError("pointer cut short")
             return i + 2
+        if n & 0xC0:
+            raise ValueError("label kind 0x%02x" % n)
         i += n + 1
 
 
 def answer(msg, ident):
-    """The first IPv4 address of a reply to query ``ident``; None if this is not one; OSError
-    when the server says the name does not exist or failed."""
+    """The first IPv4 address of a reply to query ``ident``; None if this is no reply to it
+    (another id, a query, a message cut short or garbled: a forger's or a broken middlebox's,
+    waited past like silence); OSError when the server says the name does not exist or
+    failed, or answers with no address. Nothing else is raised, whatever the bytes."""
     if len(msg) < 12 or (msg[0] << 8 | msg[1]) != ident or not msg[2] & 0x80:
         return None
     rcode = msg[3] & 0x0F
     if rcode:
         raise OSError("DNS answered rcode %d" % rcode)
-    questions = msg[4] << 8 | msg[5]
-    answers = msg[6] << 8 | msg[7]
+    try:
+        return _first_a(msg)
+    except (IndexError, ValueError):
+        return None
+
+
+def _first_a(msg):
+    """The first A record's address of a well-formed reply; IndexError or ValueError when it
+    is not one; OSError when it has none."""
     i = 12
-    for _ in range(questions):
+    for _ in range(msg[4] << 8 | msg[5]):  # the questions
         i = _skip_name(msg, i) + 4
-    for _ in range(answers):
+    for _ in range(msg[6] << 8 | msg[7]):  # the answers
         i = _skip_name(msg, i)
         kind = msg[i] << 8 | msg[i + 1]
         size = msg[i + 8] << 8 | msg[i + 9]
         i += 10
+        if i + size > len(msg):
+            raise IndexError("record past the end")
         if kind == 1 and size == 4:
             return "%d.%d.%d.%d" % (msg[i], msg[i + 1], msg[i + 2], msg[i + 3])
         i += size
+    if i > len(msg):
+        raise IndexError("question past the end")
     raise OSError("DNS answer has no IPv4 address")
 
 
@@ -74,15 +97,16 @@ async def resolve(name, server, timeout_ms=5000):
     try:
         start = ticks_ms()
         sent = None
+        wait = 0
         while ticks_diff(ticks_ms(), start) < timeout_ms:
-            if sent is None or ticks_diff(ticks_ms(), sent) >= RETRY_MS:
+            if sent is None or ticks_diff(ticks_ms(), sent) >= wait:
                 sock.sendto(msg, addr)
-                sent = ticks_ms()
+                sent, wait = ticks_ms(), jitter(RETRY_MS)
             try:
-                reply = sock.recv(512)
+                reply, peer = sock.recvfrom(512)
             except OSError:  # nothing yet (EAGAIN)
-                reply = None
-            if reply:
+                reply = peer = None
+            if reply and peer == addr:  # a reply from another address is a forger's
                 ip = answer(reply, ident)
                 if ip is not None:
                     return ip

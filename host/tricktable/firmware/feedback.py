@@ -6,9 +6,11 @@ PWM's ``freq``/``duty_u16``). ``apply(msg)`` takes a host feedback message
 ``{pad, led, pattern, ms, buzz}``; a bad message raises ValueError and changes nothing.
 ``run()`` animates blink/pulse, times out lights after ``ms`` (0 = stay) and plays tones.
 
-``offline`` (a callable: the pads that are to show the link is down, none while it is up)
-is asked at every frame; such a pad with nothing else to show pulses red slowly (_OFFLINE:
-the board has no link to the host; its plays wait on the board and go when it is back).
+``trouble`` (a callable: (what is wrong or None, the pads that show it)) is asked at every
+frame; such a pad with nothing else to show shows it in its own pattern: no Wi-Fi
+(red, two short flashes every 2 s), no host (red, pulsing slowly: Wi-Fi is up, the broker
+out of reach), outbox nearly full (amber, pulsing slowly: the host has not acknowledged most
+of what the board may keep). The plays wait on the board and go when the host is back.
 
 ``signal(pad, name)`` shows what the pad says by itself, with no host involved (SIGNALS:
 "read_again" when a card could not be read surely; "stacked" at each scan that finds a card
@@ -41,8 +43,9 @@ _FRAME_MS = const(50)
 # What a pad shows by itself (docs/cardpath.md, "What the seat sees").
 SIGNALS = {"read_again": ("white", "blink", 2000, "error"), "stacked": ("white", "pulse", 400, "none")}
 _VERDICTS_KEPT = const(16)
-# a seat with nothing else to show while the link is down: a slow pulse
-_OFFLINE = const(("red", 2000))
+# what is wrong, on a seat with nothing else to show, every 2 s (firmware/README.md, "What
+# the seat says"): "wifi" two red 150 ms flashes, "host" a red pulse, "full" an amber pulse
+_TROUBLE_MS = const(2000)
 
 
 class SeatFeedback:
@@ -58,7 +61,7 @@ class SeatFeedback:
         self.shown = [None] * pads
         self.placed = (None, 0)  # (pad, ticks_ms) of the last placement not yet given a verdict
         self.verdict_ms = []  # card-to-verdict ms since the last status (app.py clears it)
-        self.offline = None  # callable -> pads that show the link is down (None: not shown)
+        self.trouble = None  # callable -> (TROUBLE name or None, pads that show it)
 
     def apply(self, msg):
         """Validate a host feedback message, then show it."""
@@ -97,11 +100,14 @@ class SeatFeedback:
             self.state[pad] = ("off", "solid", None)
             led = "off"
         if led == "off":
-            if self.offline is not None and pad in self.offline():
-                phase = now % _OFFLINE[1]
-                half = _OFFLINE[1] // 2
-                return _OFFLINE[0], (phase if phase < half else _OFFLINE[1] - phase) / half
-            return "off", 0
+            wrong, pads = self.trouble() if self.trouble is not None else (None, ())
+            if wrong is None or pad not in pads:
+                return "off", 0
+            phase = now % _TROUBLE_MS
+            if wrong == "wifi":
+                return "red", 1 if phase < 450 and phase % 300 < 150 else 0
+            half = _TROUBLE_MS // 2
+            return "amber" if wrong == "full" else "red", (phase if phase < half else _TROUBLE_MS - phase) / half
         if pattern == "blink":
             return led, 1 if (now // 250) % 2 == 0 else 0
         if pattern == "pulse":

@@ -19,6 +19,10 @@ from compat import ticks_diff, ticks_ms
 from pn532 import PN532
 
 JOIN_MS = 15000  # a network still joining after this long is given up for the next one
+# a failure status (wrong password, no network, FAIL) is final once it has held this long: the
+# CYW43 says BADAUTH for any bad auth event in a crowded room and JOIN again when a good one
+# follows (cyw43-driver, cyw43_ctrl.c), so a moment of it is no wrong password
+FAIL_HOLD_MS = 3000
 CYW43_LINK_NOIP = 2  # Pico W status(): joined, waiting for DHCP (rp2's network names no constant)
 
 
@@ -132,12 +136,12 @@ class Board:
         self.wifi_index = 0
         self.wifi_joined = False
         self.joining_since = ticks_ms()
+        self.failing = False  # this join has shown a failure status, since failing_since
+        self.failing_since = self.joining_since
         self.wifi_pm = pins.get("wifi_pm")
         self.wdt: machine.WDT | None = None
         if watchdog:
             self.wdt = machine.WDT(timeout=cfg["watchdog_ms"])
-        if self.wdt is not None:
-            STARTED.append(self.wdt)
 
     def connect_wifi(self) -> None:
         """Start joining the first configured network (returns at once; network_up() tells)."""
@@ -157,6 +161,7 @@ class Board:
             return
         self.wifi_index = index
         self.joining_since = ticks_ms()
+        self.failing = False
         net = self.wifi[index]
         try:
             if joining(wlan):
@@ -189,9 +194,22 @@ class Board:
         if self.wifi_joined:  # the link was lost: start again from the first network
             self.wifi_joined = False
             self.join(wlan, 0)
-        elif not joining(wlan) or ticks_diff(ticks_ms(), self.joining_since) > JOIN_MS:
+        elif self.join_failed(wlan):
             self.join(wlan, (self.wifi_index + 1) % len(self.wifi))  # failed: the next one
         return False
+
+    def join_failed(self, wlan: "network.WLAN") -> bool:
+        """True once this join has failed for good: a failure status that has held
+        ``FAIL_HOLD_MS`` without the join going on, or the join's deadline (``JOIN_MS``)."""
+        now = ticks_ms()
+        if ticks_diff(now, self.joining_since) > JOIN_MS:
+            return True
+        if joining(wlan):
+            self.failing = False
+            return False
+        if not self.failing:
+            self.failing, self.failing_since = True, now
+        return ticks_diff(now, self.failing_since) >= FAIL_HOLD_MS
 
     def dns_server(self) -> "tuple | None":
         """The DNS server the network gave, (ip, 53), for resolving the broker's name without
@@ -249,24 +267,13 @@ class SetupSignal:
         self.led(1 if on else 0)
 
 
-STARTED: list = []  # the watchdog a Board started, then the timer keep_fed() feeds it from
+def keep_fed() -> None:
+    """The watchdog fed from a timer (maintenance.py) for a board whose main.py predates
+    maintenance.py (set up before issue 33, updated over the air since): its main.py calls
+    this after Ctrl-C."""
+    import maintenance
 
-
-def keep_fed(period_ms: int = 1000) -> None:
-    """From now on a timer feeds a watchdog a Board started: the board was stopped over USB
-    (Ctrl-C: ``tricktable board setup``, or a person at the REPL), and once started the
-    watchdog cannot be stopped (RP2040: 8.3 s at most) while the REPL runs no code of ours.
-    A machine.Timer callback runs from the scheduler, at the REPL too; a soft reset (setup's
-    last step) ends the timer and main.py starts the watchdog's feeding afresh."""
-    import sys
-
-    if not STARTED:
-        return
-    wdt = STARTED[0]
-    wdt.feed()
-    timer_id = -1 if sys.platform == "rp2" else 0  # rp2: virtual timers only; ESP32: 0..3
-    STARTED.append(machine.Timer(timer_id, mode=machine.Timer.PERIODIC, period=period_ms,
-                                 callback=lambda t: wdt.feed()))
+    maintenance.begin()
 
 
 def reset() -> None:

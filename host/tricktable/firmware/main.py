@@ -8,7 +8,8 @@ printed and the board resets after a pause, so a board in the field never sits d
 bundle on trial that fails goes back to the one before, as does one whose config check
 refuses the board's config.json); the watchdog covers hangs. The reset is hw.reset, the
 root's own hw when a broken bundle's does not even import. Stopped over USB (Ctrl-C), the
-board keeps its watchdog fed from a timer while the REPL is in use.
+board keeps its watchdog fed from a timer while the REPL is in use, and after a soft reset
+boot.py does (maintenance.py).
 """
 
 import sys
@@ -33,7 +34,8 @@ def boot_config():
 
 def setup_mode(why):
     """No usable config.json: say so on the REPL, the lights and the display, and wait for
-    ``tricktable board setup`` (which interrupts this loop over USB). No watchdog runs."""
+    ``tricktable board setup`` (which interrupts this loop over USB). boot.py's timer feeds
+    the watchdog meanwhile (maintenance.py)."""
     from hw import SetupSignal
 
     signal = SetupSignal(why)
@@ -47,13 +49,12 @@ def setup_mode(why):
 
 
 def stopped():
-    """Ctrl-C over USB stopped the firmware: a started watchdog is fed from a timer while the
-    REPL is in use (``tricktable board setup`` takes longer than its 8 s)."""
-    try:
-        from hw import keep_fed
-    except ImportError:  # a bundle from before keep_fed
-        return
-    keep_fed()
+    """Ctrl-C over USB stopped the firmware: the watchdog is fed from a timer while the REPL
+    is in use (``tricktable board setup`` takes longer than its 8 s), and after a soft reset
+    boot.py feeds it the same way (maintenance.py)."""
+    import maintenance
+
+    maintenance.begin()
     print("tricktable: stopped; the watchdog is fed while the REPL is in use")
 
 
@@ -90,10 +91,12 @@ def main():
 
             reset()  # fwslot.boot rolls a trial that failed back to the bundle before
         setup_mode(str(e))
+    import maintenance
     from app import App
     from compat import asyncio
     from hw import Board, load_pins, reset, reset_cause
 
+    maintenance.end()  # boot.py's timer stops: the app feeds the watchdog while it lives
     board = Board(cfg, load_pins(cfg["pins"]))
     board.connect_wifi()
     app = App(board, cfg, ".")

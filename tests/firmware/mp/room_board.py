@@ -5,7 +5,12 @@ Usage: micropython room_board.py SPEC.json. SPEC: ``config`` (config.json conten
 ``storage`` (the board's flash, kept across power cuts), ``plays`` ([[pad, uid hex]]: each is
 placed, waited for until its pad reported it, lifted), ``seed``, ``wifi`` (the Wi-Fi's
 unkindness: ``drop_every_s`` mean seconds between access-point drops, ``drop_s`` [min, max]
-seconds down, ``dhcp_ms`` [min, max] before an address once it is back), ``frames`` (PN532
+seconds down, ``dhcp_ms`` [min, max] before an address once it is back, ``reboots``
+[[wall ms, ms down]]: the room's access point rebooting under every board at once, and
+``wlan``: the board's own join logic (hw.Board) on a virtual CYW43 whose every join says
+BADAUTH for a moment (``{"join_ms", "dhcp_ms", "flaky": [status, from ms, for ms]}``,
+virtual.wifi_world)), ``dns`` (the port of a DNS server the board asks for the broker's
+name, which the config gives by name), ``frames`` (PN532
 emulator attributes set on every chip when the emulator has them: ``preamble``,
 ``postamble``, ``ack_late_ms``: odd frames as chips send them). Its TCP sockets get a
 board's few KB of send buffer (casekit.small_buffers).
@@ -59,14 +64,15 @@ def log(line):
 
 
 class RoomWifi:
-    """The network_up of a board in a room whose access point drops out now and then and
-    whose DHCP answers late (SPEC ``wifi``); the default of a pluggable model (a virtual
-    WLAN following each port's status sequence slots in here)."""
+    """The network_up of a board in a room whose access point drops out now and then, and
+    reboots under every board at once (SPEC ``wifi`` ``reboots``), and whose DHCP answers
+    late (SPEC ``wifi``); the default of a pluggable model (RoomWlan slots in here)."""
 
     def __init__(self, spec, rng):
         self.spec, self.rng = spec, rng
         self.down_until = 0
         self.next_drop = ticks_ms() + self._gap()
+        self.reboots = [r for r in spec.get("reboots", []) if r[0] + r[1] > wall_ms()]
 
     def _gap(self):
         every = self.spec.get("drop_every_s", 0)
@@ -82,8 +88,41 @@ class RoomWifi:
             self.down_until = now + down
             self.next_drop = now + down + self._gap()
             log(f"wifi_down {wall_ms()} {wall_ms() + down}")
+        if self.reboots and wall_ms() >= self.reboots[0][0]:
+            at, down = self.reboots.pop(0)
+            self.down_until = now + at + down - wall_ms()
+            log(f"wifi_down {at} {at + down}")
         return ticks_diff(now, self.down_until) >= 0
 
+
+class RoomWlan:
+    """The board's Wi-Fi through the firmware's own join logic (hw.Board.network_up) on a
+    virtual WLAN (sim/virtual.py: the CYW43's status sequence, a transient BADAUTH in every
+    join, JOIN after a lost link), its access point on the air as RoomWifi says."""
+
+    def __init__(self, spec, rng, boards_json):
+        import virtual
+
+        for name in ("machine", "network", "neopixel"):
+            sys.modules[name] = virtual
+        import hw
+
+        self.air = RoomWifi(spec, rng)
+        self.virtual = virtual
+        world = spec["wlan"]
+        virtual.wifi_world(port="rp2", join_ms=world.get("join_ms", 0),
+                           dhcp_ms=world.get("dhcp_ms", 0),
+                           flaky=tuple(world["flaky"]) if world.get("flaky") else None)
+        cfg = {"pads": 0, "reader_bus": "spi", "feedback": "none", "display": None,
+               "wifi": [{"ssid": "cardroom"}], "watchdog_ms": 8000}
+        self.board = hw.Board(cfg, hw.load_pins("pico_w", boards_json), watchdog=False)
+        self.virtual.NOW["ms"] = ticks_ms()
+        self.board.connect_wifi()
+
+    def network_up(self):
+        self.virtual.NOW["ms"] = ticks_ms()
+        self.virtual.LINK["up"] = self.air.network_up()
+        return self.board.network_up()
 
 async def watch(app, out, keepalive_ms):
     """Count episodes of a board connected, with its oldest unacked event never acked, for
@@ -159,8 +198,16 @@ def main():
             for chip in chips:
                 setattr(chip, name, value)
     board = LinkBoard(chips)
-    wifi = RoomWifi(SPEC.get("wifi", {}), rng)
+    spec = SPEC.get("wifi", {})
+    if spec.get("wlan"):
+        from casekit import boards_json
+
+        wifi = RoomWlan(spec, rng, boards_json())
+    else:
+        wifi = RoomWifi(spec, rng)
     board.network_up = wifi.network_up
+    if SPEC.get("dns"):
+        board.dns_server = lambda: ("127.0.0.1", SPEC["dns"])
     plays = SPEC["plays"]
     if lying is not None:  # the power went with this card on its pad: it lies there still
         chips[plays[lying][0]].place(tag(plays[lying][1]))
