@@ -25,22 +25,19 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "host")]
-
-import tricktable.sim  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
-from tricktable.clubfile import parse_club  # noqa: E402
-from tricktable.deckkit.decks import Registry, deck_slots  # noqa: E402
-from tricktable.engine import Engine  # noqa: E402
-from tricktable.engine.actions import Deal  # noqa: E402
-from tricktable.mqtt.broker import start_broker  # noqa: E402
-from tricktable.serve.journal import Journal  # noqa: E402
-from tricktable.serve.service import BrokerURL, Service  # noqa: E402
-from tricktable.sim.bots import Bot  # noqa: E402
-from tricktable.sim.kit import Kit  # noqa: E402
-from tricktable.web.pairings import PairingStore  # noqa: E402
-from tricktable.web.server import Scoreboard  # noqa: E402
+import tricktable.sim
+from playwright.sync_api import sync_playwright
+from tricktable.clubfile import parse_club
+from tricktable.deckkit.decks import Registry, deck_slots
+from tricktable.engine import Engine
+from tricktable.engine.actions import Deal
+from tricktable.mqtt.broker import start_broker
+from tricktable.serve.journal import Journal
+from tricktable.serve.service import BrokerURL, Service
+from tricktable.sim.bots import Bot
+from tricktable.sim.kit import Kit
+from tricktable.web.pairings import PairingStore
+from tricktable.web.server import Scoreboard
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]

@@ -170,13 +170,15 @@ def test_deck_check_lists_missing_extra_and_foreign_cards(emulator, usb_reader, 
     hand = make_tags(24)
     enroll_deck(registry, usb_reader, 1, "24", ScriptedUI(emulator, hand), tap_timeout=5)
     foreign = make_tags(1, first=300)[0]
-    enroll_deck(registry, usb_reader, 2, "24", ScriptedUI(emulator, [foreign]), tap_timeout=0.3)
+    # the idle times are what a person's pause means, not a serial link's (a loaded machine
+    # answers a poll over the pty in more than 0.3 s): the scripted person lifts the last card
+    enroll_deck(registry, usb_reader, 2, "24", ScriptedUI(emulator, [foreign]), tap_timeout=3)
     stranger = make_tags(1, first=400)[0]
     copied = Tag(bytes.fromhex("04999999999999"))
     copied.write_user(hand[5].user_bytes()[:16])  # AS's record cloned onto another tag
     scan = [*hand[2:], foreign, stranger, copied]
     ui = ScriptedUI(emulator, scan)
-    report = check_deck(registry, usb_reader, 1, ui, idle_timeout=0.3)
+    report = check_deck(registry, usb_reader, 1, ui, idle_timeout=3)
     assert [s.name for s in report.missing] == ["9S", "10S"]
     assert report.foreign == [(foreign.uid, "9S of deck 2")]
     assert [uid for uid, _ in report.extra] == [stranger.uid, copied.uid]
