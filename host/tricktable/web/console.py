@@ -50,7 +50,7 @@ from tricktable.textfiles import TextFileError, read_text
 from tricktable.web.console_link import NightLink
 from tricktable.web.feed import Feed
 from tricktable.web.fleet_routes import fleet_routes
-from tricktable.web.guard import SecurityHeaders, bearer_ok
+from tricktable.web.guard import SecurityHeaders, admin_auth, admin_only
 from tricktable.web.pad_routes import pairing_routes
 from tricktable.web.pairings import PairingStore
 from tricktable.web.responses import STATIC, error, page
@@ -133,12 +133,6 @@ def create_console(feed: Feed, token: str, night: Path, journal: Path | None,
     if not token:
         raise ValueError("the director console needs an admin token")
 
-    def authorised(request: Request) -> bool:
-        return bearer_ok(request, token)
-
-    def refused(request: Request) -> Response | None:
-        return None if authorised(request) else error(403, "admin token missing or wrong")
-
     def read_night() -> dict[str, Any]:
         data = json.loads(read_text(night, "club night file"))
         with feed.lock:
@@ -151,17 +145,15 @@ def create_console(feed: Feed, token: str, night: Path, journal: Path | None,
         finally:
             opened.close()
 
+    @admin_only
     async def api_console(request: Request) -> Response:
-        if not authorised(request):
-            return error(403, "admin token missing or wrong")
         try:
             return JSONResponse(await asyncio.to_thread(read_night))
         except (TextFileError, ValueError, ClubError) as exc:
             return error(500, f"cannot read the night {night}: {exc}")
 
+    @admin_only
     async def api_command(request: Request) -> Response:
-        if not authorised(request):
-            return error(403, "admin token missing or wrong")
         try:
             body = await request.json()
         except ValueError:
@@ -193,9 +185,8 @@ def create_console(feed: Feed, token: str, night: Path, journal: Path | None,
             raise ValueError(f"table {table} has not begun this round's game")
         return choices(record, at)
 
+    @admin_only
     async def api_choices(request: Request) -> Response:
-        if not authorised(request):
-            return error(403, "admin token missing or wrong")
         try:
             found = await asyncio.to_thread(read_choices, request.path_params["table"],
                                             request.path_params["at"])
@@ -217,9 +208,10 @@ def create_console(feed: Feed, token: str, night: Path, journal: Path | None,
         Route("/api/console/command", api_command, methods=["POST"]),
         Route("/api/console/choices/{table}/{at:int}", api_choices),
         Route("/api/players/names", lambda _r: JSONResponse({"players": {}})),
-        *fleet_routes(feed, refused),
-        *(pairing_routes(feed, pairings, refused, lambda _r: pad_url or "/pad")
+        *fleet_routes(feed),
+        *(pairing_routes(feed, pairings, lambda _r: pad_url or "/pad")
           if pairings is not None else []),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
+    return Starlette(routes=routes, lifespan=lifespan,
+                     middleware=[Middleware(SecurityHeaders), admin_auth(token)])

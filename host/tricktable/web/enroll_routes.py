@@ -1,7 +1,7 @@
 """Enrollment by phone: tag a deck card by card with a phone's NFC (docs/phones.md,
 "Tagging a deck with a phone"), behind the admin token.
 
-``enroll_routes(registry, refused)``: ``/enroll`` (static/enroll.html: Web NFC reads each
+``enroll_routes(registry)``: ``/enroll`` (static/enroll.html: Web NFC reads each
 tag's UID), ``GET /api/enroll/{deck}`` (the deck's kind, how many cards have a tag, the next
 card to tap), ``POST /api/enroll`` (``{"deck", "kind", "name"}``: a new deck, or the one
 there to go on with) and ``POST /api/enroll/{deck}/tag`` (``{"uid"}``: the tag becomes the
@@ -23,6 +23,7 @@ from starlette.routing import Route
 
 from tricktable.deckkit.decks import CARD_DECKS, Registry, RegistryError
 from tricktable.deckkit.enroll import EnrollError, enroll_uid, missing
+from tricktable.web.guard import admin_only
 from tricktable.web.responses import error, page
 
 UID = re.compile(r"^(?:[0-9a-f]{2}){4,10}$")
@@ -39,14 +40,12 @@ def _progress(registry: Registry, deck_id: int) -> dict[str, Any]:
             "done": len(slots) - len(left), "next": left[0].name if left else None}
 
 
-def enroll_routes(registry: Path, refused: Callable[[Request], Response | None]) -> list[Route]:
+def enroll_routes(registry: Path) -> list[Route]:
     def opened(work: Callable[[Registry], Any]) -> Any:
         with Registry(registry) as reg:
             return work(reg)
 
     async def run(request: Request, work: Callable[[Registry], Any]) -> Response:
-        if (refusal := refused(request)) is not None:
-            return refusal
         try:
             return JSONResponse(await asyncio.to_thread(opened, work))
         except (EnrollError, RegistryError) as exc:
@@ -59,10 +58,12 @@ def enroll_routes(registry: Path, refused: Callable[[Request], Response | None])
             return {}
         return got if isinstance(got, dict) else {}
 
+    @admin_only
     async def api_deck(request: Request) -> Response:
         deck = request.path_params["deck"]
         return await run(request, lambda reg: _progress(reg, deck))
 
+    @admin_only
     async def api_start(request: Request) -> Response:
         got = await body(request)
         deck, kind, name = got.get("deck"), got.get("kind"), got.get("name", "")
@@ -81,6 +82,7 @@ def enroll_routes(registry: Path, refused: Callable[[Request], Response | None])
 
         return await run(request, start)
 
+    @admin_only
     async def api_tag(request: Request) -> Response:
         deck = request.path_params["deck"]
         uid = str((await body(request)).get("uid", "")).replace(":", "").lower()

@@ -1,35 +1,32 @@
 """The fleet page's routes, served by the scoreboard and by the director console alike.
 
-``fleet_routes(feed, refused)``: ``/fleet`` (static/fleet.html), ``GET /api/fleet`` (every
+``fleet_routes(feed)``: ``/fleet`` (static/fleet.html), ``GET /api/fleet`` (every
 board's health and flags, ``tricktable.fleet.health`` through the feed's model) and
-``POST /api/fleet/{board}/blink`` (the board's pads blink blue, with a chirp, to find it).
-``refused(request)`` is the caller's admin check: a response when the call is not allowed,
-else None.
+``POST /api/fleet/{board}/blink`` (the board's pads blink blue, with a chirp, to find it),
+the API for the admin alone (``web.guard.admin_only``).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from tricktable.web.feed import Feed
+from tricktable.web.guard import admin_only
 from tricktable.web.responses import error, page
 
 
-def fleet_routes(feed: Feed, refused: Callable[[Request], Response | None]) -> list[Route]:
+def fleet_routes(feed: Feed) -> list[Route]:
+    @admin_only
     async def api_fleet(request: Request) -> Response:
-        if (refusal := refused(request)) is not None:
-            return refusal
         with feed.lock:
             return JSONResponse({"boards": feed.club.fleet.rows()})
 
+    @admin_only
     async def api_blink(request: Request) -> Response:
-        if (refusal := refused(request)) is not None:
-            return refusal
         board = request.path_params["board"]
         with feed.lock:
             row = next((r for r in feed.club.fleet.rows() if r["board"] == board), None)

@@ -10,8 +10,8 @@ A refused pairing answers 403 with the reason in words; phones off (no pairings 
 ``GET /api/pad/standin``: in the demo only, the tags a desktop browser's labelled "place
 card" stand-in offers in place of an NFC field.
 
-``pairing_routes(feed, store, refused, pad_url)`` (the console, and the scoreboard with an
-admin token; ``refused`` is the caller's admin check): ``/phones`` (static/phones.html: a QR
+``pairing_routes(feed, store, pad_url)`` (the console, and the scoreboard with an
+admin token; the API for the admin alone, ``web.guard.admin_only``): ``/phones`` (static/phones.html: a QR
 code per seat), ``GET /api/phones`` (every phone seat the host serves, from the readers'
 retained config and status, each with its live pairing),
 ``POST /api/phones/pair`` (``{"table","seat","by"}``: a new pairing, its seat page address
@@ -33,6 +33,7 @@ from starlette.routing import Route
 
 from tricktable.protocol import ProtocolError, natural_key, phone_reader_seat, valid_id
 from tricktable.web.feed import Feed
+from tricktable.web.guard import admin_only
 from tricktable.web.pad_relay import NotSeated, PadRelay
 from tricktable.web.pairings import (
     Pairing,
@@ -175,18 +176,15 @@ def phone_seats(feed: Feed, live: list[Pairing]) -> list[dict[str, Any]]:
 
 
 def pairing_routes(feed: Feed, store: PairingStore,
-                   refused: Callable[[Request], Response | None],
                    pad_url: Callable[[Request], str],
                    on_revoke: Callable[[Pairing], None] | None = None) -> list[Route]:
+    @admin_only
     async def api_list(request: Request) -> Response:
-        if (refusal := refused(request)) is not None:
-            return refusal
         live = await asyncio.to_thread(store.live)
         return JSONResponse({"seats": phone_seats(feed, live)})
 
+    @admin_only
     async def api_pair(request: Request) -> Response:
-        if (refusal := refused(request)) is not None:
-            return refusal
         body = await _body(request) or {}
         table, seat, by = body.get("table"), body.get("seat"), body.get("by", "director")
         if not isinstance(table, str) or not valid_id(table):
@@ -209,9 +207,8 @@ def pairing_routes(feed: Feed, store: PairingStore,
         return JSONResponse(dict(pairing.to_json(), url=url,
                                  qr=segno.make(url, error="m").svg_data_uri(scale=5, border=2)))
 
+    @admin_only
     async def api_revoke(request: Request) -> Response:
-        if (refusal := refused(request)) is not None:
-            return refusal
         try:
             pairing = await asyncio.to_thread(store.revoke, int(request.path_params["id"]))
         except KeyError as exc:
