@@ -18,8 +18,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.prompt import Prompt
 from rich.table import Table
 
-from tricktable.club.errors import ClubError
 from tricktable.cli.secretopts import warn_on_command_line
+from tricktable.club.errors import ClubError
 from tricktable.club.roster import read_roster
 from tricktable.deckkit import decks, enroll
 
