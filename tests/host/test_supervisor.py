@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 from tricktable.appliance.supervisor import Log, Part, Supervisor
 from waiting import eventually
@@ -92,3 +93,38 @@ def alive(pid: int) -> bool:
             return stat.read().split(") ", 1)[1][0] != "Z"
     except FileNotFoundError:
         return False
+
+
+def logged(path: Path) -> str:
+    """The log's text, or nothing in the instant it is being rotated."""
+    try:
+        return path.read_text()
+    except FileNotFoundError:
+        return ""
+
+
+def test_a_part_printing_without_end_cannot_fill_the_disk_with_the_log(tmp_path):
+    """The log is rotated by size while up runs, not only when it starts: a part that
+    prints without pause leaves at most two files of about the limit, the owner's only."""
+    limit = 64 * 1024
+    log = Log(tmp_path / "up.log", rotate_bytes=limit)
+    chatty = Part("chatty", python("import itertools\nfor n in itertools.count():\n"
+                                   "    print(f'line {n} ' + 'x' * 90)"))
+    supervisor = Supervisor([chatty], log, tmp_path / "up.json", grace=1.0)
+    stop = threading.Event()
+    runner = threading.Thread(target=supervisor.run, args=(stop,))
+    runner.start()
+    try:
+        eventually(lambda: "chatty: line 20000 " in logged(tmp_path / "up.log.1")
+                   + logged(tmp_path / "up.log"),
+                   "20,000 lines (about 2 MB) printed", timeout=120)
+    finally:
+        stop.set()
+        runner.join(30)
+    log.close()
+    files = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("up.log"))
+    assert files == ["up.log", "up.log.1"]
+    for name in files:
+        path = tmp_path / name
+        assert path.stat().st_size <= limit + 200, (name, path.stat().st_size)
+        assert oct(path.stat().st_mode & 0o777) == "0o600", name

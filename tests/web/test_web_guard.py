@@ -113,3 +113,16 @@ def test_an_upload_streamed_past_the_limit_is_refused_at_the_limit():
     asyncio.run(app(scope, receive, send))
     assert sent[0]["status"] == 413
     assert pulled <= MAX_UPLOAD + len(chunk), f"read {pulled} bytes of the body"
+
+
+@pytest.mark.parametrize("body", [
+    '{"format": ' + "[" * 100_000 + "]" * 100_000 + "}",  # the JSON form
+    '{"fileType": "Euchre Game Notation", "deals": ' + "[" * 100_000 + "]" * 100_000 + "}",  # EGN
+    '{"format": 1' + "0" * 5000 + "}",  # a number too long to convert
+])
+def test_an_upload_too_deep_or_too_long_to_read_is_a_400_of_one_line(night_board, body, caplog):
+    board, _ = night_board
+    got = httpx.post(f"{board.url}/api/replay/file?name=deep.json", content=body.encode())
+    assert got.status_code == 400, got.text[:300]
+    assert "\n" not in got.json()["error"] and len(got.text) < 300, got.text
+    assert "Traceback" not in caplog.text

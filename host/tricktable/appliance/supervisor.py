@@ -68,21 +68,34 @@ class Part:
 
 
 class Log:
-    """One log file for every part, each line stamped and named; thread-safe."""
+    """One log file for every part, each line stamped and named; thread-safe. The file is
+    the owner's alone (0600); past ``rotate_bytes`` it is renamed ``NAME.1`` (replacing the
+    one before) and a new one begun, at start and while running, so that it cannot fill the
+    disk."""
 
-    def __init__(self, path: Path, echo: TextIO | None = None) -> None:
+    def __init__(self, path: Path, echo: TextIO | None = None,
+                 rotate_bytes: int = LOG_ROTATE_BYTES) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists() and path.stat().st_size > LOG_ROTATE_BYTES:
-            os.replace(path, path.with_name(path.name + ".1"))
-        self.path = path
-        self._file = path.open("a", encoding="utf-8", buffering=1)
+        self.path, self.rotate_bytes = path, rotate_bytes
         self._echo = echo
         self._lock = threading.Lock()
+        if path.exists() and path.stat().st_size > rotate_bytes:
+            os.replace(path, path.with_name(path.name + ".1"))
+        self._file = self._open()
+
+    def _open(self) -> TextIO:
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        os.fchmod(fd, 0o600)  # an older log made readable by others is made private too
+        return open(fd, "a", encoding="utf-8", buffering=1)
 
     def line(self, who: str, text: str) -> None:
         stamped = f"{time.strftime('%Y-%m-%d %H:%M:%S')} {who}: {text.rstrip()}\n"
         with self._lock:
             self._file.write(stamped)
+            if self._file.tell() > self.rotate_bytes:
+                self._file.close()
+                os.replace(self.path, self.path.with_name(self.path.name + ".1"))
+                self._file = self._open()
             if self._echo is not None:
                 self._echo.write(stamped)
                 self._echo.flush()
