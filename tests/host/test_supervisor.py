@@ -9,6 +9,7 @@ parent-death signal.
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -58,8 +59,9 @@ def test_a_dying_part_is_started_again_and_every_part_stops_with_the_tree(tmp_pa
     log.close()
     lines = text()
     assert "steady: steady up" in lines and "dying: dying up" in lines
-    assert "dying exited (status 3) after 0 s; starting it again in 1 s" in lines
-    assert "dying exited (status 3) after 0 s; starting it again in 2 s" in lines
+    for pause in (1, 2):  # a second at a load of 16 is young too: "after 0 s" or "1 s"
+        assert re.search(rf"dying exited \(status 3\) after [01] s; starting it again in "
+                         rf"{pause} s", lines), lines
     assert "stubborn did not stop within 1 s; killing it" in lines
     assert "cannot start prepared: no files yet" in lines and len(prepared) == 2
     assert lines.rstrip().endswith("up: every part stopped")

@@ -6,8 +6,10 @@ each one's ``ready`` check, a line of its output or a callable), then watches th
 ``stop`` is set: a part that exits is started again after a pause that doubles while it
 keeps dying young (1 s up to 30 s), and the log says so (``serve exited (signal 9) after 40 s;
 starting it again in 1 s``). Every line a part prints goes to the log file prefixed with the
-time and the part's name, and to ``echo``. ``state`` (JSON) names the supervisor's and each
-part's process id, rewritten on every start, for ``tricktable log``, ``restore`` and tests.
+time and the part's name, and to ``echo``. A part's ``prepare`` that raises :class:`PartRefused` (a port held by someone
+else, say) stops the whole tree, and ``run`` raises it after every part has stopped; so does a
+``required`` part that is not ready in time: the parts after it are not started. ``state``
+(JSON) names the supervisor's and each part's process id, rewritten on every start, for ``tricktable log``, ``restore`` and tests.
 Stopping sends SIGTERM to every part, newest first, and SIGKILL to one that has not ended
 within ``grace`` seconds. Each child gets SIGTERM from Linux if the supervisor is killed
 (``prctl(PR_SET_PDEATHSIG)``, looked up before any fork: the child, forked from a process with
@@ -53,18 +55,25 @@ READY_TIMEOUT_S = 30.0
 LOG_ROTATE_BYTES = 10 * 1024 * 1024
 
 
+class PartRefused(RuntimeError):
+    """A part cannot be started safely; the whole tree stops and ``run`` raises this."""
+
+
 @dataclass
 class Part:
     """One program: its name in the log, its command line and extra environment, what to do
-    before each start (``prepare``: write its files again, say), and how to know it is ready
-    (a substring of a line it prints, and/or a check that returns True)."""
+    before each start (``prepare``: write its files again, say; :class:`PartRefused` from it
+    stops the tree), and how to know it is ready (a substring of a line it prints, and/or a
+    check given the part's process id that returns True); ``required``: the parts after it
+    are started only once it is ready."""
 
     name: str
     argv: list[str]
     env: Mapping[str, str] = field(default_factory=dict)
     prepare: Callable[[], object] | None = None
     ready_line: str | None = None
-    ready_check: Callable[[], bool] | None = None
+    ready_check: Callable[[int], bool] | None = None
+    required: bool = False
 
 
 class Log:
@@ -124,9 +133,13 @@ class Supervisor:
         self.log, self.state, self.grace = log, state, grace
         self._stop = threading.Event()
         self._lock = threading.Lock()
+        self._refused: PartRefused | None = None
+        self._outer: threading.Event | None = None
 
     def run(self, stop: threading.Event) -> None:
-        """Start every part, keep them running until ``stop`` is set, then stop them all."""
+        """Start every part, keep them running until ``stop`` is set, then stop them all;
+        raise :class:`PartRefused` when a part refused to start (see the module)."""
+        self._outer = stop
         try:
             for running in self.parts:
                 if stop.is_set():
@@ -139,6 +152,17 @@ class Supervisor:
         finally:
             self._stop.set()
             self._stop_all()
+        if self._refused is not None:
+            raise self._refused
+
+    def _refuse(self, refusal: PartRefused) -> None:
+        """Stop the whole tree for ``refusal`` (said in the log, raised by ``run``)."""
+        self.log.line("up", f"{refusal}; stopping every part")
+        if self._refused is None:
+            self._refused = refusal
+        self._stop.set()
+        if self._outer is not None:
+            self._outer.set()
 
     def pids(self) -> dict[str, int]:
         with self._lock:
@@ -149,10 +173,17 @@ class Supervisor:
         deadline = time.monotonic() + READY_TIMEOUT_S
         while not stop.is_set() and time.monotonic() < deadline:
             line_ok = part.ready_line is None or running.ready.is_set()
-            if line_ok and (part.ready_check is None or part.ready_check()):
+            proc = running.proc
+            if line_ok and (part.ready_check is None or proc is not None
+                            and proc.poll() is None and part.ready_check(proc.pid)):
                 return
             stop.wait(0.05)
-        if not stop.is_set():
+        if stop.is_set():
+            return
+        if part.required:
+            self._refuse(PartRefused(f"{part.name} is not ready after {READY_TIMEOUT_S:g} s; "
+                                     "the parts that need it are not started"))
+        else:
             self.log.line("up", f"{part.name} is not ready after {READY_TIMEOUT_S:g} s; "
                                 "starting the next part anyway")
 
@@ -176,6 +207,9 @@ class Supervisor:
             started = time.monotonic()
             try:
                 proc = self._spawn(running)
+            except PartRefused as refusal:
+                self._refuse(refusal)
+                return
             except (OSError, RuntimeError) as exc:  # RuntimeError: its prepare's own errors
                 self.log.line("up", f"cannot start {part.name}: {exc}")
                 if self._stop.wait(pause):

@@ -1,0 +1,67 @@
+"""``tricktable up`` proves whom it talks to (docs/operations.md, "Security"): another user
+of the club's machine (nobody) who listens first on the broker's port receives no password,
+and one on the console's port is never shown to the director; up stops with one line naming
+the port and who holds it. The same club with the ports free (the positive control) starts,
+and its parts log in to the broker up started.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from localuser import NOBODY, Squatter, needs_nobody
+from upkit import Up
+
+pytestmark = [pytest.mark.slow, needs_nobody]
+
+
+def up_once(tmp: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", "from tricktable.cli import main; main()", "up",
+                           "--club", str(tmp / "club.toml"), "--data", str(tmp / "data")],
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def club(tmp_path, topic_prefix):
+    """A club's files as upkit.Up makes them, up not started (its ports free)."""
+    made = Up(tmp_path, topic_prefix, start=False)
+    yield made
+    made.close()
+
+
+def last_line(done: subprocess.CompletedProcess[str]) -> str:
+    return (done.stdout + done.stderr).strip().splitlines()[-1]
+
+
+def test_a_squatter_on_the_broker_port_gets_no_password_and_up_stops(club):
+    with Squatter("127.0.0.1", club.port) as squatter:
+        done = up_once(club.tmp)
+        got = squatter.got()
+    assert done.returncode != 0, done.stdout[-2000:]
+    line = last_line(done)
+    assert f"port {club.port} on 127.0.0.1" in line and NOBODY.pw_name in line, line
+    for user in ("tricktable-host", "tricktable-web", "tricktable-director"):
+        assert club.secret(user).encode() not in got
+    assert b"tricktable-" not in got  # not even a CONNECT
+
+
+def test_a_squatter_on_the_console_port_is_never_shown_and_up_stops(club):
+    with Squatter("127.0.0.1", club.console_port) as squatter:
+        done = up_once(club.tmp)
+        assert squatter.got() == b""
+    assert done.returncode != 0
+    line = last_line(done)
+    assert f"port {club.console_port} on 127.0.0.1 (the director's console)" in line, line
+    assert "director console on" not in done.stdout
+    assert f":{club.console_port}/" not in done.stdout  # no address printed for it
+
+
+def test_with_the_ports_free_up_starts_its_own_broker_and_every_part(club):
+    club.begin()  # waits until every part, the console last, is ready
+    log = club.log()
+    for user in ("tricktable-host", "tricktable-web", "tricktable-director"):
+        assert f"u'{user}')" in log, log[-3000:]
+    assert "director console on" in club.output()
