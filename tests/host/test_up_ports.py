@@ -2,7 +2,7 @@
 of the club's machine (nobody) who listens first on the broker's port receives no password,
 and one on the console's port is never shown to the director; up stops with one line naming
 the port and who holds it. The same club with the ports free (the positive control) starts,
-and its parts log in to the broker up started.
+and its parts log in to the broker up started; what it keeps is the owner's alone.
 """
 
 from __future__ import annotations
@@ -59,9 +59,19 @@ def test_a_squatter_on_the_console_port_is_never_shown_and_up_stops(club):
     assert f":{club.console_port}/" not in done.stdout  # no address printed for it
 
 
-def test_with_the_ports_free_up_starts_its_own_broker_and_every_part(club):
+def test_with_the_ports_free_up_starts_its_own_broker_and_every_part_and_keeps_data_private(
+        club):
+    """The control of the two above; and the club's data is the owner's alone (0600 files,
+    0700 folders), an older night file readable by others included."""
+    (club.tmp / "night.json").chmod(0o644)
     club.begin()  # waits until every part, the console last, is ready
     log = club.log()
     for user in ("tricktable-host", "tricktable-web", "tricktable-director"):
         assert f"u'{user}')" in log, log[-3000:]
     assert "director console on" in club.output()
+    data = club.data
+    for path in (club.tmp / "night.json", club.tmp / "journal.sqlite", data / "up.log",
+                 data / "addresses.json", data / "up.json"):
+        assert path.stat().st_mode & 0o077 == 0, f"{path}: {oct(path.stat().st_mode)}"
+    for folder in (data, data / "secrets", data / "broker"):
+        assert folder.stat().st_mode & 0o077 == 0, f"{folder}: {oct(folder.stat().st_mode)}"

@@ -16,7 +16,8 @@ holds its port (``refuse_taken``: the whole tree stops with one line otherwise) 
 only once its listening socket is its own (``holds_port``); the parts that log in to the
 broker start only after that. ``addresses(settings)`` says where the TV, the players'
 phone page and the console are, each with a QR code. ``run(settings, stop, echo)`` writes
-the addresses for the TV page, runs the parts under a ``Supervisor`` with the backups'
+the addresses for the TV page, makes the club's data the owner's alone (``owneronly``), runs the parts under a
+``Supervisor`` with the backups'
 ``Watcher`` beside them until ``stop`` is set. Only one ``up`` runs on a data directory
 (a lock on ``DATA/up.lock``).
 """
@@ -45,6 +46,7 @@ from tricktable.appliance.credentials import (
     Credentials,
 )
 from tricktable.appliance.listeners import held_by, listening, owner_name, vouched
+from tricktable.appliance.owneronly import make_owner_only
 from tricktable.appliance.settings import Settings
 from tricktable.appliance.supervisor import Log, Part, PartRefused, Supervisor
 from tricktable.mqtt.broker import MOSQUITTO, mosquitto_available
@@ -336,6 +338,9 @@ def run(settings: Settings, creds: Credentials, stop: threading.Event,
         echo: TextIO | None = None) -> None:
     """Run the night's parts until ``stop`` is set (see the module's docstring)."""
     check(settings)
+    settings.data.mkdir(parents=True, exist_ok=True)
+    make_owner_only([p for p in (settings.journal, settings.club_db, settings.night) if p],
+                    [settings.data, settings.backups])
     held = lock(settings.data)
     try:
         parts = plan(settings, creds)

@@ -1,12 +1,14 @@
 """``tricktable up``, ``log`` and ``restore``: the club's host as one command (docs/appliance.md).
 
 Thin: reads the club file's ``[host]`` section (``appliance.settings``), makes the secrets,
-prints the addresses with their QR codes (and the console's token the first time), and runs
+prints the addresses with their QR codes and where the console's token is (never the
+token: stdout goes to the system journal under systemd), and runs
 ``appliance.up`` until Ctrl-C or SIGTERM.
 """
 
 from __future__ import annotations
 
+import getpass
 import signal
 import subprocess
 import sys
@@ -68,9 +70,10 @@ def up(club_file: Path, data: Path | None, night: Path | None) -> None:
     entry = boards_entry(settings)
     click.echo(f"boards (when up starts the broker): tricktable board setup --broker {entry.url}"
                + (f" --ca-file {entry.ca}" if entry.ca else "  (plain MQTT: host.tls = false)"))
-    if "console-token" in creds.made:
-        click.echo(f"the console's token (shown this once; kept in "
-                   f"{creds.file('console-token')}): {creds.console_token}")
+    if settings.night is not None:  # the token itself is never printed: stdout is kept in
+        # the system journal, which others may read
+        click.echo(f"the console's token is in {creds.console_token_file} (readable by "
+                   f"{getpass.getuser()} only): sign in with it on the console's page")
     click.echo(f"one log for everything: tricktable log --data {settings.data}", nl=True)
     try:
         run(settings, creds, stop, sys.stdout)

@@ -4,7 +4,8 @@
 (port 0 picks a free one; ``.url`` says where it is) and serves either in a background
 thread (``start()``/``stop()``, for the demo and tests) or in the foreground until Ctrl-C
 (``run()``, for ``tricktable web``). Stopping ends the open event streams first, so
-nothing waits on a browser. It serves the director console the same way (``make_app``).
+nothing waits on a browser. A request must arrive whole within a deadline, and connections
+are bounded (``web.slowclients``). It serves the director console the same way (``make_app``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from tricktable.web.app import create_app
 from tricktable.web.feed import Feed
 from tricktable.web.journal_hands import HistoryFiles, JournalHands
 from tricktable.web.night import NightFile
+from tricktable.web.slowclients import server_options
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +80,7 @@ class Scoreboard:
         self.host, self.port = self._sock.getsockname()[:2]
         self._exiting = threading.Event()
         config = uvicorn.Config(self.app, log_level="warning", timeout_graceful_shutdown=2,
-                                lifespan="on")
+                                lifespan="on", **server_options())
         self._server = _Server(config, self._exiting)
         self._thread: threading.Thread | None = None
         self._watcher = threading.Thread(target=self._close_streams_on_exit, daemon=True)
