@@ -38,6 +38,7 @@ from typing import IO, TextIO
 import segno
 
 from tricktable.appliance import backup
+from tricktable.appliance.brokeruser import broker_user, let_broker_read, why_root
 from tricktable.appliance.credentials import (
     DIRECTOR_USER,
     HOST_USER,
@@ -154,7 +155,8 @@ def write_broker_files(settings: Settings, creds: Credentials) -> Path:
     password file (the boards' lines from ``host.passwd`` and a line for each part's user),
     the ACL (the programs' users and each board of the club file reading its own table's
     display), the club's CA and the broker's certificate (TLS; the CA is made once and kept)
-    and the configuration, the shipped one through ``provision.brokerconf``; its path."""
+    and the configuration, the shipped one through ``provision.brokerconf``, run as
+    ``brokeruser.broker_user()`` (never root), who is let read them; its path."""
     url = settings.broker
     folder = settings.data / "broker"
     folder.mkdir(parents=True, exist_ok=True)
@@ -169,15 +171,19 @@ def write_broker_files(settings: Settings, creds: Credentials) -> Path:
         write_private(files.acl, acl_text(settings.club.prefix, settings.club.board_tables()))
     except (TextFileError, BrokerFileError) as exc:
         raise UpError(str(exc)) from None
+    user = broker_user(settings.data)
+    readable = [files.passwd, files.acl]
     if settings.tls:
-        make_club_certs(files.certs, cert_names(settings), settings.club.name)
+        certs = make_club_certs(files.certs, cert_names(settings), settings.club.name)
+        readable += [certs.ca, certs.server, certs.server_key]
         config = club_config(files, plain_port=url.port, plain_host=url.host,
-                             tls_port=settings.tls_port, tls_host=settings.listen)
+                             tls_port=settings.tls_port, tls_host=settings.listen, user=user)
     else:
         config = club_config(files, plain_port=url.port, plain_host=settings.listen,
-                             tls_port=None)
+                             tls_port=None, user=user)
     path = folder / "mosquitto.conf"
     write_private(path, config + "log_dest stderr\n")
+    let_broker_read(settings.data, [folder, files.certs], readable, files.data)
     return path
 
 
@@ -348,6 +354,8 @@ def run(settings: Settings, creds: Credentials, stop: threading.Event,
         log = Log(settings.log, echo)
         log.line("up", f"starting {', '.join(p.name for p in parts)} for {settings.club.name}; "
                        f"log {settings.log}")
+        if any(p.name == "broker" for p in parts) and (why := why_root(settings.data)):
+            log.line("up", why)
         watcher = backup.Watcher(settings, lambda text: log.line("up", text))
         watcher.start()
         try:
