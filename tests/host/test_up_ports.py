@@ -2,13 +2,17 @@
 of the club's machine (nobody) who listens first on the broker's port receives no password,
 and one on the console's port is never shown to the director; up stops with one line naming
 the port and who holds it. The same club with the ports free (the positive control) starts,
-and its parts log in to the broker up started; what it keeps is the owner's alone.
+and its parts log in to the broker up started; what it keeps is the owner's alone, and its
+broker runs as Debian's mosquitto user, not root.
 """
 
 from __future__ import annotations
 
+import pwd
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -25,11 +29,15 @@ def up_once(tmp: Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture
-def club(tmp_path, topic_prefix):
-    """A club's files as upkit.Up makes them, up not started (its ports free)."""
-    made = Up(tmp_path, topic_prefix, start=False)
+def club(topic_prefix):
+    """A club's files as upkit.Up makes them, up not started (its ports free), in a folder
+    that the broker's own user may pass through (as /var/lib/tricktable is), not under /root."""
+    folder = Path(tempfile.mkdtemp(prefix="club-"))
+    folder.chmod(0o711)
+    made = Up(folder, topic_prefix, start=False)
     yield made
     made.close()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def last_line(done: subprocess.CompletedProcess[str]) -> str:
@@ -73,5 +81,10 @@ def test_with_the_ports_free_up_starts_its_own_broker_and_every_part_and_keeps_d
     for path in (club.tmp / "night.json", club.tmp / "journal.sqlite", data / "up.log",
                  data / "addresses.json", data / "up.json"):
         assert path.stat().st_mode & 0o077 == 0, f"{path}: {oct(path.stat().st_mode)}"
-    for folder in (data, data / "secrets", data / "broker"):
+    for folder in (data / "secrets",):
         assert folder.stat().st_mode & 0o077 == 0, f"{folder}: {oct(folder.stat().st_mode)}"
+    for folder in (data, data / "broker"):  # the broker's group passes through, reads: no more
+        assert folder.stat().st_mode & 0o027 == 0, f"{folder}: {oct(folder.stat().st_mode)}"
+    broker = Path(f"/proc/{club.pids()['broker']}/status").read_text()
+    uid = next(line.split()[1] for line in broker.splitlines() if line.startswith("Uid:"))
+    assert int(uid) == pwd.getpwnam("mosquitto").pw_uid  # the broker dropped root
