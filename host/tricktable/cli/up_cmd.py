@@ -168,13 +168,21 @@ def service_install(club_file: Path, data: Path | None, night: Path | None, user
     settings = settings_of(club_file, data, night)
     settings.data.mkdir(parents=True, exist_ok=True)
     folder = unit_dir or (unit.USER_DIR if user_unit else unit.SYSTEM_DIR)
+    night_file = night.resolve() if night else settings.night
+    owned = [settings.data, settings.backups,
+             *{p.parent for p in (settings.journal, night_file, settings.club_db) if p}]
     try:
         text = unit.unit_text(settings.club_file, settings.data,
-                              night.resolve() if night else None, user_unit)
+                              night.resolve() if night else None, user_unit, writable=owned)
+        if not user_unit and not no_enable:
+            unit.ensure_user(unit.SERVICE_USER, owned)
         path = unit.install(text, folder, user_unit, not no_enable)
     except (unit.UnitError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"wrote {path}" + ("" if no_enable else "; enabled and started"))
+    if not user_unit and no_enable:
+        click.echo(f"it runs as the user {unit.SERVICE_USER}: make it (useradd --system "
+                   f"{unit.SERVICE_USER}) and give it {settings.data} before you enable it")
     if user_unit:
         click.echo("a user unit starts at boot only with: loginctl enable-linger $USER")
     click.echo("check the night with: tricktable doctor --club "
