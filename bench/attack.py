@@ -22,7 +22,8 @@ out proves nothing). Prints one line per attempt, then last:
   its token; the log past its size.
 - The scoreboard (`tricktable web` with an admin token, a night and a hidden player): admin
   routes without a bearer token, path traversal, a 300 MB upload, JSON nested too deep or a
-  number too long (a 500 and a traceback, each), a hidden player's scorecard, framing, a
+  number too long (a 500 and a traceback, each), a hidden player's scorecard, the hidden
+  players counted by the gaps in the public ids, framing, a
   board's bad messages flooding the log, half-sent requests, and the token and the broker
   password in nobody's `ps`.
 - The systemd unit: `systemd-analyze security` on the unit `tricktable service install`
@@ -643,6 +644,14 @@ def hidden_player(web: Scoreboard) -> Tried:
     return None, control
 
 
+@attempt("web: count the hidden players by the gaps in /api/players/names ids")
+def names_ids(web: Scoreboard) -> Tried:
+    links = httpx.get(f"{web.url}/api/players/names").json()["players"]
+    control = web.shown.casefold() in links  # a visible player is linked
+    numbers = sorted(int(i) for i in links.values() if str(i).isdigit())
+    return (f"ids are numbers: {numbers}" if numbers else None), control
+
+
 @attempt("web: frame the scoreboard or run a foreign script in it (headers)")
 def headers(web: Scoreboard) -> Tried:
     control = httpx.get(f"{web.url}/").status_code == 200
@@ -923,7 +932,7 @@ def main() -> None:
             web = Scoreboard(club, work)
             try:
                 for probe in (admin_routes, traversal, big_upload, nested_json, long_number,
-                              hidden_player, headers, half_head, half_body, ps):
+                              hidden_player, names_ids, headers, half_head, half_body, ps):
                     probe(web)
                 log_flood(web, club)
             finally:
