@@ -17,8 +17,8 @@ out proves nothing). Prints one line per attempt, then last:
   `ps` while `deck key --import-file -` runs (as nobody).
 - `tricktable up` (a club in its own folder, TLS on): nobody squatting the broker's, the
   scoreboard's and the console's ports first; then, with up running, nobody reading the
-  journal, the night, the log, a part's password, the broker's password file, the backups;
-  the console's token on up's stdout; the broker running as root; the console's API without
+  journal, the night, the log, a part's password, the broker's password file, the broker's
+  key; nobody taking the broker's port the moment it dies; the console's token on up's stdout; the broker running as root; the console's API without
   its token; the log past its size.
 - The scoreboard (`tricktable web` with an admin token, a night and a hidden player): admin
   routes without a bearer token, path traversal, a 300 MB upload, JSON nested too deep or a
@@ -39,6 +39,7 @@ import os
 import queue
 import re
 import shutil
+import signal
 import socket
 import ssl
 import stat
@@ -802,6 +803,21 @@ def console_api(up: Up) -> Tried:
     return None, control
 
 
+@attempt("up (nobody): take the broker's port the moment the broker dies")
+def squat_restart(up: Up) -> Tried:
+    secrets = [p.read_text().strip().encode() for p in (up.data / "secrets").iterdir()]
+    with Squatter("127.0.0.1", up.port, wait=True) as squatter:
+        os.kill(up.pids()["broker"], signal.SIGKILL)
+        squatter.listening()
+        stopped = within(lambda: up.proc.poll() is not None, 60)
+        got = squatter.got()
+    control = "stopping serve, web, console until broker is back" in up.log()
+    taken = [s for s in secrets if s in got]
+    if taken or b"tricktable-" in got:
+        return f"nobody received {len(taken)} secret(s) ({len(got)} bytes)", control
+    return (None if stopped else "up kept running beside the squatter"), control
+
+
 def up_once(up: Up, seconds: float = 60) -> str | None:
     """Run up once; its output if it stopped by itself, else None (it kept running)."""
     argv = [sys.executable, "-c", "from tricktable.cli import main; main()", "up", "--club",
@@ -894,7 +910,7 @@ def up_attempts(work: Path) -> None:
         up.start()
         started = True
         for probe in (up_journal, up_night, up_log, up_host_password, up_token_file, up_passwd,
-                      up_server_key, up_token, up_broker_root, console_api):
+                      up_server_key, up_token, up_broker_root, console_api, squat_restart):
             probe(up)
     finally:
         up.stop()

@@ -4,8 +4,9 @@ reached from root with ``setpriv`` (util-linux), running Debian's own ``/usr/bin
 
 ``needs_nobody`` skips a test where the suite does not run as root or setpriv is missing.
 ``as_nobody(argv)`` runs a command as nobody; ``nobody_python(code)`` runs a Python snippet as
-nobody. ``Squatter`` is nobody listening first on a port of this machine and keeping every byte
-a client sends it (in a file nobody owns), as a squatter waiting for a password or a token does.
+nobody. ``Squatter`` is nobody listening first on a port of this machine (or taking it the moment its
+holder lets it go) and keeping every byte a client sends it (in a file nobody owns), as a
+squatter waiting for a password or a token does.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from waiting import eventually
 
 NOBODY = pwd.getpwnam("nobody")
 PYTHON = "/usr/bin/python3"
@@ -45,11 +45,18 @@ def nobody_python(code: str, timeout: float = 60) -> subprocess.CompletedProcess
 
 
 SQUAT = r"""
-import socket, sys, threading
+import socket, sys, threading, time
 host, port, keep = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 server = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
 server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-server.bind((host, port))
+while True:  # "wait": until whoever holds the port lets it go
+    try:
+        server.bind((host, port))
+        break
+    except OSError:
+        if sys.argv[4] != "wait":
+            raise
+        time.sleep(0.01)
 server.listen(16)
 print("listening", flush=True)
 def take(conn):
@@ -70,17 +77,23 @@ while True:
 class Squatter:
     """nobody listening on ``host:port`` before anyone else, keeping what it is sent."""
 
-    def __init__(self, host: str, port: int) -> None:
+    def __init__(self, host: str, port: int, wait: bool = False) -> None:
+        """``wait``: the port is held now; take it the moment it is let go."""
         self.folder = Path(tempfile.mkdtemp(prefix="squatter-"))
         os.chown(self.folder, NOBODY.pw_uid, NOBODY.pw_gid)
         self.keep = self.folder / "got"
         self.proc = subprocess.Popen(nobody_argv([PYTHON, "-c", SQUAT, host, str(port),
-                                                  str(self.keep)]),
+                                                  str(self.keep), "wait" if wait else "now"]),
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.host, self.port = host, port
+        if not wait:
+            self.listening()
+
+    def listening(self) -> None:
+        """Wait until the squatter has the port."""
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         assert line.strip() == "listening", line + self.proc.stdout.read()
-        self.host, self.port = host, port
 
     def got(self) -> bytes:
         return self.keep.read_bytes() if self.keep.exists() else b""
@@ -98,7 +111,6 @@ class Squatter:
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def __enter__(self) -> Squatter:
-        eventually(self.answers, f"the squatter on {self.port}")
         return self
 
     def __exit__(self, *exc: object) -> None:

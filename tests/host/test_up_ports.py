@@ -8,8 +8,10 @@ broker runs as Debian's mosquitto user, not root.
 
 from __future__ import annotations
 
+import os
 import pwd
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -65,6 +67,25 @@ def test_a_squatter_on_the_console_port_is_never_shown_and_up_stops(club):
     assert f"port {club.console_port} on 127.0.0.1 (the director's console)" in line, line
     assert "director console on" not in done.stdout
     assert f":{club.console_port}/" not in done.stdout  # no address printed for it
+
+
+def test_a_squatter_taking_the_broker_port_when_the_broker_dies_gets_no_password(club):
+    """The broker SIGKILLed, nobody takes its port the moment it is free: the parts were
+    stopped at once and are not started again, the broker is not started beside the
+    squatter, up stops with one line."""
+    club.start()
+    with Squatter("127.0.0.1", club.port, wait=True) as squatter:
+        os.kill(club.pids()["broker"], signal.SIGKILL)
+        squatter.listening()
+        assert club.proc.wait(60) != 0, club.log()[-3000:]
+        got = squatter.got()
+    log = club.log()
+    assert "stopping serve, web, console until broker is back" in log, log[-3000:]
+    assert f"port {club.port} on 127.0.0.1 (the club's broker) is held by another program, of " \
+           f"user {NOBODY.pw_name}" in log.splitlines()[-3] + log, log[-3000:]
+    for user in ("tricktable-host", "tricktable-web", "tricktable-director"):
+        assert club.secret(user).encode() not in got
+    assert b"tricktable-" not in got
 
 
 def test_with_the_ports_free_up_starts_its_own_broker_and_every_part_and_keeps_data_private(

@@ -8,7 +8,10 @@ keeps dying young (1 s up to 30 s), and the log says so (``serve exited (signal 
 starting it again in 1 s``). Every line a part prints goes to the log file prefixed with the
 time and the part's name, and to ``echo``. A part's ``prepare`` that raises :class:`PartRefused` (a port held by someone
 else, say) stops the whole tree, and ``run`` raises it after every part has stopped; so does a
-``required`` part that is not ready in time: the parts after it are not started. ``state``
+``required`` part that is not ready in time: the parts after it are not started. When a
+required part ends, the parts after it are stopped at once and start again only once it is
+back and its ready check has passed (the broker: none of its clients reconnects meanwhile to
+whatever took its port). ``state``
 (JSON) names the supervisor's and each part's process id, rewritten on every start, for ``tricktable log``, ``restore`` and tests.
 Stopping sends SIGTERM to every part, newest first, and SIGKILL to one that has not ended
 within ``grace`` seconds. Each child gets SIGTERM from Linux if the supervisor is killed
@@ -121,6 +124,7 @@ class _Running:
         self.part = part
         self.proc: subprocess.Popen[str] | None = None
         self.ready = threading.Event()
+        self.up = threading.Event()  # a required part: started and its ready check passed
         self.restarts = 0
         self.thread: threading.Thread | None = None
 
@@ -176,6 +180,7 @@ class Supervisor:
             proc = running.proc
             if line_ok and (part.ready_check is None or proc is not None
                             and proc.poll() is None and part.ready_check(proc.pid)):
+                running.up.set()
                 return
             stop.wait(0.05)
         if stop.is_set():
@@ -204,6 +209,8 @@ class Supervisor:
         """Run one part until the supervisor stops, starting it again each time it dies."""
         part, pause = running.part, FIRST_PAUSE_S
         while not self._stop.is_set():
+            if not self._gate(running):
+                return
             started = time.monotonic()
             try:
                 proc = self._spawn(running)
@@ -219,6 +226,8 @@ class Supervisor:
             what = "started" if running.restarts == 0 else \
                 f"started again (restart {running.restarts})"
             self.log.line("up", f"{part.name} {what}, pid {proc.pid}")
+            if part.required and running.restarts:
+                threading.Thread(target=self._verify, args=(running, proc), daemon=True).start()
             assert proc.stdout is not None
             for line in proc.stdout:
                 self.log.line(part.name, line)
@@ -228,6 +237,8 @@ class Supervisor:
             proc.stdout.close()
             if self._stop.is_set():
                 return
+            if part.required:
+                self._hold_after(running)
             lived = time.monotonic() - started
             if lived >= YOUNG_S:
                 pause = FIRST_PAUSE_S
@@ -238,6 +249,42 @@ class Supervisor:
             if self._stop.wait(pause):
                 return
             pause = min(pause * 2, MAX_PAUSE_S)  # the next, if it dies young again
+
+    def _gate(self, running: _Running) -> bool:
+        """Wait until every required part before ``running`` is up; False once stopping."""
+        for before in self.parts[:self.parts.index(running)]:
+            while before.part.required and not before.up.is_set():
+                if self._stop.wait(0.05):
+                    return False
+        return True
+
+    def _verify(self, running: _Running, proc: subprocess.Popen[str]) -> None:
+        """A required part started again: up once its ready check passes (the parts after it
+        then start again); the tree stops if it does not in time."""
+        check = running.part.ready_check
+        deadline = time.monotonic() + READY_TIMEOUT_S
+        while not self._stop.is_set() and proc.poll() is None:
+            if check is None or check(proc.pid):
+                running.up.set()
+                return
+            if time.monotonic() > deadline:
+                self._refuse(PartRefused(f"{running.part.name} is not ready after "
+                                         f"{READY_TIMEOUT_S:g} s"))
+                return
+            self._stop.wait(0.05)
+
+    def _hold_after(self, running: _Running) -> None:
+        """A required part ended: stop the parts after it, which start again only once it is
+        back and checked (so none of them talks meanwhile to whatever takes its place)."""
+        running.up.clear()
+        later = [r for r in self.parts[self.parts.index(running) + 1:]
+                 if r.proc is not None and r.proc.poll() is None]
+        if later:
+            self.log.line("up", f"stopping {', '.join(r.part.name for r in later)} until "
+                                f"{running.part.name} is back")
+        for other in later:
+            assert other.proc is not None
+            other.proc.send_signal(signal.SIGTERM)
 
     def _stop_all(self) -> None:
         for running in reversed(self.parts):
