@@ -19,6 +19,7 @@ from pathlib import Path
 
 LISTEN = "0A"  # the kernel's TCP_LISTEN, as /proc/net/tcp writes it
 PROC = Path("/proc")
+WILDCARD = ("0.0.0.0", "::", "")
 
 
 @dataclass(frozen=True)
@@ -57,8 +58,9 @@ def all_listening() -> list[Listener]:
 
 
 def _reaches(listener: Listener, host: str) -> bool:
-    """True when a connection to ``host`` would reach ``listener``'s address."""
-    if listener.address in ("0.0.0.0", "::"):
+    """True when a connection to ``host`` would reach ``listener``'s address (for a wildcard
+    ``host``, every address: a listener on any of them stands in the way)."""
+    if listener.address in WILDCARD or host in WILDCARD:
         return True
     try:
         wanted = ipaddress.ip_address("127.0.0.1" if host == "localhost" else host)

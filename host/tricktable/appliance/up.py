@@ -255,6 +255,7 @@ def broker_part(settings: Settings, creds: Credentials) -> Part | None:
     if not mosquitto_available():
         raise UpError(f"no broker answers at {url.host}:{url.port} and mosquitto is not "
                       f"installed ({MOSQUITTO}): apt install mosquitto")
+
     def prepare() -> None:
         refuse_taken(url.port, url.host, "the club's broker", "host.broker")
         if settings.tls:
