@@ -24,7 +24,7 @@ PRIVATE_DIR = 0o700
 CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 
 
-class SecretFileError(RuntimeError):
+class SecretFileError(OSError):
     """A secret file that cannot be read, written safely or is empty; the message names it."""
 
 
