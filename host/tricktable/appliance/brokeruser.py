@@ -20,7 +20,9 @@ import pwd
 import stat
 from pathlib import Path
 
-DROP_TO = "mosquitto"
+from tricktable.appliance.listeners import BROKER_USER
+
+DROP_TO = BROKER_USER
 
 
 def reachable(data: Path) -> bool:

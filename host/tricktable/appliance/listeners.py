@@ -5,7 +5,8 @@ gives a password or a token only to a listener it can vouch for.
 LISTEN) on ``port`` that takes connections made to ``host`` (its own address, or every
 address), each with its owner's uid and its inode. ``held_by(inode)`` is the processes that
 hold a socket (``/proc/PID/fd``: root sees every process, a user their own).
-``vouched(listener)``: its owner is this user or root (who could read our secrets anyway).
+``vouched(listener)``: its owner is this user, root (who could read our secrets anyway) or
+the system's broker user, ``mosquitto``.
 ``owner_name(uid)`` is a user's name for a message.
 """
 
@@ -20,6 +21,7 @@ from pathlib import Path
 LISTEN = "0A"  # the kernel's TCP_LISTEN, as /proc/net/tcp writes it
 PROC = Path("/proc")
 WILDCARD = ("0.0.0.0", "::", "")
+BROKER_USER = "mosquitto"
 
 
 @dataclass(frozen=True)
@@ -95,8 +97,16 @@ def held_by(inode: int) -> set[int]:
 
 
 def vouched(listener: Listener) -> bool:
-    """Its owner is this user, or root."""
-    return listener.uid in (os.getuid(), 0)
+    """Its owner is this user, root, or the system's own broker user (Debian's ``mosquitto``,
+    which only root can act as; the broker a root ``up`` starts runs as it too)."""
+    return listener.uid in (os.getuid(), 0, _uid_of(BROKER_USER))
+
+
+def _uid_of(user: str) -> int | None:
+    try:
+        return pwd.getpwnam(user).pw_uid
+    except KeyError:
+        return None
 
 
 def owner_name(uid: int) -> str:
