@@ -9,7 +9,8 @@ starting it again in 1 s``). Every line a part prints goes to the log file prefi
 time and the part's name, and to ``echo``. A part's ``prepare`` that raises :class:`PartRefused` (a port held by someone
 else, say) stops the whole tree, and ``run`` raises it after every part has stopped; so does a
 ``required`` part that is not ready in time: the parts after it are not started. When a
-required part ends, the parts after it are stopped at once and start again only once it is
+required part ends, the parts after it are killed at once (SIGKILL: a clean stop would
+reconnect to publish a last status) and start again only once it is
 back and its ready check has passed (the broker: none of its clients reconnects meanwhile to
 whatever took its port). ``state``
 (JSON) names the supervisor's and each part's process id, rewritten on every start, for ``tricktable log``, ``restore`` and tests.
@@ -282,9 +283,9 @@ class Supervisor:
         if later:
             self.log.line("up", f"stopping {', '.join(r.part.name for r in later)} until "
                                 f"{running.part.name} is back")
-        for other in later:
+        for other in later:  # SIGKILL: a part stopping cleanly would reconnect to say goodbye
             assert other.proc is not None
-            other.proc.send_signal(signal.SIGTERM)
+            other.proc.kill()
 
     def _stop_all(self) -> None:
         for running in reversed(self.parts):
