@@ -30,6 +30,7 @@ import httpx
 from tricktable.engine import Engine
 from tricktable.engine.actions import Deal
 from tricktable.players import ClubDB
+from tricktable.players.roster import name_key
 from tricktable.protocol import Control
 from tricktable.serve.journal import Journal
 from tricktable.stats import Stats
@@ -80,11 +81,13 @@ def make_night(path: Path, variant: str, tables: int, rounds: int, hands: int,
 async def page_times(db: Path, players: int, requests: int, seed: int) -> list[float]:
     app = create_app(Feed("127.0.0.1", 1), club_db=db)  # the scoreboard's app; no broker asked
     rng = random.Random(seed)
+    with ClubDB(db, readonly=True) as club:  # a page's id is the player's name, casefolded
+        ids = [name_key(name) for (name,) in club.query("SELECT name FROM players ORDER BY id")]
     times = []
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
                                  base_url="http://bench") as client:
         for _ in range(requests):
-            pid = rng.randrange(1, players + 1)
+            pid = ids[rng.randrange(0, min(players, len(ids)))]
             start = time.perf_counter()
             got = await client.get(f"/api/player/{pid}")
             times.append(time.perf_counter() - start)

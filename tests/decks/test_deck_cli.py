@@ -3,12 +3,14 @@ emulator on a pseudo-terminal, while a "hand" thread taps the cards."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
 from contextlib import contextmanager
 
 from deckkit import make_tags
+from localuser import needs_nobody, nobody_python
 from tricktable.deckkit import decks
 
 CLI = [sys.executable, "-c", "from tricktable.cli import main; main()"]
@@ -16,7 +18,8 @@ CLI = [sys.executable, "-c", "from tricktable.cli import main; main()"]
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run([*CLI, *args], input=stdin, capture_output=True, text=True, timeout=120,
-                          env={"COLUMNS": "100", "PATH": "/usr/bin:/bin"})
+                          env={"COLUMNS": "100", "PATH": "/usr/bin:/bin",
+                               **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"}})
 
 
 def enrolled_in(registry: str):
@@ -115,6 +118,37 @@ def test_the_club_key_is_shown_and_imported(tmp_path):
     assert run("deck", "key", "--registry", b).stdout.split() == [key_id, key]
     bad = run("deck", "key", "--import", key_id, "00" * 32, "--registry", b)
     assert bad.returncode == 1 and "different value" in bad.stderr
+
+
+def test_the_club_key_is_imported_from_a_file_or_stdin_and_the_command_line_is_warned(tmp_path):
+    a, b, c = (str(tmp_path / f"{n}.sqlite") for n in "abc")
+    shown = run("deck", "key", "--registry", a).stdout
+    (tmp_path / "key").write_text(shown)
+    by_file = run("deck", "key", "--import-file", str(tmp_path / "key"), "--registry", b)
+    assert by_file.returncode == 0 and by_file.stderr == "", by_file.stderr
+    by_stdin = run("deck", "key", "--import-file", "-", "--registry", c, stdin=shown)
+    assert by_stdin.returncode == 0, by_stdin.stderr
+    for registry in (b, c):
+        assert run("deck", "key", "--registry", registry).stdout == shown
+    key_id, key = shown.split()
+    loud = run("deck", "key", "--import", key_id, key, "--registry", c)
+    assert loud.returncode == 0 and "shows in `ps`" in loud.stderr
+    garbled = run("deck", "key", "--import-file", "-", "--registry", c, stdin=key)
+    assert garbled.returncode == 1 and "expected one line `ID HEX`" in garbled.stderr
+
+
+@needs_nobody
+def test_another_user_does_not_see_the_imported_key_in_ps(tmp_path):
+    shown = run("deck", "key", "--registry", str(tmp_path / "a.sqlite")).stdout
+    importing = subprocess.Popen([*CLI, "deck", "key", "--import-file", "-", "--registry",
+                                  str(tmp_path / "b.sqlite")], stdin=subprocess.PIPE, text=True)
+    try:  # it waits on stdin for the key, its command line on show meanwhile
+        seen = nobody_python(f"print(open('/proc/{importing.pid}/cmdline').read())").stdout
+        assert "--import-file" in seen  # the control: nobody does read its command line
+        assert shown.split()[1] not in seen
+    finally:
+        importing.communicate(shown, timeout=120)
+    assert importing.returncode == 0
 
 
 def test_out_of_order_card_asks_on_stdin(emulator, tmp_path):

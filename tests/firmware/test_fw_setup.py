@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 from tricktable.cli import main
 from tricktable.mqtt.broker import BrokerAuth, free_port, mosquitto_available, start_broker
+from tricktable.provision.acl import board_block
 from tricktable.provision.boardfile import BoardSpec, board_config
 from tricktable.provision.bundle import FIRMWARE_DIR, build_bundle
 from tricktable.provision.certs import make_club_certs
@@ -80,7 +81,7 @@ def test_setup_installs_firmware_and_config_and_reads_them_back(usb_board, flash
     assert len(broker["password"]) >= 20 and broker["password"] not in result.output
     users = [line.split(":")[0] for line in (tmp_path / "passwd").read_text().splitlines()]
     assert users == ["t1-north"]
-    assert "pattern write tricktable/v1/board/%u/event" in (tmp_path / "acl").read_text()
+    assert "topic write tricktable/v1/board/t1-north/event" in (tmp_path / "acl").read_text()
     assert f"verified {len(bundle.files) + 1} files" in result.output
 
 
@@ -99,8 +100,8 @@ def test_a_board_set_up_for_tls_gets_the_clubs_ca_and_only_its_own_tables_displa
     broker = json.loads((flash / "config.json").read_text())["broker"]
     assert (broker["port"], broker["tls"], broker["ca"]) == (8883, True, "ca.der")
     acl = (tmp_path / "acl").read_text()
-    assert "user t1-north\ntopic read tricktable/v1/table/t7/display\n" in acl
-    assert "pattern read tricktable/v1/table/+/display" not in acl
+    assert board_block("tricktable", "t1-north", "t7") in acl
+    assert "/v1/table/+/display" not in acl
 
 
 @pytest.mark.skipif(not mosquitto_available(), reason="needs mosquitto")

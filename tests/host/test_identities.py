@@ -15,6 +15,7 @@ from tricktable.cli import main
 from tricktable.mqtt.broker import mosquitto_available
 from tricktable.mqtt.url import BrokerURL
 from tricktable.protocol import NightAnswer, encode
+from tricktable.provision.acl import board_block
 from tricktable.web.console_link import NightLink
 from tricktable.web.feed import Feed
 
@@ -178,6 +179,7 @@ def test_board_acl_lets_each_board_of_the_club_file_read_its_own_tables_display(
                                     "--acl-file", str(tmp_path / "acl")])
     assert run.exit_code == 0, run.output
     acl = (tmp_path / "acl").read_text()
-    assert "user t1-score\ntopic read pfx/v1/table/t1/display\n" in acl
-    assert "user t2-w\ntopic read pfx/v1/table/t2/display\n" in acl
-    assert "pattern write pfx/v1/board/%u/event" in acl and "tricktable/v1" not in acl
+    assert board_block("pfx", "t1-score", "t1") in acl
+    assert board_block("pfx", "t2-w", "t2") in acl
+    assert "topic write pfx/v1/board/t2-w/event" in acl and "tricktable/v1" not in acl
+    assert "pattern" not in acl.replace("`pattern`", "")  # patterns apply to every user

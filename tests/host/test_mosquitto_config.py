@@ -38,7 +38,8 @@ def local(text: str, work: Path, port: int) -> str:
     tls = free_port()
     while tls == port:
         tls = free_port()
-    return (text.replace("listener 1883 127.0.0.1", f"listener {port} 127.0.0.1")
+    return (text.replace("user mosquitto", f"user {USER}")  # the test's files are root's
+            .replace("listener 1883 127.0.0.1", f"listener {port} 127.0.0.1")
             .replace("listener 8883", f"listener {tls} 127.0.0.1")
             .replace("/etc/mosquitto/certs/", f"{work}/certs/")
             .replace("/etc/mosquitto/tricktable.passwd", str(work / "passwd"))
@@ -84,5 +85,6 @@ def test_the_conf_d_snippet_starts_beside_a_debian_main_file(tmp_path):
 def test_the_whole_file_starts_on_its_own(tmp_path):
     port = free_port()
     whole = local((SHIPPED / "mosquitto.conf").read_text(), tmp_path, port)
-    (tmp_path / "mosquitto.conf").write_text(f"user {USER}\n{whole}")
+    assert "\nuser mosquitto\n" in (SHIPPED / "mosquitto.conf").read_text()  # drops root
+    (tmp_path / "mosquitto.conf").write_text(whole)
     starts(tmp_path / "mosquitto.conf", port)

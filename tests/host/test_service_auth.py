@@ -1,4 +1,5 @@
-"""Broker auth and the ACL of host/tricktable/mqtt/mosquitto/acl.template, with the real service.
+"""Broker auth and the club's ACL (host/tricktable/mqtt/mosquitto/acl.template and a block per
+board, provision.acl), with the real service.
 
 Under that ACL a board can publish only its own topics: an event published by board t1-n on
 board t1-e's topic never reaches the host. A payload naming another board than its topic is
@@ -13,14 +14,13 @@ import pytest
 from hostkit import SEATS, Board, Observer, make_club, make_registry, mqtt_client, token_uid
 from tricktable.deckkit.decks import Registry
 from tricktable.mqtt.broker import BrokerAuth, mosquitto_available, start_broker
-from tricktable.packaged import mosquitto_dir
 from tricktable.protocol import encode
+from tricktable.provision.acl import acl_text
 from tricktable.serve.journal import Journal
 from tricktable.serve.service import BrokerURL, Service
 
 pytestmark = pytest.mark.skipif(not mosquitto_available(), reason="needs mosquitto")
 
-ACL = mosquitto_dir() / "acl.template"
 PASSWORDS = {"tricktable-host": "host-pw", "tricktable-web": "web-pw",
              "tricktable-director": "director-pw",
              **{f"t1-{s}": f"{s}-pw" for s in SEATS}}
@@ -28,7 +28,7 @@ PASSWORDS = {"tricktable-host": "host-pw", "tricktable-web": "web-pw",
 
 @pytest.fixture
 def secured(topic_prefix, tmp_path):
-    acl = ACL.read_text().replace("tricktable/v1/", f"{topic_prefix}/v1/")
+    acl = acl_text(topic_prefix, {f"t1-{s}": "t1" for s in SEATS})  # with each board's block
     broker = start_broker("mosquitto", auth=BrokerAuth(users=PASSWORDS, acl=acl))
     make_registry(tmp_path / "decks.sqlite").close()
     journal, registry = Journal(tmp_path / "j.sqlite"), Registry(tmp_path / "decks.sqlite")

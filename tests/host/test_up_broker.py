@@ -16,6 +16,7 @@ from tricktable.appliance import credentials
 from tricktable.appliance.settings import load_settings
 from tricktable.appliance.up import UpError, broker_part, write_broker_files
 from tricktable.mqtt.broker import free_port, mosquitto_available, start_mosquitto
+from tricktable.provision.acl import board_block
 from tricktable.provision.passwords import add_board_user, add_user
 from waiting import eventually
 
@@ -63,7 +64,7 @@ def test_the_boards_get_tls_with_the_clubs_ca_and_the_parts_plain_mqtt_on_loopba
     acl = (folder / "acl").read_text()
     for board in ("t1-n", "t2-w"):
         table = board.split("-")[0]
-        assert f"user {board}\ntopic read {topic_prefix}/v1/table/{table}/display\n" in acl
+        assert board_block(topic_prefix, board, table) in acl
     for name in ("passwd", "acl", "mosquitto.conf", "certs/ca.key", "certs/server.key"):
         assert oct((folder / name).stat().st_mode & 0o777) == "0o600", name
     broker = start_mosquitto(config, plain)
@@ -96,3 +97,66 @@ def test_with_tls_up_starts_a_broker_only_for_parts_on_loopback(tmp_path, topic_
                                                    'listen = "192.0.2.1"\n')  # TEST-NET-1
     with pytest.raises(UpError, match="up starts one only for programs on this machine"):
         broker_part(settings, creds)  # nothing answers there (at most 1 s to find out)
+
+
+def client_of(port: int, user: str, password: str, ca=None) -> mqtt.Client:
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=user)
+    client.username_pw_set(user, password)
+    if ca is not None:
+        client.tls_set(ca_certs=str(ca))
+    client.connect("127.0.0.1", port)
+    client.loop_start()
+    return client
+
+
+def retained_kept(port, user, password, ca, topic, size, broker_port, creds) -> bool:
+    """``user`` publishes a retained message of ``size`` bytes on ``topic``; True when the
+    host, subscribing afterwards, is given it (a marker the host publishes next comes after
+    a retained one)."""
+    sender = client_of(port, user, password, ca)
+    sender.publish(topic, b"s" * size, qos=1, retain=True).wait_for_publish(10)
+    sender.disconnect()
+    sender.loop_stop()
+    got: list[tuple[str, int]] = []
+    host = client_of(broker_port, "tricktable-host", creds.read("tricktable-host"))
+    host.on_message = lambda c, u, m: got.append((m.topic, len(m.payload)))
+    try:
+        marker = topic.split("/v1/")[0] + "/v1/host/marker"
+        host.subscribe([(topic, 1), (marker, 1)])
+        eventually(lambda: host.is_connected(), "the host connected")
+        host.publish(marker, b"m", qos=1)
+        eventually(lambda: any(t == marker for t, _ in got), "the host's marker")
+    finally:
+        host.disconnect()
+        host.loop_stop()
+    return got[0] == (topic, size)
+
+
+@pytest.fixture
+def club_broker(tmp_path, topic_prefix):
+    """The broker up starts, running: (plain port, TLS port, credentials, CA)."""
+    plain, tls = free_port(), free_port()
+    settings, creds = club(tmp_path, topic_prefix,
+                           f'broker = "mqtt://127.0.0.1:{plain}"\ntls_port = {tls}\n')
+    config = write_broker_files(settings, creds).read_text()
+    assert "\nmax_queued_bytes " in config and "\nmessage_size_limit " in config
+    broker = start_mosquitto(config, plain)
+    yield plain, tls, creds, settings.data / "broker" / "certs" / "ca.crt"
+    broker.stop()
+
+
+def test_the_broker_drops_a_giant_retained_status_and_keeps_a_normal_one(club_broker,
+                                                                          topic_prefix):
+    plain, tls, creds, ca = club_broker
+    status = f"{topic_prefix}/v1/board/t1-n/status"
+    assert retained_kept(tls, "t1-n", "board-pw", ca, status, 1500, plain, creds)  # control
+    assert not retained_kept(tls, "t1-n", "board-pw", ca, status, 40 << 20, plain, creds)
+
+
+@pytest.mark.parametrize("user", ["tricktable-web", "tricktable-director", "tricktable-watch"])
+def test_a_programs_user_cannot_speak_as_a_phantom_board(club_broker, topic_prefix, user):
+    plain, tls, creds, ca = club_broker
+    phantom = f"{topic_prefix}/v1/board/{user}/status"
+    assert not retained_kept(plain, user, creds.read(user), None, phantom, 100, plain, creds)
+    own = f"{topic_prefix}/v1/board/t1-n/status"  # the control: a board's own status is kept
+    assert retained_kept(tls, "t1-n", "board-pw", ca, own, 100, plain, creds)

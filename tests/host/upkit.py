@@ -61,14 +61,15 @@ def listen_port() -> int:
 class Up:
     """A club with ``tricktable up`` (its own mosquitto, web and console on free ports)."""
 
-    def __init__(self, tmp: Path, prefix: str, host_extra: str = "") -> None:
+    def __init__(self, tmp: Path, prefix: str, host_extra: str = "", start: bool = True) -> None:
+        """The club's files; with ``start``, up started and the boards and observer with it."""
         self.tmp, self.prefix = tmp, prefix
         self.data = tmp / "data"
         ports: set[int] = set()
         while len(ports) < 4:
             ports.add(listen_port())
         self.port, self.tls_port, self.web_port, self.console_port = sorted(ports)
-        passwords = {f"{t}-{s}": f"pw-{t}-{s}" for t in TABLES for s in SEATS}
+        self.passwords = passwords = {f"{t}-{s}": f"pw-{t}-{s}" for t in TABLES for s in SEATS}
         for board, password in passwords.items():
             add_board_user(tmp / "boards.passwd", board, password)
         add_user(tmp / "boards.passwd", OBSERVER, "observer-pw")
@@ -85,7 +86,13 @@ class Up:
         save_night(ProgressiveTournament.new(ROSTER, 2, OPTIONS), tmp / "night.json")
         self.proc: subprocess.Popen | None = None
         self.runs = 0
+        if start:
+            self.begin()
+
+    def begin(self) -> None:
+        """Start up, then the observer and the boards."""
         self.start()
+        prefix, passwords = self.prefix, self.passwords
         self.observer = Observer(self.port, prefix, auth=(OBSERVER, "observer-pw"))
         ca = self.data / "broker" / "certs" / "ca.crt"
         self.boards = {t: [ResendingBoard(self.tls_port, prefix, f"{t}-{s}", resend_s=1.0,
@@ -158,6 +165,8 @@ class Up:
 
     def close(self) -> None:
         self.stop()
+        if not hasattr(self, "observer"):
+            return  # never begun
         for boards in self.boards.values():
             for board in boards:
                 board.close()

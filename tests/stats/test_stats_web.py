@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 from seasoning import VARIANTS, SeasonedClub
 from tricktable.mqtt.broker import BrokerHandle
 from tricktable.players import GUEST, ClubDB, Players
+from tricktable.players.roster import name_key
 from tricktable.stats import Stats
 from tricktable.stats.seasons import Seasons
 from tricktable.web.server import Scoreboard
@@ -50,9 +51,23 @@ def server(club: Path, mqtt_broker: BrokerHandle) -> Iterator[Scoreboard]:
     s.stop()
 
 
-def player_id(club: Path, name: str) -> int:
+def player_id(club: Path, name: str) -> str:
+    """A player's id on the public pages: their name's key."""
     with ClubDB(club, readonly=True) as db:
-        return Players(db).find(name).id
+        return name_key(Players(db).find(name).name)
+
+
+def test_public_ids_say_nothing_of_how_many_players_are_hidden(server: Scoreboard,
+                                                               club: Path) -> None:
+    """Database numbers would: Hal's number missing between the others' is a hidden player."""
+    links = httpx.get(f"{server.url}/api/players/names").json()["players"]
+    assert links and all(not str(i).isdigit() for i in links.values()), links
+    assert set(links.values()) == {"ann", "bob", "cy", "di", "eve", "fay", "gus"}
+    with ClubDB(club, readonly=True) as db:
+        hal = Players(db).find("Hal").id
+    for key in ("hal", str(hal), "Hal"):
+        assert httpx.get(f"{server.url}/api/player/{key}").status_code == 404, key
+    assert httpx.get(f"{server.url}/api/player/ann").status_code == 200  # the control
 
 
 def test_the_leaderboard_shows_every_rated_player_with_mu_and_sigma(

@@ -113,3 +113,40 @@ def test_an_upload_streamed_past_the_limit_is_refused_at_the_limit():
     asyncio.run(app(scope, receive, send))
     assert sent[0]["status"] == 413
     assert pulled <= MAX_UPLOAD + len(chunk), f"read {pulled} bytes of the body"
+
+
+@pytest.mark.parametrize("body", [
+    '{"format": ' + "[" * 100_000 + "]" * 100_000 + "}",  # the JSON form
+    '{"fileType": "Euchre Game Notation", "deals": ' + "[" * 100_000 + "]" * 100_000 + "}",  # EGN
+    '{"format": 1' + "0" * 5000 + "}",  # a number too long to convert
+])
+def test_an_upload_too_deep_or_too_long_to_read_is_a_400_of_one_line(night_board, body, caplog):
+    board, _ = night_board
+    got = httpx.post(f"{board.url}/api/replay/file?name=deep.json", content=body.encode())
+    assert got.status_code == 400, got.text[:300]
+    assert "\n" not in got.json()["error"] and len(got.text) < 300, got.text
+    assert "Traceback" not in caplog.text
+
+
+def answer_to(board: Scoreboard, sent: bytes) -> bytes:
+    """What the scoreboard answers to ``sent`` (then silence) before it closes, within 60 s."""
+    with socket.create_connection(("127.0.0.1", board.port), timeout=60) as sock:
+        sock.sendall(sent)
+        answer = b""
+        try:
+            while chunk := sock.recv(65536):
+                answer += chunk
+        except TimeoutError:
+            return b"(still open after 60 s) " + answer
+    return answer
+
+
+@pytest.mark.parametrize("sent", [
+    b"GET /api/club HTTP/1.1\r\nHost: x\r\n",  # the head never ends
+    b"POST /api/replay/file?name=x HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n0123",
+])
+def test_a_half_sent_request_is_cut_off(night_board, sent):
+    board, _ = night_board
+    assert answer_to(board, sent) == b""  # closed by the request deadline, nothing answered
+    whole = answer_to(board, b"GET /api/club HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert whole.startswith(b"HTTP/1.1 200")  # the control: a whole request is answered

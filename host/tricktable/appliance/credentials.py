@@ -6,8 +6,8 @@ One broker user per part, each allowed the least it needs (mqtt/mosquitto/acl.te
 so it never takes a running part's session: the broker binds client ids to users). Each
 password, and the console's admin token, is a file of its own under ``DATA/secrets`` (0700),
 readable by its owner only (0600) and handed to the parts as a file, never on a command
-line. ``ensure(data)`` makes the missing ones and says which it made, so ``up`` prints the
-console's token only the first time.
+line. ``ensure(data)`` makes the missing ones. The console's token is never printed: ``up``
+says which file holds it.
 """
 
 from __future__ import annotations
@@ -30,10 +30,9 @@ CONSOLE_TOKEN = "console-token"
 
 @dataclass(frozen=True)
 class Credentials:
-    """Where each secret is; ``made``: the names of those this call created."""
+    """Where each secret is."""
 
     folder: Path
-    made: tuple[str, ...] = ()
 
     def file(self, name: str) -> Path:
         """The file of a user's password (by user name) or of the console's token."""
@@ -56,11 +55,9 @@ def ensure(data: Path) -> Credentials:
     folder = data / "secrets"
     folder.mkdir(parents=True, exist_ok=True)
     os.chmod(folder, 0o700)
-    made = []
     makers = [(user, new_password) for user in USERS]
     makers.append((CONSOLE_TOKEN, lambda: random_secrets.token_hex(16)))
     for name, make in makers:
         if not (folder / name).exists():
             write_private(folder / name, make() + "\n")
-            made.append(name)
-    return Credentials(folder, tuple(made))
+    return Credentials(folder)

@@ -2,7 +2,8 @@
 in words, and whether a failure would stop the night.
 
 ``examine(settings, creds)`` checks, against the running ``up`` (or the club's own broker): the
-broker answers to the read-only ``tricktable-watch`` user (never a running part's user: the
+broker, vouched for as ``up`` vouches for it (no password goes to a listener another user
+holds), answers to the read-only ``tricktable-watch`` user (never a running part's user: the
 broker binds client ids to users); the TLS listener ``up``'s broker gives the boards answers
 with a certificate of the club's CA for the boards' address; every board of the club file has a
 retained status that says it is online, runs the club's firmware (``host.firmware``), has no
@@ -35,7 +36,7 @@ import paho.mqtt.client as mqtt
 
 from tricktable.appliance.credentials import WATCH_USER, Credentials
 from tricktable.appliance.settings import Settings
-from tricktable.appliance.up import WILDCARD, addresses, boards_entry
+from tricktable.appliance.up import WILDCARD, UpError, addresses, boards_entry, existing_broker
 from tricktable.clubfile import TableConfig
 from tricktable.deckkit.decks import DeckCheck, Registry, RegistryError
 from tricktable.fleet.health import flags
@@ -82,6 +83,10 @@ def _statuses(settings: Settings, creds: Credentials) -> tuple[Check, dict[str, 
     except OSError:
         return Check(False, f"broker {where}", f"no {WATCH_USER} password in {creds.folder}: run "
                      "`tricktable up` once with this --data"), {}
+    try:  # the same proof up asks for before it sends a password
+        existing_broker(settings)
+    except UpError as exc:
+        return Check(False, f"broker {where}", f"not vouched for, no password sent: {exc}"), {}
     answer: list[int] = []
     subscribed = threading.Event()
     statuses: dict[str, bytes] = {}

@@ -10,6 +10,7 @@ read like a club night's players file).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TextIO
 
 import click
 from rich.console import Console
@@ -17,6 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.prompt import Prompt
 from rich.table import Table
 
+from tricktable.cli.secretopts import warn_on_command_line
 from tricktable.club.errors import ClubError
 from tricktable.club.roster import read_roster
 from tricktable.deckkit import decks, enroll
@@ -264,11 +266,26 @@ def check_command(
     type=(int, str),
     default=None,
     metavar="ID HEX",
-    help="Add a club key shared by another host.",
+    help="Add a club key shared by another host (shows in `ps`: prefer --import-file).",
+)
+@click.option(
+    "--import-file",
+    type=click.File("r"),
+    default=None,
+    metavar="FILE",
+    help="Add a club key shared by another host from FILE ('-': stdin) holding the line "
+    "`ID HEX` that `deck key` prints.",
 )
 @registry_option
-def key_command(import_: tuple[int, str] | None, registry: Path | None) -> None:
+def key_command(import_: tuple[int, str] | None, import_file: TextIO | None,
+                registry: Path | None) -> None:
     """Show the club key (id and hex) to share with another host, or import one."""
+    if import_ is not None and import_file is not None:
+        raise click.UsageError("give --import or --import-file, not both")
+    if import_ is not None:
+        warn_on_command_line("the club key (--import)", "--import-file FILE, or - for stdin")
+    elif import_file is not None:
+        import_ = _key_line(import_file.readline(), import_file.name)
     with _open(registry) as reg:
         if import_ is not None:
             key_id, text = import_
@@ -280,3 +297,12 @@ def key_command(import_: tuple[int, str] | None, registry: Path | None) -> None:
             return
         key_id = reg.club_key()
         click.echo(f"{key_id} {reg.keys()[key_id].hex()}")
+
+
+def _key_line(line: str, source: str) -> tuple[int, str]:
+    """``ID HEX`` as `deck key` prints it; a clear error for anything else."""
+    words = line.split()
+    if len(words) != 2 or not words[0].isdigit():
+        raise click.ClickException(f"{source}: expected one line `ID HEX` (as `tricktable deck "
+                                   f"key` prints it), got {len(words)} word(s)")
+    return int(words[0]), words[1]

@@ -1,12 +1,14 @@
 """``tricktable up``, ``log`` and ``restore``: the club's host as one command (docs/appliance.md).
 
 Thin: reads the club file's ``[host]`` section (``appliance.settings``), makes the secrets,
-prints the addresses with their QR codes (and the console's token the first time), and runs
+prints the addresses with their QR codes and where the console's token is (never the
+token: stdout goes to the system journal under systemd), and runs
 ``appliance.up`` until Ctrl-C or SIGTERM.
 """
 
 from __future__ import annotations
 
+import getpass
 import signal
 import subprocess
 import sys
@@ -68,9 +70,10 @@ def up(club_file: Path, data: Path | None, night: Path | None) -> None:
     entry = boards_entry(settings)
     click.echo(f"boards (when up starts the broker): tricktable board setup --broker {entry.url}"
                + (f" --ca-file {entry.ca}" if entry.ca else "  (plain MQTT: host.tls = false)"))
-    if "console-token" in creds.made:
-        click.echo(f"the console's token (shown this once; kept in "
-                   f"{creds.file('console-token')}): {creds.console_token}")
+    if settings.night is not None:  # the token itself is never printed: stdout is kept in
+        # the system journal, which others may read
+        click.echo(f"the console's token is in {creds.console_token_file} (readable by "
+                   f"{getpass.getuser()} only): sign in with it on the console's page")
     click.echo(f"one log for everything: tricktable log --data {settings.data}", nl=True)
     try:
         run(settings, creds, stop, sys.stdout)
@@ -165,13 +168,21 @@ def service_install(club_file: Path, data: Path | None, night: Path | None, user
     settings = settings_of(club_file, data, night)
     settings.data.mkdir(parents=True, exist_ok=True)
     folder = unit_dir or (unit.USER_DIR if user_unit else unit.SYSTEM_DIR)
+    night_file = night.resolve() if night else settings.night
+    owned = [settings.data, settings.backups,
+             *{p.parent for p in (settings.journal, night_file, settings.club_db) if p}]
     try:
         text = unit.unit_text(settings.club_file, settings.data,
-                              night.resolve() if night else None, user_unit)
+                              night.resolve() if night else None, user_unit, writable=owned)
+        if not user_unit and not no_enable:
+            unit.ensure_user(unit.SERVICE_USER, owned)
         path = unit.install(text, folder, user_unit, not no_enable)
     except (unit.UnitError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"wrote {path}" + ("" if no_enable else "; enabled and started"))
+    if not user_unit and no_enable:
+        click.echo(f"it runs as the user {unit.SERVICE_USER}: make it (useradd --system "
+                   f"{unit.SERVICE_USER}) and give it {settings.data} before you enable it")
     if user_unit:
         click.echo("a user unit starts at boot only with: loginctl enable-linger $USER")
     click.echo("check the night with: tricktable doctor --club "

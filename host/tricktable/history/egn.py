@@ -35,6 +35,7 @@ from typing import Any
 from tricktable.cards import CardError, parse_card
 from tricktable.engine import Engine
 from tricktable.engine.actions import Action, Bid, Exchange, Pass, Play, ScanCard, TurnUp
+from tricktable.history.jsonfmt import load_json
 from tricktable.history.record import GameRecord, capture, trimmed
 from tricktable.history.text import HistoryError
 from tricktable.rules import recorded_options
@@ -72,10 +73,7 @@ def is_egn(data: Any) -> bool:
 
 def read_egn(text: str, source: str = "<egn>") -> GameRecord:
     """Parse an EGN file; ``HistoryError`` names ``source``, the deal and the trick at fault."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise HistoryError(f"{source}:{exc.lineno}: malformed JSON: {exc.msg}") from None
+    data = load_json(text, source)
     return from_egn(data, source)
 
 

@@ -11,10 +11,10 @@ refuses is refused with ``HistoryError`` naming the game. ``tricktable replay`` 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from tricktable.history.egn import from_egn
+from tricktable.history.jsonfmt import load_json
 from tricktable.history.record import GameRecord
 from tricktable.history.text import HistoryError
 
@@ -30,10 +30,7 @@ def is_emn(data: Any) -> bool:
 
 def read_emn(text: str, source: str = "<emn>") -> list[tuple[str, GameRecord]]:
     """Every game of an EMN file: (label, record), in the file's order."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise HistoryError(f"{source}:{exc.lineno}: malformed JSON: {exc.msg}") from None
+    data = load_json(text, source)
     if not is_emn(data):
         raise HistoryError(f"{source}: not EMN (fileType must be {FILE_TYPE!r})")
     version = data.get("version")

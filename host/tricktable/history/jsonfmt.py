@@ -114,9 +114,20 @@ def _claim_key(key: list[Any], n: int, where: str) -> tuple[Any, ...]:
     raise HistoryError(f"{where}.key: not a claim key: {key!r}")
 
 
-def read_json(text: str, source: str = "<json>") -> GameRecord:
+def load_json(text: str, source: str) -> Any:
+    """``text`` parsed as JSON; a ``HistoryError`` of one line for any text that is not JSON
+    this reader takes: malformed, nested too deeply for the parser (``RecursionError``), or
+    a number too long to convert (``ValueError``)."""
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise HistoryError(f"{source}:{exc.lineno}: malformed JSON: {exc.msg}") from None
+    except RecursionError:
+        raise HistoryError(f"{source}: JSON nested too deeply to read") from None
+    except ValueError as exc:
+        raise HistoryError(f"{source}: JSON this reader does not take: {exc}") from None
+
+
+def read_json(text: str, source: str = "<json>") -> GameRecord:
+    data = load_json(text, source)
     return from_json(data, source)

@@ -288,7 +288,7 @@ class _Reader:
                 raise self.fail(f"[Option] must be name=value, got {value!r}")
             try:
                 self.options[key.strip()] = json.loads(raw)
-            except json.JSONDecodeError:
+            except (ValueError, RecursionError):  # not JSON (or too deep): the text itself
                 self.options[key.strip()] = raw.strip()
             return
         if name in _SETUP_TAGS:

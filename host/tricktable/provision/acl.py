@@ -7,7 +7,9 @@ mosquitto.conf's ``use_username_as_clientid``, on each listener), so a board's p
 take another client's session. A board
 id may not be a program's user name (``check_board_id``). Each board reads only its own
 table's display: ``acl_text(prefix, {board: table})`` adds one block per board below the
-template's rules (for a phone reader, the lines that let the scoreboard relay its plays); ``ensure_acl`` writes or updates a club's ACL file for one board, atomically.
+template's rules, with the board's own topics (no ``pattern`` lines: they apply to every
+user), and for a phone reader the lines that let the scoreboard relay its plays;
+``ensure_acl`` writes or updates a club's ACL file for one board, atomically.
 """
 
 from __future__ import annotations
@@ -33,7 +35,13 @@ SERVICE_USERS = {
 }
 WEB_USER = "tricktable-web"  # relays the phones' plays (web.pad_relay)
 RESERVED_PREFIX = "tricktable-"  # kept for the programs, now and later
-BOARD_BLOCK = re.compile(r"^user (\S+)\ntopic read \S+/v1/table/[^/\s]+/display\n", re.M)
+# A board's block: its user line and topic lines (a program's user starts with the prefix).
+BOARD_BLOCK = re.compile(r"^user (?!tricktable-)(\S+)\n(?:topic [^\n]*\n)+", re.M)
+DISPLAY = re.compile(r"/v1/table/([^/\s]+)/display$", re.M)
+# What a board may do on its own topics (with its table's display, board_block).
+BOARD_TOPICS = (("write", "event"), ("readwrite", "status"), ("read", "ack"),
+                ("read", "feedback"), ("read", "config"), ("read", "update/#"),
+                ("write", "fetch"))
 
 
 class BrokerFileError(RuntimeError):
@@ -48,9 +56,16 @@ def check_board_id(board: str) -> None:
             f"broker users ({', '.join(SERVICE_USERS)}); give the board another id")
 
 
-def board_block(prefix: str, board: str, table: str) -> str:
-    """The ACL lines that let ``board`` read ``table``'s display, and nothing of other tables."""
-    return f"user {board}\ntopic read {prefix}/v1/table/{table}/display\n"
+def board_block(prefix: str, board: str, table: str | None) -> str:
+    """The ACL lines of ``board``: its own topics, and ``table``'s display (none of other
+    tables', nor any other board's). Each board has a block of its own: mosquitto's
+    ``pattern`` lines apply to every user, so a program's user could then speak as a board
+    of its own name."""
+    lines = [f"user {board}"]
+    lines += [f"topic {access} {prefix}/v1/board/{board}/{topic}" for access, topic in BOARD_TOPICS]
+    if table is not None:
+        lines.append(f"topic read {prefix}/v1/table/{table}/display")
+    return "\n".join(lines) + "\n"
 
 
 def phone_block(prefix: str, reader: str) -> str:
@@ -60,7 +75,7 @@ def phone_block(prefix: str, reader: str) -> str:
             f"topic write {prefix}/v1/board/{reader}/status\n")
 
 
-def acl_text(prefix: str, boards: Mapping[str, str] | None = None,
+def acl_text(prefix: str, boards: Mapping[str, str | None] | None = None,
              template: Path = ACL_TEMPLATE) -> str:
     """The club's ACL for topics under ``prefix``, with a block per board (board -> table)."""
     text = template.read_text().replace("tricktable/v1/", f"{prefix}/v1/")
@@ -71,30 +86,32 @@ def acl_text(prefix: str, boards: Mapping[str, str] | None = None,
     return text
 
 
-def boards_of(text: str) -> dict[str, str]:
-    """The board -> table blocks of an ACL text."""
-    return {m.group(1): m.group(0).split("/v1/table/")[1].split("/")[0]
-            for m in BOARD_BLOCK.finditer(text)}
+def boards_of(text: str) -> dict[str, str | None]:
+    """The board -> table (None: no display) blocks of an ACL text."""
+    found: dict[str, str | None] = {}
+    for block in BOARD_BLOCK.finditer(text):
+        display = DISPLAY.search(block.group(0))
+        found[block.group(1)] = display.group(1) if display else None
+    return found
 
 
 def ensure_acl(path: Path, prefix: str, board: str | None = None, table: str | None = None,
                template: Path = ACL_TEMPLATE) -> bool:
     """Write the club's ACL if there is none (True); else check it serves boards under
-    ``prefix`` with client ids bound to users. Either way, ``board`` (when given) reads
-    ``table``'s display and no other table's."""
-    needed = f"pattern write {prefix}/v1/board/%u/event"
+    ``prefix`` with client ids bound to users. Either way, ``board`` (when given) gets its
+    block: its own topics, and ``table``'s display (when given) and no other table's."""
     created = not path.exists()
     text = acl_text(prefix, template=template) if created else path.read_text()
-    if needed not in text.splitlines():
-        raise BrokerFileError(f"ACL {path} has no line '{needed}': boards of prefix {prefix!r} "
-                              f"could not publish (see {template.name})")
     lines = text.splitlines()
-    if "user tricktable-fleet" not in lines or f"pattern read {prefix}/v1/table/+/display" in lines:
-        raise BrokerFileError(f"ACL {path} is an older one (no fleet user, or every board reads "
-                              f"every table): rewrite it with `tricktable board acl`")
-    if board is not None and table is not None:
+    if not any(f" {prefix}/v1/" in line for line in lines if line.startswith("topic ")):
+        raise BrokerFileError(f"ACL {path} has no topic under {prefix}/v1/: it serves another "
+                              f"prefix (see {template.name})")
+    if "user tricktable-fleet" not in lines or any(line.startswith("pattern ") for line in lines):
+        raise BrokerFileError(f"ACL {path} is an older one (no fleet user, or `pattern` lines, "
+                              f"which apply to every user): rewrite it with `tricktable board acl`")
+    if board is not None:
         boards = boards_of(text)
-        boards[board] = table
+        boards[board] = table if table is not None else boards.get(board)
         text = BOARD_BLOCK.sub("", text).rstrip("\n") + "\n"
         for name, where in sorted(boards.items()):
             text += "\n" + board_block(prefix, name, where)

@@ -53,5 +53,6 @@ def club_config(files: ClubBrokerFiles, *, plain_port: int = 1883, tls_port: int
                  for line in lines]
     plain = f"listener {plain_port} {plain_host}".rstrip()
     lines = [plain if line.startswith("listener 1883") else line for line in lines]
+    lines = [line for line in lines if not line.startswith("user ")]  # this one's, below
     head = [f"user {user or getpass.getuser()}"]
     return "\n".join(head + lines) + "\n"

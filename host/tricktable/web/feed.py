@@ -2,7 +2,8 @@
 
 ``Feed`` subscribes to the host's retained table state, table events, board status and
 config topics and the host's own status, applies each message to a ``tricktable.web.model.Club`` under a lock, and
-tells its listeners which table changed. It can also publish an admin control message.
+tells its listeners which table changed. A bad message is counted and logged, at most
+``ratelog.PER_MINUTE`` lines a minute per topic. It can also publish an admin control message.
 Its client (credentials, TLS: ``mqtts``, a CA file) is built by ``tricktable.mqtt.client``,
 as for ``tricktable serve``. Used by the web app and by ``tricktable watch``.
 """
@@ -19,6 +20,7 @@ import paho.mqtt.client as mqtt
 
 from tricktable import protocol
 from tricktable.mqtt.client import new_client, start_client, stop_client
+from tricktable.mqtt.ratelog import RateLog
 from tricktable.mqtt.url import BrokerURL
 from tricktable.web.model import EVERY_TABLE, BadMessage, Club
 
@@ -39,6 +41,7 @@ class Feed:
         self.club = Club(prefix)
         self.lock = threading.Lock()
         self.bad_messages = 0
+        self._bad_log = RateLog(log)  # per topic: the ACL makes a board's topics its own
         self._listeners: list[Listener] = []
         self._taps: list[Callable[[str, bytes], None]] = []
         self._tapped: list[str] = []  # filters whose messages only the taps see
@@ -153,7 +156,7 @@ class Feed:
                 table = self.club.handle(msg.topic, msg.payload)
         except BadMessage as exc:
             self.bad_messages += 1
-            log.warning("ignored: %s", exc)
+            self._bad_log.warning(msg.topic, f"ignored: {exc}")
             return
         if table == EVERY_TABLE:
             with self.lock:

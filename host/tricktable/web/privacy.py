@@ -3,7 +3,8 @@
 ``PublicNames(ask)`` reads the club database (``ask`` runs a question on a read-only
 ``Stats``, ``web.stats.ClubReader``), at most once every ``REFRESH_SECONDS``: ``links`` maps
 each name a visible player was known by (casefolded, as ``players.name_key`` keeps it) to
-their id, for the pages to link names to player pages; ``pattern`` matches every name a hidden
+their public id (their current name's key: ids that count players would tell how many are
+hidden), for the pages to link names to player pages; ``pattern`` matches every name a hidden
 player was known by. ``Scrub(app, names)`` is the ASGI middleware that replaces those names
 with "Guest" in every JSON answer, event stream and CSV file the app sends (live table views,
 standings, results, statistics, replayed hands alike), so no page has to remember to.
@@ -22,6 +23,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tricktable.players import GUEST
+from tricktable.players.roster import name_key
 
 REFRESH_SECONDS = 1.0
 SCRUBBED_TYPES = ("application/json", "text/event-stream", "text/csv")
@@ -36,7 +38,7 @@ class PublicNames:
         self._ask = ask
         self._lock = threading.Lock()
         self._read_at = float("-inf")
-        self._links: dict[str, int] = {}
+        self._links: dict[str, str] = {}
         self._pattern: re.Pattern[str] | None = None
 
     def _refresh(self) -> None:
@@ -44,18 +46,18 @@ class PublicNames:
             if time.monotonic() - self._read_at < REFRESH_SECONDS:
                 return
             rows = self._ask(lambda stats: stats.db.query(
-                "SELECT n.key, n.name, p.id, p.hidden, p.merged_into FROM names n "
+                "SELECT n.key, n.name, p.name, p.hidden, p.merged_into FROM names n "
                 "JOIN players p ON p.id = n.player"))
             hidden = sorted({name for _key, name, _pid, secret, _merged in rows if secret},
                             key=len, reverse=True)
-            self._links = {key: pid for key, _name, pid, secret, merged in rows
-                           if not secret and merged is None}
+            self._links = {key: name_key(current) for key, _name, current, secret, merged
+                           in rows if not secret and merged is None}
             self._pattern = re.compile(r"\b(" + "|".join(map(re.escape, hidden)) + r")\b",
                                        re.IGNORECASE) if hidden else None
             self._read_at = time.monotonic()
 
     @property
-    def links(self) -> dict[str, int]:
+    def links(self) -> dict[str, str]:
         self._refresh()
         return self._links
 

@@ -4,7 +4,8 @@
 (port 0 picks a free one; ``.url`` says where it is) and serves either in a background
 thread (``start()``/``stop()``, for the demo and tests) or in the foreground until Ctrl-C
 (``run()``, for ``tricktable web``). Stopping ends the open event streams first, so
-nothing waits on a browser. It serves the director console the same way (``make_app``).
+nothing waits on a browser. A request must arrive whole within a deadline, and connections
+are bounded (``web.slowclients``). It serves the director console the same way (``make_app``).
 
 uvicorn is used through its programmatic API only (``Config``, ``Server(config).run``, and the
 ``started``/``should_exit`` flags its maintainers point to for a server run in a thread): it
@@ -31,6 +32,7 @@ from tricktable.web.feed import Feed
 from tricktable.web.journal_hands import HistoryFiles, JournalHands
 from tricktable.web.night import NightFile
 from tricktable.web.pairings import PairingStore
+from tricktable.web.slowclients import server_options
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +84,7 @@ class Scoreboard:
         self.https = https is not None
         self._exiting = threading.Event()
         config = uvicorn.Config(self.app, log_level="warning", timeout_graceful_shutdown=2,
-                                lifespan="on",
+                                lifespan="on", **server_options(),
                                 ssl_certfile=str(https[0]) if https else None,
                                 ssl_keyfile=str(https[1]) if https else None)
         self._server = uvicorn.Server(config)

@@ -5,7 +5,8 @@ the host keeps writing), on the scoreboard's own app (``web.app``, given ``club_
 
 - ``/leaderboard`` (``/api/leaderboard``): every player with a rating, by the cautious
   rating ``mu - 3 sigma``, with mu and sigma shown, hands and points per hand;
-- ``/player/{id}`` (``/api/player/{id}``): the statistics per family and partnership, the
+- ``/player/{id}`` (``/api/player/{id}``; the id is the player's name casefolded, so that ids
+  say nothing of how many players are hidden; an older name of theirs finds them too): the statistics per family and partnership, the
   rating after each night (drawn as a chart), the recent hands each linking to its replay,
   the nights played;
 - ``/season/{id}`` (``/api/season/{id}``, ``/api/seasons``): the ladder; ``/season/{id}/report``
@@ -35,6 +36,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from tricktable.players import GUEST, ClubDB, PlayersError
+from tricktable.players.roster import name_key
 from tricktable.stats import FAMILIES, Stats
 from tricktable.stats.seasons import Season, Seasons
 from tricktable.stats.words import summary
@@ -49,10 +51,25 @@ POLL_SECONDS = 0.5
 KEEPALIVE_SECONDS = 15.0
 
 
-def _name(stats: Stats, pid: int) -> tuple[str, int | None]:
+def public_id(name: str) -> str:
+    """A player's id on the public pages: their name's key (casefolded), so that the ids say
+    nothing the names do not (a database number would count the hidden players between)."""
+    return name_key(name)
+
+
+def public_player(stats: Stats, key: str) -> int | None:
+    """The visible player known by the name ``key`` (their id on the public pages, or an older
+    name of theirs), or None."""
+    rows = stats.db.query("SELECT p.id FROM names n JOIN players p ON p.id = n.player "
+                          "WHERE n.key = ? AND NOT p.hidden AND p.merged_into IS NULL",
+                          (name_key(key),))
+    return rows[0][0] if rows else None
+
+
+def _name(stats: Stats, pid: int) -> tuple[str, str | None]:
     """(public name, id to link or None) of a player."""
     player = stats.players.get(pid)
-    return (GUEST, None) if player.hidden else (player.name, player.id)
+    return (GUEST, None) if player.hidden else (player.name, public_id(player.name))
 
 
 def leaderboard_view(stats: Stats) -> dict[str, Any]:
@@ -95,7 +112,7 @@ def player_view(stats: Stats, pid: int) -> dict[str, Any] | None:
                          "hands": counts.get("hands", 0), "points": counts.get("points", 0),
                          "lines": summary(family, counts, own=False)})
     partners.sort(key=lambda p: (-p["hands"], p["name"].casefold()))
-    return {"player": player.id, "name": player.name, "nickname": player.nickname,
+    return {"player": public_id(player.name), "name": player.name, "nickname": player.nickname,
             "active": player.active, "families": families, "partners": partners,
             "ratings": stats.ratings(player), "recent": stats.recent_hands(player),
             "nights": stats.nights_played(player)}
@@ -104,9 +121,12 @@ def player_view(stats: Stats, pid: int) -> dict[str, Any] | None:
 def season_view(stats: Stats, season: Season, public: bool = True) -> dict[str, Any]:
     seasons = Seasons(stats)
     nights = [stats.night(n).to_json() for n in season.nights]
+    rows = [r.to_json(public) for r in seasons.ladder(season)]
+    for row in rows:
+        if row["player"] is not None:
+            row["player"] = _name(stats, row["player"])[1]
     return {"season": season.id, "name": season.name, "ladder": season.ladder,
-            "ladder_words": season.ladder_words, "nights": nights,
-            "rows": [r.to_json(public) for r in seasons.ladder(season)]}
+            "ladder_words": season.ladder_words, "nights": nights, "rows": rows}
 
 
 def season_report_html(stats: Stats, season: Season, public: bool = False) -> str:
@@ -186,10 +206,11 @@ class StatsPages:
             return JSONResponse(await ask(leaderboard_view))
 
         async def api_player(request: Request) -> Response:
-            pid = request.path_params["player"]
-            view = await ask(lambda s: player_view(s, pid))
+            key = request.path_params["player"]
+            view = await ask(lambda s: None if (pid := public_player(s, key)) is None
+                             else player_view(s, pid))
             if view is None:
-                return error(404, f"no public page for player {pid}")
+                return error(404, "no public page for that player")
             return JSONResponse(view)
 
         async def api_names(_request: Request) -> Response:
@@ -238,11 +259,11 @@ class StatsPages:
 
         return [
             Route("/leaderboard", page("leaderboard.html")),
-            Route("/player/{player:int}", page("player.html")),
+            Route("/player/{player}", page("player.html")),
             Route("/season/{season:int}", page("season.html")),
             Route("/season/{season:int}/report", season_report),
             Route("/api/leaderboard", api_leaderboard),
-            Route("/api/player/{player:int}", api_player),
+            Route("/api/player/{player}", api_player),
             Route("/api/players/names", api_names),
             Route("/api/seasons", api_seasons),
             Route("/api/season/{season:int}", api_season),

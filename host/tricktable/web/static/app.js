@@ -31,7 +31,7 @@ function showChildren(box, ...nodes) {
 }
 
 // Player pages, when the scoreboard has a club database: /api/players/names maps each public
-// name (casefolded) to its player's id. Hidden players and Guests are not in it (and their
+// name (casefolded) to its player's public id (their current name, casefolded). Hidden players and Guests are not in it (and their
 // names never reach the page: the server says "Guest"), so they are never linked. Read again
 // every minute, so a player counted later in the night gets a link too.
 let playerIds = new Map();
@@ -52,7 +52,7 @@ const playersReady = loadPlayerIds().then(() => {
 function playerPageLink(name, text, attrs = {}) {
   const id = name == null ? undefined : playerIds.get(String(name).trim().toLowerCase());
   if (id === undefined) return null;
-  return el("a", { ...attrs, class: `${attrs.class || ""} player-link`.trim(), href: `/player/${id}`, text });
+  return el("a", { ...attrs, class: `${attrs.class || ""} player-link`.trim(), href: `/player/${encodeURIComponent(id)}`, text });
 }
 
 // A player's name: a link to their page when they have a public one, else plain text.

@@ -5,7 +5,7 @@
 
 const num = (value) => el("td", { class: "num", text: value == null ? "–" : String(value) });
 const who = (name, id) => (id == null ? el("td", { text: name })
-  : el("td", {}, el("a", { href: `/player/${id}`, text: name })));
+  : el("td", {}, el("a", { href: `/player/${encodeURIComponent(id)}`, text: name })));
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
 function follow(load) {
@@ -63,7 +63,7 @@ function ratingChart(box, ratings) {
 }
 
 async function playerPage() {
-  const id = Number(location.pathname.split("/").pop());
+  const id = location.pathname.split("/").pop(); // the name's key, as the URL spells it
   const load = async () => {
     const { ok, body } = await getJSON(`/api/player/${id}`);
     const missing = document.getElementById("missing");
