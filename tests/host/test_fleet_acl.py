@@ -1,4 +1,4 @@
-"""Under host/tricktable/mqtt/mosquitto/acl.template only the fleet user offers firmware: an
+"""Under the club's ACL (mqtt/mosquitto/acl.template and each board's block) only the fleet user offers firmware: an
 offer the host's user publishes on a board's ``update`` topic never reaches the board, on the
 real mosquitto; the same offer from ``tricktable-fleet`` does (the positive control).
 """
@@ -10,7 +10,7 @@ import queue
 import pytest
 from hostkit import mqtt_client
 from tricktable.mqtt.broker import BrokerAuth, mosquitto_available, start_broker
-from tricktable.packaged import mosquitto_dir
+from tricktable.provision.acl import acl_text
 
 pytestmark = pytest.mark.skipif(not mosquitto_available(), reason="needs mosquitto")
 
@@ -33,8 +33,7 @@ def connected(port: int, user: str, on_message=None):
 
 @pytest.mark.parametrize("topic", ["update", "update/chunk"])
 def test_only_the_fleet_user_reaches_a_boards_update_topics(topic_prefix, topic):
-    acl = (mosquitto_dir() / "acl.template").read_text().replace("tricktable/v1/",
-                                                                  f"{topic_prefix}/v1/")
+    acl = acl_text(topic_prefix, {"t1-n": "t1"})  # the club's ACL: the template, the board's block
     broker = start_broker("mosquitto", auth=BrokerAuth(users=PASSWORDS, acl=acl))
     heard: queue.Queue[bytes] = queue.Queue()
     clients = []
