@@ -41,7 +41,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from tricktable.club.errors import ClubError
-from tricktable.club.movement import SEATS, TEAMS, seat_labels
+from tricktable.club.movement import SEAT_WORDS, SEATS, TEAMS, seat_labels
 from tricktable.club.tournament import Hand, ProgressiveTournament
 from tricktable.engine.actions import action_from_json
 from tricktable.history.words import action_words
@@ -105,6 +105,9 @@ class Director:
                 for t, hands in data.get("carried", {}).items()}
             self.early: bool = bool(data.get("early", False))
             self.again: int = int(data.get("again", 0))
+            self.notes: dict[str, dict[str, str]] = {
+                str(t): {str(k): str(n) for k, n in notes.items()}
+                for t, notes in data.get("notes", {}).items()}
             self.audit: list[dict[str, Any]] = [dict(e) for e in data.get("audit", [])]
             if any(not isinstance(e.get("id"), str) for e in self.audit):
                 raise ClubError("every audit entry needs its command's id")
@@ -116,7 +119,9 @@ class Director:
                           for t, hands in self.fixes.items() if hands},
                 "decided": self.decided,
                 "carried": {t: [list(h) for h in hands] for t, hands in self.carried.items()},
-                "early": self.early, "again": self.again, "audit": self.audit}
+                "early": self.early, "again": self.again,
+                "notes": {t: notes for t, notes in self.notes.items() if notes},
+                "audit": self.audit}
 
     # --- what the night reads --------------------------------------------------------
 
@@ -138,6 +143,18 @@ class Director:
     def next_game(self) -> None:
         """The bell moved the players: this game's corrections are in it now."""
         self.fixes, self.decided, self.carried, self.early = {}, {}, {}, False
+        self.notes = {}
+
+    def note(self, table: str, key: str, words: str) -> None:
+        """What the room is told at ``table`` in the game in play (the TV's tile, the table
+        page): "hand 1 voided by the director"; a later note with the same ``key`` (the same
+        hand, seat or action) replaces it."""
+        self.notes.setdefault(table, {}).pop(key, None)
+        self.notes[table][key] = words
+
+    def table_notes(self, table: str) -> list[str]:
+        """The notes of ``table`` in the game in play, oldest first."""
+        return list(self.notes.get(table, {}).values())
 
     # --- commands ------------------------------------------------------------------------
 
@@ -150,10 +167,14 @@ class Director:
         if live.night.finished and command.cmd not in ("fix_hand", "void_hand", "undo_bell"):
             raise ClubError(f"the night is over: all {live.night.options.rounds} games are played")
         handler = getattr(self, f"_{command.cmd}")
+        round_before = live.night.round
         what, before, after = handler(live, command.args, command.id)
         entry = {"id": command.id, "at": datetime.now(UTC).isoformat(timespec="seconds"),
                  "by": command.by, "cmd": command.cmd, "round": live.night.round,
                  "what": what, "before": before, "after": after}
+        if command.cmd in ("fix_hand", "void_hand"):  # where, for the replay of that hand
+            entry.update(table=command.args["table"], hand=command.args["hand"],
+                         game=command.args.get("game", round_before))
         self.audit.append(entry)
         return entry
 
@@ -196,10 +217,13 @@ class Director:
         if result is not None and not result.ok:
             raise ClubError(f"table {table}: {result.reason}")
         seats = seat_labels(record.setup.get("players") or [] if record is not None else [])
+        self.note(table, f"action {at}",
+                  f"action {at} corrected by the director: {action_words(new, seats)}")
         return (f"table {table}, action {at}", action_words(actions[at - 1], seats),
                 action_words(new, seats))
 
-    def _fix(self, live: LiveState, args: dict[str, Any], score: Hand) -> tuple[str, str, str]:
+    def _fix(self, live: LiveState, args: dict[str, Any], score: Hand,
+             void: bool = False) -> tuple[str, str, str]:
         table, number = self._table(live, args)
         night = live.night
         game = args.get("game", night.round)
@@ -214,8 +238,13 @@ class Director:
             raise ClubError(f"table {table} has {len(hands)} hands in game {game}; hand must "
                             f"be 1 to {len(hands)}, not {hand!r}")
         before = hands[hand - 1]
+        if before == score and not void:
+            raise ClubError(f"table {table}'s hand {hand} of game {game} already scores "
+                            f"{_text(score)}: nothing to change")
         if game == night.round:
             self.fixes.setdefault(table, {})[hand] = score
+            self.note(table, f"hand {hand}", f"hand {hand} voided by the director" if void else
+                      f"hand {hand} scored {_text(score)} by the director")
         else:
             hands[hand - 1] = score
             self._rewrite(live, game, number, hands)
@@ -249,7 +278,7 @@ class Director:
 
     def _void_hand(self, live: LiveState, args: dict[str, Any],
                    command_id: str) -> tuple[str, str, str]:
-        what, before, _ = self._fix(live, args, (0, 0))
+        what, before, _ = self._fix(live, args, (0, 0), void=True)
         return what, before, "void (N/S 0, E/W 0)"
 
     def _swap(self, live: LiveState, args: dict[str, Any],
@@ -268,6 +297,9 @@ class Director:
             raise ClubError("a and b are the same seat; a swap takes two")
         names = [live.night.seating[n - 1][s] for _, n, s in places]
         live.night.swap(names[0], names[1])  # kept with the game's changes
+        for (table, _, seat), name in zip(places, reversed(names), strict=True):
+            self.note(table, f"seat {seat}",
+                      f"{name} sits {SEAT_WORDS[seat]} from now, moved by the director")
         live.reseat(sorted({places[0][0], places[1][0]}), command_id)
         where = [f"{t} {SEATS[s]}" for t, _, s in places]
         return (f"swap {where[0]} and {where[1]}", f"{where[0]} {names[0]}, {where[1]} {names[1]}",
@@ -328,6 +360,8 @@ class Director:
         seated = {n: live.tables[i] for i, t in enumerate(live.night.seating) for n in t}
         out, coming = live.night.substitute(self._name(args, "out"), self._name(args, "in"))
         if out in seated:
+            seat = live.night.seating[live.tables.index(seated[out])].index(coming)
+            self.note(seated[out], f"seat {seat}", f"{coming} took {out}'s seat, by the director")
             live.reseat([seated[out]], command_id)
         where = f" at {seated[out]}" if out in seated else ""
         return (f"{coming} for {out}", f"{out}{where}", f"{coming}{where}; {out} has left")

@@ -430,13 +430,14 @@ class TableSession:
         letters = "".join(SEAT_LETTERS[s] for s in side.get("seats") or [] if 0 <= s < 4)
         return letters if len(letters) == 2 else f"S{index + 1}"
 
-    def display(self) -> Display:
+    def display(self, state: dict[str, Any] | None = None) -> Display:
         """The 8-character and 4-line summary for a score display, in the players' words:
         ``T7 GAME 2 HAND 1`` (a club night's game number when the night gave one), whose
-        turn (``BOB TO PLAY``), the contract (``ANN BID 4 H``), the sides' scores."""
+        turn (``BOB TO PLAY``), the contract (``ANN BID 4 H``), the sides' scores; from
+        ``state`` when given (the published state: a night's names and corrected scores)."""
         if self.engine is None:
             return Display(text8="NO GAME", lines=[self.config.id[:16], "no game"])
-        st = self.engine.public_state()
+        st = state if state is not None else self.engine.public_state()
         scores = [int(s) for s in st.get("scores") or []]
         text8 = (f"{scores[0]:>3}  {scores[1]:>3}" if len(scores) == 2
                  else " ".join(str(s) for s in scores))[-8:]

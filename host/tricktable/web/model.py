@@ -4,8 +4,10 @@
 state, table events, board status and config; see docs/architecture.md, "MQTT") and
 updates per-table views: the latest public state, the score through the current game, the
 hands played (every completed trick, for the last-hands list and the replay page), recent
-events, and alerts (a revoke in the current hand, a board that went offline, and what the
-host's own status says: offline, storage failing, poison messages, flooding boards). Views are
+events, and alerts (a revoke in the current hand, a board that went offline, what the
+host's own status says: offline, storage failing, poison messages, flooding boards, and on a
+club night what the director corrected: the state's ``night.notes``, ``serve.room``). A club
+night's table state already carries the night's names and corrected scores (``serve.room``). Views are
 read as JSON-able dicts with ``Club.summary()``, ``Club.view(table)`` and ``Club.hand()``;
 the boards' health as ``Club.fleet.rows()`` (``tricktable.fleet.health``).
 
@@ -145,6 +147,8 @@ class TableView:
         state = self.state or {}
         for revoke in state.get("revokes") or []:
             out.append({"kind": "revoke", "text": _revoke_text(state, revoke)})
+        for note in (state.get("night") or {}).get("notes") or []:  # serve.room
+            out.append({"kind": "director", "text": str(note)})
         return out
 
     def summary(self, boards: dict[str, dict[str, Any]],

@@ -13,7 +13,8 @@ their hand since; ``tables``: the night's table ids in order, the head table fir
 ``round_started`` (when this game of the night began, seconds since the epoch; for a
 night kept by hand, when this scoreboard saw the game change, else null), and ``now`` (the
 scoreboard's clock, so a TV with a wrong clock still counts right). ``tournament()`` is the
-last good night itself, for the results pages.
+last good night itself, for the results pages; ``game_of(table, game)`` the game of the night
+a table's journal game was, with its players and the director's corrections, for the replays.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ class NightFile:
         self._view: dict[str, Any] | None = None
         self._error: str | None = None
         self._night: ProgressiveTournament | None = None
+        self._data: dict[str, Any] = {}  # the file's whole JSON (its live and director sections)
         self._seen: tuple[int, float | None] | None = None  # (round, when this board saw it begin)
         self.refresh()
 
@@ -79,7 +81,7 @@ class NightFile:
         try:
             night, data = load_night_data(self.path)
             view, error = dict(night_view(night), **self._live(night, data)), None
-            self._night = night
+            self._night, self._data = night, data
         except ClubError as exc:
             view, error = self._view, str(exc)
         changed = (view, error) != (self._view, self._error)
@@ -101,6 +103,35 @@ class NightFile:
         return {"bell": bell, "round_started": started,
                 "bell_at": bell_at if bell and isinstance(bell_at, int | float) else None,
                 "tables": [str(t) for t in ids], "closed": sorted(map(str, closed))}
+
+    def game_of(self, table: str, game: int) -> dict[str, Any] | None:
+        """Which game of the night ``table``'s journal game ``game`` was, as the live tables
+        kept it (the file's ``live.rounds``): ``round`` (the night's game number), ``players``
+        (the night's players of the table in it, after the director's swaps and substitutes:
+        the names the tallies credit) and ``corrected`` ({hand: what the director did to it});
+        None when the night does not know that game."""
+        night, live = self._night, self._data.get("live") or {}
+        tables, rounds = live.get("tables") or [], live.get("rounds") or {}
+        if night is None or table not in tables or not isinstance(rounds, dict):
+            return None
+        mine = [int(r) for r, firsts in rounds.items()
+                if isinstance(firsts, dict) and isinstance(firsts.get(table), int)
+                and firsts[table] <= game and int(r) <= night.last_round]
+        if not mine:
+            return None
+        number, first = max(mine), rounds[str(max(mine))][table]
+        seating = night.games[number - 1].seating if number <= len(night.games) \
+            else night.seating
+        corrected = {}
+        for entry in (self._data.get("director") or {}).get("audit") or []:
+            if entry.get("table") == table and entry.get("game") == number and \
+                    not entry.get("refused") and game == first:
+                done = "voided" if entry.get("cmd") == "void_hand" else \
+                    f"scored {entry.get('after')}"
+                corrected[int(entry["hand"])] = (f"{done} by the director (it had scored "
+                                                 f"{entry.get('before')})")
+        return {"round": number, "players": list(seating[tables.index(table)]),
+                "corrected": corrected}
 
     def tournament(self) -> ProgressiveTournament | None:
         """The last good night read from the file (None if it never could be read)."""

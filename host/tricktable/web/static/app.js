@@ -235,9 +235,13 @@ function drawChart(svg, history, sides) {
   });
 }
 
+// A score as people write it: "5 to −1" (a true minus sign), not "5 – -1".
+function scoreText(scores) {
+  return (scores || []).map((n) => (n < 0 ? `−${-n}` : String(n))).join(" to ");
+}
+
 function handLine(h, table) {
-  const scores = (h.scores_after || []).join(" – ");
-  const text = `#${h.hand} ${h.contract_text || "no contract"} → ${scores}`;
+  const text = `#${h.hand} ${h.contract_text || "no contract"} · score ${scoreText(h.scores_after)}`;
   const link = el("a", { href: `/replay/${encodeURIComponent(table)}?game=${h.game}&hand=${h.hand}`, text });
   return el("li", { class: h.revokes ? "revoked" : "" }, link);
 }
@@ -263,13 +267,18 @@ async function nightHands(table) {
   const r = await fetch(`/api/table/${encodeURIComponent(table)}/hands`);
   if (!r.ok) return;
   const hands = (await r.json()).hands || [];
-  const games = [...new Set(hands.map((h) => h.game))];
+  // a club night's game number when the night knows it (a countdown's fresh games are one
+  // game of the night), else the table's games in order
+  const gameOf = (h) => h.night_game ?? h.game;
+  const games = [...new Set(hands.map(gameOf))];
   const box = document.getElementById("night-hands");
   box.closest("section").hidden = !hands.length;
-  showChildren(box, ...games.map((game, i) => el("li", { "data-game": String(game) }, el("h3", { text: `Game ${i + 1}` }),
-    el("ol", { class: "hand-list" }, ...hands.filter((h) => h.game === game).map((h) => el("li", { class: h.revokes ? "revoked" : "" },
+  showChildren(box, ...games.map((game, i) => el("li", { "data-game": String(game) },
+    el("h3", { text: `Game ${hands.some((h) => h.night_game != null) ? game : i + 1}` }),
+    el("ol", { class: "hand-list" }, ...hands.filter((h) => gameOf(h) === game).map((h) => el("li", { class: h.revokes ? "revoked" : "" },
       el("a", { href: `/replay/${encodeURIComponent(table)}?game=${h.game}&hand=${h.hand}`,
-        text: `Hand ${h.hand}: ${h.contract || h.contract_text || "no contract"} → ${(h.scores_after || []).join(" – ")}` })))))));
+        text: `Hand ${h.hand}: ${h.contract || h.contract_text || "no contract"} · score ${scoreText(h.scores_after)}` }),
+      ...(h.corrected ? [el("span", { class: "corrected", text: ` · ${h.corrected}` })] : [])))))));
 }
 
 function tablePage() {
@@ -325,7 +334,8 @@ function tablePage() {
   fetch("/api/standings").then((r) => (r.ok ? r.json() : null)).then((night) => {
     if (!night) return;  // no club night: no bell
     bellBanner(night);
-    new EventSource("/api/stream?only=standings").addEventListener("standings", (e) => bellBanner(JSON.parse(e.data)));
+    // the night changed (a hand scored, a correction): its hands' list follows
+    new EventSource("/api/stream?only=standings").addEventListener("standings", (e) => { bellBanner(JSON.parse(e.data)); nightHands(table); });
   });
   const source = new EventSource(`/api/stream?table=${encodeURIComponent(table)}`);
   live(source);
@@ -502,7 +512,7 @@ async function replayPage() {
     const sides = (hand.sides || []).map((side) => `${side.name} ${side.seats.reduce((s, x) => s + won[x], 0)}`);
     const deltas = (hand.deltas || []).map((d) => (d > 0 ? `+${d}` : String(d))).join(" / ");
     factsList(document.getElementById("facts"), [
-      ["Hand", `game ${hand.game}, hand ${hand.hand} · ${seatName(hand, hand.dealer)} deals`],
+      ["Hand", `${hand.night_game != null ? `game ${hand.night_game} of the night` : `game ${hand.game}`}, hand ${hand.hand} · ${seatName(hand, hand.dealer)} deals`],
       ...(hand.up_card ? [["Up-card", cardLabel(hand.up_card)]] : []), // only where the game turns one
       ["Bidding", (hand.bids || []).map((b) => `${seatName(hand, b.seat)}: ${b.text}`).join(", ") || "–"],
       ["Contract", hand.contract_text || "–"],
@@ -511,7 +521,8 @@ async function replayPage() {
       ["Won by", trick && trick.winner != null ? seatName(hand, trick.winner) : "–"],
       ["Tricks", sides.join(" · ") || "–"],
       ["Result", hand.result || "–"],
-      ["Score", `${(hand.scores_before || []).join(" – ")} → ${(hand.scores_after || []).join(" – ")}${deltas ? ` (${deltas})` : ""}`],
+      ["Score", `${scoreText(hand.scores_before)}, then ${scoreText(hand.scores_after)}${deltas ? ` (${deltas})` : ""}`],
+      ...(hand.corrected ? [["Director", hand.corrected]] : []),
     ]);
     const from = { deal: "as dealt", scan: "as scanned", play: "as the play showed them" }[hand.hands_from] || "";
     document.getElementById("hands-title").textContent = `The hands${from ? ` (${from})` : ""}`;
@@ -527,7 +538,7 @@ async function replayPage() {
   };
   const fill = (list) => {
     pick.replaceChildren(...list.map((h) => el("option", { value: `${h.game}/${h.hand}`,
-      text: `Game ${h.game}, hand ${h.hand} (${plural(h.tricks.length ?? h.tricks, "trick")})` })));
+      text: `Game ${h.night_game ?? h.game}, hand ${h.hand} (${plural(h.tricks.length ?? h.tricks, "trick")})` })));
   };
   const open = async (to) => {
     if (!pick.value) return;
@@ -539,7 +550,7 @@ async function replayPage() {
     show();
   };
   const list = (await (await fetch(`/api/table/${encodeURIComponent(table)}/hands`)).json()).hands;
-  fill(list.map((h) => ({ game: h.game, hand: h.hand, tricks: { length: h.tricks } })));
+  fill(list.map((h) => ({ game: h.game, night_game: h.night_game, hand: h.hand, tricks: { length: h.tricks } })));
   const wanted = params.get("game") && params.get("hand") ? `${params.get("game")}/${params.get("hand")}` : null;
   if (wanted && list.some((h) => `${h.game}/${h.hand}` === wanted)) pick.value = wanted;
   pick.addEventListener("change", () => open(1));
