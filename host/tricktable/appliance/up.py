@@ -201,6 +201,11 @@ def check(settings: Settings) -> None:
     if settings.night is not None and not settings.night.is_file():
         raise UpError(f"no night file at {settings.night}: make it with `tricktable club "
                       f"--night {settings.night} new --players FILE`")
+    registry = settings.club.registry
+    if registry is not None and not registry.is_file():
+        raise UpError(f"the tables' host cannot run: no deck registry at {registry}; make one "
+                      f"with `tricktable club init` (the demo's decks) or enroll a deck at the "
+                      f"USB reader (`tricktable enroll`)")
 
 
 def plan(settings: Settings, creds: Credentials) -> list[Part]:

@@ -21,6 +21,7 @@
   const flashes = new Map(); // table id -> { kind, text, until }
   let night = null, offset = 0, screens = [], current = START, scheduled = false;
   let audio = null, beeps = 0, draws = 0, trim = 0;
+  let hostDown = false; // the tables' host has not said it runs (from /api/club, every 3 s)
 
   const rem = (n) => n * parseFloat(getComputedStyle(document.documentElement).fontSize);
   const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
@@ -201,6 +202,9 @@
 
   function drawBanners() {
     const out = [];
+    // no host has said it runs (or it went away): the room must not think the night is live
+    if (hostDown && !(night && night.finished)) out.push(el("p", { class: "banner host", id: "host-down",
+      text: "The tables' host is not running: plays wait on the tables. Director: `tricktable log` says why" }));
     if (night && night.bell) {
       out.push(el("p", { class: "banner bell", text: "BELL · every table finishes the hand in play, then the players move" }));
       const late = lateTables();
@@ -315,6 +319,15 @@
       source.addEventListener("standings", (e) => takeNight(JSON.parse(e.data)));
     });
     window.addEventListener("resize", schedule);
+    const checkHost = () => fetch("/api/club").then((r) => r.json()).then((club) => {
+      const down = !(club.host && club.host.running);
+      const badge = document.getElementById("live");
+      if (down && badge) { badge.textContent = "host down"; badge.className = "live off"; }
+      else if (badge && badge.textContent === "host down") { badge.textContent = "live"; badge.className = "live on"; }
+      if (down !== hostDown) { hostDown = down; drawBanners(); }
+    }).catch(() => {});
+    checkHost();
+    setInterval(checkHost, 3000);
     setInterval(() => {
       if (night) document.getElementById("clock-time").textContent = clockText();
       if (night && night.bell) drawBanners(); // the late strip's time
