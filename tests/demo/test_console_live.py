@@ -71,7 +71,7 @@ def test_every_console_action_on_a_live_night_and_the_night_plays_on(
         page.fill("#fix-a", "7")
         confirm(page, "fix:t3/1/1", "Done: table t3, game 1, hand 1")
         page.locator('[data-void="t2/1/1"]').click(timeout=WAIT_MS)
-        confirm(page, "void:t2/1/1", "Done: table t2, game 1, hand 1")
+        confirm(page, "void:t2/1/1", "Done: Table 2, game 1, hand 1")
         # a mis-scan put right from the picker: the answer is in view either way (the later
         # actions of the hand may no longer fit, and then nothing changes)
         page.locator('[data-actions="t1"] summary').click()

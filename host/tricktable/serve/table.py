@@ -362,9 +362,9 @@ class TableSession:
                 self._rebuild(old)
                 self.hand_starts = starts
                 names = self.engine.public_state()["seats"] if self.engine else []
-                return self._refuse(None, "replace_refused", f"replace: action {n} "
-                                    f"({action_words(step.to_json(), names)}) does not fit "
-                                    f"after it: {applied.reason}")
+                return self._refuse(None, "replace_refused", f"the correction would not fit: "
+                                    f"action {n} ({action_words(step.to_json(), names)}) "
+                                    f"could no longer be played after it: {applied.reason}")
         return Result(ok=True, seat=new.seat, action=new.to_json(), changed=True,
                       steps=[(at - 1, None)] + [(n, a.to_json()) for n, a in
                                                 enumerate(self.actions[at - 1:], at)],
