@@ -35,6 +35,7 @@ from tricktable.club import (
     standings,
 )
 from tricktable.club.journal_hands import hands_from_game
+from tricktable.club.standings import unranked
 from tricktable.engine.actions import action_from_json
 from tricktable.serve.journal import Journal, JournalError
 
@@ -325,6 +326,8 @@ def standings_command(night: _Night, fmt: str) -> None:
              else f"after {len(tournament.games)} of {tournament.last_round} games")
     _print(f"Standings ({state})", ["rank", "player", "total", "won", "played", "note"],
            rows, fmt)
+    if fmt != "csv" and (apart := unranked(tournament.tallies())):
+        click.echo(f"played no game tonight: {', '.join(apart)}")
 
 
 @club.command()

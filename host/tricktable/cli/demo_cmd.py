@@ -28,6 +28,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tricktable.club import ClubError, ProgressiveOptions, load_night, standings
+from tricktable.club.standings import unranked
 from tricktable.demo.runner import Demo, DemoConfig, DemoError
 from tricktable.players import PlayersError
 from tricktable.protocol import DEFAULT_PREFIX, natural_key
@@ -251,12 +252,16 @@ def _standings(runner: Demo, console: Console, web: str | None) -> None:
     except ClubError as exc:
         console.print(f"no standings: {exc}")
         return
-    table = Table(title=f"standings after {len(night.games)} of {night.options.rounds} games")
+    games = f"{len(night.games)} game" + ("" if len(night.games) == 1 else "s")
+    table = Table(title=f"final standings, {games}" if night.finished
+                  else f"standings after {len(night.games)} of {night.last_round} games")
     for heading in ("rank", "player", "total", "won", "played"):
         table.add_column(heading)
     for s in standings(night.tallies()):
         table.add_row(str(s.rank), s.name, str(s.total), str(s.won), str(s.played))
     console.print(table)
+    if apart := unranked(night.tallies()):
+        console.print(f"played no game tonight: {', '.join(apart)}")
     console.print(f"night: {runner.night_path}")
     if web:  # the demo's scoreboard stopped with it; the web command shows the night again
         console.print(f"the night again: tricktable web --night {runner.night_path}, then open",

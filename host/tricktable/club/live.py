@@ -448,28 +448,23 @@ class LiveNight:
 
     def _room(self, number: int, table: str) -> dict[str, Any]:
         """What ``table``'s published state shows the room in place of its engine's own
-        (``Service.overlay``): the night's names in its seats (after a swap or a substitute),
-        each side's score after the director's fixes and voids (``adjust``, added to the
-        engine's), and the director's notes; for the journal games from ``game`` on (the
-        table's game of the night in play, or of the last game once the night is over)."""
+        (``Service.overlay``, ``serve.room``): the night's names in its seats (after a swap or
+        a substitute), each side's score after the director's fixes and voids (``adjust``,
+        added to the engine's), and the director's notes, for the journal games from
+        ``game`` on (the table's game of the night in play). Once the night is over: the
+        table's last game of the night, its players and its final tally (``final``), whatever
+        game the table's engine was left in (a bell's next game the end took back)."""
         night = self.night
+        notes = self.director.table_notes(table)
         if night.finished and night.games:
             last = night.games[-1]
-            first = self.rounds.get(str(last.number), {}).get(table, self.games[table] - 1)
-            hands, seats = last.hands[number - 1], last.seating[number - 1]
-            if table not in self.raw:  # read once: the night no longer refreshes its tables
-                self.raw[table] = _sums([h for record in self.journal.games(table)
-                                         if record.game >= first
-                                         for h in hands_and_rest(record.setup, [
-                                             action_from_json(a) for a in record.actions])[0]])
-            tally = _sums(hands)
-        else:
-            first, seats, tally = self.games[table], night.seating[number - 1], \
-                night.table_score(number)
-        raw = self.raw.get(table, (0, 0))
+            first = self.rounds.get(str(last.number), {}).get(table, 0)
+            return {"game": first, "round": last.number, "seats": list(last.seating[number - 1]),
+                    "final": list(_sums(last.hands[number - 1])), "notes": notes}
+        tally, raw = night.table_score(number), self.raw.get(table, (0, 0))
         sign = tally_sign(self.club.tables[table].setup()["variant"])
-        return {"game": first, "round": min(night.round, night.last_round),
-                "seats": list(seats), "notes": self.director.table_notes(table),
+        return {"game": self.games[table], "round": night.round,
+                "seats": list(night.seating[number - 1]), "notes": notes,
                 "adjust": [sign * (tally[0] - raw[0]), sign * (tally[1] - raw[1])]}
 
     def _wait_lights(self, table: str) -> None:

@@ -173,6 +173,7 @@ class TableView:
             "game_over": bool(state.get("game_over")),
             "winner": state.get("winner"),
             "last_hand": state.get("last_hand"),
+            "night_over": bool((state.get("night") or {}).get("over")),
             "alerts": self.alerts(boards, host),
         }
 

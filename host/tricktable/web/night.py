@@ -1,7 +1,8 @@
 """The club night on the scoreboard: the night file read again whenever it changes.
 
 ``NightFile(path)`` keeps the standings of a progressive night (``tricktable club``) as JSON
-for the web: rank, player, total, games won, high/low marks, and the current round's seating
+for the web: rank, player, total, games won, high/low marks (and, apart, ``unranked``: the
+players with nothing on their tally once a game is tallied), and the current round's seating
 with each table's score so far, and who sits this game out (``bench``). ``refresh()`` looks at the file's modification time, size and
 inode (``save_night`` renames a new file over the old) and reloads only when one changed; it
 says whether the view changed. A file that cannot be read or is refused by the club package
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from tricktable.club import SEATS, ClubError, ProgressiveTournament, standings
+from tricktable.club.standings import unranked
 from tricktable.club.store import load_night_data
 
 __all__ = ["NightFile", "night_view", "standing_rows"]
@@ -51,7 +53,7 @@ def night_view(night: ProgressiveTournament) -> dict[str, Any]:
     return {"round": min(night.round, night.last_round), "rounds": night.last_round,
             "games_played": len(night.games), "finished": night.finished,
             "hands_per_round": night.options.hands_per_round, "hands_left": night.hands_left(),
-            "standings": rows, "seating": seating,
+            "standings": rows, "unranked": unranked(night.tallies()), "seating": seating,
             "bench": [] if night.finished else list(night.bench)}
 
 
@@ -141,6 +143,7 @@ class NightFile:
         """The JSON for ``/api/standings`` and the ``standings`` event."""
         base = self._view or {"round": 0, "rounds": 0, "games_played": 0, "finished": False,
                               "hands_per_round": 0, "hands_left": 0, "standings": [],
+                              "unranked": [],
                               "seating": [], "bench": [], "bell": False,
                               "round_started": None,
                               "bell_at": None, "tables": [], "closed": []}

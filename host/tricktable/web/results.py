@@ -21,6 +21,7 @@ from starlette.routing import Route
 
 from tricktable.club import SEATS, ProgressiveTournament
 from tricktable.club.scorecard import results_csv, scorecards, scorecards_csv
+from tricktable.club.standings import unranked
 from tricktable.web.night import NightFile, standing_rows
 from tricktable.web.responses import Endpoint
 
@@ -38,7 +39,8 @@ def results_view(night: ProgressiveTournament) -> dict[str, Any]:
                              zip(game.seating, game.hands, game.winners, strict=True), 1)]}
              for game in night.games]
     return {"finished": night.finished, "games_played": len(night.games),
-            "rounds": night.options.rounds, "standings": standing_rows(night), "games": games}
+            "rounds": night.last_round, "standings": standing_rows(night),
+            "unranked": unranked(night.tallies()), "games": games}
 
 
 def scorecard_view(night: ProgressiveTournament, player: str) -> dict[str, Any] | None:

@@ -96,6 +96,16 @@ function variantName(id) {
   return id ? String(id).split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ") : "–";
 }
 
+// The players with nothing on their tally (arrived for a game that never came, left before
+// their first): listed apart from the standings, never ranked.
+function showUnranked(v) {
+  const apart = document.getElementById("unranked");
+  if (!apart) return;
+  const names = v.unranked || [];
+  apart.hidden = names.length === 0;
+  apart.textContent = names.length ? `Played no game tonight: ${names.join(", ")}` : "";
+}
+
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
@@ -135,6 +145,7 @@ function live(source, badgeId = "live") {
 }
 
 function phaseText(summary) {
+  if (summary.night_over) return "final · the night is over";
   if (summary.game_over) {
     const side = (summary.sides || [])[summary.winner];
     return side ? `game over · ${side.name} win` : "game over";
@@ -153,9 +164,9 @@ function clubCard(t) {
     rows.append(el("tr", {}, el("th", { text: side.name }), el("td", { class: "num", text: String((t.scores || [])[i] ?? 0) })));
   });
   card.append(rows);
-  card.append(el("p", { class: "phase", "data-phase": t.phase || "", text: `Hand ${t.hand_number ?? "–"} · ${phaseText(t)}` }));
-  if (t.contract_text) card.append(el("p", { class: "contract", text: t.contract_text }));
-  if (t.to_act_name && !t.game_over) card.append(el("p", { class: "turn", text: `${t.to_act_name} to act` }));
+  card.append(el("p", { class: "phase", "data-phase": t.phase || "", text: t.night_over ? phaseText(t) : `Hand ${t.hand_number ?? "–"} · ${phaseText(t)}` }));
+  if (t.contract_text && !t.night_over) card.append(el("p", { class: "contract", text: t.contract_text }));
+  if (t.to_act_name && !t.game_over && !t.night_over) card.append(el("p", { class: "turn", text: `${t.to_act_name} to act` }));
   for (const alert of t.alerts || []) card.append(el("p", { class: `alert ${alert.kind}`, text: alert.text }));
   return card;
 }

@@ -55,6 +55,7 @@
     if (!r.ok) { fail("results-error", v.error); return; }
     document.getElementById("results-status").textContent = state(v);
     document.querySelector("#results-standings tbody").replaceChildren(...v.standings.map(standingRow));
+    showUnranked(v);
     document.getElementById("games-section").hidden = v.games.length === 0;
     document.getElementById("games").replaceChildren(...v.games.map(gameTable));
     document.body.dataset.ready = "yes";

@@ -56,7 +56,7 @@
     const node = el("article", { class: `tile${f ? ` flash flash-${f.kind}` : ""}`, "data-table": t.table });
     const after = bellState(t);
     node.append(el("header", {}, el("h2", { text: tableName(t.table) }),
-      el("span", { class: "tile-phase", text: after ? "Bell" : `Hand ${t.hand_number ?? "–"} · ${phaseText(t)}` })));
+      el("span", { class: "tile-phase", text: after ? "Bell" : t.night_over ? "Final" : `Hand ${t.hand_number ?? "–"} · ${phaseText(t)}` })));
     if (after) node.classList.add(`after-bell-${after.kind}`);
     (t.sides || []).forEach((side, i) => {
       node.append(el("p", { class: `side s${i}` }, el("span", { class: "side-name", text: side.name }),
@@ -67,6 +67,7 @@
     if (after) node.append(el("p", { class: `tile-bell bell-${after.kind}`, text: after.text }));
     else if (f) node.append(el("p", { class: `result ${f.kind}`, text: f.text }));
     else if (alerts.length) node.append(el("p", { class: `tile-alert ${alerts[0].kind}`, text: alerts[0].text }));
+    else if (t.night_over) node.append(el("p", { class: "tile-line", text: "the night is over" }));
     else if (t.contract_text) node.append(el("p", { class: "tile-line", text: t.contract_text }));
     else if (t.to_act_name && !t.game_over) node.append(el("p", { class: "tile-line", text: `${t.to_act_name} to act` }));
     return node;
