@@ -82,6 +82,7 @@ class Place:
 
     what: str
     url: str
+    public: bool = True  # shown to the room (the TV's panel); the console's is the director's
 
     @property
     def qr(self) -> segno.QRCode:
@@ -100,16 +101,18 @@ def addresses(settings: Settings) -> list[Place]:
         return f"http://{shown}:{port}"
 
     web = base(settings.web.host, settings.web.port)
-    places = [Place("TV", f"{web}/tv"), Place("phones", f"{web}/standings")]
+    places = [Place("TV", f"{web}/tv"), Place("phones", f"{web}/seat")]
     if settings.night is not None:
-        places.append(Place("console", base(settings.console.host, settings.console.port) + "/"))
+        places.append(Place("console", base(settings.console.host, settings.console.port) + "/",
+                            public=False))
     return places
 
 
 def write_addresses(places: list[Place], path: Path) -> None:
-    """The addresses and their QR codes (SVG data URIs) for the TV page's panel."""
+    """The public addresses and their QR codes (SVG data URIs) for the TV page's panel: the
+    console's is printed for the director, never shown to the room."""
     data = [{"what": p.what, "url": p.url, "qr": p.qr.svg_data_uri(scale=4, border=2)}
-            for p in places]
+            for p in places if p.public]
     temp = path.with_name(path.name + ".new")
     temp.write_text(json.dumps(data))
     os.replace(temp, path)
