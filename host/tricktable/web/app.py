@@ -2,8 +2,9 @@
 
 Pages (static HTML + one script, no build step): ``/`` the club (every table),
 ``/table/{table}`` one table live, ``/replay/{table}`` step through a recorded hand.
-JSON: ``/api/club`` (every table's summary, and ``host.running``: the tables' host has said
-it is online on the broker and not gone since), ``/api/table/{table}``, ``/api/table/{table}/hands``,
+JSON: ``/api/club`` (every table's summary; ``broker``: the scoreboard reaches the broker now,
+false when it serves a night from its files; ``host.running``: the tables' host has said it
+is online on the broker and not gone since), ``/api/table/{table}``, ``/api/table/{table}/hands``,
 ``/api/table/{table}/hands/{game}/{hand}`` (a hand as ``history.replay`` shows it: the
 hands, bidding, contract, tricks, revokes with their cards, the score), and
 ``POST /api/replay/file?name=N`` (a hand-history or EGN file's text in the body: its hands,
@@ -200,6 +201,7 @@ def create_app(feed: Feed, admin_token: str | None = None,
         with feed.lock:
             host = feed.club.host
             return JSONResponse({"tables": feed.club.summary(), "admin": admin_token is not None,
+                                 "broker": feed.connected,
                                  "host": {"running": host is not None and host.online}})
 
     async def api_table(request: Request) -> Response:

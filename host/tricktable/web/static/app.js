@@ -137,10 +137,17 @@ function bellBanner(view) {
   banner.hidden = !(view && view.bell);
 }
 
+// The badge says "live" only while the scoreboard reaches the broker: a night served from its
+// files afterwards is not live.
+let fromFiles = null;
 function live(source, badgeId = "live") {
   const badge = document.getElementById(badgeId);
   if (!badge) return;
-  source.onopen = () => { badge.textContent = "live"; badge.className = "live on"; };
+  fromFiles = fromFiles || fetch("/api/club").then((r) => r.json()).then((c) => c.broker === false).catch(() => false);
+  source.onopen = () => fromFiles.then((files) => {
+    badge.textContent = files ? "from the night's files" : "live";
+    badge.className = files ? "live off files" : "live on";
+  });
   source.onerror = () => { badge.textContent = "reconnecting…"; badge.className = "live off"; };
 }
 
@@ -173,14 +180,17 @@ function clubCard(t) {
 
 function clubPage() {
   const tables = new Map();
+  let filesOnly = false;
   const grid = document.getElementById("tables");
   const render = () => {
     const sorted = [...tables.values()].sort((a, b) => byTable(a.table, b.table));
     showChildren(grid, ...sorted.map(clubCard));
-    document.getElementById("empty").hidden = tables.size > 0;
+    document.getElementById("empty").hidden = tables.size > 0 || filesOnly;
   };
   fetch("/api/club").then((r) => r.json()).then((club) => {
     for (const t of club.tables) if (!tables.has(t.table)) tables.set(t.table, t);
+    // served from the night's files (no broker): no live table will report; say nothing
+    filesOnly = club.broker === false;
     render();
   });
   const source = new EventSource("/api/stream");
@@ -284,6 +294,7 @@ async function nightHands(table) {
   const games = [...new Set(hands.map(gameOf))];
   const box = document.getElementById("night-hands");
   box.closest("section").hidden = !hands.length;
+  if (hands.length) document.getElementById("idle").hidden = true;
   showChildren(box, ...games.map((game, i) => el("li", { "data-game": String(game) },
     el("h3", { text: `Game ${hands.some((h) => h.night_game != null) ? game : i + 1}` }),
     el("ol", { class: "hand-list" }, ...hands.filter((h) => gameOf(h) === game).map((h) => el("li", { class: h.revokes ? "revoked" : "" },
@@ -299,7 +310,10 @@ function tablePage() {
   const render = (view) => {
     const idle = view.missing || !view.state;
     document.getElementById("felt").hidden = idle;
-    document.getElementById("idle").hidden = !idle;
+    // no game here now (the night is over, or served from its files): no live panel stands
+    // empty; the hands played here are the page
+    for (const panel of document.querySelectorAll("[data-live-panel]")) panel.hidden = idle;
+    document.getElementById("idle").hidden = !idle || !document.querySelector(".night-hands").hidden;
     if (idle) return;
     const state = view.state, summary = view.summary;
     document.body.dataset.phase = state.phase;
