@@ -210,9 +210,10 @@
       out.push(el("p", { class: "banner bell", text: "BELL · every table finishes the hand in play, then the players move" }));
       const late = lateTables();
       const since = night.bell_at ? Math.max(0, Math.round((Date.now() + offset) / 1000 - night.bell_at)) : null;
-      const when = since == null ? "" : ` · ${Math.floor(since / 60)}:${String(since % 60).padStart(2, "0")} since the bell`;
+      // the time since the bell first: a long list of tables is what gets cut, never the time
+      const when = since == null ? "" : `${Math.floor(since / 60)}:${String(since % 60).padStart(2, "0")} since the bell · `;
       if ((night.tables || []).length) out.push(el("p", { class: "banner late", id: "late-strip", text: late.length
-        ? `Still playing: ${late.map(tableName).join(", ")}${when}` : "Every table is done: the moves come next" }));
+        ? `${when}Still playing: ${late.map(tableName).join(", ")}` : "Every table is done: the moves come next" }));
     }
     if (night && night.error) out.push(el("p", { class: "banner error", text: `The night file could not be read; showing the last good standings. ${night.error}` }));
     const sorted = [...tables.values()].sort((a, b) => byTable(a.table, b.table));
