@@ -29,6 +29,7 @@ from rich.text import Text
 
 from tricktable.club import ClubError, ProgressiveOptions, load_night, standings
 from tricktable.club.standings import unranked
+from tricktable.demo.director import fits
 from tricktable.demo.runner import Demo, DemoConfig, DemoError
 from tricktable.players import PlayersError
 from tricktable.protocol import DEFAULT_PREFIX, natural_key
@@ -130,6 +131,8 @@ def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mod
                         workdir=workdir, night=night, rounds=rounds, hands=hands, club_db=club_db,
                         director=director,
                         prefix=prefix or (DEMO_PREFIX if broker else DEFAULT_PREFIX))
+    if night and director and (too_small := fits(hands, rounds)) is not None:
+        raise click.ClickException(too_small)  # said before the night, not after it
     for sig in (signal.SIGTERM, signal.SIGHUP):  # stop as cleanly as on Ctrl-C
         signal.signal(sig, _interrupt)
     base.mkdir(parents=True, exist_ok=True)
