@@ -34,8 +34,9 @@ def test_a_night_ended_early_reads_final_and_its_pages_look_finished(
     try:
         tv.goto(live.url + TV)
         expect(tv.locator('article[data-table="t1"]')).to_be_visible(timeout=WAIT_MS)
-        tv.screenshot(path=str(shots / "tv-night-ending-early.png"))
         assert director.send("end", {}, "Dana").ok  # game 1 is the last
+        expect(tv.locator("#clock-game")).to_have_text("Game 1 of 1", timeout=WAIT_MS)
+        tv.screenshot(path=str(shots / "tv-night-ending-early.png"))
         assert director.send("ring", {}, "Dana").ok
         eventually(lambda: room.night.ties(), "table 2 tied after the bell")
         assert director.send("settle", {"winners": {"t2": "A"}}, "Dana").ok
@@ -65,7 +66,7 @@ def test_a_night_ended_early_reads_final_and_its_pages_look_finished(
         for panel in page.locator("[data-live-panel]").all():
             assert panel.is_hidden(), "no empty live panel after the night"
         expect(page.locator("#live")).to_have_text("from the night's files", timeout=WAIT_MS)
-        page.screenshot(path=str(shots / "table-after-night.png"), full_page=True)
+        page.screenshot(path=str(shots / "table-after-night-files.png"), full_page=True)
         hands.locator("a").first.click()
         expect(page.locator("#facts")).to_contain_text("game 1 of the night", timeout=WAIT_MS)
         page.goto(files.url + "/")

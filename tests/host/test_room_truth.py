@@ -1,6 +1,6 @@
-"""One truth for the room: after each of the director's corrections on a live night (through the
-real service on mosquitto, the console's link, the public scoreboard and Debian's chromium),
-every public view shows the night's corrected state within a second of the answer: the TV, the
+"""One truth for the room: after each of the director's corrections on a live night, made on the
+director console in Debian's chromium (through the real service on mosquitto), every public
+view shows the night's corrected state within a second of the console's answer: the TV, the
 club page, a table's page, ``/api/club``, ``/api/table``, the standings, the seat page, the
 replay of the hand, and the table's own display (its retained message on the broker). A fix or a
 void says so where it matters ("hand 1 voided by the director").
@@ -9,21 +9,27 @@ void says so where it matters ("hand 1 voided by the director").
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import httpx
 import pytest
 from browsing import chromium, needs_chromium
-from playwright.sync_api import Page
-from test_console_night import director, first_hand, open_room  # noqa: F401 (fixtures)
+from playwright.sync_api import Page, expect
+from test_console_night import first_hand, open_room  # noqa: F401 (a fixture)
 from tricktable.club.movement import SEAT_WORDS
 from tricktable.club.store import load_night
 from tricktable.protocol import Topics
 from tricktable.serve.journal import Journal
+from tricktable.serve.service import BrokerURL
+from tricktable.web.console import create_console
+from tricktable.web.console_link import NightLink
 from tricktable.web.server import Scoreboard
 from waiting import eventually
 
-WITHIN_S = 1.0  # "within a second" of the night's answer
+WITHIN_S = 1.0  # "within a second" of the console's answer
+WAIT_MS = 30_000
+TOKEN = "director-secret"
 
 
 def truth(tmp_path) -> dict:
@@ -53,43 +59,81 @@ def display(room, prefix: str) -> dict:
     return json.loads(last[-1]) if last else {}
 
 
+def fix(page: Page, before: dict) -> str:
+    page.locator('[data-fix="t1/1/1"]').click(timeout=WAIT_MS)
+    page.fill("#fix-a", str(before["score"][0] + 7))
+    page.fill("#fix-b", str(before["score"][1] - 3))
+    return "fix:t1/1/1"
+
+
+def void(page: Page, before: dict) -> str:
+    page.locator('[data-void="t1/1/1"]').click(timeout=WAIT_MS)
+    return "void:t1/1/1"
+
+
+def swap(page: Page, before: dict) -> str:
+    page.select_option("#swap-a", "t1/N", timeout=WAIT_MS)
+    page.select_option("#swap-b", "t2/E")
+    page.click("#swap")
+    return "swap"
+
+
+def substitute(page: Page, before: dict) -> str:
+    page.select_option("#sub-out", before["seats"][1], timeout=WAIT_MS)
+    page.fill("#sub-in", "Zoe")
+    page.click("#substitute")
+    return "substitute"
+
+
+def arrive(page: Page, before: dict) -> str:
+    page.fill("#arrive-name", "Zoe", timeout=WAIT_MS)
+    page.click("#arrive")
+    return "arrive"
+
+
+def trump(page: Page, before: dict) -> str:
+    """A trump token read wrong: the hand's last action, the trump named, put right from the
+    picker (the first other suit it offers)."""
+    last = before["actions"]
+    page.locator('[data-actions="t1"] summary').click(timeout=WAIT_MS)
+    page.locator(f'[data-replace="t1/{last}"]').click()
+    expect(page.locator("#picker input").first).to_be_checked(timeout=WAIT_MS)
+    return f"replace:t1/{last}"
+
+
 CORRECTIONS = {
-    # name: (command, its args given the night's table 1 before it, what the room must read)
-    "fix": ("fix_hand", lambda t: {"table": "t1", "hand": 1,
-                                   "score": [t["score"][0] + 7, t["score"][1] - 3]},
-            "hand 1 scored N/S"),
-    "void": ("void_hand", lambda t: {"table": "t1", "hand": 1}, "hand 1 voided by the director"),
-    "swap": ("swap", lambda t: {"a": {"table": "t1", "seat": "N"},
-                                "b": {"table": "t2", "seat": "E"}}, "moved by the director"),
-    "substitute": ("substitute", lambda t: {"out": t["seats"][1], "in": "Zoe"},
-                   "Zoe took"),
-    "arrive": ("arrive", lambda t: {"name": "Zoe"}, None),
-    # a trump token read wrong: the hand's last action, the trump named, is corrected
-    "trump": ("replace_action", None, "corrected by the director"),
+    # name: (what the director does on the console, what the room must read after it)
+    "fix": (fix, "hand 1 scored N/S"),
+    "void": (void, "hand 1 voided by the director"),
+    "swap": (swap, "moved by the director"),
+    "substitute": (substitute, "Zoe took"),
+    "arrive": (arrive, None),
+    "trump": (trump, "corrected by the director"),
 }
 
 
-def other_trump(tmp_path) -> dict:
-    """The replace_action args that name another trump in place of table 1's last action."""
+def last_action(tmp_path) -> dict:
     with Journal(tmp_path / "journal.sqlite", readonly=True) as journal:
-        actions = journal.games("t1")[-1].actions
-    last = actions[-1]
-    assert last["type"] == "trump", last
-    trump = next(s for s in "SHDC" if s != last["trump"])
-    return {"table": "t1", "at": len(actions), "action": dict(last, trump=trump)}
+        return journal.games("t1")[-1].actions[-1]
 
 
 @needs_chromium
 @pytest.mark.parametrize("correction", list(CORRECTIONS))
 def test_every_public_view_shows_the_night_after_a_correction(
-        correction, open_room, director, mqtt_broker, topic_prefix, tmp_path):  # noqa: F811
+        correction, open_room, shots, mqtt_broker, topic_prefix, tmp_path):  # noqa: F811
     room = open_room(hands_per_round=3)
     first_hand(room, tmp_path)
     room.play_until("t1", lambda s: s.public_state()["phase"] == "play")  # hand 2 in play
     public = Scoreboard(mqtt_broker.host, mqtt_broker.port, port=0, prefix=topic_prefix,
                         night=tmp_path / "night.json", journal=tmp_path / "journal.sqlite")
     public.start()
-    cmd, args, words = CORRECTIONS[correction]
+    link = NightLink(BrokerURL("127.0.0.1", mqtt_broker.port), topic_prefix)
+    console = Scoreboard(mqtt_broker.host, mqtt_broker.port, port=0, prefix=topic_prefix,
+                         make_app=lambda feed: create_console(
+                             feed, TOKEN, tmp_path / "night.json", tmp_path / "journal.sqlite",
+                             link))
+    console.start()
+    act, words = CORRECTIONS[correction]
     try:
         with chromium() as browser:
             pages = {path: browser.new_page(viewport={"width": 1920, "height": 1080})
@@ -98,9 +142,19 @@ def test_every_public_view_shows_the_night_after_a_correction(
                 page.goto(public.url + path)
                 eventually(lambda p=page: "live" in p.locator(".live").first.inner_text(),
                            f"{path} live", timeout=30)
-            sent = args(truth(tmp_path)) if args else other_trump(tmp_path)
-            answer = director.send(cmd, sent, "Dana")
-            assert answer.ok, answer
+            desk = browser.new_page(viewport={"width": 1280, "height": 900})
+            desk.goto(console.url)
+            desk.fill("#by", "Dana")
+            desk.fill("#token", TOKEN)
+            desk.click("#signin button")
+            before = dict(truth(tmp_path), actions=room.service.state("t1")["actions"])
+            key = act(desk, before)
+            desk.click("#confirm")
+            answer = desk.locator(f'[data-answer-for="{key}"]')
+            expect(answer).to_contain_text("Done: ", timeout=WAIT_MS)
+            assert answer.is_visible(), "the answer stays where the director looked"
+            assert not re.search(r"\bt\d+ [NESW]\b|\btable t\d", answer.inner_text()), \
+                f"a code in the answer: {answer.inner_text()}"
             done = time.monotonic()
             night = truth(tmp_path)
             a, b = (str(n) for n in night["score"])
@@ -111,7 +165,7 @@ def test_every_public_view_shows_the_night_after_a_correction(
                         if t["table"] == "t1"]
                 return side_scores(t1) == night["score"] and (
                     words is None or any(words in x["text"] for x in t1["alerts"])) and (
-                    cmd != "replace_action" or t1["trump"] == sent["action"]["trump"])
+                    correction != "trump" or t1["trump"] == last_action(tmp_path)["trump"])
 
             def api_table() -> bool:
                 state = httpx.get(f"{public.url}/api/table/t1").json()["state"]
@@ -164,5 +218,7 @@ def test_every_public_view_shows_the_night_after_a_correction(
             assert hand["seats"] == names and hand["night_game"] == 1
             if correction == "void":
                 assert hand["corrected"].startswith("voided by the director")
+            desk.screenshot(path=str(shots / f"console-{correction}.png"))
     finally:
         public.stop()
+        console.stop()

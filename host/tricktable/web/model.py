@@ -97,6 +97,10 @@ class TableView:
             self.score_history = [{"hand": 0, "scores": [0 for _ in state.get("scores") or []]}]
         self.state = state
         scores = list(state.get("scores") or [])
+        seats = list(state.get("seats") or [])
+        for record in self.hands:  # a club night's names hold for the whole game (serve.room)
+            if record.game == self.game and len(record.seats) == len(seats):
+                record.seats = seats
         for record in self.hands:
             if record.game == self.game and record.hand < hand_number and not record.complete:
                 record.complete, record.scores_after = True, scores

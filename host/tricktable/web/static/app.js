@@ -303,18 +303,40 @@ async function nightHands(table) {
       ...(h.corrected ? [el("span", { class: "corrected", text: ` · ${h.corrected}` })] : [])))))));
 }
 
+// A table's score (each side's tricks and points, the chart through the game) and this
+// game's hands (a night's earlier games are on the night's list).
+function drawScore(view, table) {
+  const state = view.state;
+  const sides = document.getElementById("sides");
+  sides.replaceChildren(el("tr", {}, el("th", { text: "" }), el("th", { text: "Tricks" }), el("th", { text: "Score" })));
+  (state.sides || []).forEach((side, i) => {
+    sides.append(el("tr", { class: `s${i}` }, el("th", { text: side.name }),
+      el("td", { class: "num tricks", text: String(sideTricks(state, side)) }),
+      el("td", { class: "num score", text: String((state.scores || [])[i] ?? 0) })));
+  });
+  drawChart(document.getElementById("chart"), view.score_history, state.sides);
+  const mine = view.last_hands.filter((h) => h.game === view.game);
+  showChildren(document.getElementById("hands"), ...mine.map((h) => handLine(h, table)));
+  // after the night the hands are on the night's list (every hand played here, each a replay)
+  document.getElementById("hands").closest("section").hidden = Boolean(view.summary.night_over);
+  document.querySelector(".table-page").classList.toggle("over", Boolean(view.summary.night_over));
+}
+
 function tablePage() {
   const table = decodeURIComponent(location.pathname.split("/").pop());
   document.getElementById("title").textContent = tableName(table);
   document.title = `tricktable · ${tableName(table)}`;
   const render = (view) => {
     const idle = view.missing || !view.state;
-    document.getElementById("felt").hidden = idle;
     // no game here now (the night is over, or served from its files): no live panel stands
     // empty; the hands played here are the page
     for (const panel of document.querySelectorAll("[data-live-panel]")) panel.hidden = idle;
+    // the night is over: the table's final score and its hands, no seat "to act" in a game
+    // nobody will play
+    const over = !idle && Boolean(view.summary && view.summary.night_over);
+    for (const panel of document.querySelectorAll("[data-play-panel]")) panel.hidden = idle || over;
     document.getElementById("idle").hidden = !idle || !document.querySelector(".night-hands").hidden;
-    if (idle) return;
+    if (idle || over) { if (over) drawScore(view, table); return; }
     const state = view.state, summary = view.summary;
     document.body.dataset.phase = state.phase;
     const alerts = document.getElementById("alerts");
@@ -337,16 +359,7 @@ function tablePage() {
       ["Contract", contract],
       ["Trump", trumpName(state.trump)],
     ]);
-    const sides = document.getElementById("sides");
-    sides.replaceChildren(el("tr", {}, el("th", { text: "" }), el("th", { text: "Tricks" }), el("th", { text: "Score" })));
-    (state.sides || []).forEach((side, i) => {
-      sides.append(el("tr", { class: `s${i}` }, el("th", { text: side.name }),
-        el("td", { class: "num tricks", text: String(sideTricks(state, side)) }),
-        el("td", { class: "num score", text: String((state.scores || [])[i] ?? 0) })));
-    });
-    drawChart(document.getElementById("chart"), view.score_history, state.sides);
-    // this game's hands only (a night's earlier games are on the night's list below)
-    showChildren(document.getElementById("hands"), ...view.last_hands.filter((h) => h.game === view.game).map((h) => handLine(h, table)));
+    drawScore(view, table);
     // a public page: what the players did, not the host's admin answers
     showChildren(document.getElementById("events"), ...view.events.filter((ev) => ev.kind !== "control" && ev.kind !== "invalid")
       .slice().reverse().map((ev) => eventLine(ev, state)));
