@@ -10,7 +10,8 @@
   from the feed (and in words), and the round's actions from the journal, each with its
   words, for a mis-scan), the finished games' hands, the bell (and when it rang), and the
   audit log (newest first, refusals too), read from the night file that
-  ``serve --night`` keeps.
+  ``serve --night`` keeps; ``host_running``: the tables' host has said it runs (the page
+  says so when it does not). Once the night is over, each table as its last game left it.
 - ``GET /api/console/choices/{table}/{at}``: what the ``at``-th action of the table's game
   this round could have been (same kind, same seat, allowed then), in words: the console's
   card and bid picker.
@@ -144,11 +145,13 @@ def create_console(feed: Feed, token: str, night: Path, journal: Path | None,
         data = json.loads(read_text(night, "club night file"))
         with feed.lock:
             phases = {t["table"]: t for t in feed.club.summary()}
+            host = feed.club.host
+        running = {"host_running": host is not None and host.online}
         if journal is None:
-            return night_console(data, None, phases)
+            return night_console(data, None, phases) | running
         opened = Journal(journal, readonly=True)
         try:
-            return night_console(data, opened, phases)
+            return night_console(data, opened, phases) | running
         finally:
             opened.close()
 

@@ -164,6 +164,8 @@ function enable(id, can, why) {
 // press is not lost to a redraw, a picked tie winner stays picked and an open game stays open.
 function render(v) {
   view = v;
+  // no host has said it runs: nothing the director sends can be done (up's log says why)
+  $("host-down").hidden = v.host_running !== false;
   $("round").textContent = `${v.round} of ${v.rounds}`;
   $("bell-state").textContent = v.finished ? "the night is over" : v.bell ? `the bell has rung${v.early ? " (by hand)" : ""}`
     : `${plural(v.hands_left, "hand")} before the bell`;
