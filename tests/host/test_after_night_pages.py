@@ -2,7 +2,8 @@
 tables through the real service on mosquitto and ended early, then served from its files
 alone (no broker): no live-only panel stands empty, the badge does not say live, the table
 page lists the hands played there in the night's game numbers with scores written as scores,
-and its replay says which game of the night it was. While the night ends early the TV says
+and its replay says which game of the night it was; the results and the table page say what
+the director voided. While the night ends early the TV says
 final (screenshots: the TV during and after, the table page after).
 """
 
@@ -34,12 +35,13 @@ def test_a_night_ended_early_reads_final_and_its_pages_look_finished(
     try:
         tv.goto(live.url + TV)
         expect(tv.locator('article[data-table="t1"]')).to_be_visible(timeout=WAIT_MS)
+        assert director.send("void_hand", {"table": "t1", "hand": 1}, "Dana").ok
         assert director.send("end", {}, "Dana").ok  # game 1 is the last
         expect(tv.locator("#clock-game")).to_have_text("Game 1 of 1", timeout=WAIT_MS)
         tv.screenshot(path=str(shots / "tv-night-ending-early.png"))
         assert director.send("ring", {}, "Dana").ok
-        eventually(lambda: room.night.ties(), "table 2 tied after the bell")
-        assert director.send("settle", {"winners": {"t2": "A"}}, "Dana").ok
+        eventually(lambda: room.night.ties() == [1, 2], "both tables tied after the bell")
+        assert director.send("settle", {"winners": {"t1": "B", "t2": "A"}}, "Dana").ok
         eventually(lambda: load_night(tmp_path / "night.json").finished, "the night over")
         expect(tv.locator("#clock-game")).to_have_text("Final results", timeout=WAIT_MS)
         for table in ("t1", "t2"):
@@ -62,6 +64,7 @@ def test_a_night_ended_early_reads_final_and_its_pages_look_finished(
         hands = page.locator("#night-hands")
         expect(hands).to_contain_text("Game 1", timeout=WAIT_MS)
         expect(hands).to_contain_text(re.compile(r"Hand 1: .* · score −?\d+ to −?\d+"))
+        expect(hands).to_contain_text("voided by the director (it had scored N/S")
         assert page.locator("#idle").is_hidden(), "no 'No game at this table now.'"
         for panel in page.locator("[data-live-panel]").all():
             assert panel.is_hidden(), "no empty live panel after the night"
@@ -69,6 +72,9 @@ def test_a_night_ended_early_reads_final_and_its_pages_look_finished(
         page.screenshot(path=str(shots / "table-after-night-files.png"), full_page=True)
         hands.locator("a").first.click()
         expect(page.locator("#facts")).to_contain_text("game 1 of the night", timeout=WAIT_MS)
+        page.goto(files.url + "/results")
+        expect(page.locator('#games tr[data-table="1"]')).to_contain_text(
+            "hand 1 voided by the director", timeout=WAIT_MS)
         page.goto(files.url + "/")
         expect(page.locator("#standings-body tr").first).to_be_visible(timeout=WAIT_MS)
         assert "No table has reported yet" not in page.locator("body").inner_text()

@@ -106,6 +106,21 @@ class NightFile:
                 "bell_at": bell_at if bell and isinstance(bell_at, int | float) else None,
                 "tables": [str(t) for t in ids], "closed": sorted(map(str, closed))}
 
+    def corrections(self) -> dict[tuple[int, int], list[str]]:
+        """What the director fixed or voided, by (game of the night, table number), in words
+        ("hand 1 voided by the director"), from the file's audit log: for the results."""
+        tables = (self._data.get("live") or {}).get("tables") or []
+        out: dict[tuple[int, int], list[str]] = {}
+        for entry in (self._data.get("director") or {}).get("audit") or []:
+            if entry.get("refused") or entry.get("table") not in tables or \
+                    not isinstance(entry.get("game"), int):
+                continue
+            words = (f"hand {entry['hand']} voided by the director"
+                     if entry.get("cmd") == "void_hand" else
+                     f"hand {entry['hand']} scored {entry.get('after')} by the director")
+            out.setdefault((entry["game"], tables.index(entry["table"]) + 1), []).append(words)
+        return out
+
     def game_of(self, table: str, game: int) -> dict[str, Any] | None:
         """Which game of the night ``table``'s journal game ``game`` was, as the live tables
         kept it (the file's ``live.rounds``): ``round`` (the night's game number), ``players``

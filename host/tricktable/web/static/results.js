@@ -36,7 +36,8 @@
     const rows = g.tables.map((t) => {
       const win = (team) => (t.winner === team ? `won${t.decided ? " (a tie, settled by the director)" : ""}` : "");
       return el("tr", { "data-table": String(t.table) },
-        el("th", { scope: "row", text: tableName(t.table) }),
+        el("th", { scope: "row" }, tableName(t.table),
+          ...(t.corrected || []).map((words) => el("small", { class: "corrected", text: words }))),
         el("td", { text: `${t.seats.N} & ${t.seats.S}` }), el("td", { class: "n", text: String(t.score[0]) }),
         el("td", { class: "won", text: win("A") }),
         el("td", { text: `${t.seats.E} & ${t.seats.W}` }), el("td", { class: "n", text: String(t.score[1]) }),
