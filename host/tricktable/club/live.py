@@ -31,6 +31,13 @@ order (t1, t2 ... t10). From then on:
   ``Service.show``): BELL / FINISH HAND from the bell until the table's hand is scored, then
   HAND DONE / WAIT FOR MOVES; after the movement, each player's next table and seat
   (``ANN -> T3 N``) until the table's new players are all there; NIGHT OVER at the end.
+- **One truth for the room** (``serve.room``): each table's published state and display carry
+  the night's word on it (``Service.overlay``): the night's players in its seats after a swap
+  or a substitute, each side's score after the director's fixes and voids, the director's
+  notes ("hand 1 voided by the director"), and once the night is over its last game's final
+  score, so the TV, the pages and the display never show a copy the correction missed. The
+  file's ``live.rounds`` keeps each game of the night's first journal game at every table, so
+  a replay names the night's game and players.
 - **The next game starts when the seats are filled.** The new game is opened at once, but
   a seat counts as filled only when its player's first action of the new game is accepted
   (the first card scanned, or the first bid): until then the seat's pad blinks blue and the
