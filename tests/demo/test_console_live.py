@@ -69,9 +69,9 @@ def test_every_console_action_on_a_live_night_and_the_night_plays_on(
         # game 1: a score fixed at table 3 and a hand voided at table 2, once they have one
         page.locator('[data-fix="t3/1/1"]').click(timeout=WAIT_MS)
         page.fill("#fix-a", "7")
-        confirm(page, "fix:t3/1/1", "Done: table t3, game 1, hand 1")
+        confirm(page, "fix:t3/1/1", "Done: Table 3, game 1, hand 1")
         page.locator('[data-void="t2/1/1"]').click(timeout=WAIT_MS)
-        confirm(page, "void:t2/1/1", "Done: table t2, game 1, hand 1")
+        confirm(page, "void:t2/1/1", "Done: Table 2, game 1, hand 1")
         # a mis-scan put right from the picker: the answer is in view either way (the later
         # actions of the hand may no longer fit, and then nothing changes)
         page.locator('[data-actions="t1"] summary').click()
@@ -94,7 +94,7 @@ def test_every_console_action_on_a_live_night_and_the_night_plays_on(
         page.select_option("#swap-a", "t2/E")
         page.select_option("#swap-b", "t3/W")
         page.click("#swap")
-        confirm(page, "swap", "Done: swap t2 E and t3 W")
+        confirm(page, "swap", "Done: swap Table 2 East and Table 3 West")
         leaving = page.locator("#sub-out option").nth(10).get_attribute("value")
         page.select_option("#sub-out", leaving)
         page.fill("#sub-in", "Yan")

@@ -167,3 +167,15 @@ def test_the_demo_director_does_each_correction_once_and_the_night_still_ends(
     assert "Yan" in night.players and "Zoe" in night.players  # they played
     assert any("Zoe" in t for g in night.games[1:] for t in g.seating) or \
         any("Zoe" in g.bench for g in night.games[1:])
+
+
+def test_a_night_too_short_for_every_correction_is_refused_before_it_starts(
+        tmp_path: Path) -> None:
+    """``--director`` with two games of two hands cannot ring the bell by hand with hands
+    left: the demo says so at once, before a night is played, in one line."""
+    out = CliRunner().invoke(main, ["demo", "--night", "--director", "--tables", "2",
+                                    "--rounds", "2", "--hands", "2", "--speed", "0",
+                                    "--port", "0", "--no-view", "--workdir", str(tmp_path)])
+    assert out.exit_code != 0
+    assert "needs --hands 3 or more and --rounds 3 or more" in out.output, out.output
+    assert not any(p.name.startswith("run-") for p in tmp_path.iterdir())  # nothing played

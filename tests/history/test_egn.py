@@ -157,3 +157,28 @@ def test_replay_verify_and_export_take_egn(tmp_path: Path) -> None:
     bad.write_text(broken(lambda d: _trick(d, 2).pop()))
     out = runner.invoke(main, ["replay", str(bad)])
     assert out.exit_code == 1 and "deal 0, trick 3" in out.output
+
+
+def test_a_file_whose_dealer_discarded_the_up_card_is_read_with_that_house_rule() -> None:
+    """"Masters of the Euchreverse Week 1 Game 6" (the EGN project's validation examples, an
+    online championship): in deal 4 the dealer took up the 10 of diamonds and never played
+    it. By the seed's rule the up-card "is left in place until played" (“Euchre”, section
+    “Making trump”), so the file cannot be played that way: it is read with the house rule
+    ``discard_up_card`` (the dealer discarded it), and ``verify`` says so."""
+    path = Path(__file__).resolve().parents[1] / "data" / "egn" / "examples" / "mote-w1-game6.egn"
+    record = load(str(path))
+    assert record.config["options"]["discard_up_card"] is True
+    assert verify(record) == []
+    out = CliRunner().invoke(main, ["verify", str(path)])
+    assert out.exit_code == 0, out.output
+    assert "read with the house rule discard_up_card: the dealer discarded the up-card in " \
+           "deal 4" in out.output
+    assert "13 hand(s) verified, no differences" in out.output
+
+
+def test_a_file_whose_dealer_played_the_up_card_keeps_the_seeds_rule() -> None:
+    """Every other deal of a file keeps the up-card on the table until played: the seed's rule,
+    and nothing said."""
+    record = read_egn(json.dumps(RECORDED), "final.egn")
+    assert record.config["options"]["discard_up_card"] is False
+    assert "HouseRule" not in record.tags

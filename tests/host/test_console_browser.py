@@ -72,12 +72,14 @@ def test_the_console_voids_a_hand_after_confirmation_and_logs_it(
             page.click("#confirm")
             # the answer where the director looks: beside the button, and at the top
             expect(page.locator('[data-answer-for="void:t1/1/1"]')).to_contain_text(
-                "Done: table t1, game 1, hand 1", timeout=WAIT_MS)
+                "Done: Table 1, game 1, hand 1", timeout=WAIT_MS)
             expect(page.locator("#result")).to_contain_text("Done")
             assert page.locator("#result").bounding_box()["y"] < 200, "the log strip is on top"
             row = page.locator("#audit tr").first
             expect(row).to_contain_text("Dana", timeout=WAIT_MS)
-            expect(row).to_contain_text("Void: table t1, game 1, hand 1")
+            when = row.locator("td").first.inner_text()
+            assert "T" not in when and "+00:00" not in when, f"not local time: {when}"
+            expect(row).to_contain_text("Void: Table 1, game 1, hand 1")
             expect(row).to_contain_text(f"N/S {hand[0]}, E/W {hand[1]}")
             expect(row).to_contain_text("void (N/S 0, E/W 0)")
             # a mis-scan, picked from the cards the seat could have played: in a hand played
@@ -87,24 +89,31 @@ def test_the_console_voids_a_hand_after_confirmation_and_logs_it(
             journal.close()
             at = next(n for n, a in enumerate(actions, 1) if a["type"] == "play")
             page.locator('[data-actions="t1"] summary').click()
-            expect(page.locator('[data-actions="t1"] li').nth(at - 1)).to_contain_text(
-                "played the ")
+            expect(page.locator(f'[data-actions="t1"] li:has([data-replace="t1/{at}"])')
+                   ).to_contain_text("played the ")
+            # newest first, and no hand scans unless asked for
+            expect(page.locator('[data-actions="t1"] li').first.locator("button")
+                   ).to_have_attribute("data-replace", f"t1/{len(actions)}")
+            assert all(a["type"] != "scan" for a in actions) or "hand scan" in \
+                page.locator('[data-actions="t1"] summary').inner_text()
+            # the two swap pickers start on two different seats: one press is a real swap
+            assert page.locator("#swap-a").input_value() != page.locator("#swap-b").input_value()
             page.locator(f'[data-replace="t1/{at}"]').click()
             expect(page.locator("#picker input").first).to_be_checked(timeout=WAIT_MS)
             assert re.search(r"(North|East|South|West) \(\w+\) played the \w+ of \w+",
                              page.locator("#picker").inner_text())
             page.click("#confirm")
             expect(page.locator(f'[data-answer-for="replace:t1/{at}"]')).to_contain_text(
-                "Refused (Correct): table t1: replace", timeout=WAIT_MS)
+                "Refused (Correct): Table 1: the correction would not fit", timeout=WAIT_MS)
             expect(page.locator("#result")).to_contain_text("Refused")
             expect(page.locator("#audit tr")).to_have_count(3)  # with the API's refusal
             expect(page.locator("#audit tr").first).to_contain_text("Refused: Correct: correct")
         assert load_night(tmp_path / "night.json").hands[0] == [(0, 0)]
         wrong_table, entry, refusal = json.loads(
             (tmp_path / "night.json").read_text())["director"]["audit"]
-        assert wrong_table["refused"].startswith("table must be one of the night's tables")
+        assert wrong_table["refused"].startswith("there is no table 't9' tonight")
         assert entry["by"] == "Dana" and entry["cmd"] == "void_hand"
-        assert refusal["cmd"] == "replace_action" and "replace" in refusal["refused"]
+        assert refusal["cmd"] == "replace_action" and "would not fit" in refusal["refused"]
     finally:
         console.stop()
         public.stop()

@@ -75,18 +75,18 @@ def test_ties_are_settled_from_the_console_and_the_players_move(
     eventually(lambda: "tied" in room.night.bell_blocked, "the bell waiting on the tie")
     before = (tmp_path / "night.json").read_text()
     refused = director.send("settle", {"winners": {"t1": "A", "t2": "A"}}, "Dana")
-    assert not refused.ok and "table t1 is not tied" in refused.reason
+    assert not refused.ok and "Table 1 is not tied" in refused.reason
     refused = director.send("settle", {"winners": {"t2": "C"}}, "Dana")
-    assert not refused.ok and "team A or B, not 'C'" in refused.reason
+    assert not refused.ok and "team A (N/S) or B (E/W), not 'C'" in refused.reason
     after = json.loads((tmp_path / "night.json").read_text())
     refusals = after["director"]["audit"]  # a refusal changes nothing but the log
-    assert [e["refused"][:22] for e in refusals] == ["table t1 is not tied (",
-                                                     "table t2: the winner i"]
+    assert [e["refused"][:21] for e in refusals] == ["Table 1 is not tied (",
+                                                     "Table 2: the winner i"]
     after["director"]["audit"] = []
     assert after == json.loads(before)
     answer = director.send("settle", {"winners": {"t2": "B"}}, "Dana")
     assert answer.ok, answer.reason
-    assert answer.entry["by"] == "Dana" and answer.entry["after"] == "t2 team B wins"
+    assert answer.entry["by"] == "Dana" and answer.entry["after"] == "Table 2: E/W win"
     night = eventually(lambda: load_night(tmp_path / "night.json").games and
                        load_night(tmp_path / "night.json"), "the players moving")
     assert night.games[0].decided == {2: "B"}

@@ -116,7 +116,7 @@ def test_a_mis_scanned_card_is_replaced_and_the_later_plays_are_played_again(nig
             (fits if trial.apply(follow).ok else []).append(other)
     right = fits[0]
     night.refused("replace_action", {"table": "t1", "at": 0, "action": right.to_json()},
-                  "at must be the number of an action of table t1's game, 1 to")
+                  "Table 1's game has")
     night.refused("replace_action", {"table": "t1", "at": lead, "action": {"type": "fly"}},
                   "action:")
     night.refused("replace_action", {"table": "t1", "at": lead,
@@ -127,7 +127,7 @@ def test_a_mis_scanned_card_is_replaced_and_the_later_plays_are_played_again(nig
     replaced = night.journal.games("t1")[-1].actions
     assert replaced[lead - 1] == right.to_json() and replaced[lead] == actions[lead]
     assert replaced[:lead - 1] == actions[:lead - 1]
-    assert answer.entry["what"] == f"table t1, action {lead}"
+    assert answer.entry["what"] == f"Table 1, action {lead}"
 
 
 def test_a_hand_score_is_fixed_and_voided_on_the_tally_and_kept_over_a_restart(night, tmp_path):
@@ -136,11 +136,11 @@ def test_a_hand_score_is_fixed_and_voided_on_the_tally_and_kept_over_a_restart(n
     night.refused("fix_hand", {"table": "t2", "hand": 1, "score": ["a", 1]},
                   "a hand's score is two whole numbers")
     night.refused("fix_hand", {"table": "t2", "hand": 2, "score": [1, 1]},
-                  "table t2 has 1 hands in game 1; hand must be 1 to 1, not 2")
+                  "Table 2 has 1 hands in game 1: pick one of 1 to 1, not 2")
     night.refused("void_hand", {"table": "t7", "hand": 1},
-                  "table must be one of the night's tables (t1, t2), not 't7'")
+                  "there is no table 't7' tonight: the night's tables are Table 1 to Table 2 (t1, t2)")
     night.refused("fix_hand", {"table": "t2", "hand": 1, "score": [1, 1], "game": 2},
-                  "game must be a game of the night played so far, 1 to 1; not 2")
+                  "there is no game 2 to correct: the games of the night so far are 1 to 1")
     answer = night.send("fix_hand", {"table": "t2", "hand": 1, "score": [hand[0] + 5, hand[1]]})
     assert answer.ok and answer.entry["before"] == f"N/S {hand[0]}, E/W {hand[1]}"
     assert night.tally().hands[1] == [(hand[0] + 5, hand[1])]
@@ -166,7 +166,7 @@ def test_a_finished_game_is_fixed_only_if_its_winners_stay_the_winners(tmp_path)
         night.refused("fix_hand", {"table": "t1", "hand": 1, "game": 1, "score": [b, a]},
                       "would change the winner: not changed")
         night.refused("void_hand", {"table": "t2", "hand": 1, "game": 1},
-                      "table t2 has 0 hands in game 1")
+                      "Table 2 has 0 hands in game 1")
         bigger = [a + 10, b] if won == "A" else [a, b + 10]
         assert night.send("fix_hand", {"table": "t1", "hand": 1, "game": 1,
                                        "score": bigger}).ok
@@ -180,15 +180,15 @@ def test_players_are_swapped_and_a_table_not_yet_playing_starts_again_with_them(
     night.act("t1", lambda s: s.phase == "play")
     seating = [list(t) for t in night.tally().seating]
     night.refused("swap", {"a": {"table": "t1", "seat": "X"}, "b": {"table": "t2", "seat": "E"}},
-                  "a.seat must be one of N, E, S, W, not 'X'")
+                  "the first seat of the swap must be North, East, South or West, not 'X'")
     night.refused("swap", {"a": {"table": "t1", "seat": "N"}, "b": {"table": "t1", "seat": "N"}},
-                  "a and b are the same seat")
-    night.refused("swap", {"a": {"table": "t1", "seat": "N"}}, "b must be a seat")
+                  "is picked twice: a swap takes two different seats")
+    night.refused("swap", {"a": {"table": "t1", "seat": "N"}}, "pick the second seat of the swap")
     game = night.service.state("t2")["game"]
     answer = night.send("swap", {"a": {"table": "t1", "seat": "N"},
                                  "b": {"table": "t2", "seat": "E"}})
     assert answer.ok, answer.reason
-    assert answer.entry["after"] == f"t1 N {seating[1][1]}, t2 E {seating[0][0]}"
+    assert answer.entry["after"] == f"Table 1 North: {seating[1][1]}, Table 2 East: {seating[0][0]}"
     moved = [list(t) for t in night.tally().seating]
     assert moved[0][0] == seating[1][1] and moved[1][1] == seating[0][0]
     assert night.service.state("t2")["game"] == game + 1  # it had not begun: new names now
@@ -201,7 +201,7 @@ def test_the_bell_by_hand_settles_and_undo_refuse_what_the_rules_do_not_allow(ni
     night.refused("settle", {}, "winners must name each tied table's winning team")
     assert night.send("ring", {}).ok
     night.refused("ring", {}, "the bell has already rung in this game")
-    night.refused("settle", {"winners": {"t2": "C"}}, "the winner is team A or B, not 'C'")
+    night.refused("settle", {"winners": {"t2": "C"}}, "the winner is team A (N/S) or B (E/W), not 'C'")
     assert night.send("undo_bell", {}).ok  # rung by hand, taken back before anyone moved
     assert not json.loads(night.path.read_text())["live"]["bell"]
     assert [e["cmd"] for e in night.audit()] == ["ring", "undo_bell"]
@@ -227,7 +227,7 @@ def test_a_hand_edited_director_section_that_cannot_be_read_is_refused(night):
 
 def test_a_late_arrival_a_substitute_and_an_early_end_are_done_from_the_console(night):
     night.act("t1", lambda s: s.phase == "play")
-    night.refused("arrive", {"name": ""}, "name must be a player's name")
+    night.refused("arrive", {"name": ""}, "type the name of the player who arrives")
     night.refused("arrive", {"name": "ann"}, "already at the night")
     answer = night.send("arrive", {"name": "Ivy"})
     assert answer.ok and answer.entry["after"] == "plays from game 2", answer
@@ -246,7 +246,7 @@ def test_a_late_arrival_a_substitute_and_an_early_end_are_done_from_the_console(
     hand = night.shadows["t1"].public_state()["hand_number"]
     night.act("t1", lambda s: s.public_state()["hand_number"] > hand)  # a hand is scored
     answer = night.send("end", {})
-    assert answer.ok and answer.entry["after"] == "1 games", answer
+    assert answer.ok and answer.entry["after"] == "1 game", answer
     assert night.tally().last_round == 1
     assert [e["cmd"] for e in night.audit()] == ["arrive", "substitute", "end"]
 

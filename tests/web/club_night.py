@@ -64,7 +64,9 @@ def seated(state: dict[str, Any], seats: tuple[str, ...]) -> dict[str, Any]:
 def publish_tables(publisher: Publisher, night: ProgressiveTournament,
                    step: int = 20) -> dict[str, list[dict[str, Any]]]:
     """Every table of the night mid-hand (its ``step``-th state), published in reverse natural
-    order; returns each table's whole scripted game (seated)."""
+    order, after the host's own retained status (online, as a running host says it);
+    returns each table's whole scripted game (seated)."""
+    publisher.send(f"{publisher.prefix}/v1/host/status", {"v": 1, "online": True}, retain=True)
     games = {}
     for number in range(night.tables, 0, -1):
         states = [seated(s, night.seating[number - 1]) for s in game_states(table_id(number), 2)]

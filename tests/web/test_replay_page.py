@@ -52,7 +52,7 @@ def test_replay_of_a_revoke_hand(page: Page, replays: Scoreboard) -> None:
     expect(facts).to_contain_text("Bob: 3, Cy: pass, Di: 5, Ann: pass")
     expect(facts).to_contain_text("5 in diamonds by Di")
     expect(facts).to_contain_text("diamonds")
-    expect(facts).to_contain_text("-18 – 6 (-18 / +6)")
+    expect(facts).to_contain_text("0 to 0, then −18 to 6 (-18 / +6)")
     hands = page.locator("#deal-hands tr")
     expect(hands).to_have_count(4)
     expect(hands.nth(0).locator(".card")).to_have_count(6)

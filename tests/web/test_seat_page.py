@@ -69,6 +69,10 @@ def test_a_player_finds_their_seat_by_name_and_it_follows_the_night(
     expect(phone.locator("#seat-where")).to_have_text(where(night, name), timeout=WAIT_MS)
     phone.fill("#name", "Nobody Here")
     expect(phone.locator("#seat-note")).to_contain_text("No player called Nobody Here")
+    # a name still being typed is not refused: the names it may become are offered
+    phone.fill("#name", name[:2])
+    expect(phone.locator("#seat-note")).to_contain_text("Keep typing, or pick your name")
+    expect(phone.locator("#seat-note")).to_contain_text(name)
 
 
 def test_the_club_page_shows_seats_by_name_first_and_pages_the_standings_on_a_phone(

@@ -110,8 +110,8 @@ def test_thirty_tables_fit_one_screen_in_natural_order_with_the_banners_up(
     write_night(night, night_path, bell=True, round_started=time.time() - 125,
                 bell_at=time.time() - 65, tables=ids,
                 closed={t: 1 for t in ids if t not in ("t2", "t17")})
-    expect(tv.locator("#late-strip")).to_contain_text("Still playing: Table 2, Table 17 · 1:0",
-                                                       timeout=WAIT_MS)
+    expect(tv.locator("#late-strip")).to_contain_text(
+        re.compile(r"^1:0\d since the bell · Still playing: Table 2, Table 17$"), timeout=WAIT_MS)
     expect(tv.locator("#clock-hands")).to_have_text("2 tables still playing")
     expect(tv.locator('.tile[data-table="t17"] .tile-bell')).to_have_text(
         re.compile(r"^Finishing hand \d+$"))
@@ -241,3 +241,20 @@ def test_the_end_of_a_hand_and_of_a_game_light_up_the_table_with_the_result(
     publisher.state(states[-1])
     expect(tile).to_have_class(re.compile(r"\bflash-game\b"), timeout=WAIT_MS)
     expect(tile.locator(".result")).to_have_text(f"Game over · 0–1 · {sides[0]} win")
+
+
+def test_the_tv_says_when_the_tables_host_is_not_running(
+        tv: Page, board: Scoreboard, publisher: Publisher) -> None:
+    """No host has said it runs (``tricktable up`` restarting a host that cannot start, or
+    none started): the TV says the tables' host is not running and never shows "live"; once
+    the host says it runs (its retained status), the banner goes and the badge is live."""
+    tv.goto(board.url + "/tv?rotate=0&screen=tables&addresses=0")
+    expect(tv.locator("#host-down")).to_contain_text("The tables' host is not running",
+                                                    timeout=WAIT_MS)
+    expect(tv.locator("#live")).to_have_text("host down")
+    publisher.send(f"{publisher.prefix}/v1/host/status", {"v": 1, "online": True}, retain=True)
+    expect(tv.locator("#host-down")).to_have_count(0, timeout=WAIT_MS)
+    expect(tv.locator("#live")).to_have_text("live")
+    # its last will: gone again
+    publisher.send(f"{publisher.prefix}/v1/host/status", {"v": 1, "online": False}, retain=True)
+    expect(tv.locator("#host-down")).to_be_visible(timeout=WAIT_MS)

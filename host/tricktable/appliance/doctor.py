@@ -226,9 +226,13 @@ def _checked(settings: Settings, at: str, deck: int, last: DeckCheck | None,
 
 def _decks(settings: Settings) -> list[Check]:
     path = settings.club.registry
-    if path is None or not path.exists():
-        return [Check(False, "deck registry", f"none at {path or '(club.registry unset)'}: "
-                      "enroll the decks (`tricktable enroll`) and name the file in the club file")]
+    if path is None:
+        return [Check(False, "deck registry", "the club file names none (club.registry): "
+                      "make one with `tricktable club init` or enroll the decks "
+                      "(`tricktable enroll`), and name the file in the club file")]
+    if not path.exists():
+        return [Check(False, "deck registry", f"there is none at {path}: make one with "
+                      "`tricktable club init` or enroll the decks (`tricktable enroll`)")]
     wanted: dict[int, list[str]] = {}
     for table in settings.club.tables.values():
         for deck in ([table.deck] if table.deck is not None else []) + list(table.token_decks):

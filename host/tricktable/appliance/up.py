@@ -92,6 +92,7 @@ class Place:
 
     what: str
     url: str
+    public: bool = True  # shown to the room (the TV's panel); the console's is the director's
 
     @property
     def qr(self) -> segno.QRCode:
@@ -110,12 +111,13 @@ def addresses(settings: Settings) -> list[Place]:
         return f"http://{shown}:{port}"
 
     web = web_base(settings)
-    places = [Place("TV", f"{web}/tv"), Place("phones", f"{web}/standings")]
+    places = [Place("TV", f"{web}/tv"), Place("phones", f"{web}/seat")]
     https = settings.web_https
     if https is not None and https[2] is not None:
         places.append(Place("phone certificate", f"{web}/ca"))
     if settings.night is not None:
-        places.append(Place("console", base(settings.console.host, settings.console.port) + "/"))
+        places.append(Place("console", base(settings.console.host, settings.console.port) + "/",
+                            public=False))
     return places
 
 
@@ -127,9 +129,10 @@ def web_base(settings: Settings) -> str:
 
 
 def write_addresses(places: list[Place], path: Path) -> None:
-    """The addresses and their QR codes (SVG data URIs) for the TV page's panel."""
+    """The public addresses and their QR codes (SVG data URIs) for the TV page's panel: the
+    console's is printed for the director, never shown to the room."""
     data = [{"what": p.what, "url": p.url, "qr": p.qr.svg_data_uri(scale=4, border=2)}
-            for p in places]
+            for p in places if p.public]
     temp = path.with_name(path.name + ".new")
     temp.write_text(json.dumps(data))
     os.replace(temp, path)
@@ -291,6 +294,11 @@ def check(settings: Settings) -> None:
     for where, what, key in pages:
         if (why := held(where.port, where.host, what, key)) is not None:
             raise UpError(why)
+    registry = settings.club.registry
+    if registry is not None and not registry.is_file():
+        raise UpError(f"the tables' host cannot run: no deck registry at {registry}; make one "
+                      f"with `tricktable club init` (the demo's decks) or enroll a deck at the "
+                      f"USB reader (`tricktable enroll`)")
 
 
 def plan(settings: Settings, creds: Credentials) -> list[Part]:

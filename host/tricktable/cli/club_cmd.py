@@ -35,6 +35,7 @@ from tricktable.club import (
     standings,
 )
 from tricktable.club.journal_hands import hands_from_game
+from tricktable.club.standings import unranked
 from tricktable.engine.actions import action_from_json
 from tricktable.serve.journal import Journal, JournalError
 
@@ -128,6 +129,29 @@ def new(night: _Night, players_file: Path, tables: int | None, hands: int, round
     click.echo(f"{len(tournament.players)} players at {tournament.tables} tables, "
                f"{rounds} games of {hands} hands at the head table; saved to {night.path}")
     _print_seating(tournament, "rich")
+
+
+@club.command("init")
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--broker", default="mqtt://127.0.0.1:1883", show_default=True,
+              help="The club's broker (host.broker): up starts mosquitto there if none answers.")
+@click.option("--web", default="127.0.0.1:8080", show_default=True,
+              help="Where the TV and phone pages are served (host.web).")
+@click.option("--console", default="127.0.0.1:8081", show_default=True,
+              help="Where the director console is served (host.console).")
+@click.option("--tls-port", type=click.IntRange(1, 65535), default=8883, show_default=True,
+              help="The boards' TLS port on the broker up starts (host.tls_port).")
+def init(folder: Path, broker: str, web: str, console: str, tls_port: int) -> None:
+    """Make what a first night needs in FOLDER: club file with its [host] section, a deck
+    registry (the demo's deck and tokens), eight players and their night."""
+    from tricktable.demo.first_night import FirstNightError, make_first_night
+
+    try:
+        made = make_first_night(folder, broker, web, console, tls_port)
+    except FirstNightError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo("made " + ", ".join(str(p) for p in made))
+    click.echo(f"start the night: tricktable up --club {folder / 'club.toml'}")
 
 
 def _print_seating(t: ProgressiveTournament, fmt: str) -> None:
@@ -302,6 +326,8 @@ def standings_command(night: _Night, fmt: str) -> None:
              else f"after {len(tournament.games)} of {tournament.last_round} games")
     _print(f"Standings ({state})", ["rank", "player", "total", "won", "played", "note"],
            rows, fmt)
+    if fmt != "csv" and (apart := unranked(tournament.tallies())):
+        click.echo(f"played no game tonight: {', '.join(apart)}")
 
 
 @club.command()

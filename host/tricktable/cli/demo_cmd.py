@@ -29,6 +29,8 @@ from rich.table import Table
 from rich.text import Text
 
 from tricktable.club import ClubError, ProgressiveOptions, load_night, standings
+from tricktable.club.standings import unranked
+from tricktable.demo.director import fits
 from tricktable.demo.runner import Demo, DemoConfig, DemoError
 from tricktable.players import PlayersError
 from tricktable.protocol import DEFAULT_PREFIX, natural_key
@@ -137,6 +139,8 @@ def demo(variant: str, tables: int, speed: float, revoke_rate: float, revoke_mod
                         workdir=workdir, night=night, rounds=rounds, hands=hands, club_db=club_db,
                         director=director, phones=phones,
                         prefix=prefix or (DEMO_PREFIX if broker else DEFAULT_PREFIX))
+    if night and director and (too_small := fits(hands, rounds)) is not None:
+        raise click.ClickException(too_small)  # said before the night, not after it
     for sig in (signal.SIGTERM, signal.SIGHUP):  # stop as cleanly as on Ctrl-C
         signal.signal(sig, _interrupt)
     base.mkdir(parents=True, exist_ok=True)
@@ -271,12 +275,16 @@ def _standings(runner: Demo, console: Console, web: str | None) -> None:
     except ClubError as exc:
         console.print(f"no standings: {exc}")
         return
-    table = Table(title=f"standings after {len(night.games)} of {night.options.rounds} games")
+    games = f"{len(night.games)} game" + ("" if len(night.games) == 1 else "s")
+    table = Table(title=f"final standings, {games}" if night.finished
+                  else f"standings after {len(night.games)} of {night.last_round} games")
     for heading in ("rank", "player", "total", "won", "played"):
         table.add_column(heading)
     for s in standings(night.tallies()):
         table.add_row(str(s.rank), s.name, str(s.total), str(s.won), str(s.played))
     console.print(table)
+    if apart := unranked(night.tallies()):
+        console.print(f"played no game tonight: {', '.join(apart)}")
     console.print(f"night: {runner.night_path}")
     if web:  # the demo's scoreboard stopped with it; the web command shows the night again
         console.print(f"the night again: tricktable web --night {runner.night_path}, then open",

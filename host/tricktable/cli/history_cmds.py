@@ -17,6 +17,7 @@ from rich.table import Table
 
 from tricktable.engine import EngineError
 from tricktable.history import GameRecord, HistoryError, verify
+from tricktable.history.egn import HOUSE_RULE_TAG
 from tricktable.history.replay import HandView, RevokeView, replay
 from tricktable.history.verify import load_games
 from tricktable.history.words import bid_words, contract_words, event_words, trump_words
@@ -143,6 +144,8 @@ def verify_command(path: str) -> None:
         where = f"{path}: {label}" if label else path
         diffs = verify(record)
         found += len(diffs)
+        if rule := record.tags.get(HOUSE_RULE_TAG):  # the file's play needed a house rule
+            click.echo(f"{where}: read with the house rule {rule}")
         if not diffs:
             click.echo(f"{where}: {len(record.hands)} hand(s) verified, no differences")
         for diff in diffs:

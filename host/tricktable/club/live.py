@@ -31,6 +31,13 @@ order (t1, t2 ... t10). From then on:
   ``Service.show``): BELL / FINISH HAND from the bell until the table's hand is scored, then
   HAND DONE / WAIT FOR MOVES; after the movement, each player's next table and seat
   (``ANN -> T3 N``) until the table's new players are all there; NIGHT OVER at the end.
+- **One truth for the room** (``serve.room``): each table's published state and display carry
+  the night's word on it (``Service.overlay``): the night's players in its seats after a swap
+  or a substitute, each side's score after the director's fixes and voids, the director's
+  notes ("hand 1 voided by the director"), and once the night is over its last game's final
+  score, so the TV, the pages and the display never show a copy the correction missed. The
+  file's ``live.rounds`` keeps each game of the night's first journal game at every table, so
+  a replay names the night's game and players.
 - **The next game starts when the seats are filled.** The new game is opened at once, but
   a seat counts as filled only when its player's first action of the new game is accepted
   (the first card scanned, or the first bid): until then the seat's pad blinks blue and the
@@ -62,7 +69,7 @@ from typing import Any, Protocol
 from tricktable.club.errors import ClubError
 from tricktable.club.journal_hands import hands_and_rest
 from tricktable.club.night_commands import CONSOLE_ID, Director
-from tricktable.club.night_games import night_options
+from tricktable.club.night_games import night_options, tally_sign
 from tricktable.club.signs import bell_sign, closed_sign, moves, moves_sign, over_sign
 from tricktable.club.store import night_from_json, night_to_json, write_atomically
 from tricktable.club.tournament import ProgressiveTournament
@@ -92,6 +99,12 @@ PAGE_S = 2.0  # how long a sign's page stays before the next (text8 of the moves
 WAITING = Feedback(pad=0, led="blue", pattern="blink", ms=0)  # a seat that waits for its player
 
 
+def _sums(hands: Any) -> tuple[int, int]:
+    """Team A's and team B's totals of ``hands``."""
+    hands = list(hands)
+    return sum(h[0] for h in hands), sum(h[1] for h in hands)
+
+
 class Tables(Protocol):
     """What the night needs of the running service."""
 
@@ -99,6 +112,7 @@ class Tables(Protocol):
     def state(self, table: str) -> dict[str, Any]: ...
     def listen(self, listener: Callable[[str, bytes], None]) -> Callable[[], None]: ...
     def show(self, table: str, sign: Display | None) -> None: ...
+    def overlay(self, table: str, room: dict[str, Any] | None) -> None: ...
     def light(self, board: str, feedback: Feedback) -> None: ...
     def handle(self, topic: str, handler: Callable[[str, bytes], None]) -> None: ...
     def publish(self, topic: str, payload: bytes, retain: bool = False) -> None: ...
@@ -130,6 +144,10 @@ class LiveNight:
         self.director = Director(data.get("director"))
         self.bell_blocked = ""
         self.seated: set[str] = set()  # tables whose seats are all filled in this round
+        self.raw: dict[str, tuple[int, int]] = {}  # each table's journal tally of the round
+        self.rounds: dict[str, dict[str, int]] = {  # each game of the night's first journal
+            str(r): dict(g) for r, g in (live.get("rounds") or {}).items()}  # game a table
+        self.rooms: dict[str, dict[str, Any]] = {}  # what each table's state shows the room
         self.signs: dict[str, tuple[str, list[Display]]] = {}  # a table's sign: kind, pages
         self._page = 0
         self._lock = threading.Lock()  # the night's thread and the director's commands
@@ -311,6 +329,7 @@ class LiveNight:
         limit = self.closed.get(table, self.night.options.hands_per_round if number == 1
                                 else len(hands))
         self.night.set_hands(number, self.director.fixed(table, hands[:limit]))
+        self.raw[table] = _sums(scored_hands)
         if scored and self.bell_rung and table not in self.closed:
             self.closed[table] = len(hands)  # the hand in play when the bell rang is scored
         return rest > 0
@@ -351,7 +370,10 @@ class LiveNight:
             self.games = {t: self._current_game(t) + 1 for t in self.tables}
             self.bell_rung, self.closed, self.seated = False, {}, set()
             self.round_started = time.time()
+            notes = self.director.notes
             self.director.next_game()
+            if self.night.finished:  # the last game's tables stay up with what was corrected
+                self.director.notes = notes
             self._save()
             self._start_new_games()
 
@@ -401,6 +423,9 @@ class LiveNight:
         data["live"] = {"games": self.games, "bell": self.bell_rung, "closed": self.closed,
                         "tables": self.tables, "round_started": self.round_started,
                         "bell_at": self.bell_at if self.bell_rung else None}
+        if not self.night.finished:
+            self.rounds[str(self.night.round)] = dict(self.games)
+        data["live"]["rounds"] = self.rounds
         data["director"] = self.director.to_json()
         write_atomically(self.path, json.dumps(data, indent=1) + "\n")
 
@@ -428,6 +453,27 @@ class LiveNight:
         return "moves", moves_sign(moves(before[number - 1], self.night.seating,
                                         self.night.bench))
 
+    def _room(self, number: int, table: str) -> dict[str, Any]:
+        """What ``table``'s published state shows the room in place of its engine's own
+        (``Service.overlay``, ``serve.room``): the night's names in its seats (after a swap or
+        a substitute), each side's score after the director's fixes and voids (``adjust``,
+        added to the engine's), and the director's notes, for the journal games from
+        ``game`` on (the table's game of the night in play). Once the night is over: the
+        table's last game of the night, its players and its final tally (``final``), whatever
+        game the table's engine was left in (a bell's next game the end took back)."""
+        night = self.night
+        notes = self.director.table_notes(table)
+        if night.finished and night.games:
+            last = night.games[-1]
+            first = self.rounds.get(str(last.number), {}).get(table, 0)
+            return {"game": first, "round": last.number, "seats": list(last.seating[number - 1]),
+                    "final": list(_sums(last.hands[number - 1])), "notes": notes}
+        tally, raw = night.table_score(number), self.raw.get(table, (0, 0))
+        sign = tally_sign(self.club.tables[table].setup()["variant"])
+        return {"game": self.games[table], "round": night.round,
+                "seats": list(night.seating[number - 1]), "notes": notes,
+                "adjust": [sign * (tally[0] - raw[0]), sign * (tally[1] - raw[1])]}
+
     def _wait_lights(self, table: str) -> None:
         """Blink every pad of a seat that waits for its player."""
         assert self._service is not None
@@ -444,6 +490,10 @@ class LiveNight:
         for number, table in enumerate(self.tables, 1):
             if only is not None and table != only:
                 continue
+            room = self._room(number, table)
+            if room != self.rooms.get(table):
+                self.rooms[table] = room
+                self._service.overlay(table, room)
             sign = self._sign(number, table)
             if sign != self.signs.get(table):
                 was = self.signs.pop(table, None)

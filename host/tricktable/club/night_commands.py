@@ -37,11 +37,12 @@ Tables are named by the club's table ids (``t3``); the night numbers them in nat
 from __future__ import annotations
 
 import dataclasses
+import re
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from tricktable.club.errors import ClubError
-from tricktable.club.movement import SEATS, TEAMS, seat_labels
+from tricktable.club.movement import SEAT_WORDS, SEATS, TEAMS, seat_labels
 from tricktable.club.tournament import Hand, ProgressiveTournament
 from tricktable.engine.actions import action_from_json
 from tricktable.history.words import action_words
@@ -73,6 +74,9 @@ class LiveState(Protocol):
     def records(self, table: str) -> list[GameRecord]: ...
 
 CONSOLE_ID = "console-"  # + the command's id: a table control the director's command sent
+NAME_WANTED = {"name": "type the name of the player who arrives",
+               "out": "pick the player who leaves",
+               "in": "type the name of the player who takes the seat"}
 
 
 def _score(value: object, what: str) -> Hand:
@@ -81,6 +85,12 @@ def _score(value: object, what: str) -> Hand:
         raise ClubError(f"{what}: a hand's score is two whole numbers [team A, team B], "
                         f"not {value!r}")
     return value[0], value[1]
+
+
+def _called(live: LiveState, table: str) -> str:
+    """A table as the room names it: night table n is "Table n" (docs/web.md, "One name per
+    table")."""
+    return f"Table {live.tables.index(table) + 1}"
 
 
 def _text(hand: Hand) -> str:
@@ -105,6 +115,9 @@ class Director:
                 for t, hands in data.get("carried", {}).items()}
             self.early: bool = bool(data.get("early", False))
             self.again: int = int(data.get("again", 0))
+            self.notes: dict[str, dict[str, str]] = {
+                str(t): {str(k): str(n) for k, n in notes.items()}
+                for t, notes in data.get("notes", {}).items()}
             self.audit: list[dict[str, Any]] = [dict(e) for e in data.get("audit", [])]
             if any(not isinstance(e.get("id"), str) for e in self.audit):
                 raise ClubError("every audit entry needs its command's id")
@@ -116,7 +129,9 @@ class Director:
                           for t, hands in self.fixes.items() if hands},
                 "decided": self.decided,
                 "carried": {t: [list(h) for h in hands] for t, hands in self.carried.items()},
-                "early": self.early, "again": self.again, "audit": self.audit}
+                "early": self.early, "again": self.again,
+                "notes": {t: notes for t, notes in self.notes.items() if notes},
+                "audit": self.audit}
 
     # --- what the night reads --------------------------------------------------------
 
@@ -138,6 +153,18 @@ class Director:
     def next_game(self) -> None:
         """The bell moved the players: this game's corrections are in it now."""
         self.fixes, self.decided, self.carried, self.early = {}, {}, {}, False
+        self.notes = {}
+
+    def note(self, table: str, key: str, words: str) -> None:
+        """What the room is told at ``table`` in the game in play (the TV's tile, the table
+        page): "hand 1 voided by the director"; a later note with the same ``key`` (the same
+        hand, seat or action) replaces it."""
+        self.notes.setdefault(table, {}).pop(key, None)
+        self.notes[table][key] = words
+
+    def table_notes(self, table: str) -> list[str]:
+        """The notes of ``table`` in the game in play, oldest first."""
+        return list(self.notes.get(table, {}).values())
 
     # --- commands ------------------------------------------------------------------------
 
@@ -150,10 +177,14 @@ class Director:
         if live.night.finished and command.cmd not in ("fix_hand", "void_hand", "undo_bell"):
             raise ClubError(f"the night is over: all {live.night.options.rounds} games are played")
         handler = getattr(self, f"_{command.cmd}")
+        round_before = live.night.round
         what, before, after = handler(live, command.args, command.id)
         entry = {"id": command.id, "at": datetime.now(UTC).isoformat(timespec="seconds"),
                  "by": command.by, "cmd": command.cmd, "round": live.night.round,
                  "what": what, "before": before, "after": after}
+        if command.cmd in ("fix_hand", "void_hand"):  # where, for the replay of that hand
+            entry.update(table=command.args["table"], hand=command.args["hand"],
+                         game=command.args.get("game", round_before))
         self.audit.append(entry)
         return entry
 
@@ -168,8 +199,8 @@ class Director:
     def _table(live: LiveState, args: dict[str, Any], key: str = "table") -> tuple[str, int]:
         table = args.get(key)
         if table not in live.tables:
-            raise ClubError(f"{key} must be one of the night's tables "
-                            f"({', '.join(live.tables)}), not {table!r}")
+            raise ClubError(f"there is no table {table!r} tonight: the night's tables are "
+                            f"Table 1 to Table {len(live.tables)} ({', '.join(live.tables)})")
         return table, live.tables.index(table) + 1
 
     def _replace_action(self, live: LiveState, args: dict[str, Any],
@@ -178,15 +209,15 @@ class Director:
         assert live.service is not None
         state = live.service.state(table)
         if not isinstance(state.get("game"), int) or state["game"] < live.games[table]:
-            raise ClubError(f"table {table} is not playing this round's game "
-                            f"(game {live.games[table]}); nothing to correct there")
+            raise ClubError(f"{_called(live, table)} is not playing this game of the night "
+                            "yet: nothing to correct there")
         # the game in play: the round's first, or a fresh one after a game over (countdowns)
         record = next((g for g in live.records(table) if g.game == state["game"]), None)
         actions = record.actions if record is not None else []
         at = args.get("at")
         if isinstance(at, bool) or not isinstance(at, int) or not 1 <= at <= len(actions):
-            raise ClubError(f"at must be the number of an action of table {table}'s game, "
-                            f"1 to {len(actions)}; not {at!r}")
+            raise ClubError(f"{_called(live, table)}'s game has {len(actions)} actions: pick one "
+                            f"of 1 to {len(actions)}, not {at!r}")
         try:
             new = action_from_json(args.get("action")).to_json()
         except ValueError as exc:
@@ -194,32 +225,41 @@ class Director:
         result = live.service.control(table, Control(
             cmd="replace", args={"at": at, "action": new}, id=f"{CONSOLE_ID}{command_id}"))
         if result is not None and not result.ok:
-            raise ClubError(f"table {table}: {result.reason}")
+            raise ClubError(f"{_called(live, table)}: {result.reason}")
         seats = seat_labels(record.setup.get("players") or [] if record is not None else [])
-        return (f"table {table}, action {at}", action_words(actions[at - 1], seats),
+        self.note(table, f"action {at}",
+                  f"action {at} corrected by the director: {action_words(new, seats)}")
+        return (f"{_called(live, table)}, action {at}", action_words(actions[at - 1], seats),
                 action_words(new, seats))
 
-    def _fix(self, live: LiveState, args: dict[str, Any], score: Hand) -> tuple[str, str, str]:
+    def _fix(self, live: LiveState, args: dict[str, Any], score: Hand,
+             void: bool = False) -> tuple[str, str, str]:
         table, number = self._table(live, args)
         night = live.night
         game = args.get("game", night.round)
         if isinstance(game, bool) or not isinstance(game, int) or not 1 <= game <= night.round \
                 or (game == night.round and night.finished):
-            raise ClubError(f"game must be a game of the night played so far, 1 to "
-                            f"{min(night.round, night.options.rounds)}; not {game!r}")
+            raise ClubError(f"there is no game {game!r} to correct: the games of the night so "
+                            f"far are 1 to {min(night.round, night.options.rounds)}")
         hands = list(night.hands[number - 1]) if game == night.round \
             else list(night.games[game - 1].hands[number - 1])
         hand = args.get("hand")
         if isinstance(hand, bool) or not isinstance(hand, int) or not 1 <= hand <= len(hands):
-            raise ClubError(f"table {table} has {len(hands)} hands in game {game}; hand must "
-                            f"be 1 to {len(hands)}, not {hand!r}")
+            raise ClubError(f"{_called(live, table)} has {len(hands)} hands in game {game}: "
+                            f"pick one of 1 to {len(hands)}, not {hand!r}")
         before = hands[hand - 1]
+        if before == score and not void:
+            raise ClubError(f"{_called(live, table)}'s hand {hand} of game {game} already scores "
+                            f"{_text(score)}: nothing to change")
         if game == night.round:
             self.fixes.setdefault(table, {})[hand] = score
+            self.note(table, f"hand {hand}", f"hand {hand} voided by the director" if void else
+                      f"hand {hand} scored {_text(score)} by the director")
         else:
             hands[hand - 1] = score
             self._rewrite(live, game, number, hands)
-        return f"table {table}, game {game}, hand {hand}", _text(before), _text(score)
+        return (f"{_called(live, table)}, game {game}, hand {hand}", _text(before),
+                _text(score))
 
     @staticmethod
     def _rewrite(live: LiveState, game: int, number: int, hands: list[Hand]) -> None:
@@ -230,10 +270,10 @@ class Director:
         a, b = sum(h[0] for h in hands), sum(h[1] for h in hands)
         decided = dict(old.decided)
         if a == b and decided.get(number) != won:
-            raise ClubError(f"table {live.tables[number - 1]} would be tied {a}-{b} in game "
+            raise ClubError(f"Table {number} would be tied {a}-{b} in game "
                             f"{game}; its winners (team {won}) have moved on: not changed")
         if a != b and ("A" if a > b else "B") != won:
-            raise ClubError(f"team {won} won table {live.tables[number - 1]} in game {game} and "
+            raise ClubError(f"team {won} won Table {number} in game {game} and "
                             f"has moved on; this fix ({a}-{b}) would change the winner: "
                             f"not changed")
         if a != b:
@@ -249,7 +289,7 @@ class Director:
 
     def _void_hand(self, live: LiveState, args: dict[str, Any],
                    command_id: str) -> tuple[str, str, str]:
-        what, before, _ = self._fix(live, args, (0, 0))
+        what, before, _ = self._fix(live, args, (0, 0), void=True)
         return what, before, "void (N/S 0, E/W 0)"
 
     def _swap(self, live: LiveState, args: dict[str, Any],
@@ -257,21 +297,28 @@ class Director:
         places = []
         for key in ("a", "b"):
             place = args.get(key)
+            which = "first" if key == "a" else "second"
             if not isinstance(place, dict):
-                raise ClubError(f"{key} must be a seat: {{\"table\": \"t1\", \"seat\": \"N\"}}")
+                raise ClubError(f"pick the {which} seat of the swap (a table and a seat)")
             table, number = self._table(live, place)
             seat = place.get("seat")
             if seat not in SEATS:
-                raise ClubError(f"{key}.seat must be one of {', '.join(SEATS)}, not {seat!r}")
+                raise ClubError(f"the {which} seat of the swap must be North, East, South or "
+                                f"West, not {seat!r}")
             places.append((table, number, SEATS.index(seat)))
         if places[0] == places[1]:
-            raise ClubError("a and b are the same seat; a swap takes two")
+            raise ClubError(f"{_called(live, places[0][0])} {SEAT_WORDS[places[0][2]]} is picked "
+                            "twice: a swap takes two different seats")
         names = [live.night.seating[n - 1][s] for _, n, s in places]
         live.night.swap(names[0], names[1])  # kept with the game's changes
+        for (table, _, seat), name in zip(places, reversed(names), strict=True):
+            self.note(table, f"seat {seat}",
+                      f"{name} sits {SEAT_WORDS[seat]} from now, moved by the director")
         live.reseat(sorted({places[0][0], places[1][0]}), command_id)
-        where = [f"{t} {SEATS[s]}" for t, _, s in places]
-        return (f"swap {where[0]} and {where[1]}", f"{where[0]} {names[0]}, {where[1]} {names[1]}",
-                f"{where[0]} {names[1]}, {where[1]} {names[0]}")
+        where = [f"{_called(live, t)} {SEAT_WORDS[s]}" for t, _, s in places]
+        return (f"swap {where[0]} and {where[1]}",
+                f"{where[0]}: {names[0]}, {where[1]}: {names[1]}",
+                f"{where[0]}: {names[1]}, {where[1]}: {names[0]}")
 
     def _settle(self, live: LiveState, args: dict[str, Any],
                 command_id: str) -> tuple[str, str, str]:
@@ -286,20 +333,22 @@ class Director:
         for table, team in winners.items():
             _, number = self._table(live, {"table": table})
             if team not in TEAMS:
-                raise ClubError(f"table {table}: the winner is team A or B, not {team!r}")
+                raise ClubError(f"{_called(live, table)}: the winner is team A (N/S) or B "
+                                f"(E/W), not {team!r}")
             if table not in live.closed:
-                raise ClubError(f"table {table} is still finishing its hand; settle its tie "
-                                "once that hand is scored")
+                raise ClubError(f"{_called(live, table)} is still finishing its hand; settle "
+                                "its tie once that hand is scored")
             a, b = live.night.table_score(number)
             if a != b:
-                raise ClubError(f"table {table} is not tied (A {a}, B {b}); only a tied table "
-                                "needs a winner named")
+                raise ClubError(f"{_called(live, table)} is not tied (N/S {a}, E/W {b}); only "
+                                "a tied table needs a winner named")
             scores[table] = a
         self.decided.update(winners)
         tables = sorted(winners, key=live.tables.index)
-        return (f"ties at {', '.join(tables)}",
-                "; ".join(f"{t} tied {scores[t]}-{scores[t]}" for t in tables),
-                "; ".join(f"{t} team {winners[t]} wins" for t in tables))
+        return (f"ties at {', '.join(_called(live, t) for t in tables)}",
+                "; ".join(f"{_called(live, t)} tied {scores[t]}-{scores[t]}" for t in tables),
+                "; ".join(f"{_called(live, t)}: {'N/S' if winners[t] == 'A' else 'E/W'} win"
+                          for t in tables))
 
     def _ring(self, live: LiveState, args: dict[str, Any],
               command_id: str) -> tuple[str, str, str]:
@@ -315,7 +364,7 @@ class Director:
     def _name(args: dict[str, Any], key: str) -> str:
         name = args.get(key)
         if not isinstance(name, str) or not name.strip():
-            raise ClubError(f"{key} must be a player's name, not {name!r}")
+            raise ClubError(NAME_WANTED.get(key, f"type a player's name ({key})"))
         return name
 
     def _arrive(self, live: LiveState, args: dict[str, Any],
@@ -328,15 +377,17 @@ class Director:
         seated = {n: live.tables[i] for i, t in enumerate(live.night.seating) for n in t}
         out, coming = live.night.substitute(self._name(args, "out"), self._name(args, "in"))
         if out in seated:
+            seat = live.night.seating[live.tables.index(seated[out])].index(coming)
+            self.note(seated[out], f"seat {seat}", f"{coming} took {out}'s seat, by the director")
             live.reseat([seated[out]], command_id)
-        where = f" at {seated[out]}" if out in seated else ""
+        where = f" at {_called(live, seated[out])}" if out in seated else ""
         return (f"{coming} for {out}", f"{out}{where}", f"{coming}{where}; {out} has left")
 
     def _end(self, live: LiveState, args: dict[str, Any],
              command_id: str) -> tuple[str, str, str]:
         planned = live.night.last_round
         last = live.night.end()
-        return ("the night ends early", f"{planned} games", f"{last} games")
+        return ("the night ends early", _games(planned), _games(last))
 
     def _undo_bell(self, live: LiveState, args: dict[str, Any],
                    command_id: str) -> tuple[str, str, str]:
@@ -360,7 +411,7 @@ class Director:
             state = live.service.state(table)
             if night.hands[number - 1] or (state.get("game") == live.games[table]
                                            and state.get("actions")):
-                raise ClubError(f"table {table} has begun game {night.round}; the bell of game "
+                raise ClubError(f"{_called(live, table)} has begun game {night.round}; the bell of game "
                                 f"{last.number} can no longer be taken back")
         night.unbell()
         self.fixes, self.decided = {}, {}
@@ -371,18 +422,34 @@ class Director:
                 f"game {last.number + 1}", f"taken back: game {last.number} goes on")
 
 
+def _games(n: int) -> str:
+    return f"{n} game" if n == 1 else f"{n} games"
+
+
+def _table_words(table: object) -> str:
+    """A table id as the room says it (``t3`` is Table 3), for a command that may name none."""
+    match = re.fullmatch(r"t?(\d+)", str(table))
+    return f"Table {int(match.group(1))}" if match else f"table {table!r}"
+
+
+def _seat_words(place: dict[str, Any]) -> str:
+    seat = place.get("seat")
+    return f"{_table_words(place.get('table'))} " + (
+        SEAT_WORDS[SEATS.index(seat)] if seat in SEATS else f"seat {seat!r}")
+
+
 def _command_words(cmd: str, args: dict[str, Any]) -> str:
     """A command the night refused, as the audit log says it."""
-    table = args.get("table")
+    table = _table_words(args.get("table"))
     if cmd == "replace_action":
-        return f"correct action {args.get('at')} at table {table}"
+        return f"correct action {args.get('at')} at {table}"
     if cmd in ("fix_hand", "void_hand"):
         verb = "fix" if cmd == "fix_hand" else "void"
-        return f"{verb} table {table}, hand {args.get('hand')}" + (
+        return f"{verb} {table}, hand {args.get('hand')}" + (
             f" of game {args['game']}" if "game" in args else "")
     if cmd == "swap":
         a, b = (args.get(k) if isinstance(args.get(k), dict) else {} for k in ("a", "b"))
-        return f"swap {a.get('table')} {a.get('seat')} and {b.get('table')} {b.get('seat')}"
+        return f"swap {_seat_words(a)} and {_seat_words(b)}"
     if cmd == "arrive":
         return f"{args.get('name')} arrives"
     if cmd == "substitute":

@@ -4,7 +4,8 @@ determine the high score and low score for the tournament").
 Players are ranked by total score; equal totals share a rank (games won then name only order
 the rows). ``high`` marks every player with the best total, ``low`` every player with the
 worst (none when everyone is level). A bye's score counts in the total; it is not a game
-played or won.
+played or won. A player with nothing on their tally (they arrived for a game that never came,
+or left before their first) is not ranked, but listed apart (``unranked``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 from tricktable.club.tournament import TallyEntry
 
-__all__ = ["Standing", "standings"]
+__all__ = ["Standing", "standings", "unranked"]
 
 
 @dataclass(frozen=True)
@@ -30,11 +31,22 @@ class Standing:
     low: bool
 
 
+def unranked(tallies: Mapping[str, Sequence[TallyEntry]]) -> list[str]:
+    """The players with nothing on their tally sheet once some game is tallied (arrived for a
+    game that never came, left before their first), in roster order: listed apart from the
+    standings, never ranked above those who played."""
+    if not any(tallies.values()):
+        return []
+    return [name for name, sheet in tallies.items() if not sheet]
+
+
 def standings(tallies: Mapping[str, Sequence[TallyEntry]]) -> list[Standing]:
-    """The standings from every player's tally sheet, best total first."""
+    """The standings from every player's tally sheet, best total first; a player with no
+    line on it is not ranked (``unranked``) once some game is tallied."""
+    apart = set(unranked(tallies))
     rows = sorted(((sum(e.score for e in sheet), sum(e.won for e in sheet),
                    sum(not e.bye for e in sheet), name)
-                   for name, sheet in tallies.items()),
+                   for name, sheet in tallies.items() if name not in apart),
                   key=lambda r: (-r[0], -r[1], r[3].casefold()))
     if not rows:
         return []

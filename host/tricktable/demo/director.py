@@ -34,6 +34,21 @@ ARRIVING, SUBSTITUTE = "Zoe", "Yan"  # not in the demo's roster (demo.NAMES)
 POLL_S = 0.05
 
 Args = dict[str, Any] | None  # a correction's arguments once its moment has come
+MIN_HANDS, MIN_ROUNDS = 3, 3
+"""The smallest night every correction fits in: the bell rung by hand needs the head table
+to have played a hand and have two left, and to be rung again after the undo, one more; an
+arrival needs a game after the one in play; the earlier corrections take a game of their own
+on a fast machine."""
+
+
+def fits(hands: int, rounds: int) -> str | None:
+    """Why a night of ``rounds`` games of ``hands`` hands cannot hold every correction of
+    ``--director`` (said before the night starts), or None when it can."""
+    if hands >= MIN_HANDS and rounds >= MIN_ROUNDS:
+        return None
+    return (f"--director does every correction once, the bell rung by hand, undone and rung "
+            f"again among them: that needs --hands {MIN_HANDS} or more and --rounds "
+            f"{MIN_ROUNDS} or more (this night: --hands {hands}, --rounds {rounds})")
 
 
 @dataclass

@@ -41,7 +41,11 @@ from tricktable.history.text import HistoryError
 from tricktable.rules import recorded_options
 from tricktable.rules.base import STOCK
 
-__all__ = ["FILE_TYPE", "VERSION", "is_egn", "read_egn", "from_egn", "to_egn", "write_egn"]
+__all__ = ["FILE_TYPE", "HOUSE_RULE_TAG", "VERSION", "is_egn", "read_egn", "from_egn", "to_egn",
+           "write_egn"]
+
+HOUSE_RULE_TAG = "HouseRule"
+"""The record's tag that says which house rule its play needed (``tricktable verify`` says it)."""
 
 FILE_TYPE = "Euchre Game Notation"
 VERSION = "1.4"
@@ -90,10 +94,14 @@ def from_egn(data: Any, source: str = "<egn>") -> GameRecord:
         raise HistoryError(f"{source}: metadata.initialScore {meta['initialScore']!r}: only "
                            "whole games from 0-0 can be replayed here")
     rules = _obj(meta.get("ruleset", {}), f"{source}: metadata.ruleset")
-    options = recorded_options("euchre", _options(rules, source))
     deals = data.get("deals")
     if not isinstance(deals, list) or not deals:
         raise HistoryError(f"{source}: deals: expected a list of deals")
+    # the up-card stays on the table until played (the seed's rule), unless the play shows
+    # a dealer who discarded it: then the file is read with the house rule that allows it
+    discarded = _up_card_discards(deals)
+    options = recorded_options("euchre", {**_options(rules, source),
+                                          "discard_up_card": bool(discarded)})
     first = _obj(deals[0], f"{source}: deal 0").get("initialState")
     dealer = _obj(first, f"{source}: deal 0: initialState").get("dealer")
     if type(dealer) is not int or not 0 <= dealer < 4:
@@ -101,17 +109,57 @@ def from_egn(data: Any, source: str = "<egn>") -> GameRecord:
     config = {"variant": "euchre", "options": options, "seed": 0, "dealer": dealer,
               "players": players}
     eng = Engine.new("euchre", options, 0, dealer, players)
-    reader = _DealReader(eng, source, rules.get("loner_lead", "LEFT_OF_DEALER"))
+    reader = _DealReader(eng, source, rules.get("loner_lead", "LEFT_OF_DEALER"), discarded)
     actions: list[Action] = []
     for i, deal in enumerate(deals):
         actions += reader.deal(i, deal, last=i == len(deals) - 1)
     tags = {tag: meta[key] for key, tag in _TAGS.items() if isinstance(meta.get(key), str)}
+    if discarded:
+        tags[HOUSE_RULE_TAG] = (f"discard_up_card: the dealer discarded the up-card in deal"
+                                f"{'s' if len(discarded) > 1 else ''} "
+                                f"{', '.join(map(str, discarded))}")
     record = capture(config, actions, tags)
     final = meta.get("finalScore")
     if final is not None and final != list(eng.state.scores):
         raise HistoryError(f"{source}: metadata.finalScore {final!r}, but the deals score "
                            f"{list(eng.state.scores)!r}")
     return trimmed(record)
+
+
+def _up_card_discards(deals: list[Any]) -> list[int]:
+    """The deals whose dealer discarded the up-card they took up: the discard names it, or,
+    the discard not recorded, every trick is there and nobody played it (the seed's rule
+    leaves it on the table until played, so it was the discard)."""
+    out = []
+    for i, deal in enumerate(deals):
+        if not isinstance(deal, dict) or not isinstance(deal.get("initialState"), dict):
+            continue
+        up = deal["initialState"].get("upCard")
+        phases = [p for p in deal.get("phases") or [] if isinstance(p, dict)]
+        bidding = next((p for p in phases if p.get("type") == "EUCHRE_BIDDING"), {})
+        play = next((p for p in phases if p.get("type") == "TRICK_PLAY"), {})
+        calls = bidding.get("calls") if isinstance(bidding.get("calls"), list) else []
+        if not isinstance(up, str) or "Order" not in calls:
+            continue  # nobody took the up-card up
+        discard = bidding.get("discard")
+        tricks = play.get("tricks") if isinstance(play.get("tricks"), list) else []
+        played = {_same_card(c, up) for t in tricks if isinstance(t, list) for c in t}
+        whole = len(tricks) == 5 and all(isinstance(t, list) and len(t) >= 3 for t in tricks)
+        if _same_card(discard, up) or (discard is None and whole and True not in played):
+            out.append(i)
+    return out
+
+
+def _same_card(text: Any, up: str) -> bool:
+    """``text`` (an EGN card) is the up-card ``up``: ``N`` is a nine, and once it is ordered
+    up the up-card's suit is trump, so a jack up-card is played as ``R``, the right bower."""
+    if not isinstance(text, str):
+        return False
+    if text == "R":
+        return up[:1] == "J"
+    norm = {"N": "9"}
+    return (norm.get(text[:1], text[:1]) + text[1:].lower()) == \
+        (norm.get(up[:1], up[:1]) + up[1:].lower())
 
 
 def _obj(value: Any, where: str) -> dict[str, Any]:
@@ -168,8 +216,12 @@ class _DealReader:
     """Turns EGN deals into engine actions, applying each so that seats and refusals are
     the rules' own."""
 
-    def __init__(self, eng: Engine, source: str, loner_lead: str) -> None:
+    def __init__(self, eng: Engine, source: str, loner_lead: str,
+                 discards: list[int] | None = None) -> None:
         self.loner_lead = loner_lead
+        self.discards = discards or []  # the deals whose dealer discarded the up-card
+        self.up_card: Any = None
+        self.up_discarded = False
         self.eng = eng
         self.source = source
         self.where = source
@@ -223,6 +275,7 @@ class _DealReader:
         if len(bidding) + len(play) != len(phases) or len(bidding) > 1 or len(play) > 1:
             raise self.fail("phases: one EUCHRE_BIDDING and at most one TRICK_PLAY")
         self.scan(init.get("playerCards"))
+        self.up_card, self.up_discarded = init.get("upCard"), i in self.discards
         self.apply(TurnUp(st.dealer, self.card(init.get("upCard"))))
         if bidding:
             alone = any(bool(p.get("isAlone")) for p in bidding + play)
@@ -272,6 +325,8 @@ class _DealReader:
             raise self.fail("cardExchanges are not a rule this table plays")
         if st.phase == "exchange":
             discard = phase.get("discard")
+            if discard is None and st.options.discard_up_card and self.up_discarded:
+                discard = self.up_card  # nobody played it: the dealer discarded it
             self.apply(Exchange(st.dealer, None if discard is None
                                 else self.card(discard, st.contract.trump if st.contract else None)))
         elif phase.get("discard") is not None:

@@ -52,6 +52,7 @@ from tricktable.protocol import (
 )
 from tricktable.serve.health import POISON_AFTER, REFUSED_PER_MINUTE, STORAGE_DISPLAY, Health
 from tricktable.serve.journal import Entry, Journal, StorageError, digest
+from tricktable.serve.room import in_the_room
 from tricktable.serve.table import REFUSED_FEEDBACK, Result, TableSession
 
 log = logging.getLogger("tricktable.serve.service")
@@ -99,6 +100,7 @@ class Service:
         self._online: dict[str, bool] = {}
         self._displays: dict[str, bytes] = {}  # last display payload per table
         self._signs: dict[str, Display] = {}  # what a table shows instead of its game (show())
+        self._rooms: dict[str, dict[str, Any]] = {}  # the night's word on a table (overlay())
         self.connected = threading.Event()  # connected and subscribed (the broker's SUBACK)
         self._subscribe_mid: int | None = None
         self.refusal = ""  # why the broker last refused us ("Not authorized" ...)
@@ -517,11 +519,11 @@ class Service:
     def _publish_table(self, session: TableSession, force: bool = False) -> None:
         """The retained state, and the display when its text changed (or ``force``)."""
         table = session.config.id
-        state = session.state()
+        state = in_the_room(session.state(), self._rooms.get(table))
         state["boards_online"] = [b for b in session.config.boards if self._online.get(b)]
         self._publish(self.topics.state(table), encode(state), retain=True)
         display = encode(STORAGE_DISPLAY if self.health.failing
-                         else self._signs.get(table) or session.display())
+                         else self._signs.get(table) or session.display(state))
         if force or self._displays.get(table) != display:
             self._displays[table] = display
             self._publish(self.topics.display(table), display, retain=True)
@@ -576,6 +578,16 @@ class Service:
                 self._signs.pop(table, None)
             else:
                 self._signs[table] = sign
+            self._publish_table(self.tables[table])
+
+    def overlay(self, table: str, room: dict[str, Any] | None) -> None:
+        """Lay ``room`` (``serve.room``: the night's names, corrected scores and notes) over
+        the table's published state and display from now on (None: the engine's alone)."""
+        with self._lock:
+            if room is None:
+                self._rooms.pop(table, None)
+            else:
+                self._rooms[table] = room
             self._publish_table(self.tables[table])
 
     def light(self, board: str, feedback: Feedback) -> None:

@@ -364,9 +364,9 @@ class TableSession:
                 self._rebuild(old)
                 self.hand_starts = starts
                 names = self.engine.public_state()["seats"] if self.engine else []
-                return self._refuse(None, "replace_refused", f"replace: action {n} "
-                                    f"({action_words(step.to_json(), names)}) does not fit "
-                                    f"after it: {applied.reason}")
+                return self._refuse(None, "replace_refused", f"the correction would not fit: "
+                                    f"action {n} ({action_words(step.to_json(), names)}) "
+                                    f"could no longer be played after it: {applied.reason}")
         return Result(ok=True, seat=new.seat, action=new.to_json(), changed=True,
                       steps=[(at - 1, None)] + [(n, a.to_json()) for n, a in
                                                 enumerate(self.actions[at - 1:], at)],
@@ -432,13 +432,14 @@ class TableSession:
         letters = "".join(SEAT_LETTERS[s] for s in side.get("seats") or [] if 0 <= s < 4)
         return letters if len(letters) == 2 else f"S{index + 1}"
 
-    def display(self) -> Display:
+    def display(self, state: dict[str, Any] | None = None) -> Display:
         """The 8-character and 4-line summary for a score display, in the players' words:
         ``T7 GAME 2 HAND 1`` (a club night's game number when the night gave one), whose
-        turn (``BOB TO PLAY``), the contract (``ANN BID 4 H``), the sides' scores."""
+        turn (``BOB TO PLAY``), the contract (``ANN BID 4 HEARTS``), the sides' scores; from
+        ``state`` when given (the published state: a night's names and corrected scores)."""
         if self.engine is None:
             return Display(text8="NO GAME", lines=[self.config.id[:16], "no game"])
-        st = self.engine.public_state()
+        st = state if state is not None else self.engine.public_state()
         scores = [int(s) for s in st.get("scores") or []]
         text8 = (f"{scores[0]:>3}  {scores[1]:>3}" if len(scores) == 2
                  else " ".join(str(s) for s in scores))[-8:]
@@ -451,13 +452,38 @@ class TableSession:
         sides = st.get("sides") or []
         lines = [
             (top if len(top) <= 16 else f"{table} G{game} H{st.get('hand_number', 0)}")[:16],
-            (f"{self._who(st, to_act)} TO {verb}" if to_act is not None else verb)[:16],
-            (f"{self._who(st, contract['seat'])} BID {contract['bid']} "
-             f"{contract.get('trump') or ''}".strip() if contract else "NO BID YET")[:16],
+            _fits(self._who(st, to_act), f"TO {verb}", verb) if to_act is not None
+            else verb[:16],
+            _fits(self._who(st, contract["seat"]), f"BID {_contract_text(contract)}",
+                  _contract_text(contract)) if contract else "NO BID YET",
             ("  ".join(f"{self._side(side, i)} {sc}" for i, (side, sc) in
                        enumerate(zip(sides, scores, strict=False))))[:16],
         ]
         return Display(text8=text8, lines=lines)
+
+
+DISPLAY_TRUMPS = {"S": "SPADES", "H": "HEARTS", "D": "DIAMONDS", "C": "CLUBS",
+                  "NT": "NO TRUMP"}
+"""Trump on the display in words: ``CY BID 5 S`` would read as South as easily as spades."""
+
+
+def _contract_text(contract: dict[str, Any]) -> str:
+    """The contract's bid and trump as the display says them: ``5 SPADES``."""
+    trump = str(contract.get("trump") or "")
+    bid = str(contract["bid"])
+    words = DISPLAY_TRUMPS.get(trump, trump)
+    if bid[:1].isdigit() or not words:  # a number of tricks (Bid Euchre, Spades): 5 SPADES
+        return f"{bid.replace('_', ' ').replace(':', ' ')} {words}".strip()
+    return words + (" ALONE" if "ALONE" in bid else "")  # ordered up: the suit is the news
+
+
+def _fits(who: str, long: str, short: str) -> str:
+    """A display line of 16 characters that never cuts a word: ``EVE TO NAME TRUMP`` becomes
+    ``EVE NAME TRUMP``, and a name is shortened before the words after it are."""
+    for line in (f"{who} {long}", f"{who} {short}"):
+        if len(line) <= 16:
+            return line
+    return f"{who[:max(1, 15 - len(short))]} {short}"[:16]
 
 
 def action_token(action: Action) -> str | None:

@@ -10,7 +10,8 @@
   from the feed (and in words), and the round's actions from the journal, each with its
   words, for a mis-scan), the finished games' hands, the bell (and when it rang), and the
   audit log (newest first, refusals too), read from the night file that
-  ``serve --night`` keeps.
+  ``serve --night`` keeps; ``host_running``: the tables' host has said it runs (the page
+  says so when it does not). Once the night is over, each table as its last game left it.
 - ``GET /api/console/choices/{table}/{at}``: what the ``at``-th action of the table's game
   this round could have been (same kind, same seat, allowed then), in words: the console's
   card and bid picker.
@@ -71,21 +72,27 @@ def night_console(data: dict[str, Any], journal: Journal | None,
     ids = live.get("tables") or [f"table {n}" for n in range(1, night.tables + 1)]
     closed = live.get("closed", {})
     tables = []
+    last = night.games[-1] if night.finished and night.games else None
     for number, table in enumerate(ids, 1):
-        score = night.table_score(number) if not night.finished else (0, 0)
-        actions, players = [], list(night.seating[number - 1])
-        if journal is not None and table in live.get("games", {}):
+        # once the night is over, each table as its last game left it: no game in play
+        hands = list(last.hands[number - 1]) if last else night.hands[number - 1]
+        seating = last.seating[number - 1] if last else night.seating[number - 1]
+        score = (sum(h[0] for h in hands), sum(h[1] for h in hands)) if last \
+            else night.table_score(number)
+        actions, players = [], list(seating)
+        if journal is not None and table in live.get("games", {}) and not last:
             record = game_in_play(journal, table, live["games"][table])
             actions = record.actions if record is not None else []
             players = record.setup.get("players") or players if record is not None else players
         phase = phases.get(table, {}).get("phase")
         tables.append({
             "table": table, "number": number,
-            "seats": dict(zip(SEATS, night.seating[number - 1], strict=True)),
-            "hands": [list(h) for h in night.hands[number - 1]], "score": list(score),
+            "seats": dict(zip(SEATS, seating, strict=True)),
+            "hands": [] if last else [list(h) for h in hands], "score": list(score),
             "closed": table in closed, "tied": score[0] == score[1],
             "settled": director.get("decided", {}).get(table),
-            "phase": phase, "phase_words": phase_words(phase) if phase else "no game yet",
+            "phase": phase, "phase_words": "the night is over" if last else
+            phase_words(phase) if phase else "no game yet",
             "hand_number": phases.get(table, {}).get("hand_number"),
             "actions": [{**a, "words": action_words(a, seat_labels(players))}
                         for a in actions]})
@@ -93,7 +100,7 @@ def night_console(data: dict[str, Any], journal: Journal | None,
               "tables": [{"table": t, "hands": [list(h) for h in hands]}
                          for t, hands in zip(ids, g.hands, strict=True)]}
              for g in night.games]
-    return {"round": min(night.round, night.options.rounds), "rounds": night.options.rounds,
+    return {"round": min(night.round, night.last_round), "rounds": night.last_round,
             "finished": night.finished, "bell": bool(live.get("bell")),
             "early": bool(director.get("early")), "bell_at": live.get("bell_at"),
             "last_early": bool(night.games and night.games[-1].early),
@@ -137,11 +144,13 @@ def create_console(feed: Feed, token: str, night: Path, journal: Path | None,
         data = json.loads(read_text(night, "club night file"))
         with feed.lock:
             phases = {t["table"]: t for t in feed.club.summary()}
+            host = feed.club.host
+        running = {"host_running": host is not None and host.online}
         if journal is None:
-            return night_console(data, None, phases)
+            return night_console(data, None, phases) | running
         opened = Journal(journal, readonly=True)
         try:
-            return night_console(data, opened, phases)
+            return night_console(data, opened, phases) | running
         finally:
             opened.close()
 

@@ -65,6 +65,11 @@ class Feed:
             if self._client.is_connected():
                 self._client.subscribe(topic, qos=1)
 
+    @property
+    def connected(self) -> bool:
+        """The broker answers now (False for a scoreboard serving a night from its files)."""
+        return self._client.is_connected()
+
     def publish(self, topic: str, payload: bytes) -> None:
         """Publish ``payload`` at QoS 1 on this connection."""
         self._client.publish(topic, payload, qos=1)

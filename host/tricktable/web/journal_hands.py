@@ -16,6 +16,8 @@ out for an upload), so ``hand`` can be slow the first time: call it off the even
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -33,13 +35,20 @@ MAX_UPLOAD = 2_000_000
 """The largest hand-history file the replay page accepts (bytes)."""
 
 
-class JournalHands:
-    """The recorded hands of every table in one journal file."""
+NightGame = Callable[[str, int], dict[str, Any] | None]
+"""``NightFile.game_of``: a table's journal game as a game of the night, or None."""
 
-    def __init__(self, path: Path) -> None:
+
+class JournalHands:
+    """The recorded hands of every table in one journal file; with ``night`` (a club night's
+    ``NightFile.game_of``), each hand of a night's game carries the night's names, the night's
+    game number (``night_game``) and what the director corrected (``corrected``)."""
+
+    def __init__(self, path: Path, night: NightGame | None = None) -> None:
         if not path.exists():
             raise FileNotFoundError(f"no journal at {path}")
         self.path = path
+        self.night = night
 
     def hands(self, table: str) -> list[dict[str, Any]]:
         """One line per recorded hand that has tricks, oldest first."""
@@ -52,16 +61,34 @@ class JournalHands:
             return None
         record = records[0][1]
         analysis = game_analysis(record, journal_cache(self.path, table, game))
-        return next((h for h in game_json(record, game, analysis) if h["hand"] == hand), None)
+        return next((self._of_night(table, h) for h in game_json(record, game, analysis)
+                     if h["hand"] == hand), None)
 
     def _all(self, table: str) -> list[dict[str, Any]]:
-        return [h for game, record in self._records(table) for h in game_json(record, game)]
+        return [self._of_night(table, h) for game, record in self._records(table)
+                for h in game_json(record, game)]
 
     def _records(self, table: str, only_game: int | None = None) -> list[tuple[int, GameRecord]]:
         with Journal(self.path, readonly=True) as journal:
             games = [g.game for g in journal.games(table)
                      if only_game is None or g.game == only_game]
-            return [(game, journal.history(table, game)) for game in games]
+            return [(game, self._named(table, game, journal.history(table, game)))
+                    for game in games]
+
+    def _named(self, table: str, game: int, record: GameRecord) -> GameRecord:
+        """``record`` with the night's players of its game (the names the tallies credit)."""
+        of = self.night(table, game) if self.night is not None else None
+        if of is None or len(of["players"]) != len(record.players):
+            return record
+        return replace(record, config={**record.config, "players": of["players"]})
+
+    def _of_night(self, table: str, hand: dict[str, Any]) -> dict[str, Any]:
+        """``hand`` with its game of the night and what the director corrected in it."""
+        of = self.night(table, hand["game"]) if self.night is not None else None
+        if of is None:
+            return hand
+        return {**hand, "night_game": of["round"],
+                "corrected": of["corrected"].get(hand["hand"])}
 
 
 class HistoryFiles:
@@ -109,4 +136,5 @@ def hand_line(hand: dict[str, Any]) -> dict[str, Any]:
     """The picker's line for a hand."""
     return {"game": hand["game"], "hand": hand["hand"], "tricks": len(hand["tricks"]),
             "contract": hand["contract_text"], "scores_after": hand["scores_after"],
-            "revokes": len(hand["revokes"]), "complete": hand["complete"]}
+            "revokes": len(hand["revokes"]), "complete": hand["complete"],
+            "night_game": hand.get("night_game"), "corrected": hand.get("corrected")}

@@ -4,8 +4,10 @@
 state, table events, board status and config; see docs/architecture.md, "MQTT") and
 updates per-table views: the latest public state, the score through the current game, the
 hands played (every completed trick, for the last-hands list and the replay page), recent
-events, and alerts (a revoke in the current hand, a board that went offline, and what the
-host's own status says: offline, storage failing, poison messages, flooding boards). Views are
+events, and alerts (a revoke in the current hand, a board that went offline, what the
+host's own status says: offline, storage failing, poison messages, flooding boards, and on a
+club night what the director corrected: the state's ``night.notes``, ``serve.room``). A club
+night's table state already carries the night's names and corrected scores (``serve.room``). Views are
 read as JSON-able dicts with ``Club.summary()``, ``Club.view(table)`` and ``Club.hand()``;
 the boards' health as ``Club.fleet.rows()`` (``tricktable.fleet.health``).
 
@@ -95,6 +97,10 @@ class TableView:
             self.score_history = [{"hand": 0, "scores": [0 for _ in state.get("scores") or []]}]
         self.state = state
         scores = list(state.get("scores") or [])
+        seats = list(state.get("seats") or [])
+        for record in self.hands:  # a club night's names hold for the whole game (serve.room)
+            if record.game == self.game and len(record.seats) == len(seats):
+                record.seats = seats
         for record in self.hands:
             if record.game == self.game and record.hand < hand_number and not record.complete:
                 record.complete, record.scores_after = True, scores
@@ -145,6 +151,8 @@ class TableView:
         state = self.state or {}
         for revoke in state.get("revokes") or []:
             out.append({"kind": "revoke", "text": _revoke_text(state, revoke)})
+        for note in (state.get("night") or {}).get("notes") or []:  # serve.room
+            out.append({"kind": "director", "text": str(note)})
         return out
 
     def summary(self, boards: dict[str, dict[str, Any]],
@@ -169,6 +177,7 @@ class TableView:
             "game_over": bool(state.get("game_over")),
             "winner": state.get("winner"),
             "last_hand": state.get("last_hand"),
+            "night_over": bool((state.get("night") or {}).get("over")),
             "alerts": self.alerts(boards, host),
         }
 

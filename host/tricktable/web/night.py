@@ -1,7 +1,8 @@
 """The club night on the scoreboard: the night file read again whenever it changes.
 
 ``NightFile(path)`` keeps the standings of a progressive night (``tricktable club``) as JSON
-for the web: rank, player, total, games won, high/low marks, and the current round's seating
+for the web: rank, player, total, games won, high/low marks (and, apart, ``unranked``: the
+players with nothing on their tally once a game is tallied), and the current round's seating
 with each table's score so far, and who sits this game out (``bench``). ``refresh()`` looks at the file's modification time, size and
 inode (``save_night`` renames a new file over the old) and reloads only when one changed; it
 says whether the view changed. A file that cannot be read or is refused by the club package
@@ -13,7 +14,8 @@ their hand since; ``tables``: the night's table ids in order, the head table fir
 ``round_started`` (when this game of the night began, seconds since the epoch; for a
 night kept by hand, when this scoreboard saw the game change, else null), and ``now`` (the
 scoreboard's clock, so a TV with a wrong clock still counts right). ``tournament()`` is the
-last good night itself, for the results pages.
+last good night itself, for the results pages; ``game_of(table, game)`` the game of the night
+a table's journal game was, with its players and the director's corrections, for the replays.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from tricktable.club import SEATS, ClubError, ProgressiveTournament, standings
+from tricktable.club.standings import unranked
 from tricktable.club.store import load_night_data
 
 __all__ = ["NightFile", "night_view", "standing_rows"]
@@ -50,7 +53,7 @@ def night_view(night: ProgressiveTournament) -> dict[str, Any]:
     return {"round": min(night.round, night.last_round), "rounds": night.last_round,
             "games_played": len(night.games), "finished": night.finished,
             "hands_per_round": night.options.hands_per_round, "hands_left": night.hands_left(),
-            "standings": rows, "seating": seating,
+            "standings": rows, "unranked": unranked(night.tallies()), "seating": seating,
             "bench": [] if night.finished else list(night.bench)}
 
 
@@ -63,6 +66,7 @@ class NightFile:
         self._view: dict[str, Any] | None = None
         self._error: str | None = None
         self._night: ProgressiveTournament | None = None
+        self._data: dict[str, Any] = {}  # the file's whole JSON (its live and director sections)
         self._seen: tuple[int, float | None] | None = None  # (round, when this board saw it begin)
         self.refresh()
 
@@ -79,7 +83,7 @@ class NightFile:
         try:
             night, data = load_night_data(self.path)
             view, error = dict(night_view(night), **self._live(night, data)), None
-            self._night = night
+            self._night, self._data = night, data
         except ClubError as exc:
             view, error = self._view, str(exc)
         changed = (view, error) != (self._view, self._error)
@@ -102,6 +106,50 @@ class NightFile:
                 "bell_at": bell_at if bell and isinstance(bell_at, int | float) else None,
                 "tables": [str(t) for t in ids], "closed": sorted(map(str, closed))}
 
+    def corrections(self) -> dict[tuple[int, int], list[str]]:
+        """What the director fixed or voided, by (game of the night, table number), in words
+        ("hand 1 voided by the director"), from the file's audit log: for the results."""
+        tables = (self._data.get("live") or {}).get("tables") or []
+        out: dict[tuple[int, int], list[str]] = {}
+        for entry in (self._data.get("director") or {}).get("audit") or []:
+            if entry.get("refused") or entry.get("table") not in tables or \
+                    not isinstance(entry.get("game"), int):
+                continue
+            words = (f"hand {entry['hand']} voided by the director"
+                     if entry.get("cmd") == "void_hand" else
+                     f"hand {entry['hand']} scored {entry.get('after')} by the director")
+            out.setdefault((entry["game"], tables.index(entry["table"]) + 1), []).append(words)
+        return out
+
+    def game_of(self, table: str, game: int) -> dict[str, Any] | None:
+        """Which game of the night ``table``'s journal game ``game`` was, as the live tables
+        kept it (the file's ``live.rounds``): ``round`` (the night's game number), ``players``
+        (the night's players of the table in it, after the director's swaps and substitutes:
+        the names the tallies credit) and ``corrected`` ({hand: what the director did to it});
+        None when the night does not know that game."""
+        night, live = self._night, self._data.get("live") or {}
+        tables, rounds = live.get("tables") or [], live.get("rounds") or {}
+        if night is None or table not in tables or not isinstance(rounds, dict):
+            return None
+        mine = [int(r) for r, firsts in rounds.items()
+                if isinstance(firsts, dict) and isinstance(firsts.get(table), int)
+                and firsts[table] <= game and int(r) <= night.last_round]
+        if not mine:
+            return None
+        number, first = max(mine), rounds[str(max(mine))][table]
+        seating = night.games[number - 1].seating if number <= len(night.games) \
+            else night.seating
+        corrected = {}
+        for entry in (self._data.get("director") or {}).get("audit") or []:
+            if entry.get("table") == table and entry.get("game") == number and \
+                    not entry.get("refused") and game == first:
+                done = "voided" if entry.get("cmd") == "void_hand" else \
+                    f"scored {entry.get('after')}"
+                corrected[int(entry["hand"])] = (f"{done} by the director (it had scored "
+                                                 f"{entry.get('before')})")
+        return {"round": number, "players": list(seating[tables.index(table)]),
+                "corrected": corrected}
+
     def tournament(self) -> ProgressiveTournament | None:
         """The last good night read from the file (None if it never could be read)."""
         return self._night
@@ -110,6 +158,7 @@ class NightFile:
         """The JSON for ``/api/standings`` and the ``standings`` event."""
         base = self._view or {"round": 0, "rounds": 0, "games_played": 0, "finished": False,
                               "hands_per_round": 0, "hands_left": 0, "standings": [],
+                              "unranked": [],
                               "seating": [], "bench": [], "bell": False,
                               "round_started": None,
                               "bell_at": None, "tables": [], "closed": []}

@@ -21,24 +21,30 @@ from starlette.routing import Route
 
 from tricktable.club import SEATS, ProgressiveTournament
 from tricktable.club.scorecard import results_csv, scorecards, scorecards_csv
+from tricktable.club.standings import unranked
 from tricktable.web.night import NightFile, standing_rows
 from tricktable.web.responses import Endpoint
 
 __all__ = ["results_view", "scorecard_view", "results_routes"]
 
 
-def results_view(night: ProgressiveTournament) -> dict[str, Any]:
-    """The standings and every finished game (each table's seats, score and winner)."""
+def results_view(night: ProgressiveTournament,
+                 corrected: dict[tuple[int, int], list[str]] | None = None) -> dict[str, Any]:
+    """The standings and every finished game (each table's seats, score and winner, and what
+    the director ``corrected`` there: {(game, table number): words})."""
+    corrected = corrected or {}
     games = [{"game": game.number,
               "tables": [{"table": number, "seats": dict(zip(SEATS, seats, strict=True)),
                           "score": [sum(h[0] for h in hands), sum(h[1] for h in hands)],
                           "hands": len(hands), "winner": winner,
-                          "decided": number in game.decided}
+                          "decided": number in game.decided,
+                          "corrected": corrected.get((game.number, number), [])}
                          for number, (seats, hands, winner) in enumerate(
                              zip(game.seating, game.hands, game.winners, strict=True), 1)]}
              for game in night.games]
     return {"finished": night.finished, "games_played": len(night.games),
-            "rounds": night.options.rounds, "standings": standing_rows(night), "games": games}
+            "rounds": night.last_round, "standings": standing_rows(night),
+            "unranked": unranked(night.tallies()), "games": games}
 
 
 def scorecard_view(night: ProgressiveTournament, player: str) -> dict[str, Any] | None:
@@ -72,7 +78,10 @@ def results_routes(night: NightFile | None, page: Callable[[str], Endpoint],
 
     async def api_results(_request: Request) -> Response:
         got = tournament()
-        return got if isinstance(got, Response) else JSONResponse(results_view(got))
+        if isinstance(got, Response):
+            return got
+        assert night is not None
+        return JSONResponse(results_view(got, night.corrections()))
 
     async def api_scorecard(request: Request) -> Response:
         got = tournament()

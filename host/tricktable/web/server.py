@@ -67,8 +67,9 @@ class Scoreboard:
         if make_app is not None:
             self.app = make_app(self.feed)
         else:
-            hands = JournalHands(journal) if journal is not None else None
             standings = NightFile(night) if night is not None else None
+            hands = JournalHands(journal, standings.game_of if standings else None) \
+                if journal is not None else None
             files = HistoryFiles(histories) if histories else None
             store = PairingStore(pairings) if pairings is not None else None
             self.app = create_app(self.feed, admin_token, hands, standings, files, club_db,

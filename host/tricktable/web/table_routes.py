@@ -1,4 +1,6 @@
-"""The live tables' JSON: ``/api/club`` (every table's summary), ``/api/table/{table}`` (one
+"""The live tables' JSON: ``/api/club`` (every table's summary; ``broker``: the scoreboard
+reaches the broker now, false when it serves a night from its files; ``host.running``: the
+tables' host has said it is online on the broker and not gone since), ``/api/table/{table}`` (one
 table's whole view) and, for the admin, ``POST /api/table/{table}/control`` with JSON
 ``{"cmd": "new_game" | "undo" | "void_hand"}`` (published to the table's host).
 """
@@ -21,8 +23,10 @@ ADMIN_COMMANDS = ("new_game", "undo", "void_hand")
 def table_routes(feed: Feed) -> list[Route]:
     async def api_club(request: Request) -> Response:
         with feed.lock:
-            return JSONResponse({"tables": feed.club.summary(),
-                                 "admin": request.user.admin_on})
+            host = feed.club.host
+            return JSONResponse({"tables": feed.club.summary(), "admin": request.user.admin_on,
+                                 "broker": feed.connected,
+                                 "host": {"running": host is not None and host.online}})
 
     async def api_table(request: Request) -> Response:
         table = request.path_params["table"]

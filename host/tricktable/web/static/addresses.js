@@ -1,5 +1,6 @@
 // tricktable scoreboard: the addresses panel of the TV (/tv) under `tricktable up`: where the
-// TV, the players' phone page and the director console are, each with its QR code, from
+// TV and the players' phone page (/seat) are, each with its QR code (the console's address is
+// the director's, never on the room's TV), from
 // /api/addresses (empty, and no panel, when the scoreboard runs without `up`); ?addresses=0
 // hides it. Loaded after app.js (el).
 "use strict";

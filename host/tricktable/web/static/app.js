@@ -96,6 +96,16 @@ function variantName(id) {
   return id ? String(id).split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ") : "–";
 }
 
+// The players with nothing on their tally (arrived for a game that never came, left before
+// their first): listed apart from the standings, never ranked.
+function showUnranked(v) {
+  const apart = document.getElementById("unranked");
+  if (!apart) return;
+  const names = v.unranked || [];
+  apart.hidden = names.length === 0;
+  apart.textContent = names.length ? `Played no game tonight: ${names.join(", ")}` : "";
+}
+
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
@@ -127,14 +137,22 @@ function bellBanner(view) {
   banner.hidden = !(view && view.bell);
 }
 
+// The badge says "live" only while the scoreboard reaches the broker: a night served from its
+// files afterwards is not live.
+let fromFiles = null;
 function live(source, badgeId = "live") {
   const badge = document.getElementById(badgeId);
   if (!badge) return;
-  source.onopen = () => { badge.textContent = "live"; badge.className = "live on"; };
+  fromFiles = fromFiles || fetch("/api/club").then((r) => r.json()).then((c) => c.broker === false).catch(() => false);
+  source.onopen = () => fromFiles.then((files) => {
+    badge.textContent = files ? "from the night's files" : "live";
+    badge.className = files ? "live off files" : "live on";
+  });
   source.onerror = () => { badge.textContent = "reconnecting…"; badge.className = "live off"; };
 }
 
 function phaseText(summary) {
+  if (summary.night_over) return "final · the night is over";
   if (summary.game_over) {
     const side = (summary.sides || [])[summary.winner];
     return side ? `game over · ${side.name} win` : "game over";
@@ -153,23 +171,26 @@ function clubCard(t) {
     rows.append(el("tr", {}, el("th", { text: side.name }), el("td", { class: "num", text: String((t.scores || [])[i] ?? 0) })));
   });
   card.append(rows);
-  card.append(el("p", { class: "phase", "data-phase": t.phase || "", text: `Hand ${t.hand_number ?? "–"} · ${phaseText(t)}` }));
-  if (t.contract_text) card.append(el("p", { class: "contract", text: t.contract_text }));
-  if (t.to_act_name && !t.game_over) card.append(el("p", { class: "turn", text: `${t.to_act_name} to act` }));
+  card.append(el("p", { class: "phase", "data-phase": t.phase || "", text: t.night_over ? phaseText(t) : `Hand ${t.hand_number ?? "–"} · ${phaseText(t)}` }));
+  if (t.contract_text && !t.night_over) card.append(el("p", { class: "contract", text: t.contract_text }));
+  if (t.to_act_name && !t.game_over && !t.night_over) card.append(el("p", { class: "turn", text: `${t.to_act_name} to act` }));
   for (const alert of t.alerts || []) card.append(el("p", { class: `alert ${alert.kind}`, text: alert.text }));
   return card;
 }
 
 function clubPage() {
   const tables = new Map();
+  let filesOnly = false;
   const grid = document.getElementById("tables");
   const render = () => {
     const sorted = [...tables.values()].sort((a, b) => byTable(a.table, b.table));
     showChildren(grid, ...sorted.map(clubCard));
-    document.getElementById("empty").hidden = tables.size > 0;
+    document.getElementById("empty").hidden = tables.size > 0 || filesOnly;
   };
   fetch("/api/club").then((r) => r.json()).then((club) => {
     for (const t of club.tables) if (!tables.has(t.table)) tables.set(t.table, t);
+    // served from the night's files (no broker): no live table will report; say nothing
+    filesOnly = club.broker === false;
     render();
   });
   const source = new EventSource("/api/stream");
@@ -235,9 +256,13 @@ function drawChart(svg, history, sides) {
   });
 }
 
+// A score as people write it: "5 to −1" (a true minus sign), not "5 – -1".
+function scoreText(scores) {
+  return (scores || []).map((n) => (n < 0 ? `−${-n}` : String(n))).join(" to ");
+}
+
 function handLine(h, table) {
-  const scores = (h.scores_after || []).join(" – ");
-  const text = `#${h.hand} ${h.contract_text || "no contract"} → ${scores}`;
+  const text = `#${h.hand} ${h.contract_text || "no contract"} · score ${scoreText(h.scores_after)}`;
   const link = el("a", { href: `/replay/${encodeURIComponent(table)}?game=${h.game}&hand=${h.hand}`, text });
   return el("li", { class: h.revokes ? "revoked" : "" }, link);
 }
@@ -263,13 +288,38 @@ async function nightHands(table) {
   const r = await fetch(`/api/table/${encodeURIComponent(table)}/hands`);
   if (!r.ok) return;
   const hands = (await r.json()).hands || [];
-  const games = [...new Set(hands.map((h) => h.game))];
+  // a club night's game number when the night knows it (a countdown's fresh games are one
+  // game of the night), else the table's games in order
+  const gameOf = (h) => h.night_game ?? h.game;
+  const games = [...new Set(hands.map(gameOf))];
   const box = document.getElementById("night-hands");
   box.closest("section").hidden = !hands.length;
-  showChildren(box, ...games.map((game, i) => el("li", { "data-game": String(game) }, el("h3", { text: `Game ${i + 1}` }),
-    el("ol", { class: "hand-list" }, ...hands.filter((h) => h.game === game).map((h) => el("li", { class: h.revokes ? "revoked" : "" },
+  if (hands.length) document.getElementById("idle").hidden = true;
+  showChildren(box, ...games.map((game, i) => el("li", { "data-game": String(game) },
+    el("h3", { text: `Game ${hands.some((h) => h.night_game != null) ? game : i + 1}` }),
+    el("ol", { class: "hand-list" }, ...hands.filter((h) => gameOf(h) === game).map((h) => el("li", { class: h.revokes ? "revoked" : "" },
       el("a", { href: `/replay/${encodeURIComponent(table)}?game=${h.game}&hand=${h.hand}`,
-        text: `Hand ${h.hand}: ${h.contract || h.contract_text || "no contract"} → ${(h.scores_after || []).join(" – ")}` })))))));
+        text: `Hand ${h.hand}: ${h.contract || h.contract_text || "no contract"} · score ${scoreText(h.scores_after)}` }),
+      ...(h.corrected ? [el("span", { class: "corrected", text: ` · ${h.corrected}` })] : [])))))));
+}
+
+// A table's score (each side's tricks and points, the chart through the game) and this
+// game's hands (a night's earlier games are on the night's list).
+function drawScore(view, table) {
+  const state = view.state;
+  const sides = document.getElementById("sides");
+  sides.replaceChildren(el("tr", {}, el("th", { text: "" }), el("th", { text: "Tricks" }), el("th", { text: "Score" })));
+  (state.sides || []).forEach((side, i) => {
+    sides.append(el("tr", { class: `s${i}` }, el("th", { text: side.name }),
+      el("td", { class: "num tricks", text: String(sideTricks(state, side)) }),
+      el("td", { class: "num score", text: String((state.scores || [])[i] ?? 0) })));
+  });
+  drawChart(document.getElementById("chart"), view.score_history, state.sides);
+  const mine = view.last_hands.filter((h) => h.game === view.game);
+  showChildren(document.getElementById("hands"), ...mine.map((h) => handLine(h, table)));
+  // after the night the hands are on the night's list (every hand played here, each a replay)
+  document.getElementById("hands").closest("section").hidden = Boolean(view.summary.night_over);
+  document.querySelector(".table-page").classList.toggle("over", Boolean(view.summary.night_over));
 }
 
 function tablePage() {
@@ -278,9 +328,15 @@ function tablePage() {
   document.title = `tricktable · ${tableName(table)}`;
   const render = (view) => {
     const idle = view.missing || !view.state;
-    document.getElementById("felt").hidden = idle;
-    document.getElementById("idle").hidden = !idle;
-    if (idle) return;
+    // no game here now (the night is over, or served from its files): no live panel stands
+    // empty; the hands played here are the page
+    for (const panel of document.querySelectorAll("[data-live-panel]")) panel.hidden = idle;
+    // the night is over: the table's final score and its hands, no seat "to act" in a game
+    // nobody will play
+    const over = !idle && Boolean(view.summary && view.summary.night_over);
+    for (const panel of document.querySelectorAll("[data-play-panel]")) panel.hidden = idle || over;
+    document.getElementById("idle").hidden = !idle || !document.querySelector(".night-hands").hidden;
+    if (idle || over) { if (over) drawScore(view, table); return; }
     const state = view.state, summary = view.summary;
     document.body.dataset.phase = state.phase;
     const alerts = document.getElementById("alerts");
@@ -303,16 +359,7 @@ function tablePage() {
       ["Contract", contract],
       ["Trump", trumpName(state.trump)],
     ]);
-    const sides = document.getElementById("sides");
-    sides.replaceChildren(el("tr", {}, el("th", { text: "" }), el("th", { text: "Tricks" }), el("th", { text: "Score" })));
-    (state.sides || []).forEach((side, i) => {
-      sides.append(el("tr", { class: `s${i}` }, el("th", { text: side.name }),
-        el("td", { class: "num tricks", text: String(sideTricks(state, side)) }),
-        el("td", { class: "num score", text: String((state.scores || [])[i] ?? 0) })));
-    });
-    drawChart(document.getElementById("chart"), view.score_history, state.sides);
-    // this game's hands only (a night's earlier games are on the night's list below)
-    showChildren(document.getElementById("hands"), ...view.last_hands.filter((h) => h.game === view.game).map((h) => handLine(h, table)));
+    drawScore(view, table);
     // a public page: what the players did, not the host's admin answers
     showChildren(document.getElementById("events"), ...view.events.filter((ev) => ev.kind !== "control" && ev.kind !== "invalid")
       .slice().reverse().map((ev) => eventLine(ev, state)));
@@ -325,7 +372,8 @@ function tablePage() {
   fetch("/api/standings").then((r) => (r.ok ? r.json() : null)).then((night) => {
     if (!night) return;  // no club night: no bell
     bellBanner(night);
-    new EventSource("/api/stream?only=standings").addEventListener("standings", (e) => bellBanner(JSON.parse(e.data)));
+    // the night changed (a hand scored, a correction): its hands' list follows
+    new EventSource("/api/stream?only=standings").addEventListener("standings", (e) => { bellBanner(JSON.parse(e.data)); nightHands(table); });
   });
   const source = new EventSource(`/api/stream?table=${encodeURIComponent(table)}`);
   live(source);
@@ -502,7 +550,7 @@ async function replayPage() {
     const sides = (hand.sides || []).map((side) => `${side.name} ${side.seats.reduce((s, x) => s + won[x], 0)}`);
     const deltas = (hand.deltas || []).map((d) => (d > 0 ? `+${d}` : String(d))).join(" / ");
     factsList(document.getElementById("facts"), [
-      ["Hand", `game ${hand.game}, hand ${hand.hand} · ${seatName(hand, hand.dealer)} deals`],
+      ["Hand", `${hand.night_game != null ? `game ${hand.night_game} of the night` : `game ${hand.game}`}, hand ${hand.hand} · ${seatName(hand, hand.dealer)} deals`],
       ...(hand.up_card ? [["Up-card", cardLabel(hand.up_card)]] : []), // only where the game turns one
       ["Bidding", (hand.bids || []).map((b) => `${seatName(hand, b.seat)}: ${b.text}`).join(", ") || "–"],
       ["Contract", hand.contract_text || "–"],
@@ -511,7 +559,8 @@ async function replayPage() {
       ["Won by", trick && trick.winner != null ? seatName(hand, trick.winner) : "–"],
       ["Tricks", sides.join(" · ") || "–"],
       ["Result", hand.result || "–"],
-      ["Score", `${(hand.scores_before || []).join(" – ")} → ${(hand.scores_after || []).join(" – ")}${deltas ? ` (${deltas})` : ""}`],
+      ["Score", `${scoreText(hand.scores_before)}, then ${scoreText(hand.scores_after)}${deltas ? ` (${deltas})` : ""}`],
+      ...(hand.corrected ? [["Director", hand.corrected]] : []),
     ]);
     const from = { deal: "as dealt", scan: "as scanned", play: "as the play showed them" }[hand.hands_from] || "";
     document.getElementById("hands-title").textContent = `The hands${from ? ` (${from})` : ""}`;
@@ -527,7 +576,7 @@ async function replayPage() {
   };
   const fill = (list) => {
     pick.replaceChildren(...list.map((h) => el("option", { value: `${h.game}/${h.hand}`,
-      text: `Game ${h.game}, hand ${h.hand} (${plural(h.tricks.length ?? h.tricks, "trick")})` })));
+      text: `Game ${h.night_game ?? h.game}, hand ${h.hand} (${plural(h.tricks.length ?? h.tricks, "trick")})` })));
   };
   const open = async (to) => {
     if (!pick.value) return;
@@ -539,7 +588,7 @@ async function replayPage() {
     show();
   };
   const list = (await (await fetch(`/api/table/${encodeURIComponent(table)}/hands`)).json()).hands;
-  fill(list.map((h) => ({ game: h.game, hand: h.hand, tricks: { length: h.tricks } })));
+  fill(list.map((h) => ({ game: h.game, night_game: h.night_game, hand: h.hand, tricks: { length: h.tricks } })));
   const wanted = params.get("game") && params.get("hand") ? `${params.get("game")}/${params.get("hand")}` : null;
   if (wanted && list.some((h) => `${h.game}/${h.hand}` === wanted)) pick.value = wanted;
   pick.addEventListener("change", () => open(1));

@@ -71,6 +71,15 @@ async function send() {
   say(key, r.ok ? `Done: ${body.entry.what}: ${body.entry.before} → ${body.entry.after}`
     : `Refused (${CMD_WORDS[cmd] || cmd}): ${body.error}`, r.ok);
   await load();
+  // the answer stays where the director looked: beside the button pressed, on the screen
+  const beside = document.querySelector(`[data-answer-for="${CSS.escape(key)}"]`);
+  if (beside) beside.scrollIntoView({ block: "nearest" });
+}
+
+// The audit log's time (kept in UTC) in the club's own time: this screen's clock.
+function localTime(iso) {
+  const when = new Date(iso);
+  return Number.isNaN(when.getTime()) ? iso : when.toLocaleString([], { dateStyle: "short", timeStyle: "medium" });
 }
 
 function scoreFields(hand) {
@@ -114,16 +123,25 @@ function tableCard(t) {
   const state = [t.phase_words, t.hand_number ? `hand ${t.hand_number}` : null,
     t.closed ? "done after the bell" : view.bell ? "finishing its hand" : null, t.tied && t.closed ? "tied" : null]
     .filter(Boolean).join(" · ");
-  const actions = el("ol", { class: "actions" }, ...t.actions.map((a, i) => el("li", {}, `${a.words} `,
+  // newest first; the hand scans (a card tapped at the deal) only when asked for
+  const listed = t.actions.map((a, i) => ({ a, i })).filter(({ a }) => showScans || a.type !== "scan").reverse();
+  const actions = el("ol", { class: "actions", reversed: "" }, ...listed.map(({ a, i }) => el("li", { value: String(i + 1) }, `${a.words} `,
     button("Correct", () => correct(t, i, a), { "data-replace": `${t.table}/${i + 1}` }), answerSpan(`replace:${t.table}/${i + 1}`))));
+  const scans = t.actions.filter((a) => a.type === "scan").length;
   return el("article", { class: "panel", "data-table": t.table },
     el("h2", { text: `${tableName(t.table)} · N/S ${t.score[0]} – E/W ${t.score[1]}` }),
     el("p", { text: seats }), el("p", { class: "table-state", text: state }),
     el("h3", { text: "Hands this game" }),
     el("ol", {}, ...t.hands.map((h, i) => handLine(t.table, view.round, h, i + 1, true))),
     el("details", { "data-actions": t.table, ...(openActions.has(t.table) ? { open: "" } : {}) },
-      el("summary", { text: `Actions this game (${t.actions.length})` }), actions));
+      el("summary", { text: `Actions this game, newest first (${plural(t.actions.length - (showScans ? 0 : scans), "action")}${scans && !showScans ? `; ${plural(scans, "hand scan")} hidden` : ""})` }),
+      ...(scans ? [el("label", { class: "scans" }, el("input", { type: "checkbox", "data-scans": t.table, ...(showScans ? { checked: "" } : {}) }), " show the hand scans")] : []),
+      actions));
 }
+let showScans = false; // the hand scans in the action lists (one per card at the deal: many)
+document.addEventListener("change", (e) => {
+  if (e.target.dataset && e.target.dataset.scans !== undefined) { showScans = e.target.checked; if (view) render(view); }
+});
 const openActions = new Set();
 document.addEventListener("toggle", (e) => {
   const t = e.target.dataset && e.target.dataset.actions;
@@ -146,9 +164,11 @@ function enable(id, can, why) {
 // press is not lost to a redraw, a picked tie winner stays picked and an open game stays open.
 function render(v) {
   view = v;
+  // no host has said it runs: nothing the director sends can be done (up's log says why)
+  $("host-down").hidden = v.host_running !== false;
   $("round").textContent = `${v.round} of ${v.rounds}`;
   $("bell-state").textContent = v.finished ? "the night is over" : v.bell ? `the bell has rung${v.early ? " (by hand)" : ""}`
-    : `${v.hands_left} hand(s) before the bell`;
+    : `${plural(v.hands_left, "hand")} before the bell`;
   const stillPlaying = v.bell && !v.finished ? v.tables.filter((t) => !t.closed) : [];
   $("late-panel").hidden = !v.bell || v.finished;
   showChildren($("late"), ...(stillPlaying.length ? stillPlaying.map((t) => el("li", { "data-late": t.table },
@@ -169,11 +189,15 @@ function render(v) {
       ask("settle", `Settle the ties: ${Object.entries(winners).map(([t, w]) => `${tableName(t)} ${w === "A" ? "N/S" : "E/W"} win`).join(", ")}`, "settle", { winners });
     }, { id: "settle" }), answerSpan("settle")] : []));
   const places = v.tables.flatMap((t) => SEATS.map((s) => ({ table: t.table, seat: s, name: t.seats[s] })));
+  // each picker starts on its own seat (the second swap seat at the next table, when there is
+  // one), so one press on Swap is never a swap of a seat with itself
+  const starts = { "swap-a": 0, "swap-b": places.length > 4 ? 4 : Math.min(1, places.length - 1), "sub-out": 0 };
   for (const id of ["swap-a", "swap-b", "sub-out"]) {
     const select = $(id), keep = select.value;
     select.replaceChildren(...places.map((p) => el("option", { value: id === "sub-out" ? p.name : `${p.table}/${p.seat}`,
       text: `${tableName(p.table)} ${SEAT_WORDS[p.seat]}: ${p.name}` })));
-    if (keep) select.value = keep;
+    if (keep && places.some((p) => (id === "sub-out" ? p.name : `${p.table}/${p.seat}`) === keep)) select.value = keep;
+    else if (places.length) select.selectedIndex = starts[id];
   }
   showChildren($("tables"), ...v.tables.map(tableCard));
   const opened = new Set([...document.querySelectorAll("#games details[open]")].map((d) => d.dataset.game));
@@ -183,7 +207,7 @@ function render(v) {
       el("ol", {}, ...t.hands.map((h, i) => handLine(t.table, g.number, h, i + 1, false))))));
   showChildren($("games"), ...v.games.map(game));
   showChildren($("audit"), ...v.audit.map((e) => el("tr", { "data-audit": e.id, class: e.refused ? "refused" : "" },
-    el("td", { text: e.at }), el("td", { text: e.by }),
+    el("td", { text: localTime(e.at) }), el("td", { text: e.by }),
     el("td", { text: `${e.refused ? "Refused: " : ""}${CMD_WORDS[e.cmd] || e.cmd}: ${e.what}` }),
     el("td", { text: e.before }), el("td", { text: e.refused ? e.refused : e.after }))));
 }

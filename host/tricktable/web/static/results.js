@@ -36,7 +36,8 @@
     const rows = g.tables.map((t) => {
       const win = (team) => (t.winner === team ? `won${t.decided ? " (a tie, settled by the director)" : ""}` : "");
       return el("tr", { "data-table": String(t.table) },
-        el("th", { scope: "row", text: tableName(t.table) }),
+        el("th", { scope: "row" }, tableName(t.table),
+          ...(t.corrected || []).map((words) => el("small", { class: "corrected", text: words }))),
         el("td", { text: `${t.seats.N} & ${t.seats.S}` }), el("td", { class: "n", text: String(t.score[0]) }),
         el("td", { class: "won", text: win("A") }),
         el("td", { text: `${t.seats.E} & ${t.seats.W}` }), el("td", { class: "n", text: String(t.score[1]) }),
@@ -55,6 +56,7 @@
     if (!r.ok) { fail("results-error", v.error); return; }
     document.getElementById("results-status").textContent = state(v);
     document.querySelector("#results-standings tbody").replaceChildren(...v.standings.map(standingRow));
+    showUnranked(v);
     document.getElementById("games-section").hidden = v.games.length === 0;
     document.getElementById("games").replaceChildren(...v.games.map(gameTable));
     document.body.dataset.ready = "yes";

@@ -24,7 +24,7 @@
     const v = night;
     if (!v) return;
     const everyone = players(v);
-    const known = new Set([...everyone.map((p) => p.name), ...v.standings.map((s) => s.name)]);
+    const known = new Set([...everyone.map((p) => p.name), ...v.standings.map((s) => s.name), ...(v.unranked || [])]);
     showChildren($("names"), ...[...known].sort((a, b) => a.localeCompare(b)).map((n) => el("option", { value: n })));
     const answer = $("answer");
     const key = fold(wanted);
@@ -32,11 +32,21 @@
     if (!key) return;
     const me = everyone.find((p) => fold(p.name) === key);
     const standing = v.standings.find((s) => fold(s.name) === key);
-    document.body.dataset.found = me || standing ? "yes" : "no";
+    const apart = (v.unranked || []).find((n) => fold(n) === key);
+    document.body.dataset.found = me || standing || apart ? "yes" : "no";
+    // a name still being typed: the names it may become, not a refusal
+    const typing = me || standing || apart ? [] : [...known].filter((n) => fold(n).startsWith(key));
+    if (typing.length) {
+      $("seat-game").textContent = v.finished ? "The night is over" : `Game ${v.round} of ${v.rounds}`;
+      $("seat-where").textContent = "–";
+      $("seat-note").textContent = `Keep typing, or pick your name: ${typing.slice(0, 4).join(", ")}${typing.length > 4 ? " …" : ""}`;
+      return;
+    }
     if (v.finished) {
       $("seat-game").textContent = "The night is over";
       $("seat-where").textContent = standing ? `#${standing.rank} · ${standing.total} points` : "";
-      $("seat-note").textContent = standing ? `${standing.name}: ${standing.won} of ${standing.played} games won` : `No player called ${wanted.trim()} tonight`;
+      $("seat-note").textContent = standing ? `${standing.name}: ${standing.won} of ${standing.played} games won`
+        : apart ? `${apart} played no game tonight` : `No player called ${wanted.trim()} tonight`;
       return;
     }
     $("seat-game").textContent = `Game ${v.round} of ${v.rounds}`;

@@ -80,6 +80,7 @@
     error.textContent = v.error ? `The night file could not be read; showing the last good standings. ${v.error}` : "";
     seatNames(v);
     showChildren(document.getElementById("standings-body"), ...paged(v.standings).map(row));
+    showUnranked(v);
     document.getElementById("seating-title").hidden = v.seating.length === 0;
     showChildren(document.getElementById("seating"), ...v.seating.map(seatCard));
   }

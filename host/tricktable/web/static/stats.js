@@ -33,11 +33,16 @@ async function leaderboardPage() {
     const seasons = (await getJSON("/api/seasons")).body.seasons;
     document.getElementById("seasons").replaceChildren(...seasons.map((s) =>
       el("li", {}, el("a", { href: `/season/${s.season}`, text: s.name }),
-        ` · ${s.ladder_words} · ${s.nights} night(s)`)));
+        ` · ${s.ladder_words} · ${plural(s.nights, "night")}`)));
     document.body.dataset.ready = "yes";
   };
   await load();
   follow(load);
+}
+
+// A number with a true minus sign (−1.3), as people write it.
+function signedNumber(n) {
+  return n < 0 ? `−${(-n).toFixed(1)}` : n.toFixed(1);
 }
 
 function ratingChart(box, ratings) {
@@ -72,7 +77,7 @@ async function playerPage() {
     document.getElementById("title").textContent = body.name + (body.nickname ? ` “${body.nickname}”` : "");
     const last = body.ratings[body.ratings.length - 1];
     document.getElementById("rating-now").textContent = last
-      ? `Rating ${last.ordinal.toFixed(1)} after ${plural(last.games, "game")} (a cautious rating: it rises as you win and as the club sees more of your games)`
+      ? `Rating ${signedNumber(last.ordinal)} after ${plural(last.games, "game")}: skill ${last.mu.toFixed(1)}, give or take ${last.sigma.toFixed(1)} (the chart below). The rating is the skill less three times the give-or-take, a cautious figure: it rises as you win and as the club sees more of your games`
       : "";
     ratingChart(document.getElementById("rating-chart"), body.ratings);
     document.getElementById("families").replaceChildren(...body.families.map((f) =>

@@ -21,6 +21,7 @@
   const flashes = new Map(); // table id -> { kind, text, until }
   let night = null, offset = 0, screens = [], current = START, scheduled = false;
   let audio = null, beeps = 0, draws = 0, trim = 0;
+  let hostDown = false; // the tables' host has not said it runs (from /api/club, every 3 s)
 
   const rem = (n) => n * parseFloat(getComputedStyle(document.documentElement).fontSize);
   const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
@@ -55,7 +56,7 @@
     const node = el("article", { class: `tile${f ? ` flash flash-${f.kind}` : ""}`, "data-table": t.table });
     const after = bellState(t);
     node.append(el("header", {}, el("h2", { text: tableName(t.table) }),
-      el("span", { class: "tile-phase", text: after ? "Bell" : `Hand ${t.hand_number ?? "–"} · ${phaseText(t)}` })));
+      el("span", { class: "tile-phase", text: after ? "Bell" : t.night_over ? "Final" : `Hand ${t.hand_number ?? "–"} · ${phaseText(t)}` })));
     if (after) node.classList.add(`after-bell-${after.kind}`);
     (t.sides || []).forEach((side, i) => {
       node.append(el("p", { class: `side s${i}` }, el("span", { class: "side-name", text: side.name }),
@@ -66,6 +67,7 @@
     if (after) node.append(el("p", { class: `tile-bell bell-${after.kind}`, text: after.text }));
     else if (f) node.append(el("p", { class: `result ${f.kind}`, text: f.text }));
     else if (alerts.length) node.append(el("p", { class: `tile-alert ${alerts[0].kind}`, text: alerts[0].text }));
+    else if (t.night_over) node.append(el("p", { class: "tile-line", text: "the night is over" }));
     else if (t.contract_text) node.append(el("p", { class: "tile-line", text: t.contract_text }));
     else if (t.to_act_name && !t.game_over) node.append(el("p", { class: "tile-line", text: `${t.to_act_name} to act` }));
     return node;
@@ -201,13 +203,17 @@
 
   function drawBanners() {
     const out = [];
+    // no host has said it runs (or it went away): the room must not think the night is live
+    if (hostDown && !(night && night.finished)) out.push(el("p", { class: "banner host", id: "host-down",
+      text: "The tables' host is not running: plays wait on the tables. Director: `tricktable log` says why" }));
     if (night && night.bell) {
       out.push(el("p", { class: "banner bell", text: "BELL · every table finishes the hand in play, then the players move" }));
       const late = lateTables();
       const since = night.bell_at ? Math.max(0, Math.round((Date.now() + offset) / 1000 - night.bell_at)) : null;
-      const when = since == null ? "" : ` · ${Math.floor(since / 60)}:${String(since % 60).padStart(2, "0")} since the bell`;
+      // the time since the bell first: a long list of tables is what gets cut, never the time
+      const when = since == null ? "" : `${Math.floor(since / 60)}:${String(since % 60).padStart(2, "0")} since the bell · `;
       if ((night.tables || []).length) out.push(el("p", { class: "banner late", id: "late-strip", text: late.length
-        ? `Still playing: ${late.map(tableName).join(", ")}${when}` : "Every table is done: the moves come next" }));
+        ? `${when}Still playing: ${late.map(tableName).join(", ")}` : "Every table is done: the moves come next" }));
     }
     if (night && night.error) out.push(el("p", { class: "banner error", text: `The night file could not be read; showing the last good standings. ${night.error}` }));
     const sorted = [...tables.values()].sort((a, b) => byTable(a.table, b.table));
@@ -315,6 +321,15 @@
       source.addEventListener("standings", (e) => takeNight(JSON.parse(e.data)));
     });
     window.addEventListener("resize", schedule);
+    const checkHost = () => fetch("/api/club").then((r) => r.json()).then((club) => {
+      const down = !(club.host && club.host.running);
+      const badge = document.getElementById("live");
+      if (down && badge) { badge.textContent = "host down"; badge.className = "live off"; }
+      else if (badge && badge.textContent === "host down") { badge.textContent = "live"; badge.className = "live on"; }
+      if (down !== hostDown) { hostDown = down; drawBanners(); }
+    }).catch(() => {});
+    checkHost();
+    setInterval(checkHost, 3000);
     setInterval(() => {
       if (night) document.getElementById("clock-time").textContent = clockText();
       if (night && night.bell) drawBanners(); // the late strip's time
