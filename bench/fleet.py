@@ -107,4 +107,5 @@ def main() -> None:
                   " (3 bisections)")
 
 
-main()
+if __name__ == "__main__":
+    main()
