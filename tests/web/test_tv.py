@@ -138,11 +138,14 @@ def test_find_your_seat_lists_everyone_alphabetically_with_table_and_seat(
                       key=lambda row: row[0].casefold())
     tv.goto(board.url + "/tv?rotate=0&screen=seats")
     expect(tv.locator(".tv-list.seats .row").first).to_be_visible(timeout=WAIT_MS)
+    # no host runs here: its banner takes room, and the screens are planned with it
+    expect(tv.locator("body")).to_have_attribute("data-host", "down", timeout=WAIT_MS)
     pages = int(tv.locator("body").get_attribute("data-screen-page").split("/")[1])
     assert pages >= 2, "120 names in large type take more than one screen"
     shown = []
     for page in range(1, pages + 1):
         tv.goto(board.url + f"/tv?rotate=0&screen=seats&page={page}")
+        expect(tv.locator("body")).to_have_attribute("data-host", "down", timeout=WAIT_MS)
         expect(tv.locator("body")).to_have_attribute("data-screen-page", f"{page}/{pages}",
                                                      timeout=WAIT_MS)
         expect(tv.locator("#tv-where")).to_contain_text("Find your seat")

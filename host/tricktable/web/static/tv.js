@@ -21,7 +21,7 @@
   const flashes = new Map(); // table id -> { kind, text, until }
   let night = null, offset = 0, screens = [], current = START, scheduled = false;
   let audio = null, beeps = 0, draws = 0, trim = 0;
-  let hostDown = false; // the tables' host has not said it runs (from /api/club, every 3 s)
+  let hostDown = null; // the tables' host has not said it runs (from /api/club, every 3 s; null: not asked yet)
 
   const rem = (n) => n * parseFloat(getComputedStyle(document.documentElement).fontSize);
   const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
@@ -204,6 +204,7 @@
   function drawBanners() {
     const out = [];
     // no host has said it runs (or it went away): the room must not think the night is live
+    document.body.dataset.host = hostDown === null ? "unknown" : hostDown ? "down" : "running";
     if (hostDown && !(night && night.finished)) out.push(el("p", { class: "banner host", id: "host-down",
       text: "The tables' host is not running: plays wait on the tables. Director: `tricktable log` says why" }));
     if (night && night.bell) {
@@ -326,7 +327,8 @@
       const badge = document.getElementById("live");
       if (down && badge) { badge.textContent = "host down"; badge.className = "live off"; }
       else if (badge && badge.textContent === "host down") { badge.textContent = "live"; badge.className = "live on"; }
-      if (down !== hostDown) { hostDown = down; drawBanners(); }
+      // the banner takes room: the screens are planned again, so no row ends up below the screen
+      if (down !== hostDown) { hostDown = down; schedule(); }
     }).catch(() => {});
     checkHost();
     setInterval(checkHost, 3000);
