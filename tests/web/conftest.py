@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from phonekit import make_registry
 from tricktable.mqtt.broker import BrokerHandle
 from tricktable.web.server import Scoreboard
 from web_fixtures import ADMIN_TOKEN, Publisher
@@ -38,3 +39,10 @@ def board(mqtt_broker: BrokerHandle, topic_prefix: str, night_path: Path) -> Ite
     yield b
     b.stop()
 
+
+@pytest.fixture(scope="module")
+def registry_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A deck registry with the demo's decks, for a module's phone tables."""
+    path = tmp_path_factory.mktemp("registry") / "decks.sqlite"
+    make_registry(path).close()
+    return path

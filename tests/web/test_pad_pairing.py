@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -16,7 +15,6 @@ from phonekit import (
     WAIT,
     PhoneTable,
     bot_choice,
-    make_registry,
     new_shadow,
     open_seat,
     phone_context,
@@ -29,13 +27,6 @@ from waiting import eventually
 from web_fixtures import ADMIN_TOKEN
 
 pytestmark = [needs_chromium, pytest.mark.browser]
-
-
-@pytest.fixture(scope="module")
-def registry_file(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("registry") / "decks.sqlite"
-    make_registry(path).close()
-    return path
 
 
 @pytest.fixture

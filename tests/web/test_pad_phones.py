@@ -9,7 +9,6 @@ import json
 import random
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from browsing import needs_chromium
@@ -18,7 +17,6 @@ from phonekit import (
     WAIT,
     PhoneTable,
     bot_choice,
-    make_registry,
     new_shadow,
     open_seat,
     phone_club,
@@ -35,13 +33,6 @@ from tricktable.sim.boards import SeatBoard
 from waiting import eventually
 
 pytestmark = [needs_chromium, pytest.mark.browser]
-
-
-@pytest.fixture(scope="module")
-def registry_file(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("registry") / "decks.sqlite"
-    make_registry(path).close()
-    return path
 
 
 @pytest.fixture

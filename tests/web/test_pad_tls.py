@@ -21,7 +21,6 @@ from cryptography.hazmat.primitives import serialization
 from phonekit import (
     PhoneTable,
     bot_choice,
-    make_registry,
     new_shadow,
     open_seat,
     phone_context,
@@ -33,13 +32,6 @@ from tricktable.cli import main
 from tricktable.provision.certs import make_club_certs
 
 pytestmark = [needs_chromium, pytest.mark.browser]
-
-
-@pytest.fixture(scope="module")
-def registry_file(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("registry") / "decks.sqlite"
-    make_registry(path).close()
-    return path
 
 
 @pytest.fixture
