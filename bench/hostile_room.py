@@ -30,7 +30,9 @@ and, for every board at once (issue 33):
 - the room's **access point reboots** under every board at once (``--reboot-s``);
 - **the host is down** (``--host-down-s``; 30 minutes in a real night, scaled to the bench):
   every link goes silent and new connections are turned away, while the boards keep
-  placing cards.
+  placing cards; the plays wait in each board's outbox on flash, the oldest 16 with their
+  keys in RAM and the rest on flash alone (``on_flash`` in the JSON line: the most one
+  board kept there).
 
 Then it counts, against what the boards placed (each board's room.log):
 
@@ -328,6 +330,8 @@ def figures(args, boards, hands, journal, first_seen, faults) -> dict:
     return {"boards": len(boards), "plays": played, "lost": lost, "doubled": doubled,
             "again": again, "silent": silent, "wrong": wrong, "stuck": stuck,
             "recover_p99": p99,
+            # the most plays one board kept on flash behind its outbox's window (its last boot)
+            "on_flash": max((b.summary or {}).get("on_flash", 0) for b in boards),
             "recover_median": statistics.median(recover) if recover else 0.0,
             "faults": len(faults), "kinds": {k: sum(1 for f in faults if f[2] == k)
                                              for k in sorted({f[2] for f in faults})},

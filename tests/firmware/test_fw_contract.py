@@ -33,7 +33,7 @@ def test_board_event_and_status_decode_as_protocol_v1(tmp_path) -> None:
         await app.scan_once()
 
     asyncio.run(scan())
-    event = protocol.decode(protocol.PadEvent, app.outbox.pending[0].payload)
+    event = protocol.decode(protocol.PadEvent, app.outbox.payload(app.outbox.pending[0]))
     assert (event.board, event.pad, event.uid_bytes, event.rec_bytes) == (
         "north-1", 1, UID7, bytes(range(16)))
     status = protocol.decode(protocol.BoardStatus, json.dumps(app.status()).encode())

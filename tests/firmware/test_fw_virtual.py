@@ -34,7 +34,7 @@ def test_a_virtual_board_reports_cards_on_every_bus(bus: str, tmp_path) -> None:
             await app.scan_once()
 
     asyncio.run(play())
-    events = [json.loads(e.payload) for e in app.outbox.pending]
+    events = [json.loads(app.outbox.payload(e)) for e in app.outbox.pending]
     assert [(e["seq"], e["pad"], e["uid"]) for e in events] == [(1, 0, UID4.hex()),
                                                                (2, 3, UID7.hex())]
     app.on_message("tricktable/v1/board/west/feedback",

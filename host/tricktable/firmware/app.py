@@ -48,7 +48,7 @@ class App:
         that say it: the
         outbox nearly full (three quarters of ``outbox_max`` wait for the host), else, with
         the link down, no Wi-Fi or no host."""
-        if len(self.outbox.pending) * 4 >= self.cfg["outbox_max"] * 3:
+        if (len(self.outbox.pending) + self.outbox.queued) * 4 >= self.cfg["outbox_max"] * 3:
             return "full", self.enabled
         if self.link.connected:
             return None, ()
@@ -113,7 +113,8 @@ class App:
             if not self.link.connected:
                 return
             try:
-                entry.pid = await self.link.publish(self.topic_event, entry.payload, qos=1)
+                entry.pid = await self.link.publish(self.topic_event, self.outbox.payload(entry),
+                                                    qos=1)
             except OSError:
                 return
             entry.sent_at = now
@@ -152,7 +153,7 @@ class App:
                 "misses": [pad.misreads for pad in self.pads],
                 "reader_errors": [pad.reader.errors for pad in self.pads],
                 "reader_resets": [pad.reader.resets for pad in self.pads],
-                "pending": len(self.outbox.pending), "taken": self.link.taken,
+                "pending": len(self.outbox.pending) + self.outbox.queued, "taken": self.link.taken,
                 "error": self.last_error or self.link.fault,
                 "verdict_ms": self.feedback.verdict_ms}
 
@@ -179,7 +180,10 @@ class App:
             if not isinstance(msg, dict):
                 raise ValueError("message is not a JSON object")
             if topic == self.topic_ack:
+                queued = self.outbox.queued
                 self.outbox.ack(msg["boot"], msg["seq"])
+                if self.outbox.queued != queued:  # one more came from flash: send it now
+                    self.wake.set()
             elif topic == self.topic_feedback:
                 self.feedback.apply(msg)
                 self.wake.set()  # the verdict is shown: what it settled may go to flash

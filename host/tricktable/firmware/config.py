@@ -20,7 +20,7 @@ DEFAULTS = {
     "status_s": 30,
     "watchdog_ms": 8000,
     "outbox_bytes": 8192,
-    "outbox_max": 32,
+    "outbox_max": 2048,  # a whole night with the host gone (README.md, "Outbox")
     "backoff_ms": [250, 8000],
     "heal_s": 900,
     "update_key": None,  # the old scheme's HMAC key: boards set up before public keys

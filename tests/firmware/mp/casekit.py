@@ -17,6 +17,11 @@ UID4 = b"\xde\xad\xbe\xef"
 BUSES = ("spi", "i2c", "uart")
 
 
+def waiting(box):
+    """How many events an Outbox holds for the host's ack: its window and those on flash."""
+    return len(box.pending) + box.queued
+
+
 def check(cond, what):
     if not cond:
         raise AssertionError(what)

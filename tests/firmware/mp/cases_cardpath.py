@@ -35,7 +35,7 @@ async def case_a_late_chip_on_one_pad_does_not_stall_the_other_pads(tmp):
     task = asyncio.create_task(other())
     await app.scan_once()
     task.cancel()
-    check([json.loads(e.payload)["pad"] for e in app.outbox.pending] == [1],
+    check([json.loads(app.outbox.payload(e))["pad"] for e in app.outbox.pending] == [1],
           "pad 1's card reported in the cycle where pad 0 did not answer")
     check(app.pads[0].failures == 1 and not chips[0].ready(),
           "pad 0's poll gave up before its late answer was due")

@@ -50,7 +50,7 @@ async def case_a_pushed_config_applies_at_once(tmp):
     check(board.display.digits == bytes(8), "a display told to show nothing is blanked")
     for _ in range(3):
         await app.scan_once()
-    check([json.loads(e.payload)["pad"] for e in app.outbox.pending] == [1],
+    check([json.loads(app.outbox.payload(e))["pad"] for e in app.outbox.pending] == [1],
           "the re-enabled pad reports its card")
 
 

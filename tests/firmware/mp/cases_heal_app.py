@@ -4,7 +4,7 @@ grow before holding cards back. The link's side is cases_heal.py."""
 
 import pn532_emulator as E
 from app import App
-from casekit import UID4, UID7, LinkBoard, check
+from casekit import UID4, UID7, LinkBoard, check, waiting
 from compat import asyncio, sleep_ms, ticks_ms
 from config import validate
 
@@ -102,7 +102,7 @@ async def case_the_seat_says_what_is_wrong_each_in_its_own_pattern(tmp):
     host = looks(fb)
     app.link.connected = True
     ok = looks(fb)
-    while len(app.outbox.pending) * 4 < app.cfg["outbox_max"] * 3:
+    while waiting(app.outbox) * 4 < app.cfg["outbox_max"] * 3:
         app.outbox.add(0, UID7, None, 0)
     full = looks(fb)
     check(wifi == ({"red"}, 2), f"no Wi-Fi: {wifi}")
@@ -137,3 +137,4 @@ async def case_an_esp32_counts_the_heap_it_can_still_grow_before_holding_cards_b
     finally:
         esp32heap.gc, module.heap_free = real
         sys.modules.pop("esp32", None)
+

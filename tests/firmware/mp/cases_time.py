@@ -88,7 +88,7 @@ async def case_uptime_and_event_times_grow_past_the_wrap(tmp):
         chips[0].place(tag(UID4))
         for _ in range(3):
             await app.scan_once()
-        t = json.loads(app.outbox.pending[0].payload)["t"]
+        t = json.loads(app.outbox.payload(app.outbox.pending[0]))["t"]
         check(t >= 6 * (PERIOD // 8), f"the event's t is ms since boot: {t}")
     finally:
         clock.uninstall()

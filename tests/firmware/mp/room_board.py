@@ -21,7 +21,8 @@ time T ms) and ``done I``. A card placed and not done when the power went is sti
 its pad at the next boot. ``wifi_down T0 T1``: the access point gone (wall ms) till an
 address again. Prints one JSON line at the end: plays, silent (episodes of more
 than two keepalives connected with the oldest unacked event never acked: a board silent while
-it shows online), connects, pending.
+it shows online), on_flash (the most events that waited on flash behind the outbox's window
+in this boot), connects, pending.
 """
 
 import json
@@ -30,7 +31,7 @@ import sys
 import time
 
 import pn532_emulator as E
-from casekit import LinkBoard
+from casekit import LinkBoard, waiting
 from compat import asyncio, sleep_ms, ticks_diff, ticks_ms, unhexlify
 
 with open(sys.argv[1]) as f:
@@ -133,6 +134,7 @@ async def watch(app, out, keepalive_ms):
     while True:
         now = ticks_ms()
         pending = app.outbox.pending
+        out["on_flash"] = max(out["on_flash"], app.outbox.queued)
         head = (pending[0].boot, pending[0].seq, app.link.connects) if pending else None
         if app.link.connected and head is not None and head == oldest:
             if not counted and ticks_diff(now, since) > 2 * keepalive_ms:
@@ -158,7 +160,7 @@ def tag(uid):
 
 
 async def play(app, chips, plays, start, rng):
-    out = {"silent": 0}
+    out = {"silent": 0, "on_flash": 0}
     watcher = asyncio.create_task(watch(app, out, app.cfg["broker"]["keepalive"] * 1000))
     runner = asyncio.create_task(app.run())
     await until(lambda: all(p.ok for p in app.pads), 5000)
@@ -216,7 +218,7 @@ def main():
     app = App(board, cfg, SPEC["storage"])
     out = asyncio.run(play(app, chips, plays, lying if lying is not None else nxt, rng))
     out.update({"plays": len(plays), "connects": app.link.connects,
-                "pending": len(app.outbox.pending), "boot": app.outbox.boot})
+                "pending": waiting(app.outbox), "boot": app.outbox.boot})
     print(json.dumps(out))
 
 
