@@ -3,7 +3,8 @@ nothing.
 
 A whole hand (24 plays on 4 pads) from the real firmware under the MicroPython unix port to a
 club broker run from the shipped configuration (host/tricktable/mqtt/mosquitto/mosquitto.conf, the CA and
-certificate `tricktable broker certs` makes: ECDSA P-256), the emulated readers outside the
+certificate `tricktable broker certs` makes: RSA-2048 since issue 33, ECDSA P-256 before),
+the emulated readers outside the
 board's heap (tests/firmware/readerhost.py), the board logged in as itself, an acking host:
 
 1. the live heap's high-water mark at -X heapsize=192k (a full collection every 10 ms),
@@ -107,7 +108,7 @@ def mbedtls_malloc(club: ClubBroker, work: Path) -> None:
             raise SystemExit(f"no CONNACK over {mode}: {proc.stdout} {proc.stderr[-500:]}")
         peaks[mode] = max(int(x) for x in re.findall(r"mem_heap_B=(\d+)", out.read_text()))
         held[mode] = int(gc_bytes)
-    print(f"3. one connection (ECDSA P-256 chain), unix port: mbedTLS's malloc peak "
+    print(f"3. one connection (the club's chain), unix port: mbedTLS's malloc peak "
           f"{peaks['tls'] - peaks['plain']} B over plain TCP (valgrind massif); the GC heap "
           f"it holds: TLS {held['tls']} B, plain {held['plain']} B")
 

@@ -59,6 +59,8 @@ SMOKE: dict[str, tuple[list[str], str]] = {
     "stats": (["--nights", "2", "--tables", "2", "--rounds", "1", "--hands", "1",
                "--requests", "5", "--repeat", "1"], r"^player page .* median p50 [\d.]+ ms"),
     "tls_heap": (["--quick"], r"^   TLS costs -?\d+ B more$"),
+    "tls_handshake": (["--runs", "1", "--n", "2"],
+                      r"^  RSA-2048 CA and broker key, ECDHE-RSA: [\d.-]+ ms here .* Pico W about"),
     "up": (["--runs", "1", "--quick"], r"^  all ready +[\d.]+ "),
 }
 

@@ -46,6 +46,7 @@ def init(app, board, config, storage):
                           ssl=broker["ca"])
     app.link.network_up = board.network_up
     app.link.dns = getattr(board, "dns_server", None)
+    app.link.watchdog = app  # fed across a TLS handshake's long steps (tlsfed.Fed)
     app.feedback.trouble = app.trouble
     app.link.on_message = app.on_message
     app.link.on_connect = app.on_connect

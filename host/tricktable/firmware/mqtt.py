@@ -106,6 +106,9 @@ class MQTTClient:
         self.on_connect = None  # coroutine function, run after CONNACK and subscriptions
         self.network_up = None  # callable -> bool (Wi-Fi), or None
         self.dns = None  # callable -> (DNS server ip, port) or None, for a broker given by name
+        # the App (its healthy(now), its board's feed()): the watchdog fed across a TLS
+        # handshake's blocking steps (tlsfed.Fed), or None
+        self.watchdog = None
         self.subscriptions = []
         self.inflight = {}  # pid -> topic, payload, retain
         self.connected = False

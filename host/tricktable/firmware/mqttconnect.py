@@ -2,10 +2,10 @@
 configured), CONNECT, wait for CONNACK, subscribe and send again what is in flight.
 
 Imports compat and mqtt (dns.py when the broker is given by name and the board knows its
-DNS server, tlsctx.py with TLS). ``MQTTClient._open`` imports it for each connect and drops
-it once the connect is over, as main.py drops config.py after boot: a board whose link is
-up holds none of this code in its heap (about 1.8 KB on the 64-bit unix port), and one
-that reconnects loads it from flash again.
+DNS server, tlsctx.py and tlsfed.py with TLS). ``MQTTClient._open`` imports it for each
+connect and drops it once the connect is over, as main.py drops config.py after boot: a
+board whose link is up holds none of this code in its heap (about 1.8 KB on the 64-bit unix
+port), and one that reconnects loads it from flash again.
 
 A broker host name is resolved without blocking (dns.py, a UDP query polled like the
 socket) when ``client.dns`` gives the DNS server; the address is kept for the boot and
@@ -86,6 +86,10 @@ async def connect_socket(client):
         else:  # MicroPython: the handshake runs inside the first writes and reads
             sock = client.ssl.wrap_socket(sock, server_hostname=client.host,
                                           do_handshake_on_connect=False)
+            if client.watchdog is not None:  # fed across the handshake's long steps
+                from tlsfed import Fed
+
+                sock = Fed(sock, client.watchdog)
         client._sock = sock
 
 
@@ -106,6 +110,7 @@ async def open_link(client):
         raise MQTTError("expected CONNACK, got packet 0x%02x" % first)
     if body[1]:
         raise MQTTError("broker refused the connection, return code %d" % body[1])
+    client._sock = getattr(client._sock, "tls", client._sock)  # the handshake is over (Fed)
     client._failed = 0
     client.connected = True
     client.connects += 1

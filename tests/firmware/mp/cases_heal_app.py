@@ -2,10 +2,13 @@
 the watchdog reset it, the seat says what is wrong, and an ESP32 counts the heap it can still
 grow before holding cards back. The link's side is cases_heal.py."""
 
+import os
+import time
+
 import pn532_emulator as E
 from app import App
 from casekit import UID4, UID7, LinkBoard, check, waiting
-from compat import asyncio, sleep_ms, ticks_ms
+from compat import asyncio, sleep_ms, ticks_diff, ticks_ms
 from config import validate
 
 
@@ -138,3 +141,78 @@ async def case_an_esp32_counts_the_heap_it_can_still_grow_before_holding_cards_b
         esp32heap.gc, module.heap_free = real
         sys.modules.pop("esp32", None)
 
+
+class SlowTLS:
+    """A TLS socket during its handshake as a Pico W runs it: the write that meets the
+    server's flight does all of its public-key work at once, blocking the whole board for
+    ``ms`` (nothing else runs)."""
+
+    def __init__(self, ms):
+        self.ms = ms
+
+    def write(self, buf):
+        if hasattr(time, "sleep_ms"):
+            time.sleep_ms(self.ms)  # MicroPython: blocks the VM, every task with it
+        else:
+            time.sleep(self.ms / 1000)
+        return len(buf)
+
+    def close(self):
+        pass
+
+
+async def blocked_handshake(tmp, wrap):
+    """A 2-pad App (watchdog 1,600 ms) scanning, its watchdog task running; a TLS handshake's
+    long step, through ``wrap``, blocking the board for 1,375 ms: what a P-256 club CA costs a
+    Pico W (up to 7.2 s against the watchdog's longest period, 8.4 s: issue 33, and
+    bench/tls_handshake.py), scaled to this watchdog, beginning just before the watchdog
+    task's next feed. The longest time the watchdog went unfed, and how long after the step
+    the pads were read again (ms)."""
+    os.mkdir(tmp)
+    board = LinkBoard([E.PN532(), E.PN532()])
+    feeds = []
+    board.feed = lambda: feeds.append(ticks_ms())
+    cfg = validate({"board": "north", "pads": 2, "watchdog_ms": 1600, "heal_s": 0,
+                    "broker": {"host": "127.0.0.1"}})
+    app = App(board, cfg, tmp)
+    await app.start_readers()
+
+    async def link_alive():  # the link task's sign of life (it runs the handshake's step)
+        while True:
+            app.link.alive = ticks_ms()
+            await sleep_ms(20)
+
+    tasks = [asyncio.create_task(t) for t in (app.scan_loop(), app.watchdog_loop(), link_alive())]
+    await sleep_ms(600)
+    fed = len(feeds)
+    while len(feeds) == fed:  # the watchdog task fed it just now; the next is 400 ms away
+        await sleep_ms(1)
+    await sleep_ms(350)  # the step begins just before that next feed
+    sock = wrap(SlowTLS(1375), app.link.watchdog)
+    sock.write(b"\x16\x03\x03")  # the server's flight is in: the whole step now
+    done = ticks_ms()
+    scans = app.last_scan
+    while app.last_scan == scans and ticks_diff(ticks_ms(), done) < 1600:
+        await sleep_ms(1)
+    resumed = ticks_diff(app.last_scan, done)
+    await sleep_ms(1000)
+    for t in tasks:
+        t.cancel()
+    await sleep_ms(0)  # the tasks end, and the App with them
+    gap = max(ticks_diff(feeds[i], feeds[i - 1]) for i in range(1, len(feeds)))
+    return gap, resumed
+
+
+async def case_a_tls_handshake_blocking_the_board_for_seconds_does_not_let_the_watchdog_bite(tmp):
+    """Issue 33, item 7: the watchdog is fed just before and just after each step of a TLS
+    handshake (tlsfed.Fed), so a step as long as a Pico W's with a P-256 club CA never
+    starves it for its period, and the pads are read again at once. Without it (the
+    firmware before) the same step starved it: the board was reset mid-connect, again at
+    every reconnect."""
+    from tlsfed import Fed
+
+    gap, resumed = await blocked_handshake(tmp + "/fed", Fed)
+    check(gap < 1600, f"fed across the handshake: the longest gap {gap} ms")
+    check(resumed < 400, f"the pads read again in the next scan: {resumed} ms")
+    bare, _ = await blocked_handshake(tmp + "/bare", lambda sock, watchdog: sock)
+    check(bare >= 1600, f"control: the bare socket starves the watchdog ({bare} ms)")
