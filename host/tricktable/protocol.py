@@ -23,6 +23,7 @@ MAX_STATUS_MESSAGE = 2048  # bytes: a board's status, with its per-pad health an
 MAX_MANIFEST = 16384  # bytes: a firmware bundle's manifest (fetched by the board in chunks)
 MAX_SIGNATURE = 16384  # bytes: its HSS/LMS signature (4,756 at fleet/signing.py's parameters)
 MAX_CONTROL_MESSAGE = 8192  # bytes: admin control commands (a seating or a whole action)
+KEPT_HOLD_S = 5.0  # s: how long the host holds a kept pad event that is not yet in turn
 
 _ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$"
 _ID_RE = re.compile(_ID)
@@ -70,6 +71,9 @@ class PadEvent(_Message, kw_only=True):
     kind: Literal["place"] = "place"
     uid: UidHex
     rec: RecordHex | None = None
+    # kept by its reader while the host was unreachable: the host may hold it, when it is
+    # not yet in turn, until the plays placed before it arrive (KEPT_HOLD_S at most)
+    kept: bool = False
 
     @property
     def uid_bytes(self) -> bytes:
