@@ -10,6 +10,7 @@ docs/architecture.md.
 from __future__ import annotations
 
 import re
+import threading
 from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
@@ -23,6 +24,7 @@ MAX_STATUS_MESSAGE = 2048  # bytes: a board's status, with its per-pad health an
 MAX_MANIFEST = 16384  # bytes: a firmware bundle's manifest (fetched by the board in chunks)
 MAX_SIGNATURE = 16384  # bytes: its HSS/LMS signature (4,756 at fleet/signing.py's parameters)
 MAX_CONTROL_MESSAGE = 8192  # bytes: admin control commands (a seating or a whole action)
+KEPT_HOLD_S = 5.0  # s: how long the host holds a kept pad event that is not yet in turn
 
 _ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$"
 _ID_RE = re.compile(_ID)
@@ -70,6 +72,9 @@ class PadEvent(_Message, kw_only=True):
     kind: Literal["place"] = "place"
     uid: UidHex
     rec: RecordHex | None = None
+    # kept by its reader while the host was unreachable: the host may hold it, when it is
+    # not yet in turn, until the plays placed before it arrive (KEPT_HOLD_S at most)
+    kept: bool = False
 
     @property
     def uid_bytes(self) -> bytes:
@@ -262,6 +267,22 @@ M = TypeVar("M", bound=Struct)
 
 _encoder = msgspec.json.Encoder()
 _decoders: dict[type[Struct], msgspec.json.Decoder[Any]] = {}
+_building = threading.Lock()
+
+
+def _decoder(kind: type[M]) -> msgspec.json.Decoder[M]:
+    """The decoder of ``kind``, built once. msgspec builds a type's decoding information on
+    first use, and two threads building it at once can crash the process (a segmentation
+    fault, seen with the service's and the scoreboard's MQTT threads meeting their first
+    BoardStatus together): so one thread at a time builds, and protocol's own messages are
+    built at import."""
+    decoder = _decoders.get(kind)
+    if decoder is None:
+        with _building:
+            decoder = _decoders.get(kind)
+            if decoder is None:
+                decoder = _decoders[kind] = msgspec.json.Decoder(kind)
+    return decoder
 
 
 def encode(message: Struct | dict[str, Any]) -> bytes:
@@ -277,11 +298,8 @@ def decode(kind: type[M], payload: bytes, limit: int = MAX_BOARD_MESSAGE) -> M:
     name = kind.__name__
     if len(payload) > limit:
         raise MessageTooLarge(f"{name} too large: {len(payload)} bytes (limit {limit})", "$")
-    decoder = _decoders.get(kind)
-    if decoder is None:
-        decoder = _decoders[kind] = msgspec.json.Decoder(kind)
     try:
-        return decoder.decode(payload)
+        return _decoder(kind).decode(payload)
     except msgspec.ValidationError as exc:
         text = str(exc)
         field = text.rsplit(" - at `", 1)[1].rstrip("`") if " - at `" in text else "$"
@@ -410,3 +428,7 @@ class Topics:
         if len(parts) != 3 or parts[0] not in ("board", "table") or not valid_id(parts[1]):
             raise ProtocolError(f"not a {self.base} topic: {topic!r}", "topic")
         return parts[0], parts[1], parts[2]
+
+
+for _kind in _Message.__subclasses__():  # every message's decoder, before any thread decodes
+    _decoder(_kind)

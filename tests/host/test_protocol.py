@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
 import pytest
 from tricktable.protocol import (
     MAX_BOARD_MESSAGE,
@@ -109,3 +115,47 @@ def test_unknown_control_command_is_named():
 def test_table_ids_sort_as_people_count():
     ids = ["t10", "t2", "t1", "t11", "head", "3", "12"]
     assert sorted(ids, key=natural_key) == ["3", "12", "head", "t1", "t2", "t10", "t11"]
+
+
+RACE = textwrap.dedent("""
+    import sys, threading
+    from typing import Annotated, Literal
+    from msgspec import Meta, Struct
+    from tricktable import protocol
+    sys.setswitchinterval(1e-6)  # threads change hands as often as they can
+    payload = b'{"v":1,"online":true,"boot":7,"update":{"state":"current"},"pads":[1,2]}'
+    for _ in range(300):
+        class Inner(Struct, kw_only=True):
+            state: Literal["current", "refused"]
+            version: Annotated[str, Meta(max_length=64)] | None = None
+        class Status(Struct, kw_only=True):  # a new type: its decoding info not built yet
+            v: Literal[1] = 1
+            online: bool
+            boot: Annotated[int, Meta(ge=0)] | None = None
+            update: Inner | None = None
+            pads: Annotated[list[Annotated[int, Meta(ge=0)]], Meta(max_length=16)] | None = None
+        start = threading.Barrier(6)
+        def first_use():
+            start.wait()
+            assert protocol.decode(Status, payload, 2048).update.state == "current"
+        threads = [threading.Thread(target=first_use) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    print("decoded")
+""")
+
+
+def test_threads_meeting_a_type_for_the_first_time_decode_it_without_crashing():
+    """Six threads decoding a type none has decoded before, 300 times over: msgspec builds a
+    type's decoding information on first use, and two threads building it at once crashed the
+    process (a segmentation fault: the service's and the scoreboard's MQTT threads meeting
+    their first BoardStatus together); protocol.decode builds one at a time."""
+    host = str(Path(__file__).resolve().parents[2] / "host")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        p for p in (host, os.environ.get("PYTHONPATH", "")) if p))
+    done = subprocess.run([sys.executable, "-X", "faulthandler", "-c", RACE], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "decoded", (
+        f"exit {done.returncode}\n{done.stdout}\n{done.stderr[-3000:]}")

@@ -4,6 +4,9 @@ For each pad event: check the topic and payload (size, schema, board seated), st
 the journal, acknowledge it to the board, apply it to the table session, then publish the
 seat feedback, the event stream and (when it changed) the retained table state and display.
 A second copy of an event (same board, boot, seq) is acknowledged again and not applied.
+A kept event (``PadEvent.kept``: its reader could not deliver it at once) that is not yet in
+turn is held instead, unstored and unacknowledged, until the plays placed before it arrive
+(``serve.held``; docs/phones.md): so the acknowledgements follow the order actions are applied.
 Control commands are journaled and applied the same way. At start every table is rebuilt by
 replaying its journal, so a restarted host carries on mid-hand.
 
@@ -31,6 +34,7 @@ from tricktable.deckkit.decks import Registry
 from tricktable.mqtt.client import Will, new_client, start_client, stop_client
 from tricktable.mqtt.url import BrokerConfigError, BrokerURL
 from tricktable.protocol import (
+    KEPT_HOLD_S,
     MAX_BOARD_MESSAGE,
     MAX_CONTROL_MESSAGE,
     MAX_STATUS_MESSAGE,
@@ -51,6 +55,7 @@ from tricktable.protocol import (
     encode,
 )
 from tricktable.serve.health import POISON_AFTER, REFUSED_PER_MINUTE, STORAGE_DISPLAY, Health
+from tricktable.serve.held import WAITING, Held, HeldPlays, Key, waited_reason
 from tricktable.serve.journal import Entry, Journal, StorageError, digest
 from tricktable.serve.room import in_the_room
 from tricktable.serve.table import REFUSED_FEEDBACK, Result, TableSession
@@ -61,6 +66,10 @@ Listener = Callable[[str, bytes], None]  # (topic, payload) of every message the
 
 
 WATCH_EVERY_S = 2.0  # how often failing storage is probed and flooding boards reconsidered
+
+
+class _HeldBack(Exception):
+    """A kept play held back: its journal entry is rolled back; its refusal changed nothing."""
 
 
 def _code(error: ProtocolError) -> str:
@@ -113,6 +122,8 @@ class Service:
         self._fault_attempts: dict[str, int] = {}  # when the journal cannot count them
         self._stop_watch = threading.Event()
         self.tables: dict[str, TableSession] = {}
+        self.held = HeldPlays(KEPT_HOLD_S)  # kept plays not yet in turn (serve.held)
+        self._held_timers: dict[Key, threading.Timer] = {}
         self._handlers: dict[str, Listener] = {}  # topics served beside the tables (handle())
         if journal.unwritable:
             self.health.storage_failed(journal.unwritable)
@@ -147,6 +158,9 @@ class Service:
         """Disconnect cleanly; the journal stays open (the caller owns it)."""
         self._stopping = True
         self._stop_watch.set()
+        with self._lock:
+            for timer in self._held_timers.values():
+                timer.cancel()  # a held play is forgotten: its reader keeps it and sends it again
         if self.connected.is_set():
             said = self.client.publish(self.topics.host_status(),
                                        encode(HostStatus(online=False)), qos=1, retain=True)
@@ -303,16 +317,77 @@ class Service:
             self._publish(self.topics.feedback(board),
                           encode(Feedback(pad=event.pad, **REFUSED_FEEDBACK)))
             return
-        session = self.tables[cfg.id]
-        with self._applying(session) as applying:
-            entry = self.journal.append_pad(cfg.id, event, topic, payload)
-            if entry is not None:
-                applying.set()
-                result = session.on_pad(board, event.pad, event.uid_bytes, event.rec_bytes)
-                self._record(session, entry.id, result)
-        self._ack(board, event)
-        if entry is not None:  # else a second copy: acknowledged again, not applied again
-            self._announce(session, result, board=board, pad=event.pad)
+        if self._judge(cfg.id, event, topic, payload):
+            self._release(cfg.id)
+
+    def _judge(self, table: str, event: PadEvent, topic: str, payload: bytes) -> bool:
+        """Journal, apply, acknowledge and announce a pad event of ``table`` (or hold it back,
+        ``serve.held``); True when it changed the table."""
+        session = self.tables[table]
+        key = (event.board, event.boot, event.seq)
+        try:
+            with self._applying(session) as applying:
+                entry = self.journal.append_pad(table, event, topic, payload)
+                if entry is not None:
+                    applying.set()
+                    result = session.on_pad(event.board, event.pad, event.uid_bytes,
+                                            event.rec_bytes)
+                    if event.kept and result.code in WAITING:
+                        self._hold(table, event, topic, payload, result)
+                    self._record(session, entry.id, result)
+        except _HeldBack:
+            return False  # nothing stored, nothing acknowledged: the reader keeps it
+        self.held.drop(table, key)
+        timer = self._held_timers.pop(key, None)
+        if timer is not None:
+            timer.cancel()
+        self._ack(event.board, event)
+        if entry is None:  # a second copy: acknowledged again, not applied again
+            return False
+        self._announce(session, result, board=event.board, pad=event.pad)
+        return result.changed
+
+    def _hold(self, table: str, event: PadEvent, topic: str, payload: bytes,
+              result: Result) -> None:
+        """Hold a kept play refused for a reason an earlier play could lift (raising
+        ``_HeldBack``), unless it has waited its time: then its refusal says so."""
+        key = (event.board, event.boot, event.seq)
+        new = self.held.get(table, key) is None
+        held = self.held.hold(table, event, topic, payload, time.monotonic())
+        if held is None:
+            result.reason = waited_reason(result.reason, self.held.hold_s)
+            return
+        if new:
+            timer = threading.Timer(self.held.hold_s + 0.05, self._waited, (held,))
+            timer.daemon = True
+            self._held_timers[key] = timer
+            timer.start()
+        raise _HeldBack
+
+    def _release(self, table: str) -> None:
+        """After an action applied at ``table``: try its held plays again, first held first,
+        until none more is applied."""
+        again = True
+        while again:
+            again = False
+            for held in self.held.waiting(table):
+                if self.held.get(table, held.key) is held and \
+                        self._judge(table, held.event, held.topic, held.payload):
+                    again = True
+                    break
+
+    def _waited(self, held: Held) -> None:
+        """A held play's time is up (a timer's thread): judge it as usual."""
+        with self._lock:
+            if self._stopping or self.held.get(held.table, held.key) is not held:
+                return
+            try:
+                if self._judge(held.table, held.event, held.topic, held.payload):
+                    self._release(held.table)
+            except StorageError as exc:
+                self._storage_failed(exc)
+            except Exception as exc:
+                self._handling_failed("board", held.event.board, held.topic, held.payload, exc)
 
     @contextmanager
     def _applying(self, session: TableSession) -> Iterator[threading.Event]:
@@ -325,6 +400,8 @@ class Service:
         try:
             with self.journal.transaction():
                 yield applying
+        except _HeldBack:
+            raise  # a refusal held back: it changed nothing, and the journal rolled back
         except BaseException:
             if applying.is_set():
                 self.tables[session.config.id] = self._replayed(session.config)
@@ -355,6 +432,8 @@ class Service:
         if entry is None:
             return None  # the same command (same id) again
         self._announce(session, result, control=control)
+        if result.changed:
+            self._release(table)
         return result
 
     def _board_status(self, board: str, payload: bytes) -> None:

@@ -8,6 +8,10 @@ and then its verdict (the seat's ``Feedback``: green, red, or amber with the rev
 then the ``accepted``/``refused`` event naming the reader, with the host's reason). So the host journals, acknowledges and applies it exactly as a board's; a
 second copy is acknowledged and not applied again (no verdict follows: the answer says
 ``repeat``). No ack in time: the answer says so and the phone keeps the play to send again.
+A play is relayed as kept (``PadEvent.kept``) when the page says it kept it (an earlier send got
+no answer, or it outlived a reload), when the host is not known to be online, or when another
+play of the table still waits for its ack: the host then holds it, if it is not yet in turn,
+until the plays placed before it arrive (docs/phones.md), and the relay waits that much longer.
 The relay also publishes the reader's retained status (online, firmware ``phone``, what the
 page says of its battery and network), so the host counts the phone among the table's readers
 online and the fleet page lists it beside the boards.
@@ -22,6 +26,7 @@ from typing import Any
 
 from tricktable.history.words import action_words
 from tricktable.protocol import (
+    KEPT_HOLD_S,
     MAX_BOARD_MESSAGE,
     Ack,
     BoardStatus,
@@ -77,22 +82,27 @@ class PadRelay:
                             f"ask the director")
         return reader
 
-    async def play(self, pairing: Pairing, seq: int, t: int, uid: str) -> dict[str, Any]:
+    async def play(self, pairing: Pairing, seq: int, t: int, uid: str,
+                   kept: bool = False) -> dict[str, Any]:
         """Send one play and wait for its ack and verdict: ``{"acked", "repeat", "verdict"}``;
-        ProtocolError for a play no board could send (a bad UID, a bad number)."""
+        ProtocolError for a play no board could send (a bad UID, a bad number). ``kept``: the
+        page kept it (an earlier send got no answer)."""
         reader = self.reader(pairing)
-        event = PadEvent(board=reader, boot=pairing.id, seq=seq, t=t, pad=0, uid=uid.lower())
-        payload = encode(event)
-        decode(PadEvent, payload, MAX_BOARD_MESSAGE)  # what the host would refuse, refused here
+        event = PadEvent(board=reader, boot=pairing.id, seq=seq, t=t, pad=0, uid=uid.lower(),
+                         kept=kept)
+        decode(PadEvent, encode(event), MAX_BOARD_MESSAGE)  # what the host would refuse, here
         lock = self._locks.setdefault(reader, asyncio.Lock())
         async with lock:  # one play in flight per reader: its verdict is the next one
+            event.kept = kept or not self._host_online() or any(
+                w.table == pairing.table and not w.acked.is_set() for w in self._waiting.values())
             waiter = _Waiter((event.boot, event.seq), pairing.table, asyncio.get_running_loop())
             self._waiting[reader] = waiter
             try:
                 await asyncio.to_thread(self.feed.publish, self.topics.board_event(reader),
-                                        payload)
-                try:
-                    await asyncio.wait_for(waiter.acked.wait(), ACK_WAIT_S)
+                                        encode(event))
+                try:  # a kept play may be held by the host until the plays before it arrive
+                    await asyncio.wait_for(waiter.acked.wait(),
+                                           ACK_WAIT_S + (KEPT_HOLD_S if event.kept else 0))
                 except TimeoutError:
                     return {"acked": False, "repeat": False, "verdict": None}
                 try:
@@ -105,6 +115,12 @@ class PadRelay:
                 return {"acked": True, "repeat": False, "verdict": verdict}
             finally:
                 self._waiting.pop(reader, None)
+
+    def _host_online(self) -> bool:
+        """The host's retained status, as this scoreboard last heard it, says online."""
+        with self.feed.lock:
+            host = self.feed.club.host
+        return host is not None and host.online
 
     def _names(self, pairing: Pairing) -> list[str]:
         """What to call each seat of the pairing's table: "North (Ann)"."""

@@ -3,7 +3,7 @@
 ``seat_routes(relay, store)`` (the public scoreboard): ``/pad`` (static/pad.html), and, for
 a phone holding a pairing's credential (``Authorization: Bearer CREDENTIAL``, its device key
 in the body): ``POST /api/pad/claim`` (bind the pairing to this phone; a second phone is
-refused naming the first), ``POST /api/pad/play`` (``{"device","seq","t","uid"}``: relayed
+refused naming the first), ``POST /api/pad/play`` (``{"device","seq","t","uid","kept"}``: relayed
 to the host as the seat reader's pad event, answered with the host's ack and verdict,
 ``web.pad_relay``) and ``POST /api/pad/status`` (battery and network, for the fleet page).
 A refused pairing answers 403 with the reason in words; phones off (no pairings file) 404.
@@ -114,12 +114,15 @@ def seat_routes(relay: PadRelay | None, store: PairingStore | None,
         if isinstance(got, Response):
             return got
         pairing, body = got
-        seq, t, uid = body.get("seq"), body.get("t", 0), body.get("uid")
-        if not isinstance(seq, int) or not isinstance(t, int) or not isinstance(uid, str):
-            return error(400, "a play is {\"seq\": number, \"t\": ms, \"uid\": hex}")
+        seq, t, uid, kept = body.get("seq"), body.get("t", 0), body.get("uid"), \
+            body.get("kept", False)
+        if not isinstance(seq, int) or not isinstance(t, int) or not isinstance(uid, str) \
+                or not isinstance(kept, bool):
+            return error(400, "a play is {\"seq\": number, \"t\": ms, \"uid\": hex, "
+                              "\"kept\": true when an earlier send got no answer}")
         assert relay is not None
         try:
-            answer = await relay.play(pairing, seq, t, uid.replace(":", ""))
+            answer = await relay.play(pairing, seq, t, uid.replace(":", ""), kept)
         except NotSeated as exc:
             return JSONResponse({"error": str(exc), "refused": True}, status_code=409)
         except ProtocolError as exc:

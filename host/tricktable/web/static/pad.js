@@ -2,7 +2,10 @@
 // NDEFReader.scan(), each reading's serialNumber is the tag's UID) and reports it to the host
 // as its seat's reader, through the scoreboard (POST /api/pad/play). Plays are numbered and
 // kept in localStorage until the host acknowledges each, so a reload or a dropped Wi-Fi loses
-// nothing; the host refuses a second copy by its number. docs/phones.md.
+// nothing; the host refuses a second copy by its number. A play whose send got no answer, or
+// that outlived a reload, is marked kept: the host may hold it until the cards placed before it
+// on the table's other phones arrive, so kept plays are applied in the order they were placed.
+// docs/phones.md.
 "use strict";
 
 const KEY = "tricktable.pad.v1";
@@ -11,7 +14,7 @@ const VERDICT_MS = 3500; // how long a verdict fills the screen
 const RETRY_MS = [500, 1000, 2000, 4000];
 
 const pad = {
-  saved: null, // {device, credential, pairing, next, outbox: [{seq, uid, t}]}
+  saved: null, // {device, credential, pairing, next, outbox: [{seq, uid, t, kept}]}
   last: null, // {uid, at}: the card on the field
   sending: false,
   stopped: "", // why the host will take no more plays from this phone
@@ -47,6 +50,7 @@ function load() {
     }
     history.replaceState(null, "", location.pathname + location.search);
   }
+  for (const play of saved.outbox) play.kept = true; // not answered before this page began
   pad.saved = saved;
   save();
 }
@@ -173,6 +177,10 @@ async function pump() {
         save();
         showVerdict("refused", "Not read", answer.data.error || "", play.seq);
         continue;
+      }
+      if (!play.kept) { // no answer: kept until the host is back (it may hold it for its turn)
+        play.kept = true;
+        save();
       }
       document.getElementById("live").textContent = "waiting for the host…";
       await new Promise((ok) => setTimeout(ok, RETRY_MS[Math.min(tries, RETRY_MS.length - 1)]));
