@@ -4,8 +4,9 @@
 each decision of each hand that reached its play (a bid, a pass, ordering up, going alone,
 naming trump, the dealer's discard, a card; a decision with one legal choice is not one),
 takes what the player knew then (``analysis.knowledge``), deals the hidden cards
-``samples`` times consistently with it (``analysis.sampling``; every consistent layout once,
-``exact``, where there are no more of them than ``samples``), and values each legal choice
+``samples`` times consistently with it (``analysis.sampling``, stratified: one layout in
+each ``samples``-th of them; every consistent layout once, ``exact``, where there are no
+more of them than ``samples``), and values each legal choice
 (the engine's ``legal_actions``) on every layout, the same layouts for every choice (common
 random numbers: the choices are compared layout by layout):
 
@@ -23,8 +24,11 @@ random numbers: the choices are compared layout by layout):
   after it, double dummy.
 
 Each choice gets the mean tricks and points over the layouts and a 95% interval for the
-points (the mean plus or minus 1.96 standard errors, the sample's standard deviation;
-none for an exact answer); the choice played is marked; ``cost`` is the best choice's mean
+points: the mean plus or minus 1.96 standard errors of as many independent uniform draws
+(the normal interval, the sample's standard deviation over n - 1), which overstates the
+error of the stratified draw, so it holds the exact value at least 95% of the time
+(bench/analysis.py --single-dummy counts it); the mean itself for an exact answer. The
+choice played is marked; ``cost`` is the best choice's mean
 points minus the played one's (0 when the played was best), with the interval of the
 layout-by-layout differences. ``why`` says it in words, with the hidden card whose place
 most separated the layouts where the best choice did better.
@@ -64,7 +68,8 @@ from tricktable.history.words import bid_words, card_words, trump_words
 from tricktable.rules.base import TRUMP_SUITS, Contract
 from tricktable.rules.euchre import ALONE, ORDER_UP
 
-__all__ = ["analyse_decisions", "Cancelled", "Settings", "FORMAT", "Z95"]
+__all__ = ["analyse_decisions", "decisions_of", "draw", "weigh", "Decision", "Cancelled",
+           "Settings", "FORMAT", "Z95"]
 
 FORMAT = 1
 """The version of the single-dummy JSON (docs/analysis.md, "Single dummy")."""
@@ -93,9 +98,10 @@ class Settings:
 
 
 @dataclass
-class _Point:
+class Decision:
     """One decision as the replay met it: the table then (a copy), who decided, the legal
-    choices, the action played and the cards the player had passed this hand."""
+    choices, the action played, the cards the player had passed this hand and the
+    decision's place among the hand's."""
 
     st: State
     seat: int
@@ -115,7 +121,7 @@ def analyse_decisions(record: GameRecord, *, seed: int = 0, samples: int = 100,
     there are at most this many (default ``samples``; 0: always sample)."""
     if samples < 2:
         raise ValueError(f"single dummy needs at least 2 samples a decision, not {samples}")
-    hands = _decision_points(record)
+    hands = decisions_of(record)
     total = sum(len(points) for _, points, _ in hands)
     done = 0
     exact_up_to = samples if exact_up_to is None else exact_up_to
@@ -126,8 +132,8 @@ def analyse_decisions(record: GameRecord, *, seed: int = 0, samples: int = 100,
         if none:
             hand["none"] = none
         for point in points:
-            hand["decisions"].append(_decide(point, names, seed, samples, exact_up_to,
-                                             cancel))
+            knowledge, layouts, exact = draw(point, seed, samples, exact_up_to, cancel)
+            hand["decisions"].append(weigh(point, names, knowledge, layouts, exact, cancel))
             done += 1
             if progress is not None:
                 progress(done, total)
@@ -135,16 +141,17 @@ def analyse_decisions(record: GameRecord, *, seed: int = 0, samples: int = 100,
     return out
 
 
-def _decision_points(record: GameRecord) -> list[tuple[int, list[_Point], str]]:
-    """Each hand that reached its play: its number, its decisions, and why it has none."""
+def decisions_of(record: GameRecord) -> list[tuple[int, list[Decision], str]]:
+    """Each hand of ``record`` that reached its play: its number, its decisions (those with
+    more than one choice, of a player whose hand is known), and why it has none."""
     cfg = record.config
     eng = Engine.new(cfg["variant"], cfg.get("options"), cfg.get("seed", 0),
                      cfg.get("dealer", 0), cfg.get("players"))
-    hands: list[tuple[int, list[_Point], str]] = []
-    points: list[_Point] = []
+    hands: list[tuple[int, list[Decision], str]] = []
+    points: list[Decision] = []
     passed: dict[int, dict[int, int]] = {}
     calls: list[tuple[int, str]] = []  # the hand's auction
-    callers: list[tuple[_Point, int]] = []  # its decisions, each with its place in it
+    callers: list[tuple[Decision, int]] = []  # its decisions, each with its place in it
     for action in record.actions():
         st = eng.state
         number = st.hand_number
@@ -185,7 +192,7 @@ def _reached_play(eng: Engine, number: int) -> bool:
 
 
 def _point(eng: Engine, action: Action, passed: dict[int, dict[int, int]],
-           index: int) -> _Point | None:
+           index: int) -> Decision | None:
     """The decision ``action`` is, when it is one single dummy weighs, else None."""
     st = eng.state
     seat = action.seat
@@ -200,7 +207,7 @@ def _point(eng: Engine, action: Action, passed: dict[int, dict[int, int]],
                or {type(a), type(action)} <= {Bid, Pass}]
     if len(choices) < 2 or not any(_same(a, action) for a in choices):
         return None
-    return _Point(copy.deepcopy(st), seat, choices, action,
+    return Decision(copy.deepcopy(st), seat, choices, action,
                   dict(passed.get(seat, {})), index)
 
 
@@ -225,27 +232,31 @@ def _bits(mask: int) -> list[int]:
 # -- one decision ----------------------------------------------------------------------
 
 
-def _decide(point: _Point, names: list[str], seed: int, samples: int, exact_up_to: int,
-            cancel: Cancel | None) -> dict[str, Any]:
-    st, seat = point.st, point.seat
-    knowledge = Knowledge.of(st, seat, point.passed)
+def draw(decision: Decision, seed: int, samples: int, exact_up_to: int,
+         cancel: Cancel | None = None) -> tuple[Knowledge, list[Layout], bool]:
+    """What the player knew at ``decision`` and the layouts it is weighed over: every
+    consistent layout (and True) where there are at most ``exact_up_to``, else ``samples``
+    drawn stratified (``Layouts.stratified``) from the decision's own seed (``seed``, its
+    hand and its place)."""
+    knowledge = Knowledge.of(decision.st, decision.seat, decision.passed)
     layouts = Layouts(knowledge)
-    count = layouts.count
-    exact = 0 < count <= exact_up_to
-    if exact:
-        drawn = list(layouts.all())
-    else:
-        rng = random.Random(_seed(seed, st.hand_number, point.index))
-        drawn = []
-        for _ in range(samples):
-            _check(cancel)
-            drawn.append(layouts.sample(rng))
-    value = _valuer(point)
+    if 0 < layouts.count <= exact_up_to:
+        return knowledge, list(layouts.all()), True
+    _check(cancel)
+    rng = random.Random(_seed(seed, decision.st.hand_number, decision.index))
+    return knowledge, layouts.stratified(samples, rng), False
+
+
+def weigh(decision: Decision, names: Sequence[str], knowledge: Knowledge,
+          layouts: list[Layout], exact: bool, cancel: Cancel | None = None) -> dict[str, Any]:
+    """The decision's report (its JSON, docs/analysis.md): each choice valued on every one
+    of ``layouts`` (``exact``: every consistent layout, counted once)."""
+    value = _valuer(decision)
     results: list[list[tuple[float, float]]] = []
-    for layout in drawn:
+    for layout in layouts:
         _check(cancel)
         results.append(value(layout))
-    return _report(point, names, knowledge, drawn, results, exact)
+    return _report(decision, list(names), knowledge, layouts, results, exact)
 
 
 def _seed(seed: int, hand: int, index: int) -> int:
@@ -264,7 +275,7 @@ def _check(cancel: Cancel | None) -> None:
 Valuer = Callable[[Layout], list[tuple[float, float]]]
 
 
-def _valuer(point: _Point) -> Valuer:
+def _valuer(point: Decision) -> Valuer:
     """The function giving (tricks, points) of the player's side for each choice on a
     layout."""
     kind = type(point.played)
@@ -279,7 +290,7 @@ def _sign(st: State, seat: int) -> int:
     return 1 if st.side_of[seat] == 0 else -1
 
 
-def _card_values(point: _Point) -> Valuer:
+def _card_values(point: Decision) -> Valuer:
     st, seat = point.st, point.seat
     assert st.order is not None and st.contract is not None
     side = st.side_of[seat]
@@ -316,7 +327,7 @@ def _physical(action: Action) -> int:
     return int(card.index + 53 * (action.copy or 0))  # type: ignore[attr-defined]
 
 
-def _discard_values(point: _Point) -> Valuer:
+def _discard_values(point: Decision) -> Valuer:
     st, seat = point.st, point.seat
     contract = st.contract
     assert contract is not None and contract.trump is not None
@@ -344,7 +355,7 @@ def _discard_values(point: _Point) -> Valuer:
     return value
 
 
-def _auction_values(point: _Point) -> Valuer:
+def _auction_values(point: Decision) -> Valuer:
     st, seat = point.st, point.seat
     side = st.side_of[seat]
     sign = _sign(st, seat)
@@ -376,7 +387,7 @@ def _auction_values(point: _Point) -> Valuer:
     return value
 
 
-def _auction_after(start: State, dd: DoubleDummy, point: _Point, choice: Action,
+def _auction_after(start: State, dd: DoubleDummy, point: Decision, choice: Action,
                    later: list[tuple[int, str]]) -> tuple[list[tuple[int, str]],
                                                         Contract | None]:
     """The auction with ``choice`` made, then each later call as it went where still legal
@@ -435,7 +446,7 @@ def _bid_of(action: Action) -> str:
 # -- the report ------------------------------------------------------------------------
 
 
-def _report(point: _Point, names: list[str], knowledge: Knowledge, layouts: list[Layout],
+def _report(point: Decision, names: list[str], knowledge: Knowledge, layouts: list[Layout],
             results: list[list[tuple[float, float]]], exact: bool) -> dict[str, Any]:
     st, seat = point.st, point.seat
     n = len(layouts)
@@ -447,7 +458,8 @@ def _report(point: _Point, names: list[str], knowledge: Knowledge, layouts: list
         mean = sum(pts) / n
         rows.append({"choice": _label(st, action), "tricks": round(sum(tricks) / n, 4),
                      "points": round(mean, 4), "points_ci95": _interval(pts, exact),
-                     "samples": n, "played": i == played_at, "_i": i, "_mean": mean})
+                     "points_sd": round(_sd(pts), 4), "samples": n,
+                     "played": i == played_at, "_i": i, "_mean": mean})
     rows.sort(key=lambda r: (-r["_mean"], -r["tricks"], r["_i"]))
     best = rows[0]["_i"]
     diffs = [r[best][1] - r[played_at][1] for r in results]
@@ -471,9 +483,17 @@ def _interval(xs: Sequence[float], exact: bool) -> list[float]:
     mean = sum(xs) / n
     if exact:
         return [round(mean, 4), round(mean, 4)]
-    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
-    half = Z95 * math.sqrt(var / n)
+    half = Z95 * _sd(xs) / math.sqrt(n)
     return [round(mean - half, 4), round(mean + half, 4)]
+
+
+def _sd(xs: Sequence[float]) -> float:
+    """The standard deviation of ``xs`` (over n - 1)."""
+    n = len(xs)
+    if n < 2:
+        return 0.0
+    mean = sum(xs) / n
+    return math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1))
 
 
 def _kind(action: Action, st: State) -> str:
@@ -528,7 +548,7 @@ def _doing(st: State, action: Action) -> str:
     return f"bidding {bid_words(bid)}"
 
 
-def _why(point: _Point, names: list[str], knowledge: Knowledge, layouts: list[Layout],
+def _why(point: Decision, names: list[str], knowledge: Knowledge, layouts: list[Layout],
          results: list[list[tuple[float, float]]], played: int, best: int,
          cost: float, exact: bool) -> str:
     st = point.st
