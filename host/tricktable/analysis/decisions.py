@@ -35,8 +35,8 @@ most separated the layouts where the best choice did better.
 Deterministic for a seed (each decision's layouts drawn from its own seed); ``cancel`` (a
 callable, or a ``threading.Event``) is asked between layouts (``Cancelled``); ``progress(done,
 total)`` is told after each decision. Not modelled: what the auction said beyond its
-facts (a pass suggests a weak hand), cards passed between partners, sitting out; hands
-of games with more than two sides.
+facts (a pass suggests a weak hand), cards passed between partners, sitting out; games
+with more than two sides, or more than ``MAX_CARDS_IN_PLAY`` cards in play.
 """
 
 from __future__ import annotations
@@ -76,6 +76,11 @@ FORMAT = 1
 
 Z95 = 1.96
 """The 95% normal quantile the intervals are drawn with."""
+
+MAX_CARDS_IN_PLAY = 32
+"""The most cards in the hands at the start of the play of a game single dummy weighs (the
+replay page's bound for double dummy: Euchre 20, Bid Euchre 24, Jucker 30, Bauer 32; not
+Spades' 52 nor Double Deck's 48, where each layout's search takes up to seconds)."""
 
 Cancel = Callable[[], bool] | Any
 Progress = Callable[[int, int], None]
@@ -147,6 +152,7 @@ def decisions_of(record: GameRecord) -> list[tuple[int, list[Decision], str]]:
     cfg = record.config
     eng = Engine.new(cfg["variant"], cfg.get("options"), cfg.get("seed", 0),
                      cfg.get("dealer", 0), cfg.get("players"))
+    none = _not_weighed(eng.state)
     hands: list[tuple[int, list[Decision], str]] = []
     points: list[Decision] = []
     passed: dict[int, dict[int, int]] = {}
@@ -155,7 +161,7 @@ def decisions_of(record: GameRecord) -> list[tuple[int, list[Decision], str]]:
     for action in record.actions():
         st = eng.state
         number = st.hand_number
-        point = _point(eng, action, passed, len(points))
+        point = None if none else _point(eng, action, passed, len(points))
         if point is not None:
             points.append(point)
         if type(action) in (Bid, Pass):
@@ -174,16 +180,25 @@ def decisions_of(record: GameRecord) -> list[tuple[int, list[Decision], str]]:
                 passed.setdefault(giver, {})[p] = receiver
         if st.hand_number != number or st.game_over:  # the hand is over (scored, passed out)
             if eng.state.hands_played and _reached_play(eng, number):
-                none = "" if len(st.sides) == 2 else (
-                    "single dummy needs two sides: with more, how the others share the "
-                    "tricks (so the scores) is not fixed")
-                hands.append((number, [] if none else points, none))
+                hands.append((number, points, none))
             for caller, at in callers:
                 caller.later = calls[at + 1:]
             points, passed, calls, callers = [], {}, [], []
     if eng.state.phase == "play":  # a game stopped in the middle of a hand
-        hands.append((eng.state.hand_number, points, ""))
+        hands.append((eng.state.hand_number, points, none))
     return hands
+
+
+def _not_weighed(st: State) -> str:
+    """Why single dummy does not weigh this game's decisions ("" when it does)."""
+    if len(st.sides) != 2:
+        return ("single dummy needs two sides: with more, how the others share the tricks "
+                "(so the scores) is not fixed")
+    cards = st.hand_size * st.n
+    if cards > MAX_CARDS_IN_PLAY:
+        return (f"single dummy weighs games of up to {MAX_CARDS_IN_PLAY} cards in play, not "
+                f"{cards}: each of its layouts is a whole search")
+    return ""
 
 
 def _reached_play(eng: Engine, number: int) -> bool:
