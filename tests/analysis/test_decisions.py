@@ -9,8 +9,8 @@ import threading
 
 import pytest
 from click.testing import CliRunner
-from played_games import random_game
-from tricktable.analysis.cache import cached_analysis, file_cache, kept_analysis
+from played_games import PLAYERS, random_game, write_journal
+from tricktable.analysis.cache import cached_analysis, file_cache, journal_cache, kept_analysis
 from tricktable.analysis.decisions import (
     Cancelled,
     Settings,
@@ -19,7 +19,11 @@ from tricktable.analysis.decisions import (
     draw,
     weigh,
 )
+from tricktable.analysis.hand import analyse_game
+from tricktable.analysis.knowledge import Knowledge, Layout
 from tricktable.cli import main
+from tricktable.engine import Engine
+from tricktable.engine.actions import Bid, DeclareTrump, Pass
 from tricktable.history import record_from_engine, write_json
 
 KINDS = {"card", "bid", "order-up", "alone", "discard", "trump", "pass"}
@@ -138,3 +142,56 @@ def test_tricktable_analyse_single_dummy_prints_the_costly_decisions(tmp_path):
     assert "single dummy, " in result.output
     kept = json.loads(file_cache(path).read_text())
     assert kept["single_dummy"]["samples"] == 6 and kept["single_dummy"]["seed"] == 3
+
+
+def test_over_the_real_layout_alone_a_card_is_worth_what_double_dummy_says():
+    """Weighed over the one layout that was real, single dummy is double dummy: each card
+    played is worth the tricks the double-dummy analysis gives its side after it."""
+    record = euchre(4, hands=2)
+    cards = [p for h in analyse_game(record)["hands"] for p in h["plays"]]
+    checked = 0
+    for _, found, _ in decisions_of(record):
+        for decision in found:
+            if decision.played.TYPE != "play":
+                continue
+            st = decision.st
+            held = 0
+            for h in st.known:
+                held |= h
+            real = Layout(tuple(st.known), st.deck_mask & ~st.played & ~held)
+            knowledge = Knowledge.of(st, decision.seat, decision.passed)
+            report = weigh(decision, record.players, knowledge, [real], True)
+            (played,) = [c for c in report["choices"] if c["played"]]
+            at = next(i for i, p in enumerate(cards) if p["card"] == report["played"]
+                      and p["trick"] == report["trick"] and p["seat"] == report["seat"])
+            assert played["tricks"] == cards[at]["after"]
+            checked += 1
+    assert checked >= 10
+
+
+def test_a_player_whose_hand_is_not_known_has_no_decision_weighed():
+    """A table that did not scan the cards: the players' hands are not known, so nothing
+    is weighed (single dummy deals the others' hands around the player's own)."""
+    unknown = Engine.new("bid-euchre", seed=1, players=PLAYERS)
+    for a in (Bid(1, "3"), Pass(2), Pass(3), Pass(0), DeclareTrump(1, "H")):
+        assert unknown.apply(a).ok, a
+    assert analyse_decisions(record_from_engine(unknown), samples=4) == [
+        {"hand_number": 1, "decisions": []}]
+
+
+def test_a_whole_night_with_single_dummy_is_the_same_on_every_core(tmp_path):
+    """Each decision's layouts come from its own seed: the night's processes share the
+    games out and each game's single dummy is what one process works out."""
+    path = tmp_path / "night.sqlite"
+    for table, seed in (("t1", 4), ("t2", 5), ("t3", 6)):
+        write_journal(path, table, random_game(seed, hands=1, variant="euchre"))
+    args = ["analyse", str(path), "--quiet", "--single-dummy", "--samples", "5"]
+    assert CliRunner().invoke(main, [*args, "--jobs", "2"]).exit_code == 0
+    caches = [journal_cache(path, t, 1) for t in ("t1", "t2", "t3")]
+    parallel = [json.loads(c.read_text()) for c in caches]
+    assert all(p["single_dummy"]["samples"] == 5 and p["hands"][0]["decisions"]
+               for p in parallel)
+    for c in caches:
+        c.unlink()
+    assert CliRunner().invoke(main, [*args, "--jobs", "1"]).exit_code == 0
+    assert [json.loads(c.read_text()) for c in caches] == parallel
