@@ -367,10 +367,14 @@ def _why(point: Decision, names: list[str], knowledge: Knowledge, layouts: list[
     hint = _telling_card(point.seat, knowledge, layouts, better)
     if hint is not None:
         holder, p, with_, without = hint
-        who = "the stock" if holder == STOCK else names[holder]
-        verb = "was in" if holder == STOCK else "held"
-        place = f"{who} {verb} the {card_words(st.card_name(p))}"
-        text += f", most of all when {place} ({with_:.0%} of those layouts, {without:.0%} of the others)"
+        card = f"the {card_words(st.card_name(p))}"
+        if holder == STOCK:
+            place = f"{card} was in the kitty"
+        else:
+            partner = st.side_of[holder] == st.side_of[point.seat]
+            place = f"{'your partner ' if partner else ''}{names[holder]} held {card}"
+        text += (f", most of all when {place} ({with_:.0%} of those layouts, {without:.0%} "
+                 "of the others)")
     return text + "."
 
 
