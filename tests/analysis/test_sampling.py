@@ -381,3 +381,12 @@ def test_the_layouts_agree_with_endplays_dealer_on_bridge_positions():
         if checked == 4:
             return
     pytest.fail(f"only {checked} bridge positions with a void")
+
+
+def test_facts_that_cannot_be_are_refused_with_the_reason():
+    with pytest.raises(ValueError, match="seat 1 is known to hold 2 cards, more than the 1"):
+        Knowledge(seat=0, held=(0, 0b11), counts=(0, 1), barred=(0, 0), hidden=0)
+    with pytest.raises(ValueError, match="a card of a suit it showed out of"):
+        Knowledge(seat=0, held=(0, 0b1), counts=(0, 1), barred=(0, 0b1), hidden=0)
+    with pytest.raises(ValueError, match="more unknown places than hidden cards"):
+        Knowledge(seat=0, held=(0, 0), counts=(0, 2), barred=(0, 0), hidden=0b1)
