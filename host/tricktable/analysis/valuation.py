@@ -12,7 +12,9 @@ side for each legal choice, in the order of ``decision.choices``:
 - an auction choice: the choice made, then the rest of the auction as it went where each
   later call is still legal (the k-th call after this one, when the same seat speaks k-th),
   else a pass (a seat that may not pass bids the best for its side double dummy); the
-  contract it ends in played as par plays it (``par.contract_value``); passed out: 0;
+  contract it ends in played as par plays it (``par.contract_value``; once a layout for
+  the choices that end in the same contract, whose value is the contract's, not the
+  calls'); passed out: 0;
 - naming trump: the contract with that trump, played the same way;
 - the dealer's discard: the play from the hands after it, double dummy.
 """
@@ -23,6 +25,7 @@ import copy
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from tricktable.analysis.knowledge import Layout
 from tricktable.analysis.par import (
@@ -172,11 +175,14 @@ def _auction_values(point: Decision) -> Valuer:
         dd = DoubleDummy(start)
         ends = endings or [_auction_after(start, dd, point, a, later) for a in point.choices]
         out = []
+        valued: dict[Contract, tuple[int, dict[str, Any]]] = {}  # the choices that end alike
         for bids, contract in ends:
             if contract is None:
                 out.append((0.0, 0.0))
                 continue
-            margin, row = contract_value(start, bids, contract, dd)
+            if contract not in valued:
+                valued[contract] = contract_value(start, bids, contract, dd)
+            margin, row = valued[contract]
             out.append((float(row["tricks"][side]), float(sign * margin)))
         return out
 
