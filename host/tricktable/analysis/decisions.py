@@ -41,6 +41,7 @@ from typing import Any
 from tricktable.analysis.knowledge import STOCK, Knowledge, Layout
 from tricktable.analysis.sampling import Layouts
 from tricktable.analysis.valuation import Decision, bid_of, physical, same_choice, values
+from tricktable.cards import bits
 from tricktable.engine import Engine
 from tricktable.engine.actions import Action, Bid, DeclareTrump, Exchange, Pass, Play
 from tricktable.engine.state import State
@@ -141,7 +142,7 @@ def decisions_of(record: GameRecord) -> list[tuple[int, list[Decision], str]]:
             raise ValueError(f"hand {number}: {action.to_json()} refused: {out.reason}")
         st = eng.state
         if type(action) is Exchange and st.hand_number == number:
-            for p in _bits(before & ~st.known[giver]):
+            for p in bits(before & ~st.known[giver]):
                 passed.setdefault(giver, {})[p] = receiver
         if st.hand_number != number or st.game_over:  # the hand is over (scored, passed out)
             if eng.state.hands_played and _reached_play(eng, number):
@@ -191,15 +192,6 @@ def _point(eng: Engine, action: Action, passed: dict[int, dict[int, int]],
         return None
     return Decision(copy.deepcopy(st), seat, choices, action,
                   dict(passed.get(seat, {})), index)
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 # -- one decision ----------------------------------------------------------------------
@@ -271,7 +263,7 @@ def _report(point: Decision, names: list[str], knowledge: Knowledge, layouts: li
         del row["_i"], row["_mean"]
     return {"seat": seat, "player": names[seat] if seat < len(names) else None,
             "kind": _kind(point.played, st), "trick": _trick(st, point.played),
-            "played": _label(st, point.played), "choices": rows, "cost": round(cost, 4),
+            "played": _label(st, point.choices[played_at]), "choices": rows, "cost": round(cost, 4),
             "cost_ci95": [round(max(0.0, lo), 4), round(max(0.0, hi), 4)],
             "why": _why(point, names, knowledge, layouts, results, played_at, best, cost,
                         exact),
@@ -356,7 +348,7 @@ def _why(point: Decision, names: list[str], knowledge: Knowledge, layouts: list[
     st = point.st
     n = len(layouts)
     over = f"{n} layouts" + (" (every one there could be)" if exact else "")
-    doing = _doing(st, point.played)
+    doing = _doing(st, point.choices[played])
     if best == played or cost <= 0:
         return f"{doing[0].upper()}{doing[1:]} was as good as any choice over {over}."
     other = point.choices[best]
@@ -383,7 +375,7 @@ def _telling_card(seat: int, knowledge: Knowledge, layouts: list[Layout],
     """The hidden card and place whose layouts most separate those where the best choice
     did better from the others: (place, card, share better with it there, without)."""
     best: tuple[float, int, int, float, float] | None = None
-    for p in _bits(knowledge.hidden):
+    for p in bits(knowledge.hidden):
         for holder in knowledge.places(p):
             with_ = [b for b, lay in zip(better, layouts, strict=True)
                      if (lay.stock if holder == STOCK else lay.hands[holder]) >> p & 1]

@@ -37,6 +37,7 @@ from tricktable.analysis.par import (
     side_margin,
 )
 from tricktable.analysis.solver import Solver
+from tricktable.cards import physical_index
 from tricktable.engine.actions import Action, Bid, DeclareTrump, Exchange, Play
 from tricktable.engine.intplay import CardPlay
 from tricktable.engine.state import State
@@ -122,8 +123,9 @@ def _card_values(point: Decision) -> Valuer:
 
 
 def physical(action: Action) -> int:
-    card = action.card  # type: ignore[attr-defined]
-    return int(card.index + 53 * (action.copy or 0))  # type: ignore[attr-defined]
+    """The card of a play or an exchange as its bit index (a legal action's: its copy
+    named)."""
+    return physical_index(action.card, action.copy or 0)  # type: ignore[attr-defined]
 
 
 def _discard_values(point: Decision) -> Valuer:
