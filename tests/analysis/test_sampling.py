@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import fields
 
 import pytest
 from hypothesis import given, settings
@@ -23,6 +24,7 @@ from tricktable.analysis.sampling import (
 from tricktable.cards import CARDS, Suit
 from tricktable.engine import Engine
 from tricktable.engine.state import State
+from tricktable.rules import get_variant
 from tricktable.rules.euchre import ORDER_UP
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
@@ -47,8 +49,10 @@ def walk(variant: str, seed: int, options: dict | None = None, stop=None):
     """A hand of ``variant`` played at random through the engine; at every action, the table,
     the seat to act and the cards each seat has passed (card -> receiver). ``stop(st)``
     ends the walk early."""
-    eng = Engine.new(variant, {"target": None, "hand_limit": 1, **(options or {})}, seed=seed,
-                     players=PLAYERS)
+    game = {"hand_limit": 1, **(options or {})}
+    if "target" in {f.name for f in fields(get_variant(variant).Options)}:
+        game["target"] = None
+    eng = Engine.new(variant, game, seed=seed, players=PLAYERS)
     rng = random.Random(seed)
     passed: dict[int, dict[int, int]] = {}
     while not eng.state.game_over:
@@ -78,7 +82,9 @@ def truth(st: State) -> Layout:
 
 @pytest.mark.parametrize("variant,options", [("euchre", None), ("euchre-1844", None),
                                              ("euchre", {"discard_up_card": True}),
-                                             ("bid-euchre", None), ("euchre-british", None)])
+                                             ("bid-euchre", None), ("euchre-british", None),
+                                             ("jucker", None), ("pepper", None),
+                                             ("pfeffer", None)])
 def test_the_real_hands_always_agree_with_what_the_player_knew(variant, options):
     """What a seat knew are facts: at every action of random hands the real layout is one
     of the consistent layouts, and each sampled layout is consistent too."""
