@@ -245,7 +245,7 @@ def _report(point: Decision, names: list[str], knowledge: Knowledge, layouts: li
     st, seat = point.st, point.seat
     n = len(layouts)
     played_at = next(i for i, a in enumerate(point.choices) if same_choice(a, point.played))
-    rows = []
+    rows: list[dict[str, Any]] = []
     for i, action in enumerate(point.choices):
         tricks = [r[i][0] for r in results]
         pts = [r[i][1] for r in results]

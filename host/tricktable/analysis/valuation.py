@@ -150,7 +150,7 @@ def _discard_values(point: Decision) -> Valuer:
             hands[seat] &= ~(1 << p)
             tricks = dd.tricks(trump, hands, seats, leader)
             score = contract_score(st, contract, tricks, seats)
-            out.append((float(tricks[side]), _sign(st, seat) * side_margin(v, score)))
+            out.append((float(tricks[side]), float(_sign(st, seat) * side_margin(v, score))))
         return out
 
     return value
