@@ -296,8 +296,8 @@ def single_dummy(hands: int, samples: int, limit: int, seed: int, whole: int) ->
     widths: list[float] = []
     for hand in range(hands):
         record = _played_hand("euchre", hand)
-        for _, found, _ in decisions_of(record):
-            for decision in found:
+        for hand_found in decisions_of(record):
+            for decision in hand_found.decisions:
                 knowledge, every, exact = draw(decision, seed, samples, limit)
                 if not exact:
                     continue  # too many layouts to enumerate: an early decision

@@ -5,6 +5,7 @@ answer, and its place in the cache and ``tricktable analyse --single-dummy``."""
 from __future__ import annotations
 
 import json
+import random
 import threading
 
 import pytest
@@ -102,8 +103,8 @@ def test_sampled_estimates_hold_the_exact_expectation_within_their_interval():
     checked = held = 0
     for seed in range(25):
         record = euchre(seed, hands=1)
-        for _, found, _ in decisions_of(record):
-            for decision in found:
+        for hand_found in decisions_of(record):
+            for decision in hand_found.decisions:
                 knowledge, every, exact = draw(decision, 0, 60, 1000)
                 if not exact:
                     continue
@@ -150,8 +151,8 @@ def test_over_the_real_layout_alone_a_card_is_worth_what_double_dummy_says():
     record = euchre(4, hands=2)
     cards = [p for h in analyse_game(record)["hands"] for p in h["plays"]]
     checked = 0
-    for _, found, _ in decisions_of(record):
-        for decision in found:
+    for hand_found in decisions_of(record):
+        for decision in hand_found.decisions:
             if decision.played.TYPE != "play":
                 continue
             st = decision.st
@@ -195,3 +196,26 @@ def test_a_whole_night_with_single_dummy_is_the_same_on_every_core(tmp_path):
         c.unlink()
     assert CliRunner().invoke(main, [*args, "--jobs", "1"]).exit_code == 0
     assert [json.loads(c.read_text()) for c in caches] == parallel
+
+
+def test_a_hand_passed_out_has_its_auction_weighed_beside_the_hands_played(tmp_path):
+    """“Euchre”, section “Making trump”: if nobody names trump in the second round 'the hand
+    is discarded and the deal passes to the left': no play, but every pass was a decision
+    (an order-up missed costs points)."""
+    eng = Engine.new("euchre", {"target": None}, seed=3, players=PLAYERS)
+    rng = random.Random(3)
+    while eng.state.hand_number == 1:  # everybody passes, twice round
+        legal = eng.legal_actions()
+        eng.apply(next((a for a in legal if type(a) is Pass), rng.choice(legal)))
+    while not eng.state.hands_played:  # the next hand is played
+        eng.apply_id(rng.choice(eng.legal_ids()))
+    record = record_from_engine(eng)
+    found = analyse_decisions(record, samples=6)
+    unplayed = [h for h in found if h.get("played") is False]
+    assert unplayed and all(d["kind"] in ("pass", "order-up", "alone", "trump")
+                            for h in unplayed for d in h["decisions"])
+    got = cached_analysis(record, tmp_path / "g.json", single_dummy=Settings(0, 6))
+    numbers = {h["hand_number"] for h in got["hands"]}
+    assert [h["hand_number"] for h in got["hands_not_played"]] == [
+        h["hand_number"] for h in unplayed if h["decisions"]]
+    assert not numbers & {h["hand_number"] for h in got["hands_not_played"]}
