@@ -396,3 +396,24 @@ def test_facts_that_cannot_be_are_refused_with_the_reason():
         Knowledge(seat=0, held=(0, 0b1), counts=(0, 1), barred=(0, 0b1), hidden=0)
     with pytest.raises(ValueError, match="more unknown places than hidden cards"):
         Knowledge(seat=0, held=(0, 0), counts=(0, 2), barred=(0, 0), hidden=0b1)
+
+
+def test_a_seat_that_revoked_proved_no_void():
+    """A table in record mode accepts a card that does not follow suit (“Euchre”, section
+    “Renege”): that seat showed out of a suit it still held, so its show-outs are not
+    facts, and the real hands still agree with what each player knew."""
+    from played_games import revoke_game
+    from tricktable.analysis.decisions import decisions_of
+    from tricktable.history import record_from_engine
+
+    record = record_from_engine(revoke_game(2, variant="euchre"))
+    checked = 0
+    for hand in decisions_of(record):
+        for decision in hand.decisions:
+            st = decision.st
+            k = Knowledge.of(st, decision.seat, decision.passed)
+            assert k.consistent(truth(st))
+            for r in st.revokes:
+                assert not k.barred[r["seat"]]
+                checked += 1
+    assert checked
