@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 
 import pytest
@@ -187,7 +188,10 @@ def test_a_whole_night_with_single_dummy_is_the_same_on_every_core(tmp_path):
     for table, seed in (("t1", 4), ("t2", 5), ("t3", 6)):
         write_journal(path, table, random_game(seed, hands=1, variant="euchre"))
     args = ["analyse", str(path), "--quiet", "--single-dummy", "--samples", "5"]
-    assert CliRunner().invoke(main, [*args, "--jobs", "2"]).exit_code == 0
+    result = CliRunner().invoke(main, [*args, "--jobs", "2"])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"analysed 3 game\(s\), 3 hand\(s\), \d+ decision\(s\) weighed single "
+                     r"dummy, in ", result.output), result.output
     caches = [journal_cache(path, t, 1) for t in ("t1", "t2", "t3")]
     parallel = [json.loads(c.read_text()) for c in caches]
     assert all(p["single_dummy"]["samples"] == 5 and p["hands"][0]["decisions"]
