@@ -22,12 +22,25 @@ stopped and ends that variant's run: the figures of the deals before it are prin
 stop is said; with ``--go-on`` it counts as the budget (so the median and p99 are lower
 bounds when it shows) and the next deal follows, the deals over budget listed.
 
+``--single-dummy``: only single dummy checked against the exact answer
+(``analysis.decisions``): ``--hands`` Euchre hands, each dealt and played at random by
+the engine, and every decision in them whose consistent layouts number at most ``--limit``
+(the late ones: enumeration is exact there); for each, every choice's expected points
+over every layout, and the estimate from ``--samples`` drawn layouts with its 95%
+interval. The last line counts the intervals that hold the exact value (E of N, the
+choices whose points vary over the layouts: a constant is estimated exactly by any
+sample) and the sampled decisions weighed a second of CPU. Before it, ``--whole-hands``
+hands of Euchre and of Bid Euchre have every decision weighed as ``tricktable analyse
+--single-dummy`` does (``--samples`` a decision), timed: CPU a hand, decisions a second.
+
 ``--soak N``: only a leak check, N Spades deals (``--soak-cards`` each) solved one after the
 other with a new solver each, the resident memory printed as it goes (flat: freed).
 
     .venv/bin/python bench/analysis.py [--deals 1000] [--big-deals 3] [--variant euchre]
         [--budget 120] [--single] [--no-hand] [--go-on]
     .venv/bin/python bench/analysis.py --soak 1000 [--soak-cards 13]
+    .venv/bin/python bench/analysis.py --single-dummy [--hands 120] [--samples 100]
+        [--limit 5000] [--seed 0] [--whole-hands 10]
 """
 
 from __future__ import annotations
@@ -41,12 +54,13 @@ import signal
 import statistics
 import time
 
+from tricktable.analysis.decisions import analyse_decisions, decisions_of, draw, weigh
 from tricktable.analysis.hand import analyse_game, contracts_table
 from tricktable.analysis.positions import STRAINS, bridge, bridge_table, deal, pbn
 from tricktable.analysis.solver import Solver, Stats
 from tricktable.engine import Engine
 from tricktable.engine.intplay import CardPlay
-from tricktable.history import record_from_engine
+from tricktable.history import GameRecord, record_from_engine
 
 GAMES = {  # variant: (cards each, big)
     "euchre": (5, False),
@@ -252,6 +266,66 @@ def compare_dds(deals: int) -> None:
           f" table ratio {table:.2f}", flush=True)
 
 
+def _played_hand(variant: str, seed: int) -> GameRecord:
+    """A one-hand game of ``variant`` dealt, bid and played at random."""
+    eng = _to_play(variant, seed)
+    rand = random.Random(seed).random
+    while eng.state.hands_played == 0:
+        legal = eng.legal_ids()
+        eng.apply_id(legal[int(rand() * len(legal))])
+    return record_from_engine(eng)
+
+
+def single_dummy(hands: int, samples: int, limit: int, seed: int, whole: int) -> None:
+    """Single dummy's sampled estimates against the exact expectation (see the module
+    docstring): per decision, the exact report over every layout and the sampled one;
+    first, every decision of ``whole`` hands of Euchre and of Bid Euchre weighed as
+    ``tricktable analyse --single-dummy`` does, timed."""
+    for variant in ("euchre", "bid-euchre"):
+        records = [_played_hand(variant, 1000 + i) for i in range(whole)]
+        started = time.process_time()
+        weighed = [d for r in records for h in analyse_decisions(r, seed=seed, samples=samples)
+                   for d in h["decisions"]]
+        cpu = time.process_time() - started
+        if whole:
+            print(f"single dummy: {variant} whole hands: {whole} hands, {len(weighed)} "
+                  f"decisions, {cpu / whole:.2f} s of CPU a hand, decisions/s "
+                  f"{len(weighed) / cpu:.1f}", flush=True)
+    decisions = checked = holds = constant = 0
+    cpu_sampled = 0.0
+    widths: list[float] = []
+    for hand in range(hands):
+        record = _played_hand("euchre", hand)
+        for hand_found in decisions_of(record):
+            for decision in hand_found.decisions:
+                knowledge, every, exact = draw(decision, seed, samples, limit)
+                if not exact:
+                    continue  # too many layouts to enumerate: an early decision
+                truth = {c["choice"]: c for c in
+                         weigh(decision, record.players, knowledge, every, True)["choices"]}
+                started = time.process_time()
+                _, drawn, _ = draw(decision, seed, samples, 0)
+                sampled = weigh(decision, record.players, knowledge, drawn, False)
+                cpu_sampled += time.process_time() - started
+                decisions += 1
+                for choice in sampled["choices"]:
+                    real = truth[choice["choice"]]
+                    if real["points_sd"] == 0:
+                        constant += 1
+                        continue
+                    lo, hi = choice["points_ci95"]
+                    checked += 1
+                    holds += lo <= real["points"] <= hi
+                    widths.append(hi - lo)
+    rate = decisions / cpu_sampled if cpu_sampled else 0.0
+    print(f"single dummy: {hands} Euchre hands, {decisions} decisions with at most {limit}"
+          f" layouts; {checked} choice estimates whose points vary over the layouts"
+          f" ({constant} constant ones not counted); median 95% interval width"
+          f" {statistics.median(widths) if widths else 0.0:.3f} points", flush=True)
+    print(f"single dummy: {decisions} decisions, {samples} samples each, agree with exact"
+          f" {holds}/{checked}, decisions/s {rate:.1f}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=1000, help="deals for the small games")
@@ -271,7 +345,20 @@ def main() -> None:
     ap.add_argument("--soak-cards", type=int, default=13, help="cards each in the soak")
     ap.add_argument("--compare-dds", action="store_true",
                     help="only our solver beside DDS (endplay) on --deals bridge deals")
+    ap.add_argument("--single-dummy", action="store_true",
+                    help="only single dummy's sampled estimates against exact enumeration")
+    ap.add_argument("--hands", type=int, default=120, help="single dummy: Euchre hands")
+    ap.add_argument("--samples", type=int, default=100,
+                    help="single dummy: layouts drawn a decision")
+    ap.add_argument("--limit", type=int, default=5000,
+                    help="single dummy: the most layouts a decision checked may have")
+    ap.add_argument("--seed", type=int, default=0, help="single dummy: the layouts' seed")
+    ap.add_argument("--whole-hands", type=int, default=10,
+                    help="single dummy: whole hands of each game weighed and timed first")
     args = ap.parse_args()
+    if args.single_dummy:
+        single_dummy(args.hands, args.samples, args.limit, args.seed, args.whole_hands)
+        return
     if args.compare_dds:
         compare_dds(args.deals)
         return
