@@ -177,7 +177,7 @@ typedef struct {
  * start. */
 typedef struct {
     uint32_t kpres[NSUITS], bits[NSUITS];
-    u128 code[NSUITS];
+    uint64_t code[NSUITS][2]; /* low word, high word (0 when Core.narrow) */
 } Left;
 
 typedef struct {
@@ -236,6 +236,7 @@ typedef struct {
     uint32_t held[MAXSEATS][NSUITS];
     int opposite; /* four seats, partners opposite: DDS's lead weights */
     int twins; /* both copies of some card in play */
+    int narrow; /* every suit's key code fits one word (16 cards a suit at most) */
     int killer[MAXSUIT + 1]; /* per cards in hand, the last lead that cut */
     long long nodes, probes, hits;
 } Core;
@@ -507,6 +508,8 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
         PyErr_SetString(PyExc_ValueError, "too many cards for the transposition key");
         goto fail;
     }
+    c->narrow = 1;
+    for (int s = 0; s < NSUITS; s++) c->narrow &= c->key_len[s] <= 16;
     c->trump_suit = rules->trump_suit;
     c->trumps = c->suit_masks[c->trump_suit];
     for (int p = 0; p < NCARDS; p++) c->twin[p] = BIT((p + COPY_STRIDE) % NCARDS);
@@ -616,32 +619,45 @@ static int set_position(Core *c, PyObject *hands, PyObject *trick, int before, i
     return 0;
 }
 
-/* One card of each group of equivalent cards of legal, cards of seat's hand, highest first:
- * a card of legal is equivalent to the next better one of legal when no card of another hand
- * or of the trick (left, not the seat's) lies between, and neither has its copy there. */
+/* The cards of seat's group representatives in suit s (mine: the bits of its legal cards of
+ * the suit), highest first, appended to reps[n..]; the new count. A card is equivalent to the
+ * next better one of mine when no card of another hand or of the trick (left, not the
+ * seat's) lies between, and neither has its copy there. */
+static int reps_in(Core *c, int seat, int s, uint32_t mine, int *reps, int n) {
+    uint32_t oth = c->left.bits[s] & ~c->held[seat][s], both = mine | oth;
+    for (uint32_t m = mine; m;) {
+        int b = 31 - __builtin_clz(m);
+        uint32_t bit = (uint32_t)1 << b, above = both & ~(2 * bit - 1);
+        int p = c->by_place[s][b];
+        m &= ~bit;
+        if (above) {
+            uint32_t near = above & -above; /* the next better card */
+            if ((near & mine) &&
+                (!c->twins || !(oth & (c->rbit[(p + COPY_STRIDE) % NCARDS] |
+                                       c->rbit[(c->by_place[s][__builtin_ctz(near)] +
+                                               COPY_STRIDE) % NCARDS]))))
+                continue;
+        }
+        reps[n++] = p;
+    }
+    return n;
+}
+
+/* One card of each group of equivalent cards of legal, cards of seat's hand, highest first
+ * (reps_in per suit). */
 static int reps_of(Core *c, int seat, u128 legal, int *reps) {
     int n = 0;
+    u128 hand = c->hands[seat];
     for (int s = 0; s < NSUITS; s++) {
-        u128 lm = legal & c->suit_masks[s];
-        if (!lm) continue;
-        uint32_t mine = 0, held = c->held[seat][s], oth = c->left.bits[s] & ~held;
-        if (lm == (c->hands[seat] & c->suit_masks[s])) mine = held;
-        else for (; lm; lm &= lm - 1) mine |= c->rbit[low_bit(lm)];
-        uint32_t both = mine | oth;
-        for (uint32_t m = mine; m;) {
-            int b = 31 - __builtin_clz(m);
-            uint32_t bit = (uint32_t)1 << b, above = both & ~(2 * bit - 1);
-            int p = c->by_place[s][b];
-            m &= ~bit;
-            if (above) {
-                uint32_t near = above & -above; /* the next better card */
-                int q = c->by_place[s][__builtin_ctz(near)];
-                if ((near & mine) && !(oth & (c->rbit[(p + COPY_STRIDE) % NCARDS] |
-                                              c->rbit[(q + COPY_STRIDE) % NCARDS])))
-                    continue;
-            }
-            reps[n++] = p;
+        uint32_t mine = c->held[seat][s];
+        if (!mine) continue;
+        if (legal != hand) {
+            u128 lm = legal & c->suit_masks[s];
+            if (!lm) continue;
+            if (lm != (hand & c->suit_masks[s]))
+                for (mine = 0; lm; lm &= lm - 1) mine |= c->rbit[low_bit(lm)];
         }
+        n = reps_in(c, seat, s, mine, reps, n);
     }
     return n;
 }
@@ -679,6 +695,19 @@ static void sort_moves(int *moves, int (*score)[3], int n) {
         score[j + 1][0] = s0;
         score[j + 1][1] = s1;
         score[j + 1][2] = s2;
+    }
+}
+
+/* Stable insertion sort of moves by their weights w, highest first. */
+static void sort_weights(int *moves, int *w, int n) {
+    for (int i = 1; i < n; i++) {
+        int m = moves[i], x = w[i], j = i - 1;
+        for (; j >= 0 && w[j] < x; j--) {
+            moves[j + 1] = moves[j];
+            w[j + 1] = w[j];
+        }
+        moves[j + 1] = m;
+        w[j + 1] = x;
     }
 }
 
@@ -816,7 +845,7 @@ static void lead_weights(Core *c, int seat, int *moves, int n, u128 present, int
     int tl = __builtin_popcount(h[lho][t]), tr = __builtin_popcount(h[rho][t]);
     int tp = __builtin_popcount(h[pd][t]), tpt = top_of(c, t, h[pd][t]);
     int plt = top_of(c, t, h[lho][t]), prt = top_of(c, t, h[rho][t]);
-    int score[NCARDS][3], cur = -1, hold[3], cl = 0, cr = 0, cp = 0, count = 0, pd_tops = 0;
+    int score[NCARDS], cur = -1, hold[3], cl = 0, cr = 0, cp = 0, count = 0, pd_tops = 0;
     for (int i = 0; i < n; i++) {
         int p = moves[i], s = c->eff[p], R = rank_of(c, p);
         if (s != cur) { /* the suit's holders and lengths, once per suit */
@@ -902,11 +931,9 @@ static void lead_weights(Core *c, int seat, int *moves, int n, u128 present, int
         }
         if (p == killer) w += bonus_k;
         else if (p == tt_lead) w += bonus_tt;
-        score[i][0] = -w;
-        score[i][1] = 0;
-        score[i][2] = 0;
+        score[i] = w;
     }
-    sort_moves(moves, score, n);
+    sort_weights(moves, score, n);
 }
 
 /* Third hand, unable to beat the fourth hand's best card of the suit led (bits four): the
@@ -949,7 +976,7 @@ static void follow_weights(Core *c, int seat, int n, int led, int best_seat, int
     int force = n == 2 && mine[led] && max4 > top_of(c, led, mine[led]) && max4 > bs &&
                 !(trumps && best_trump) ? force_top(c, led, h[fourth][led], bs,
                                                     best_seat != leader, moves, nmoves) : -1;
-    int score[NCARDS][3];
+    int score[NCARDS];
     for (int i = 0; i < nmoves; i++) {
         int p = moves[i], s = c->eff[p], S = c->strength[p], R = rank_of(c, p), w;
         int place = place_of(c, p, left[s]), seq = in_run(c, p, mine[s], left[s]);
@@ -1032,11 +1059,9 @@ static void follow_weights(Core *c, int seat, int n, int led, int best_seat, int
                 else w = s == t ? 33 + place : 14 - R + val;
             }
         }
-        score[i][0] = -w;
-        score[i][1] = 0;
-        score[i][2] = 0;
+        score[i] = w;
     }
-    sort_moves(moves, score, nmoves);
+    sort_weights(moves, score, nmoves);
 }
 
 /* The cheapest card that wins the trick against the opponents still to play first, then:
@@ -1460,7 +1485,7 @@ static void tt_key(Core *c, int seat, uint64_t *key) {
     for (int s = 0; s < NSUITS; s++) {
         if (!c->key_len[s]) continue;
         int pos = c->key_offset[s], w = pos >> 6, b = pos & 63;
-        uint64_t lo = (uint64_t)c->left.code[s], hi = (uint64_t)(c->left.code[s] >> 64);
+        uint64_t lo = c->left.code[s][0], hi = c->left.code[s][1];
         key[w] |= lo << b;
         if (w + 1 < KEYWORDS) key[w + 1] |= (b ? lo >> (64 - b) : 0) | hi << b;
         if (b && w + 2 < KEYWORDS) key[w + 2] |= hi >> (64 - b);
@@ -1482,7 +1507,8 @@ static void set_left(Core *c, u128 present) {
             kpres |= (uint32_t)1 << i;
         }
         c->left.kpres[s] = kpres;
-        c->left.code[s] = code;
+        c->left.code[s][0] = (uint64_t)code;
+        c->left.code[s][1] = (uint64_t)(code >> 64);
         c->left.bits[s] = 0;
     }
     for (u128 m = present; m; m &= m - 1) c->left.bits[c->eff[low_bit(m)]] |= c->rbit[low_bit(m)];
@@ -1496,11 +1522,20 @@ static void take_out(Core *c, u128 cards) {
         if (i < 0) continue;
         uint64_t kpres = c->left.kpres[s];
         int r = __builtin_popcountll(kpres & (((uint64_t)1 << i) - 1));
-        u128 low = ((u128)1 << (4 * r)) - 1, code = c->left.code[s];
-        code = (code & low) | (code >> 4 & ~low);
-        if ((uint64_t)c->tie_above[s] >> (i + 1) & 1 && kpres >> (i + 1) & 1)
-            code &= ~((u128)8 << (4 * r)); /* the card below tied with this one */
-        c->left.code[s] = code;
+        int tie = (uint64_t)c->tie_above[s] >> (i + 1) & 1 && kpres >> (i + 1) & 1;
+        if (c->narrow) { /* the suit's code in one word */
+            uint64_t low = ((uint64_t)1 << (4 * r)) - 1, code = c->left.code[s][0];
+            code = (code & low) | (code >> 4 & ~low);
+            if (tie) code &= ~((uint64_t)8 << (4 * r)); /* the card below tied with this one */
+            c->left.code[s][0] = code;
+        } else {
+            u128 low = ((u128)1 << (4 * r)) - 1;
+            u128 code = (u128)c->left.code[s][1] << 64 | c->left.code[s][0];
+            code = (code & low) | (code >> 4 & ~low);
+            if (tie) code &= ~((u128)8 << (4 * r));
+            c->left.code[s][0] = (uint64_t)code;
+            c->left.code[s][1] = (uint64_t)(code >> 64);
+        }
         c->left.kpres[s] = (uint32_t)(kpres & ~((uint64_t)1 << i));
     }
 }
@@ -2020,7 +2055,8 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
             moves[0] = top_bit(follow);
             nmoves = 1;
         } else {
-            nmoves = reps_of(c, seat, legal, moves);
+            nmoves = follow ? reps_in(c, seat, led, c->held[seat][led], moves, 0)
+                            : reps_of(c, seat, legal, moves);
         }
         if (nmoves > 1 && c->opposite)
             follow_weights(c, seat, n, led, best_seat, best_card, moves, nmoves, present);
