@@ -182,6 +182,12 @@ typedef struct {
     uint64_t code[NSUITS][2]; /* low word, high word (0 when Core.narrow) */
 } Left;
 
+/* One suit's part of Left, kept while a trick's cards are out of it. */
+typedef struct {
+    uint32_t kpres, bits;
+    uint64_t code[2];
+} SuitLeft;
+
 typedef struct {
     int seat, card;
 } Played;
@@ -243,6 +249,20 @@ typedef struct {
     int killer[MAXSUIT + 1]; /* per cards in hand, the last lead that cut */
     long long nodes, probes, hits;
 } Core;
+
+static void suit_left(const Core *c, int s, SuitLeft *x) {
+    x->kpres = c->left.kpres[s];
+    x->bits = c->left.bits[s];
+    x->code[0] = c->left.code[s][0];
+    x->code[1] = c->left.code[s][1];
+}
+
+static void set_suit_left(Core *c, int s, const SuitLeft *x) {
+    c->left.kpres[s] = x->kpres;
+    c->left.bits[s] = x->bits;
+    c->left.code[s][0] = x->code[0];
+    c->left.code[s][1] = x->code[1];
+}
 
 static int to_u128(PyObject *o, u128 *out) {
     if (PyLong_CheckExact(o) && _PyLong_NumBits(o) <= 64) { /* most hands: one word */
@@ -548,6 +568,13 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
             }
         }
     }
+    int suits = 0; /* suits with cards */
+    for (int s = 0; s < NSUITS; s++) suits += c->key_len[s] > 0;
+    c->fast = c->nseats == 4 && c->opposite && !c->twins && c->narrow && !c->restricts &&
+              c->partition && !(present >> 64) && suits <= KEYWORDS;
+    if (c->fast) /* the key: a word per suit (the leader is in the bucket key) */
+        for (int s = 0, w = 0; s < NSUITS; s++)
+            if (c->key_len[s]) c->key_offset[s] = 64 * w++;
     for (int s = 0; s < NSUITS; s++)
         for (int m = 0; m <= c->key_len[s]; m++) {
             uint64_t *w = c->prefix[s][m];
@@ -568,8 +595,6 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
                 c->len_bit[c->seats[j]][s] = 4 + 5 * (fields % 12);
                 fields++;
             }
-    c->fast = c->nseats == 4 && c->opposite && !c->twins && c->narrow && !c->restricts &&
-              c->partition && !(present >> 64);
     /* the tables grow as they fill: a few dozen buckets for a five-card hand, thousands for
      * thirteen cards */
     size_t cap = pow2_at_least((size_t)popcount(present));
@@ -1653,6 +1678,11 @@ static void FN(sure)(Core *c, CS present, int leader, const int *want, int *mine
  * and a 1 after it (the end). */
 static void FN(tt_key)(Core *c, int seat, uint64_t *key) {
     memset(key, 0, KEYWORDS * sizeof(uint64_t));
+#if SEARCH_PASS == 1 /* a word per suit (Core.fast), the end marker left out: no mask holds it */
+    for (int s = 0; s < NSUITS; s++)
+        if (c->key_len[s]) key[c->key_offset[s] >> 6] = c->left.code[s][0];
+    return;
+#endif
     key[0] = (uint64_t)seat;
     for (int s = 0; s < NSUITS; s++) {
         if (!c->key_len[s]) continue;
@@ -1762,6 +1792,10 @@ static int FN(entry_matches)(const PEntry *e, const uint64_t *key) {
  * one word, so that an entry is passed over with one test when one of those differs. */
 static uint64_t FN(filter)(Core *c, const uint64_t *key) {
     uint64_t f = 0;
+#if SEARCH_PASS == 1 /* a word per suit (Core.fast) */
+    for (int w = 0; w < KEYWORDS; w++) f |= (key[w] & 0xFFF) << (12 * w);
+    return f;
+#endif
     for (int s = 0; s < NSUITS; s++) {
         int pos = c->key_offset[s], w = pos >> 6, b = pos & 63;
         uint64_t bits = key[w] >> b;
@@ -2155,11 +2189,15 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
     c->free = free;
     int floor[NSUITS] = {INT_MIN, INT_MIN, INT_MIN, INT_MIN, INT_MIN};
     int last = n + 1 == NSEATS(c);
-    Left kept, trick_gone; /* at a trick's last card: the cards left, without the trick's */
+    SuitLeft kept[NSUITS]; /* at a trick's last card: the suits of the trick's cards before */
+    int kept_suits = 0;     /* they were taken out of the cards left (bits) */
     if (last) {
-        kept = c->left;
+        for (CS g = gone; g; g &= g - 1) {
+            int s = c->eff[cs_low(g)];
+            if (!(kept_suits >> s & 1)) suit_left(c, s, &kept[s]);
+            kept_suits |= 1 << s;
+        }
         FN(take_out)(c, gone);
-        trick_gone = c->left;
     }
     for (int i = 0; i < nmoves; i++) {
         int p = moves[i], ok, s = c->eff[p];
@@ -2185,10 +2223,12 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
                     row[0] = c->played[row[1]].seat;
                     row[2] = bs;
                 }
+                SuitLeft before;
+                suit_left(c, s, &before);
                 FN(take_out)(c, bit);
                 ok = FN(search)(c, need - c->ours[bs], present & ~(gone | bit), bs, 0, 0, 0, 0, -1, 0,
                             &crel);
-                c->left = trick_gone;
+                set_suit_left(c, s, &before);
                 if (RESTRICTS(c)) c->nfinished--;
                 FN(trick_rel)(c, &crel, gone | bit, bc);
             } else {
@@ -2200,7 +2240,8 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
         FN(play_card)(c, seat, p, 1);
         if (ok < 0) {
             c->free = was_free;
-            if (last) c->left = kept;
+            for (int t = 0; t < NSUITS; t++)
+                if (kept_suits >> t & 1) set_suit_left(c, t, &kept[t]);
             return -1;
         }
         if (ok == maxing) {
@@ -2215,7 +2256,8 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
             floor[s] = rel->t[s];
     }
     c->free = was_free;
-    if (last) c->left = kept;
+    for (int t = 0; t < NSUITS; t++)
+        if (kept_suits >> t & 1) set_suit_left(c, t, &kept[t]);
     if (cut < 0) FN(extend_groups)(c, rel, moves, nmoves, legal, others);
     if (restricted) rel_all(rel); /* the variant's restriction may depend on any card */
     if (n == 0 && FN(tt_store)(c, bkey, where, key, rel, result, need,
