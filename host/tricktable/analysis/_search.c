@@ -242,6 +242,8 @@ typedef struct {
     uint32_t rbit[NCARDS];
     int by_place[NSUITS][MAXSUIT];
     uint32_t held[MAXSEATS][NSUITS];
+    int8_t owner[NCARDS]; /* the seat holding each card as the search starts (-1: none): at a
+                           * trick start, the holder of each card left */
     int opposite; /* four seats, partners opposite: DDS's lead weights */
     int twins; /* both copies of some card in play */
     int narrow; /* every suit's key code fits one word (16 cards a suit at most) */
@@ -729,9 +731,12 @@ done:
 static void set_lens(Core *c) {
     memset(c->lens, 0, sizeof(c->lens));
     memset(c->held, 0, sizeof(c->held));
+    memset(c->owner, -1, sizeof(c->owner));
     for (int j = 0; j < c->nseats; j++)
-        for (u128 h = c->hands[c->seats[j]]; h; h &= h - 1)
+        for (u128 h = c->hands[c->seats[j]]; h; h &= h - 1) {
             c->held[c->seats[j]][c->eff[low_bit(h)]] |= c->rbit[low_bit(h)];
+            c->owner[low_bit(h)] = (int8_t)c->seats[j];
+        }
     for (int x = 0; x < MAXSEATS; x++)
         for (int s = 0; s < NSUITS; s++)
             if (c->len_word[x][s] >= 0)
@@ -1025,10 +1030,9 @@ static void FN(top_holders)(Core *c, int s, uint32_t left, int *holder) {
     for (int k = 0; k < 3; k++) {
         holder[k] = -1;
         if (!left) continue;
-        uint32_t b = (uint32_t)1 << (31 - __builtin_clz(left));
-        for (int j = 0; j < NSEATS(c); j++)
-            if (c->held[c->seats[j]][s] & b) holder[k] = c->seats[j];
-        left &= ~b;
+        int b = 31 - __builtin_clz(left);
+        holder[k] = c->owner[c->by_place[s][b]];
+        left &= ~((uint32_t)1 << b);
     }
 }
 
@@ -1167,9 +1171,17 @@ static void FN(follow_weights)(Core *c, int seat, int n, int led, int best_seat,
     int follows = mine[led] != 0, bs = c->strength[best_card];
     int best_trump = c->eff[best_card] == t && led != t;
     int fourth = n == 1 ? last : next; /* the trick's third and fourth hands, after seat */
-    int max3 = FN(top_of)(c, led, h[next][led]), max4 = FN(top_of)(c, led, h[fourth][led]);
-    int min3 = FN(low_of)(c, led, h[next][led]), min4 = FN(low_of)(c, led, h[fourth][led]);
-    int t3 = FN(top_of)(c, t, h[next][t]), t4 = FN(top_of)(c, t, h[fourth][t]);
+    int max3 = INT_MIN, max4 = INT_MIN, min3 = INT_MIN, min4 = INT_MIN, t3 = INT_MIN, t4 = INT_MIN;
+    if (n == 1) { /* the later hands' cards: only the second and third hands look at them */
+        max3 = FN(top_of)(c, led, h[next][led]);
+        min3 = FN(low_of)(c, led, h[next][led]);
+        t3 = FN(top_of)(c, t, h[next][t]);
+    }
+    if (n <= 2) {
+        max4 = FN(top_of)(c, led, h[fourth][led]);
+        min4 = FN(low_of)(c, led, h[fourth][led]);
+        t4 = FN(top_of)(c, t, h[fourth][t]);
+    }
     int force = n == 2 && mine[led] && max4 > FN(top_of)(c, led, mine[led]) && max4 > bs &&
                 !(trumps && best_trump) ? FN(force_top)(c, led, h[fourth][led], bs,
                                                     best_seat != leader, moves, nmoves) : -1;
@@ -1500,9 +1512,7 @@ static void FN(sure)(Core *c, CS present, int leader, const int *want, int *mine
         run_holder[s] = -1;
         if (!all) continue;
         uint32_t best = (uint32_t)1 << (31 - __builtin_clz(all)), hand = 0;
-        int holder = -1, run = 0, last = -1;
-        for (int j = 0; j < NSEATS(c) && holder < 0; j++)
-            if (c->held[c->seats[j]][s] & best) holder = c->seats[j];
+        int holder = c->owner[c->by_place[s][31 - __builtin_clz(all)]], run = 0, last = -1;
         if (holder >= 0) hand = c->held[holder][s];
         uint32_t stop = all & ~hand; /* another hand's cards, and the holder's tied with one */
         for (uint32_t m = TWINS(c) ? stop : 0; m; m &= m - 1)
@@ -1955,8 +1965,12 @@ static int FN(best_follow)(Core *c, int seat, int led, int *card) {
     const uint32_t *held = c->held[seat];
     int k = INT_MIN;
     if (PARTITION(c) && !TWINS(c)) { /* a suit's best card has its best key */
+        if (held[led]) { /* following: its best card of the suit */
+            *card = c->by_place[led][31 - __builtin_clz(held[led])];
+            return keys[*card];
+        }
         for (int s = 0; s < NSUITS; s++) {
-            if (!held[s] || (follow && s != led)) continue;
+            if (!held[s]) continue;
             int q = c->by_place[s][31 - __builtin_clz(held[s])];
             if (keys[q] > k) { k = keys[q]; *card = q; }
         }
