@@ -827,6 +827,16 @@ static int first_guess(Core *c, u128 present, int remaining) {
  * seat's) lies between, and neither has its copy there. */
 static int FN(reps_in)(Core *c, int seat, int s, uint32_t mine, int *reps, int n) {
     uint32_t oth = c->left.bits[s] & ~c->held[seat][s], both = mine | oth;
+    if (!TWINS(c)) { /* a group: the cards of mine between two of oth; its best card */
+        for (uint32_t m = mine; m;) {
+            int b = 31 - __builtin_clz(m);
+            reps[n++] = c->by_place[s][b];
+            uint32_t below = oth & (((uint32_t)1 << b) - 1);
+            if (!below) break;
+            m &= ((uint32_t)1 << (31 - __builtin_clz(below))) - 1;
+        }
+        return n;
+    }
     for (uint32_t m = mine; m;) {
         int b = 31 - __builtin_clz(m);
         uint32_t bit = (uint32_t)1 << b, above = both & ~(2 * bit - 1);
@@ -1188,8 +1198,8 @@ static void FN(follow_weights)(Core *c, int seat, int n, int led, int best_seat,
     int score[NCARDS];
     for (int i = 0; i < nmoves; i++) {
         int p = moves[i], s = c->eff[p], S = c->strength[p], R = FN(rank_of)(c, p), w;
-        int place = FN(place_of)(c, p, left[s]), seq = FN(in_run)(c, p, mine[s], left[s]);
         if (n == 1 && NSEATS(c) > 2) { /* second hand (as DDS): later, it costs more than it saves */ /* second hand: next is third, last fourth (the player's partner) */
+            int place = FN(place_of)(c, p, left[s]), seq = FN(in_run)(c, p, mine[s], left[s]);
             int partner_wins = max4 > max3 && max4 > bs, void3 = max3 == INT_MIN;
             int void4 = max4 == INT_MIN;
             if (follows && !trumps) {
@@ -1231,6 +1241,7 @@ static void FN(follow_weights)(Core *c, int seat, int n, int led, int best_seat,
                 else w = 15 - R + keep;
             }
         } else if (n == 2) { /* third hand: next is fourth, the partner led */
+            int place = FN(place_of)(c, p, left[s]);
             int partner_ahead = best_seat == leader;
             if (follows) {
                 int top3 = FN(top_of)(c, led, mine[led]);
@@ -1264,8 +1275,9 @@ static void FN(follow_weights)(Core *c, int seat, int n, int led, int best_seat,
                 int val = FN(discard_add)(mine[s], left[s], 24, 2, 0);
                 if (led == t) w = -R + val;
                 else if (partner_ahead) w = (s == t ? 2 : 25) - R + val;
-                else if (best_trump) w = s == t ? (S > bs ? 33 : -13) + place : 14 - R + val;
-                else w = s == t ? 33 + place : 14 - R + val;
+                else if (best_trump)
+                    w = s == t ? (S > bs ? 33 : -13) + FN(place_of)(c, p, left[s]) : 14 - R + val;
+                else w = s == t ? 33 + FN(place_of)(c, p, left[s]) : 14 - R + val;
             }
         }
         score[i] = w;
