@@ -744,17 +744,18 @@ static void set_lens(Core *c) {
                                               << c->len_bit[x][s];
 }
 
-/* A first target: with trumps in play at a table of two partnerships (c->opposite), half the
- * remaining tricks rounded up, as DDS starts at 7 of 13 (the high cards guess such deals
- * badly: bridge deals 0-39, trick-start probes S 5.60 M -> 4.93 M, H 2.36 M -> 2.25 M, C 3.18 M
- * -> 3.10 M, D level; in no trump they guess better than half: 2.41 M against 2.51 M);
- * otherwise the side's share of the high cards (the four best of each suit, trumps counting
- * double) of the remaining tricks. */
+/* A first target. With trumps in play at a table of two partnerships (c->opposite): half
+ * the remaining tricks, moved by the side's share of the high cards (the four best of each
+ * suit, 4 3 2 1, every suit alike) and half a trick for each trump the side holds more than
+ * the other (bridge deals 0-59, the four suits, the guess's mean distance from the answer
+ * 2.14 tricks with half the tricks, DDS's 7 of 13, 1.58 with the high cards alone, 0.90 with
+ * both). Otherwise the side's share of the high cards (trumps counting double) of the
+ * remaining tricks. */
 static int first_guess(Core *c, u128 present, int remaining) {
-    if (c->opposite && (present & c->trumps)) return (remaining + 1) / 2;
-    int points[2] = {0, 0}; /* the side's, everyone else's */
+    int split = c->opposite && (present & c->trumps);
+    int points[2] = {0, 0}, trumps[2] = {0, 0}; /* the side's, everyone else's */
     for (int s = 0; s < NSUITS; s++) {
-        int weight = s == c->trump_suit ? 2 : 1, value = 4;
+        int weight = s == c->trump_suit && !split ? 2 : 1, value = 4;
         for (int i = 0; i < c->suit_len[s] && value; i++) {
             int p = c->suit_order[s][i];
             if (!(present & BIT(p))) continue;
@@ -769,7 +770,13 @@ static int first_guess(Core *c, u128 present, int remaining) {
         }
     }
     int total = points[0] + points[1];
-    return total ? (int)nearbyint((double)(remaining * points[0]) / total) : 0;
+    if (!split) return total ? (int)nearbyint((double)(remaining * points[0]) / total) : 0;
+    for (int j = 0; j < c->nseats; j++)
+        trumps[!c->ours[c->seats[j]]] += popcount(c->hands[c->seats[j]] & c->trumps);
+    double guess = remaining / 2.0 + (trumps[0] - trumps[1]) / 2.0;
+    if (total) guess += remaining * (points[0] - points[1]) / (2.0 * total);
+    int g = (int)nearbyint(guess);
+    return g < 0 ? 0 : g > remaining ? remaining : g;
 }
 
 
