@@ -13,7 +13,8 @@
  * weights) is described in solver.py and docs/analysis.md; this file is that description
  * in C.
  *
- * Bit sets of physical cards (up to 106, two copies of 53) are unsigned __int128.
+ * Bit sets of physical cards (up to 106, two copies of 53) are unsigned __int128, except in
+ * the search's first pass (one 64-bit word: "the search, compiled twice", below).
  */
 #ifndef SEARCH_PASS /* the file itself; its passes compile the search (below) */
 #define PY_SSIZE_T_CLEAN
@@ -1063,7 +1064,8 @@ static void FN(lead_weights)(Core *c, int seat, int *moves, int n, CS present, i
     int tl = __builtin_popcount(h[lho][t]), tr = __builtin_popcount(h[rho][t]);
     int tp = __builtin_popcount(h[pd][t]), tpt = FN(top_of)(c, t, h[pd][t]);
     int plt = FN(top_of)(c, t, h[lho][t]), prt = FN(top_of)(c, t, h[rho][t]);
-    int score[NCARDS], cur = -1, hold[3], cl = 0, cr = 0, cp = 0, count = 0, pd_tops = 0;
+    int score[NCARDS], cur = -1, hold[3] = {-1, -1, -1}, cl = 0, cr = 0, cp = 0, count = 0;
+    int pd_tops = 0;
     for (int i = 0; i < n; i++) {
         int p = moves[i], s = c->eff[p], R = FN(rank_of)(c, p);
         if (s != cur) { /* the suit's holders and lengths, once per suit */
@@ -1530,7 +1532,7 @@ static void FN(sure)(Core *c, CS present, int leader, const int *want, int *mine
         uint32_t all = c->left.bits[s];
         run_holder[s] = -1;
         if (!all) continue;
-        uint32_t best = (uint32_t)1 << (31 - __builtin_clz(all)), hand = 0;
+        uint32_t hand = 0;
         int holder = c->owner[c->by_place[s][31 - __builtin_clz(all)]], run = 0, last = -1;
         if (holder >= 0) hand = c->held[holder][s];
         uint32_t stop = all & ~hand; /* another hand's cards, and the holder's tied with one */
@@ -1572,11 +1574,13 @@ static void FN(sure)(Core *c, CS present, int leader, const int *want, int *mine
             if (c->ours[x] != mine && (c->hands[x] & c->trumps)) ruffers[nruff++] = c->hands[x];
         }
         for (int i = 0; i < ncash; i++)
-            cash += cash_k[i] = FN(cash_rounds)(c, cash_suit[i], cash_run[i], leader, ruffers, nruff);
+            cash += cash_k[i] = FN(cash_rounds)(c, cash_suit[i], cash_run[i], leader, ruffers,
+                                                nruff);
         if (cash && !FN(partners_discard)(c, leader, cash)) cash = 0;
         int own = cash + (trump_holder == leader ? trump_run : 0), most = own;
         for (int i = 0; i < nvia; i++) {
-            int h = via_holder[i], k = FN(cash_rounds)(c, via_suit[i], via_run[i], h, ruffers, nruff);
+            int h = via_holder[i];
+            int k = FN(cash_rounds)(c, via_suit[i], via_run[i], h, ruffers, nruff);
             if (k && !FN(partners_discard)(c, h, k)) k = 0;
             int total = k + (trump_holder == h ? trump_run : 0), add = 0;
             if (k && !nruff && cash && trump_holder != h && FN(own_then_via)(c, leader, h,
@@ -1671,7 +1675,8 @@ static void FN(sure)(Core *c, CS present, int leader, const int *want, int *mine
             int second = c->by_place[t][31 - __builtin_clz(rest)];
             for (int j = 0; j < NSEATS(c); j++) {
                 int x = c->seats[j];
-                if (!(c->hands[x] & CS_BIT(second)) || c->ours[x] != c->ours[trump_holder]) continue;
+                if (!(c->hands[x] & CS_BIT(second)) || c->ours[x] != c->ours[trump_holder])
+                    continue;
                 if (cs_popcount(c->hands[x] & c->trumps) > 1 ||
                     cs_popcount(c->hands[trump_holder] & c->trumps) > 1) {
                     count = 2;
@@ -2198,7 +2203,8 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
         if (n == 1 && NSEATS(c) > 2) { /* second hand only (as DDS): later it costs more */
             int want = c->ours[seat] ? need : cs_popcount(hand) - need + 1;
             int q = FN(sure_follow)(c, seat, n, led, best, best_seat, best_card, want, rel);
-            if (q && (c->ours[seat] ? q >= need : q > cs_popcount(hand) - need)) return c->ours[seat];
+            if (q && (c->ours[seat] ? q >= need : q > cs_popcount(hand) - need))
+                return c->ours[seat];
             rel_none(rel);
         }
         CS follow = hand & c->suit_masks[led];
@@ -2259,8 +2265,8 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
                 SuitLeft before;
                 suit_left(c, s, &before);
                 FN(take_out)(c, bit);
-                ok = FN(search)(c, need - c->ours[bs], present & ~(gone | bit), bs, 0, 0, 0, 0, -1, 0,
-                            &crel);
+                ok = FN(search)(c, need - c->ours[bs], present & ~(gone | bit), bs, 0, 0, 0, 0, -1,
+                                0, &crel);
                 set_suit_left(c, s, &before);
                 if (RESTRICTS(c)) c->nfinished--;
                 FN(trick_rel)(c, &crel, gone | bit, bc);
