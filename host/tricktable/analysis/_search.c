@@ -1190,6 +1190,18 @@ static void FN(follow_weights)(Core *c, int seat, int n, int led, int best_seat,
     int follows = mine[led] != 0, bs = c->strength[best_card];
     int best_trump = c->eff[best_card] == t && led != t;
     int fourth = n == 1 ? last : next; /* the trick's third and fourth hands, after seat */
+    if (n == 3 && follows) { /* fourth hand following: moves come best first (reps_in); */
+        /* the weights below put the cards that win the trick first, then the others, each
+         * lowest first (30 - R and -R): the same order without working them out */
+        int win = c->ours[best_seat] != c->ours[seat] && !(trumps && best_trump), k = 0;
+        int order[NCARDS];
+        for (int i = nmoves; i-- > 0;)
+            if (win && c->strength[moves[i]] > bs) order[k++] = moves[i];
+        for (int i = nmoves; i-- > 0;)
+            if (!win || c->strength[moves[i]] <= bs) order[k++] = moves[i];
+        memcpy(moves, order, nmoves * sizeof(int));
+        return;
+    }
     int max3 = INT_MIN, max4 = INT_MIN, min3 = INT_MIN, min4 = INT_MIN, t3 = INT_MIN, t4 = INT_MIN;
     if (n == 1) { /* the later hands' cards: only the second and third hands look at them */
         max3 = FN(top_of)(c, led, h[next][led]);
@@ -1274,11 +1286,9 @@ static void FN(follow_weights)(Core *c, int seat, int n, int led, int best_seat,
                                          : S > t4 ? 48 : -12) - R + add;
                 else w = (max4 != INT_MIN ? 72 : S > t4 ? 48 : 36) - R + add;
             }
-        } else { /* fourth hand */
+        } else { /* fourth hand, not following (following: above) */
             int partner_ahead = c->ours[best_seat] == c->ours[seat];
-            if (follows) {
-                w = partner_ahead || (trumps && best_trump) || S <= bs ? -R : 30 - R;
-            } else if (!trumps) {
+            if (!trumps) {
                 w = -R + FN(discard_add)(mine[s], left[s], 27, 6, 8);
             } else {
                 int val = FN(discard_add)(mine[s], left[s], 24, 2, 0);
