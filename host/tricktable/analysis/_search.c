@@ -13,8 +13,10 @@
  * weights) is described in solver.py and docs/analysis.md; this file is that description
  * in C.
  *
- * Bit sets of physical cards (up to 106, two copies of 53) are unsigned __int128.
+ * Bit sets of physical cards (up to 106, two copies of 53) are unsigned __int128, except in
+ * the search's first pass (one 64-bit word: "the search, compiled twice", below).
  */
+#ifndef SEARCH_PASS /* the file itself; its passes compile the search (below) */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <limits.h>
@@ -23,6 +25,7 @@
 #include <string.h>
 
 typedef unsigned __int128 u128;
+typedef unsigned __int128 wide; /* a suit's key code of more than 16 cards (not a card set) */
 
 #define NCARDS 106
 #define COPY_STRIDE 53
@@ -177,8 +180,14 @@ typedef struct {
  * start. */
 typedef struct {
     uint32_t kpres[NSUITS], bits[NSUITS];
-    u128 code[NSUITS];
+    uint64_t code[NSUITS][2]; /* low word, high word (0 when Core.narrow) */
 } Left;
+
+/* One suit's part of Left, kept while a trick's cards are out of it. */
+typedef struct {
+    uint32_t kpres, bits;
+    uint64_t code[2];
+} SuitLeft;
 
 typedef struct {
     int seat, card;
@@ -234,11 +243,29 @@ typedef struct {
     uint32_t rbit[NCARDS];
     int by_place[NSUITS][MAXSUIT];
     uint32_t held[MAXSEATS][NSUITS];
+    int8_t owner[NCARDS]; /* the seat holding each card as the search starts (-1: none): at a
+                           * trick start, the holder of each card left */
     int opposite; /* four seats, partners opposite: DDS's lead weights */
     int twins; /* both copies of some card in play */
+    int narrow; /* every suit's key code fits one word (16 cards a suit at most) */
+    int fast; /* the search's first pass: see "the search, compiled twice" */
     int killer[MAXSUIT + 1]; /* per cards in hand, the last lead that cut */
     long long nodes, probes, hits;
 } Core;
+
+static void suit_left(const Core *c, int s, SuitLeft *x) {
+    x->kpres = c->left.kpres[s];
+    x->bits = c->left.bits[s];
+    x->code[0] = c->left.code[s][0];
+    x->code[1] = c->left.code[s][1];
+}
+
+static void set_suit_left(Core *c, int s, const SuitLeft *x) {
+    c->left.kpres[s] = x->kpres;
+    c->left.bits[s] = x->bits;
+    c->left.code[s][0] = x->code[0];
+    c->left.code[s][1] = x->code[1];
+}
 
 static int to_u128(PyObject *o, u128 *out) {
     if (PyLong_CheckExact(o) && _PyLong_NumBits(o) <= 64) { /* most hands: one word */
@@ -507,6 +534,8 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
         PyErr_SetString(PyExc_ValueError, "too many cards for the transposition key");
         goto fail;
     }
+    c->narrow = 1;
+    for (int s = 0; s < NSUITS; s++) c->narrow &= c->key_len[s] <= 16;
     c->trump_suit = rules->trump_suit;
     c->trumps = c->suit_masks[c->trump_suit];
     for (int p = 0; p < NCARDS; p++) c->twin[p] = BIT((p + COPY_STRIDE) % NCARDS);
@@ -542,6 +571,13 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
             }
         }
     }
+    int suits = 0; /* suits with cards */
+    for (int s = 0; s < NSUITS; s++) suits += c->key_len[s] > 0;
+    c->fast = c->nseats == 4 && c->opposite && !c->twins && c->narrow && !c->restricts &&
+              c->partition && !(present >> 64) && suits <= KEYWORDS;
+    if (c->fast) /* the key: a word per suit (the leader is in the bucket key) */
+        for (int s = 0, w = 0; s < NSUITS; s++)
+            if (c->key_len[s]) c->key_offset[s] = 64 * w++;
     for (int s = 0; s < NSUITS; s++)
         for (int m = 0; m <= c->key_len[s]; m++) {
             uint64_t *w = c->prefix[s][m];
@@ -616,44 +652,244 @@ static int set_position(Core *c, PyObject *hands, PyObject *trick, int before, i
     return 0;
 }
 
-/* One card of each group of equivalent cards of legal, cards of seat's hand, highest first:
- * a card of legal is equivalent to the next better one of legal when no card of another hand
- * or of the trick (left, not the seat's) lies between, and neither has its copy there. */
-static int reps_of(Core *c, int seat, u128 legal, int *reps) {
-    int n = 0;
+/* The cards left, their codes and bits (Left) from present, every card not gone. */
+static void set_left(Core *c, u128 present) {
     for (int s = 0; s < NSUITS; s++) {
-        u128 lm = legal & c->suit_masks[s];
-        if (!lm) continue;
-        uint32_t mine = 0, held = c->held[seat][s], oth = c->left.bits[s] & ~held;
-        if (lm == (c->hands[seat] & c->suit_masks[s])) mine = held;
-        else for (; lm; lm &= lm - 1) mine |= c->rbit[low_bit(lm)];
-        uint32_t both = mine | oth;
+        uint32_t kpres = 0;
+        u128 code = 0;
+        int r = 0;
+        for (int i = 0; i < c->key_len[s]; i++) {
+            if (!(present & BIT(c->key_card[s][i]))) continue;
+            int tie = c->tie_above[s] >> i & 1 && kpres >> (i - 1) & 1;
+            code |= (u128)(c->key_holder[s][i] + (tie ? 8 : 0)) << (4 * r++);
+            kpres |= (uint32_t)1 << i;
+        }
+        c->left.kpres[s] = kpres;
+        c->left.code[s][0] = (uint64_t)code;
+        c->left.code[s][1] = (uint64_t)(code >> 64);
+        c->left.bits[s] = 0;
+    }
+    for (u128 m = present; m; m &= m - 1) c->left.bits[c->eff[low_bit(m)]] |= c->rbit[low_bit(m)];
+}
+
+/* The cards seat may lead from hand, asked of the variant once per hand and set of cards
+ * gone, and whether no lead is restricted any more below (*free). -1: an exception. */
+static int lead_mask(Core *c, int seat, u128 hand, u128 present, u128 *out, int *free) {
+    uint64_t k[KEYWORDS] = {(uint64_t)hand, (uint64_t)(hand >> 64), (uint64_t)present,
+                            (uint64_t)(present >> 64)};
+    int found;
+    Entry *e = table_find(&c->leads, k, &found);
+    if (found) {
+        *out = ((u128)e->v1 << 64) | e->v0;
+        *free = (int)(e->used >> 1);
+        return 0;
+    }
+    PyObject *hands = PyList_New(c->nplayers), *finished = NULL, *res = NULL;
+    int status = -1;
+    if (!hands) goto done;
+    for (int x = 0; x < c->nplayers; x++) {
+        PyObject *h = from_u128(c->hands[x]);
+        if (!h) goto done;
+        PyList_SET_ITEM(hands, x, h);
+    }
+    finished = PyList_New(c->nfinished);
+    if (!finished) goto done;
+    for (int t = 0; t < c->nfinished; t++) {
+        int first = c->finished[t][1];
+        PyObject *cards = PyList_New(c->nseats);
+        if (!cards) goto done;
+        for (int i = 0; i < c->nseats; i++) {
+            PyObject *pair = Py_BuildValue("(ii)", c->played[first + i].seat,
+                                           c->played[first + i].card);
+            if (!pair) { Py_DECREF(cards); goto done; }
+            PyList_SET_ITEM(cards, i, pair);
+        }
+        PyObject *row = Py_BuildValue("(iNi)", c->finished[t][0], cards, c->finished[t][2]);
+        if (!row) goto done;
+        PyList_SET_ITEM(finished, t, row);
+    }
+    if (!c->ask) {
+        PyErr_SetString(PyExc_RuntimeError, "the search's lead rule was cleared");
+        goto done;
+    }
+    res = PyObject_CallFunction(c->ask, "iOO", seat, hands, finished);
+    PyObject *mask;
+    if (!res || !PyArg_ParseTuple(res, "Op", &mask, free) || to_u128(mask, out) < 0) goto done;
+    e = table_get(&c->leads, k, &found);
+    if (!e) { PyErr_NoMemory(); goto done; }
+    e->v0 = (uint64_t)*out;
+    e->v1 = (uint64_t)(*out >> 64);
+    e->used = 1 | (uint64_t)(*free ? 2 : 0);
+    status = 0;
+done:
+    Py_XDECREF(hands);
+    Py_XDECREF(finished);
+    Py_XDECREF(res);
+    return status;
+}
+
+/* The bucket key's suit lengths (lens) and the bits held (held) from the hands. */
+static void set_lens(Core *c) {
+    memset(c->lens, 0, sizeof(c->lens));
+    memset(c->held, 0, sizeof(c->held));
+    memset(c->owner, -1, sizeof(c->owner));
+    for (int j = 0; j < c->nseats; j++)
+        for (u128 h = c->hands[c->seats[j]]; h; h &= h - 1) {
+            c->held[c->seats[j]][c->eff[low_bit(h)]] |= c->rbit[low_bit(h)];
+            c->owner[low_bit(h)] = (int8_t)c->seats[j];
+        }
+    for (int x = 0; x < MAXSEATS; x++)
+        for (int s = 0; s < NSUITS; s++)
+            if (c->len_word[x][s] >= 0)
+                c->lens[c->len_word[x][s]] |= (uint64_t)popcount(c->hands[x] & c->suit_masks[s])
+                                              << c->len_bit[x][s];
+}
+
+/* A first target. With trumps in play at a table of two partnerships (c->opposite): half
+ * the remaining tricks, moved by the side's share of the high cards (the four best of each
+ * suit, 4 3 2 1, every suit alike) and half a trick for each trump the side holds more than
+ * the other (bridge deals 0-59, the four suits, the guess's mean distance from the answer
+ * 2.14 tricks with half the tricks, DDS's 7 of 13, 1.58 with the high cards alone, 0.90 with
+ * both). Otherwise the side's share of the high cards (trumps counting double) of the
+ * remaining tricks. */
+static int first_guess(Core *c, u128 present, int remaining) {
+    int split = c->opposite && (present & c->trumps);
+    int points[2] = {0, 0}, trumps[2] = {0, 0}; /* the side's, everyone else's */
+    for (int s = 0; s < NSUITS; s++) {
+        int weight = s == c->trump_suit && !split ? 2 : 1, value = 4;
+        for (int i = 0; i < c->suit_len[s] && value; i++) {
+            int p = c->suit_order[s][i];
+            if (!(present & BIT(p))) continue;
+            for (int j = 0; j < c->nseats; j++) {
+                int x = c->seats[j];
+                if (c->hands[x] & BIT(p)) {
+                    points[!c->ours[x]] += value * weight;
+                    break;
+                }
+            }
+            value--;
+        }
+    }
+    int total = points[0] + points[1];
+    if (!split) return total ? (int)nearbyint((double)(remaining * points[0]) / total) : 0;
+    for (int j = 0; j < c->nseats; j++)
+        trumps[!c->ours[c->seats[j]]] += popcount(c->hands[c->seats[j]] & c->trumps);
+    double guess = remaining / 2.0 + (trumps[0] - trumps[1]) / 2.0;
+    if (total) guess += remaining * (points[0] - points[1]) / (2.0 * total);
+    int g = (int)nearbyint(guess);
+    return g < 0 ? 0 : g > remaining ? remaining : g;
+}
+
+
+/* -- the search, compiled twice ----------------------------------------------------------- *
+ *
+ * The search below is compiled twice from the same text (this file includes itself, with
+ * SEARCH_PASS 1 and 2): FN(name) is name_fast or name_gen. The first pass is for the tables
+ * most searches are of (Core.fast): four seats with partners opposite, one copy of each
+ * card, at most 64 cards (a card set in one word), 16 cards a suit at most, no lead
+ * restriction and cards ranked by strength in every suit; there the fields that say so are
+ * constants and the card sets one word, which the compiler folds and unrolls (bridge deals
+ * 0-5 x 5 strains: 13 % fewer instructions). The second pass reads them from the Core:
+ * every other table (Double Deck, three or five seats, lead restrictions). */
+#define SEARCH_PASS 1
+#include "_search.c"
+#undef SEARCH_PASS
+#define SEARCH_PASS 2
+#include "_search.c"
+#undef SEARCH_PASS
+
+#else /* SEARCH_PASS: the search, once per pass */
+
+#pragma GCC diagnostic ignored "-Wunused-function"
+#if SEARCH_PASS == 1
+#define FN(name) name##_fast
+#define CS uint64_t /* a card set */
+#define cs_popcount(x) __builtin_popcountll(x)
+#define cs_low(x) __builtin_ctzll(x)
+#define cs_top(x) (63 - __builtin_clzll(x))
+#define CS_BIT(p) ((uint64_t)1 << (p))
+#define NSEATS(c) 4
+#define TWINS(c) 0
+#define RESTRICTS(c) 0
+#define NARROW(c) 1
+#define PARTITION(c) 1
+#define OPPOSITE(c) 1
+#else
+#define FN(name) name##_gen
+#define CS u128
+#define cs_popcount popcount
+#define cs_low low_bit
+#define cs_top top_bit
+#define CS_BIT BIT
+#define NSEATS(c) ((c)->nseats)
+#define TWINS(c) ((c)->twins)
+#define RESTRICTS(c) ((c)->restricts)
+#define NARROW(c) ((c)->narrow)
+#define PARTITION(c) ((c)->partition)
+#define OPPOSITE(c) ((c)->opposite)
+#endif
+
+/* The cards of seat's group representatives in suit s (mine: the bits of its legal cards of
+ * the suit), highest first, appended to reps[n..]; the new count. A card is equivalent to the
+ * next better one of mine when no card of another hand or of the trick (left, not the
+ * seat's) lies between, and neither has its copy there. */
+static int FN(reps_in)(Core *c, int seat, int s, uint32_t mine, int *reps, int n) {
+    uint32_t oth = c->left.bits[s] & ~c->held[seat][s], both = mine | oth;
+    if (!TWINS(c)) { /* a group: the cards of mine between two of oth; its best card */
         for (uint32_t m = mine; m;) {
             int b = 31 - __builtin_clz(m);
-            uint32_t bit = (uint32_t)1 << b, above = both & ~(2 * bit - 1);
-            int p = c->by_place[s][b];
-            m &= ~bit;
-            if (above) {
-                uint32_t near = above & -above; /* the next better card */
-                int q = c->by_place[s][__builtin_ctz(near)];
-                if ((near & mine) && !(oth & (c->rbit[(p + COPY_STRIDE) % NCARDS] |
-                                              c->rbit[(q + COPY_STRIDE) % NCARDS])))
-                    continue;
-            }
-            reps[n++] = p;
+            reps[n++] = c->by_place[s][b];
+            uint32_t below = oth & (((uint32_t)1 << b) - 1);
+            if (!below) break;
+            m &= ((uint32_t)1 << (31 - __builtin_clz(below))) - 1;
         }
+        return n;
+    }
+    for (uint32_t m = mine; m;) {
+        int b = 31 - __builtin_clz(m);
+        uint32_t bit = (uint32_t)1 << b, above = both & ~(2 * bit - 1);
+        int p = c->by_place[s][b];
+        m &= ~bit;
+        if (above) {
+            uint32_t near = above & -above; /* the next better card */
+            if ((near & mine) &&
+                (!TWINS(c) || !(oth & (c->rbit[(p + COPY_STRIDE) % NCARDS] |
+                                       c->rbit[(c->by_place[s][__builtin_ctz(near)] +
+                                               COPY_STRIDE) % NCARDS]))))
+                continue;
+        }
+        reps[n++] = p;
+    }
+    return n;
+}
+
+/* One card of each group of equivalent cards of legal, cards of seat's hand, highest first
+ * (reps_in per suit). */
+static int FN(reps_of)(Core *c, int seat, CS legal, int *reps) {
+    int n = 0;
+    CS hand = c->hands[seat];
+    for (int s = 0; s < NSUITS; s++) {
+        uint32_t mine = c->held[seat][s];
+        if (!mine) continue;
+        if (legal != hand) {
+            CS lm = legal & c->suit_masks[s];
+            if (!lm) continue;
+            if (lm != (hand & c->suit_masks[s]))
+                for (mine = 0; lm; lm &= lm - 1) mine |= c->rbit[cs_low(lm)];
+        }
+        n = FN(reps_in)(c, seat, s, mine, reps, n);
     }
     return n;
 }
 
 /* The strength of the lowest card of the group of equivalent cards p stands for (reps_of's
  * groups of legal, others the cards of the other hands and of the trick). */
-static int group_low(Core *c, int p, u128 legal, u128 others) {
+static int FN(group_low)(Core *c, int p, CS legal, CS others) {
     int s = c->eff[p], i = 0, low = p, prev = p;
     while (c->suit_order[s][i] != p) i++;
     for (i++; i < c->suit_len[s]; i++) {
         int q = c->suit_order[s][i];
-        u128 bit = BIT(q);
+        CS bit = CS_BIT(q);
         if (legal & bit) {
             if (others & (c->twin[q] | c->twin[prev])) break;
             low = prev = q;
@@ -665,7 +901,7 @@ static int group_low(Core *c, int p, u128 legal, u128 others) {
 }
 
 /* Stable insertion sort of moves by their (a, b, c) scores, ascending. */
-static void sort_moves(int *moves, int (*score)[3], int n) {
+static void FN(sort_moves)(int *moves, int (*score)[3], int n) {
     for (int i = 1; i < n; i++) {
         int m = moves[i], s0 = score[i][0], s1 = score[i][1], s2 = score[i][2];
         int j = i - 1;
@@ -682,6 +918,19 @@ static void sort_moves(int *moves, int (*score)[3], int n) {
     }
 }
 
+/* Stable insertion sort of moves by their weights w, highest first. */
+static void FN(sort_weights)(int *moves, int *w, int n) {
+    for (int i = 1; i < n; i++) {
+        int m = moves[i], x = w[i], j = i - 1;
+        for (; j >= 0 && w[j] < x; j--) {
+            moves[j + 1] = moves[j];
+            w[j + 1] = w[j];
+        }
+        moves[j + 1] = m;
+        w[j + 1] = x;
+    }
+}
+
 /* Winners nobody ruffs (other suits' before trumps), low cards to a partner's winner or to
  * a partner who ruffs (the suit's other cards, when no opponent ruffs), the suits whose best
  * card an opponent holds (low cards first: the high ones are left to win later), the best
@@ -691,18 +940,18 @@ static void sort_moves(int *moves, int (*score)[3], int n) {
  * best card is lowest. A
  * suit the leader heads but not with the card led is one an opponent may win like the
  * others. */
-static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
+static void FN(lead_order)(Core *c, int seat, int *moves, int n, CS present) {
     int mine = c->ours[seat];
-    u128 ruffers[MAXSEATS], partners[MAXSEATS], side = 0;
+    CS ruffers[MAXSEATS], partners[MAXSEATS], side = 0;
     int nruff = 0, npartners = 0;
-    for (int i = 0; i < c->nseats; i++) {
+    for (int i = 0; i < NSEATS(c); i++) {
         int x = c->seats[i];
         if (c->ours[x] == mine) side |= c->hands[x];
         if (!(c->hands[x] & c->trumps)) continue;
         if (c->ours[x] != mine) ruffers[nruff++] = c->hands[x];
         else if (x != seat) partners[npartners++] = c->hands[x];
     }
-    u128 partner_cards = side & ~c->hands[seat];
+    CS partner_cards = side & ~c->hands[seat];
     int tops[NSUITS] = {-2, -2, -2, -2, -2}, side_best[NSUITS];
     int score[NCARDS][3];
     for (int i = 0; i < n; i++) {
@@ -712,9 +961,9 @@ static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
             side_best[s] = -1;
             for (int j = 0; j < c->suit_len[s] && side_best[s] < 0; j++) {
                 int q = c->suit_order[s][j];
-                if (!(present & BIT(q))) continue;
+                if (!(present & CS_BIT(q))) continue;
                 if (tops[s] < 0) tops[s] = q;
-                if (side & BIT(q)) side_best[s] = c->strength[q];
+                if (side & CS_BIT(q)) side_best[s] = c->strength[q];
             }
         }
         int top = tops[s], ruffed = 0, partner_ruffs = 0;
@@ -730,20 +979,20 @@ static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
         } else if (ruffed) {
             sc = 0;
         } else {
-            sc = partner_ruffs || (partner_cards & BIT(top)) ? 3 : 2;
+            sc = partner_ruffs || (partner_cards & CS_BIT(top)) ? 3 : 2;
         }
         score[i][0] = -sc;
         int opp = 0;
-        for (int j = 0; j < c->nseats; j++) {
+        for (int j = 0; j < NSEATS(c); j++) {
             int x = c->seats[j];
-            if (c->ours[x] != mine) opp += popcount(c->hands[x] & c->suit_masks[s]);
+            if (c->ours[x] != mine) opp += cs_popcount(c->hands[x] & c->suit_masks[s]);
         }
         score[i][1] = sc == 2 || sc == 3 ? (present & c->trumps ? 0 : opp * 1024) + side_best[s]
                       : sc == 4 ? s == c->trump_suit : 0;
         /* within a group: the best cards high first, the others low first; then by card */
         score[i][2] = (sc == 4 || sc == 1 ? -c->strength[p] : c->strength[p]) * NCARDS + p;
     }
-    sort_moves(moves, score, n);
+    FN(sort_moves)(moves, score, n);
 }
 
 /* -- DDS's move weights ------------------------------------------------------------------ *
@@ -758,80 +1007,80 @@ static void lead_order(Core *c, int seat, int *moves, int n, u128 present) {
 
 /* The strength of the best (top_of) or worst (low_of) card of suit s among bits m, INT_MIN:
  * none. */
-static int top_of(Core *c, int s, uint32_t m) {
+static int FN(top_of)(Core *c, int s, uint32_t m) {
     return m ? c->strength[c->by_place[s][31 - __builtin_clz(m)]] : INT_MIN;
 }
 
-static int low_of(Core *c, int s, uint32_t m) {
+static int FN(low_of)(Core *c, int s, uint32_t m) {
     return m ? c->strength[c->by_place[s][__builtin_ctz(m)]] : INT_MIN;
 }
 
-static int rank_of(Core *c, int p) { return __builtin_ctz(c->rbit[p]) + 2; }
+static int FN(rank_of)(Core *c, int p) { return __builtin_ctz(c->rbit[p]) + 2; }
 
 /* Card p's place among the cards left (left: its suit's bits of them), 1 the best. */
-static int place_of(Core *c, int p, uint32_t left) {
+static int FN(place_of)(Core *c, int p, uint32_t left) {
     return __builtin_popcount(left >> __builtin_ctz(c->rbit[p]));
 }
 
 /* Whether p stands for a run: the next card left below it is in the same hand (mine). */
-static int in_run(Core *c, int p, uint32_t mine, uint32_t left) {
+static int FN(in_run)(Core *c, int p, uint32_t mine, uint32_t left) {
     uint32_t lower = left & (c->rbit[p] - 1);
     return lower && (mine >> (31 - __builtin_clz(lower)) & 1);
 }
 
 /* Whether bits mine hold the best card left (k = 0) or the second best (k = 1). */
-static int holds_nth(uint32_t mine, uint32_t left, int k) {
+static int FN(holds_nth)(uint32_t mine, uint32_t left, int k) {
     if (k && left) left &= ~((uint32_t)1 << (31 - __builtin_clz(left)));
     return left && (mine >> (31 - __builtin_clz(left)) & 1);
 }
 
 /* The weight of a discard (or ruff) from a suit of which seat holds mine: long suits
  * first (len << 6 / div), less from a king doubleton (kx) or a bare ace (ace). */
-static int discard_add(uint32_t mine, uint32_t left, int div, int kx, int ace) {
+static int FN(discard_add)(uint32_t mine, uint32_t left, int div, int kx, int ace) {
     int len = __builtin_popcount(mine), add = (len << 6) / div;
-    if (len == 2 && holds_nth(mine, left, 1)) add -= kx;
-    else if (len == 1 && holds_nth(mine, left, 0)) add -= ace;
+    if (len == 2 && FN(holds_nth)(mine, left, 1)) add -= kx;
+    else if (len == 1 && FN(holds_nth)(mine, left, 0)) add -= ace;
     return add;
 }
 
 /* Who holds the three best cards of suit s left (-1: nobody). */
-static void top_holders(Core *c, int s, uint32_t left, int *holder) {
+static void FN(top_holders)(Core *c, int s, uint32_t left, int *holder) {
     for (int k = 0; k < 3; k++) {
         holder[k] = -1;
         if (!left) continue;
-        uint32_t b = (uint32_t)1 << (31 - __builtin_clz(left));
-        for (int j = 0; j < c->nseats; j++)
-            if (c->held[c->seats[j]][s] & b) holder[k] = c->seats[j];
-        left &= ~b;
+        int b = 31 - __builtin_clz(left);
+        holder[k] = c->owner[c->by_place[s][b]];
+        left &= ~((uint32_t)1 << b);
     }
 }
 
-static void lead_weights(Core *c, int seat, int *moves, int n, u128 present, int tt_lead) {
+static void FN(lead_weights)(Core *c, int seat, int *moves, int n, CS present, int tt_lead) {
     int lho = c->next_seat[seat], pd = c->next_seat[lho], rho = c->next_seat[pd];
-    int tricks = popcount(c->hands[seat]), t = c->trump_suit;
+    int tricks = cs_popcount(c->hands[seat]), t = c->trump_suit;
     int killer = c->killer[tricks];
     int trumps = (present & c->trumps) != 0 && c->trumps_win;
     const uint32_t *left = c->left.bits;
     uint32_t (*h)[NSUITS] = c->held;
     int tl = __builtin_popcount(h[lho][t]), tr = __builtin_popcount(h[rho][t]);
-    int tp = __builtin_popcount(h[pd][t]), tpt = top_of(c, t, h[pd][t]);
-    int plt = top_of(c, t, h[lho][t]), prt = top_of(c, t, h[rho][t]);
-    int score[NCARDS][3], cur = -1, hold[3], cl = 0, cr = 0, cp = 0, count = 0, pd_tops = 0;
+    int tp = __builtin_popcount(h[pd][t]), tpt = FN(top_of)(c, t, h[pd][t]);
+    int plt = FN(top_of)(c, t, h[lho][t]), prt = FN(top_of)(c, t, h[rho][t]);
+    int score[NCARDS], cur = -1, hold[3] = {-1, -1, -1}, cl = 0, cr = 0, cp = 0, count = 0;
+    int pd_tops = 0;
     for (int i = 0; i < n; i++) {
-        int p = moves[i], s = c->eff[p], R = rank_of(c, p);
+        int p = moves[i], s = c->eff[p], R = FN(rank_of)(c, p);
         if (s != cur) { /* the suit's holders and lengths, once per suit */
             cur = s;
-            top_holders(c, s, left[s], hold);
+            FN(top_holders)(c, s, left[s], hold);
             cl = __builtin_popcount(h[lho][s]);
             cr = __builtin_popcount(h[rho][s]);
             cp = __builtin_popcount(h[pd][s]);
             count = ((cl ? cl : tricks) + (cr ? cr : tricks)) << 2;
             pd_tops = h[pd][s] > (h[lho][s] | h[rho][s]); /* its best card above theirs */
         }
-        int place = place_of(c, p, left[s]), seq = in_run(c, p, h[seat][s], left[s]);
+        int place = FN(place_of)(c, p, left[s]), seq = FN(in_run)(c, p, h[seat][s], left[s]);
         int win = hold[0], second = hold[1], third = hold[2], w;
         int is_best = !(left[s] & ~(2 * c->rbit[p] - 1));
-        int is_second = holds_nth(c->rbit[p], left[s], 1);
+        int is_second = FN(holds_nth)(c->rbit[p], left[s], 1);
         int bonus_tt = 0, bonus_k = 0, d;
         if (!trumps) {
             d = -((count << 5) / 19) - (cp ? 0 : 9);
@@ -902,18 +1151,16 @@ static void lead_weights(Core *c, int seat, int *moves, int n, u128 present, int
         }
         if (p == killer) w += bonus_k;
         else if (p == tt_lead) w += bonus_tt;
-        score[i][0] = -w;
-        score[i][1] = 0;
-        score[i][2] = 0;
+        score[i] = w;
     }
-    sort_moves(moves, score, n);
+    FN(sort_weights)(moves, score, n);
 }
 
 /* Third hand, unable to beat the fourth hand's best card of the suit led (bits four): the
  * cheapest of moves (one per group, best first) that beats the fourth hand's next group, to
  * force its best card out; or, second hand winning (second) with best, the cheapest that
  * beats it. -1: none (DDS's RankForcesAce). */
-static int force_top(Core *c, int led, uint32_t four, int best, int second, const int *moves,
+static int FN(force_top)(Core *c, int led, uint32_t four, int best, int second, const int *moves,
                      int nmoves) {
     uint32_t top = (uint32_t)1 << (31 - __builtin_clz(four));
     uint32_t below = c->left.bits[led] & ~four & (top - 1); /* another's card under its best */
@@ -934,8 +1181,8 @@ static int force_top(Core *c, int led, uint32_t four, int best, int second, cons
 
 /* seat plays the trick's n-th card (0 < n): best_seat, best_card the trick's best card so
  * far (at second hand the card led). */
-static void follow_weights(Core *c, int seat, int n, int led, int best_seat, int best_card,
-                           int *moves, int nmoves, u128 present) {
+static void FN(follow_weights)(Core *c, int seat, int n, int led, int best_seat, int best_card,
+                           int *moves, int nmoves, CS present) {
     int t = c->trump_suit, trumps = (present & c->trumps) != 0 && c->trumps_win;
     int next = c->next_seat[seat], last = c->next_seat[next];
     int leader = n == 1 ? c->next_seat[last] : n == 2 ? last : next;
@@ -943,17 +1190,37 @@ static void follow_weights(Core *c, int seat, int n, int led, int best_seat, int
     int follows = mine[led] != 0, bs = c->strength[best_card];
     int best_trump = c->eff[best_card] == t && led != t;
     int fourth = n == 1 ? last : next; /* the trick's third and fourth hands, after seat */
-    int max3 = top_of(c, led, h[next][led]), max4 = top_of(c, led, h[fourth][led]);
-    int min3 = low_of(c, led, h[next][led]), min4 = low_of(c, led, h[fourth][led]);
-    int t3 = top_of(c, t, h[next][t]), t4 = top_of(c, t, h[fourth][t]);
-    int force = n == 2 && mine[led] && max4 > top_of(c, led, mine[led]) && max4 > bs &&
-                !(trumps && best_trump) ? force_top(c, led, h[fourth][led], bs,
+    if (n == 3 && follows) { /* fourth hand following: moves come best first (reps_in); */
+        /* the weights below put the cards that win the trick first, then the others, each
+         * lowest first (30 - R and -R): the same order without working them out */
+        int win = c->ours[best_seat] != c->ours[seat] && !(trumps && best_trump), k = 0;
+        int order[NCARDS];
+        for (int i = nmoves; i-- > 0;)
+            if (win && c->strength[moves[i]] > bs) order[k++] = moves[i];
+        for (int i = nmoves; i-- > 0;)
+            if (!win || c->strength[moves[i]] <= bs) order[k++] = moves[i];
+        memcpy(moves, order, nmoves * sizeof(int));
+        return;
+    }
+    int max3 = INT_MIN, max4 = INT_MIN, min3 = INT_MIN, min4 = INT_MIN, t3 = INT_MIN, t4 = INT_MIN;
+    if (n == 1) { /* the later hands' cards: only the second and third hands look at them */
+        max3 = FN(top_of)(c, led, h[next][led]);
+        min3 = FN(low_of)(c, led, h[next][led]);
+        t3 = FN(top_of)(c, t, h[next][t]);
+    }
+    if (n <= 2) {
+        max4 = FN(top_of)(c, led, h[fourth][led]);
+        min4 = FN(low_of)(c, led, h[fourth][led]);
+        t4 = FN(top_of)(c, t, h[fourth][t]);
+    }
+    int force = n == 2 && mine[led] && max4 > FN(top_of)(c, led, mine[led]) && max4 > bs &&
+                !(trumps && best_trump) ? FN(force_top)(c, led, h[fourth][led], bs,
                                                     best_seat != leader, moves, nmoves) : -1;
-    int score[NCARDS][3];
+    int score[NCARDS];
     for (int i = 0; i < nmoves; i++) {
-        int p = moves[i], s = c->eff[p], S = c->strength[p], R = rank_of(c, p), w;
-        int place = place_of(c, p, left[s]), seq = in_run(c, p, mine[s], left[s]);
-        if (n == 1 && c->nseats > 2) { /* second hand (as DDS): later, it costs more than it saves */ /* second hand: next is third, last fourth (the player's partner) */
+        int p = moves[i], s = c->eff[p], S = c->strength[p], R = FN(rank_of)(c, p), w;
+        if (n == 1 && NSEATS(c) > 2) { /* second hand (as DDS): later, it costs more than it saves */ /* second hand: next is third, last fourth (the player's partner) */
+            int place = FN(place_of)(c, p, left[s]), seq = FN(in_run)(c, p, mine[s], left[s]);
             int partner_wins = max4 > max3 && max4 > bs, void3 = max3 == INT_MIN;
             int void4 = max4 == INT_MIN;
             if (follows && !trumps) {
@@ -972,7 +1239,7 @@ static void follow_weights(Core *c, int seat, int n, int led, int best_seat, int
                 else win = void4 && t4 != INT_MIN;
                 if (win) {
                     if (min3 > S) w = 40 + place;
-                    else if (max4 > bs && top_of(c, led, h[leader][led]) > max4) w = 41 + place;
+                    else if (max4 > bs && FN(top_of)(c, led, h[leader][led]) > max4) w = 41 + place;
                     else if (S > bs)
                         w = S < max4 ? 78 - R : S > max3 ? 73 - R : seq ? 62 - R : 49 - R;
                     else w = void4 ? 40 - R : 47 - R;
@@ -980,11 +1247,11 @@ static void follow_weights(Core *c, int seat, int n, int led, int best_seat, int
                 else if (S < bs) w = -16 + place;
                 else w = seq ? 22 - R : 10 - R;
             } else if (!trumps) {
-                w = -R + (partner_wins ? discard_add(mine[s], left[s], 23, 2, 3)
-                                       : discard_add(mine[s], left[s], 33, 6, 8));
+                w = -R + (partner_wins ? FN(discard_add)(mine[s], left[s], 23, 2, 3)
+                                       : FN(discard_add)(mine[s], left[s], 33, 6, 8));
             } else {
-                int keep = discard_add(mine[s], left[s], 36, 4, 0);
-                int give = discard_add(mine[s], left[s], 44, 0, 0);
+                int keep = FN(discard_add)(mine[s], left[s], 36, 4, 0);
+                int give = FN(discard_add)(mine[s], left[s], 44, 0, 0);
                 if (led == t) w = -R + (partner_wins ? give : keep);
                 else if (s != t && !void3)
                     w = -R + (partner_wins || (void4 && t4 != INT_MIN) ? 60 + give : keep - 2);
@@ -995,9 +1262,10 @@ static void follow_weights(Core *c, int seat, int n, int led, int best_seat, int
                 else w = 15 - R + keep;
             }
         } else if (n == 2) { /* third hand: next is fourth, the partner led */
+            int place = FN(place_of)(c, p, left[s]);
             int partner_ahead = best_seat == leader;
             if (follows) {
-                int top3 = top_of(c, led, mine[led]);
+                int top3 = FN(top_of)(c, led, mine[led]);
                 if (trumps && best_trump) w = -R; /* second hand ruffed */
                 else if (trumps && led != t && max4 == INT_MIN)
                     w = !partner_ahead && S > bs ? 20 - R : -R;
@@ -1005,57 +1273,54 @@ static void follow_weights(Core *c, int seat, int n, int led, int best_seat, int
                 else w = S > bs && S > max4 ? (trumps ? 58 : 60) - R : -R;
                 if (p == force) w += 20;
             } else if (!trumps) {
-                w = -R + discard_add(mine[s], left[s], 24, 4, 4);
+                w = -R + FN(discard_add)(mine[s], left[s], 24, 4, 4);
             } else {
-                int add = discard_add(mine[s], left[s], 50, 0, 0);
-                if (led == t || s != t) w = -R + discard_add(mine[s], left[s], 40, 0, 0);
+                int add = FN(discard_add)(mine[s], left[s], 50, 0, 0);
+                if (led == t || s != t) w = -R + FN(discard_add)(mine[s], left[s], 40, 0, 0);
                 else if (partner_ahead && bs > max4 && (max4 != INT_MIN || t4 == INT_MIN))
                     w = -R - 50; /* no ruff of the partner's sure winner */
                 else if (best_trump && S < bs)
-                    w = -32 + place + discard_add(mine[s], left[s], 40, 0, 0);
+                    w = -32 + place + FN(discard_add)(mine[s], left[s], 40, 0, 0);
                 else if (partner_ahead)
-                    w = (max4 != INT_MIN ? (holds_nth(h[leader][led], left[led], 1) ? 36 : 48)
+                    w = (max4 != INT_MIN ? (FN(holds_nth)(h[leader][led], left[led], 1) ? 36 : 48)
                                          : S > t4 ? 48 : -12) - R + add;
                 else w = (max4 != INT_MIN ? 72 : S > t4 ? 48 : 36) - R + add;
             }
-        } else { /* fourth hand */
+        } else { /* fourth hand, not following (following: above) */
             int partner_ahead = c->ours[best_seat] == c->ours[seat];
-            if (follows) {
-                w = partner_ahead || (trumps && best_trump) || S <= bs ? -R : 30 - R;
-            } else if (!trumps) {
-                w = -R + discard_add(mine[s], left[s], 27, 6, 8);
+            if (!trumps) {
+                w = -R + FN(discard_add)(mine[s], left[s], 27, 6, 8);
             } else {
-                int val = discard_add(mine[s], left[s], 24, 2, 0);
+                int val = FN(discard_add)(mine[s], left[s], 24, 2, 0);
                 if (led == t) w = -R + val;
                 else if (partner_ahead) w = (s == t ? 2 : 25) - R + val;
-                else if (best_trump) w = s == t ? (S > bs ? 33 : -13) + place : 14 - R + val;
-                else w = s == t ? 33 + place : 14 - R + val;
+                else if (best_trump)
+                    w = s == t ? (S > bs ? 33 : -13) + FN(place_of)(c, p, left[s]) : 14 - R + val;
+                else w = s == t ? 33 + FN(place_of)(c, p, left[s]) : 14 - R + val;
             }
         }
-        score[i][0] = -w;
-        score[i][1] = 0;
-        score[i][2] = 0;
+        score[i] = w;
     }
-    sort_moves(moves, score, nmoves);
+    FN(sort_weights)(moves, score, nmoves);
 }
 
 /* The cheapest card that wins the trick against the opponents still to play first, then:
  * partner winning (winning: the player's side has the best card so far), low cards; second
  * hand, low cards before the other winners; later, the other winners before low cards. */
-static void follow_order(Core *c, int seat, int n, int led, int best, int winning,
+static void FN(follow_order)(Core *c, int seat, int n, int led, int best, int winning,
                          int *moves, int nmoves) {
     const int *keys = c->keys[led];
     int mine = c->ours[seat], threat = -2;
     int x = c->next_seat[seat];
-    for (int k = n + 1; k < c->nseats; k++) {
+    for (int k = n + 1; k < NSEATS(c); k++) {
         if (c->ours[x] != mine) {
-            u128 h = c->hands[x];
+            CS h = c->hands[x];
             int suit = (h & c->suit_masks[led]) ? led : c->trump_suit;
-            u128 f = h & c->suit_masks[suit];
+            CS f = h & c->suit_masks[suit];
             if (f) {
                 for (int j = 0; j < c->suit_len[suit]; j++) {
                     int q = c->suit_order[suit][j];
-                    if (f & BIT(q)) {
+                    if (f & CS_BIT(q)) {
                         if (keys[q] > threat) threat = keys[q];
                         break;
                     }
@@ -1076,37 +1341,37 @@ static void follow_order(Core *c, int seat, int n, int led, int best, int winnin
         score[i][1] = k;
         score[i][2] = c->strength[p];
     }
-    sort_moves(moves, score, nmoves);
+    FN(sort_moves)(moves, score, nmoves);
 }
 
 /* The tricks holder's run of the best cards of suit s (run cards) takes when holder's side
  * leads it: as many rounds as every opponent holding a trump (ruffers) follows, or, when no
  * opponent holds a trump, the whole of holder's suit if nobody else holds more of it than the
  * run, else the run. */
-static int cash_rounds(Core *c, int s, int run, int holder, const u128 *ruffers, int nruff) {
-    u128 m = c->suit_masks[s];
+static int FN(cash_rounds)(Core *c, int s, int run, int holder, const CS *ruffers, int nruff) {
+    CS m = c->suit_masks[s];
     if (nruff) {
         int least = run;
         for (int r = 0; r < nruff; r++) {
-            int k = popcount(ruffers[r] & m);
+            int k = cs_popcount(ruffers[r] & m);
             if (k < least) least = k;
         }
         return least;
     }
-    for (int j = 0; j < c->nseats; j++) {
+    for (int j = 0; j < NSEATS(c); j++) {
         int x = c->seats[j];
-        if (x != holder && popcount(c->hands[x] & m) > run) return run;
+        if (x != holder && cs_popcount(c->hands[x] & m) > run) return run;
     }
-    return popcount(c->hands[holder] & m);
+    return cs_popcount(c->hands[holder] & m);
 }
 
 /* Whether every other hand of holder's side has cards other than trumps for the tricks
  * holder cashes (else a partner might have to ruff a winner). */
-static int partners_discard(Core *c, int holder, int tricks) {
-    for (int j = 0; j < c->nseats; j++) {
+static int FN(partners_discard)(Core *c, int holder, int tricks) {
+    for (int j = 0; j < NSEATS(c); j++) {
         int x = c->seats[j];
         if (c->ours[x] == c->ours[holder] && x != holder &&
-            popcount(c->hands[x] & ~c->trumps) < tricks)
+            cs_popcount(c->hands[x] & ~c->trumps) < tricks)
             return 0;
     }
     return 1;
@@ -1116,13 +1381,13 @@ static int partners_discard(Core *c, int holder, int tricks) {
  * lead suit s to partner h's run (k tricks): h keeps its cards of s, having other cards than
  * trumps and s for the leader's tricks, and every other partner has cards other than trumps
  * for both. */
-static int own_then_via(Core *c, int leader, int h, int s, int own, int k) {
-    u128 plain = ~c->trumps;
-    for (int j = 0; j < c->nseats; j++) {
+static int FN(own_then_via)(Core *c, int leader, int h, int s, int own, int k) {
+    CS plain = ~c->trumps;
+    for (int j = 0; j < NSEATS(c); j++) {
         int x = c->seats[j];
         if (c->ours[x] != c->ours[leader] || x == leader) continue;
-        if (x == h ? popcount(c->hands[x] & plain & ~c->suit_masks[s]) < own
-                   : popcount(c->hands[x] & plain) < own + k)
+        if (x == h ? cs_popcount(c->hands[x] & plain & ~c->suit_masks[s]) < own
+                   : cs_popcount(c->hands[x] & plain) < own + k)
             return 0;
     }
     return 1;
@@ -1137,19 +1402,19 @@ static int own_then_via(Core *c, int leader, int h, int s, int own, int k) {
  * suit; the plan stops when the shorter hand would keep the lead with no card of the suit.
  * rel: the cards down to the lowest whose place the plan depends on (a round's winner while
  * an opponent follows, the longer hand's card that takes the lead back). */
-static int side_run(Core *c, int s, int leader, Rel *rel) {
+static int FN(side_run)(Core *c, int s, int leader, Rel *rel) {
     int partner = c->next_seat[c->next_seat[leader]], t = c->trump_suit;
     uint32_t a = c->held[leader][s], b = c->held[partner][s];
     if (!a) return 0;
     uint32_t side = a | b, stop = c->left.bits[s] & ~side; /* the opponents' cards */
     int o = 0, ruff = INT_MAX; /* the opponents' longest holding; rounds before a ruff */
-    for (int j = 0; j < c->nseats; j++) {
+    for (int j = 0; j < NSEATS(c); j++) {
         int x = c->seats[j], k = __builtin_popcount(c->held[x][s]);
         if (x == leader || x == partner) continue;
         if (k > o) o = k;
         if (s != t && c->held[x][t] && k < ruff) ruff = k;
     }
-    for (uint32_t m = c->twins ? stop : 0; m; m &= m - 1) /* a card tied with theirs */
+    for (uint32_t m = TWINS(c) ? stop : 0; m; m &= m - 1) /* a card tied with theirs */
         stop |= side & c->rbit[(c->by_place[s][__builtin_ctz(m)] + COPY_STRIDE) % NCARDS];
     uint32_t top = side & (stop ? ~((2u << (31 - __builtin_clz(stop))) - 1) : ~0u);
     int a_long = __builtin_popcount(a) >= __builtin_popcount(b);
@@ -1175,9 +1440,9 @@ static int side_run(Core *c, int s, int leader, Rel *rel) {
             low = c->strength[q] < low ? c->strength[q] : low;
         }
     }
-    u128 m = c->suit_masks[s];
+    CS m = c->suit_masks[s];
     if (r > ns && s != t &&
-        popcount((a_long ? c->hands[partner] : c->hands[leader]) & ~c->trumps & ~m) < r - ns)
+        cs_popcount((a_long ? c->hands[partner] : c->hands[leader]) & ~c->trumps & ~m) < r - ns)
         return 0; /* the shorter hand might have to play a trump on the suit */
     rel_none(rel);
     if (low != INT_MAX) rel_card(rel, s, low);
@@ -1185,10 +1450,10 @@ static int side_run(Core *c, int s, int leader, Rel *rel) {
 }
 
 /* The fewest cards of suit s an opponent holding a trump (ruffers) has; INT_MAX: none. */
-static int ruffers_follow(Core *c, int s, const u128 *ruffers, int nruff) {
+static int FN(ruffers_follow)(Core *c, int s, const CS *ruffers, int nruff) {
     int least = INT_MAX;
     for (int r = 0; r < nruff; r++) {
-        int k = popcount(ruffers[r] & c->suit_masks[s]);
+        int k = cs_popcount(ruffers[r] & c->suit_masks[s]);
         if (k < least) least = k;
     }
     return least;
@@ -1198,10 +1463,10 @@ static int ruffers_follow(Core *c, int s, const u128 *ruffers, int nruff) {
  * lowest card), that are the suit's best once the run is gone: h's cards right below the
  * run (no other hand's between), as many as h keeps after following the run's rounds with
  * its lowest cards. 0 with equal copies in play. rel: the lowest of them. */
-static int under_run(Core *c, int s, int run, int last, int h, Rel *rel) {
+static int FN(under_run)(Core *c, int s, int run, int last, int h, Rel *rel) {
     uint32_t below = c->left.bits[s] & (c->rbit[last] - 1), mine = c->held[h][s];
     int k = 0;
-    if (c->twins) return 0;
+    if (TWINS(c)) return 0;
     for (; below; k++) {
         uint32_t b = (uint32_t)1 << (31 - __builtin_clz(below));
         if (!(mine & b) || k >= __builtin_popcount(mine) - run) break;
@@ -1225,30 +1490,30 @@ static int under_run(Core *c, int s, int run, int last, int h, Rel *rel) {
  * suit (it leads only its own runs before); nobody can ruff, and the other hands' discards
  * only make h's suits shorter for cash_rounds. The best plan over the leader's partners;
  * rel: the cards it counts (the leader's runs all, when it cashes some). */
-static int partner_plan(Core *c, int leader, int own, const int *holder, const int *run,
+static int FN(partner_plan)(Core *c, int leader, int own, const int *holder, const int *run,
                         const int *last, const Rel *cashed, Rel *rel) {
     int best = 0;
-    for (int j = 0; j < c->nseats; j++) {
+    for (int j = 0; j < NSEATS(c); j++) {
         int h = c->seats[j], sum = 0, under = 0, entry = 0;
         if (h == leader || c->ours[h] != c->ours[leader]) continue;
-        u128 kept = 0;
+        CS kept = 0;
         Rel r;
         rel_none(&r);
         for (int s = 0; s < NSUITS; s++) {
             if (holder[s] == leader) { /* h's cards right under the leader's run */
-                int k = under_run(c, s, run[s], last[s], h, &r);
+                int k = FN(under_run)(c, s, run[s], last[s], h, &r);
                 under += k;
                 entry |= k && __builtin_popcount(c->held[leader][s]) > run[s];
                 continue;
             }
             if (holder[s] != h) continue;
-            sum += cash_rounds(c, s, run[s], h, NULL, 0);
+            sum += FN(cash_rounds)(c, s, run[s], h, NULL, 0);
             kept |= c->suit_masks[s];
             entry |= c->held[leader][s] != 0;
             rel_card(&r, s, c->strength[last[s]]);
         }
         if (!entry) continue;
-        int spare = popcount(c->hands[h] & ~kept) - under, first = own < spare ? own : spare;
+        int spare = cs_popcount(c->hands[h] & ~kept) - under, first = own < spare ? own : spare;
         if (first) rel_merge(&r, cashed);
         if (sum + under + first > best) {
             best = sum + under + first;
@@ -1264,7 +1529,7 @@ static int partner_plan(Core *c, int leader, int own, const int *holder, const i
  * the cards its count depends on (the runs counted; of the leader's runs, only as many as
  * reach want, the count that settles the test for the team, as DDS's quick tricks stop
  * there). */
-static void sure(Core *c, u128 present, int leader, const int *want, int *mine_out,
+static void FN(sure)(Core *c, CS present, int leader, const int *want, int *mine_out,
                  int *theirs_out, Rel *rel) {
     int trump_holder = -1, trump_run = 0, trump_last = -1;
     int cash_suit[NSUITS], cash_run[NSUITS], cash_last[NSUITS], cash_k[NSUITS], ncash = 0;
@@ -1277,13 +1542,11 @@ static void sure(Core *c, u128 present, int leader, const int *want, int *mine_o
         uint32_t all = c->left.bits[s];
         run_holder[s] = -1;
         if (!all) continue;
-        uint32_t best = (uint32_t)1 << (31 - __builtin_clz(all)), hand = 0;
-        int holder = -1, run = 0, last = -1;
-        for (int j = 0; j < c->nseats && holder < 0; j++)
-            if (c->held[c->seats[j]][s] & best) holder = c->seats[j];
+        uint32_t hand = 0;
+        int holder = c->owner[c->by_place[s][31 - __builtin_clz(all)]], run = 0, last = -1;
         if (holder >= 0) hand = c->held[holder][s];
         uint32_t stop = all & ~hand; /* another hand's cards, and the holder's tied with one */
-        for (uint32_t m = c->twins ? stop : 0; m; m &= m - 1)
+        for (uint32_t m = TWINS(c) ? stop : 0; m; m &= m - 1)
             stop |= hand & c->rbit[(c->by_place[s][__builtin_ctz(m)] + COPY_STRIDE) % NCARDS];
         hand &= stop ? ~((2u << (31 - __builtin_clz(stop))) - 1) : ~0u;
         if (hand) {
@@ -1313,22 +1576,24 @@ static void sure(Core *c, u128 present, int leader, const int *want, int *mine_o
         }
     }
     int cash = 0, via = 0, via_best = -1, both = 0;
-    if ((ncash || nvia) && !(c->restricts && !c->free && c->finished_before + c->nfinished == 0)) {
-        u128 ruffers[MAXSEATS];
+    if ((ncash || nvia) && !(RESTRICTS(c) && !c->free && c->finished_before + c->nfinished == 0)) {
+        CS ruffers[MAXSEATS];
         int nruff = 0;
-        for (int j = 0; j < c->nseats; j++) {
+        for (int j = 0; j < NSEATS(c); j++) {
             int x = c->seats[j];
             if (c->ours[x] != mine && (c->hands[x] & c->trumps)) ruffers[nruff++] = c->hands[x];
         }
         for (int i = 0; i < ncash; i++)
-            cash += cash_k[i] = cash_rounds(c, cash_suit[i], cash_run[i], leader, ruffers, nruff);
-        if (cash && !partners_discard(c, leader, cash)) cash = 0;
+            cash += cash_k[i] = FN(cash_rounds)(c, cash_suit[i], cash_run[i], leader, ruffers,
+                                                nruff);
+        if (cash && !FN(partners_discard)(c, leader, cash)) cash = 0;
         int own = cash + (trump_holder == leader ? trump_run : 0), most = own;
         for (int i = 0; i < nvia; i++) {
-            int h = via_holder[i], k = cash_rounds(c, via_suit[i], via_run[i], h, ruffers, nruff);
-            if (k && !partners_discard(c, h, k)) k = 0;
+            int h = via_holder[i];
+            int k = FN(cash_rounds)(c, via_suit[i], via_run[i], h, ruffers, nruff);
+            if (k && !FN(partners_discard)(c, h, k)) k = 0;
             int total = k + (trump_holder == h ? trump_run : 0), add = 0;
-            if (k && !nruff && cash && trump_holder != h && own_then_via(c, leader, h,
+            if (k && !nruff && cash && trump_holder != h && FN(own_then_via)(c, leader, h,
                     via_suit[i], own, k)) { /* the leader's own first, then the partner's */
                 total = own + k;
                 add = 1;
@@ -1345,14 +1610,14 @@ static void sure(Core *c, u128 present, int leader, const int *want, int *mine_o
      * trumps, so after the run only the leader holds trumps, each a trick, and its other
      * suits' runs cash as if nobody held a trump (asked only where any lead is allowed). */
     int draw = 0;
-    if (trump_holder == leader && c->trumps_win && !(c->restricts && !c->free)) {
-        draw = popcount(c->hands[leader] & c->trumps);
-        for (int j = 0; j < c->nseats && draw; j++) {
+    if (trump_holder == leader && c->trumps_win && !(RESTRICTS(c) && !c->free)) {
+        draw = cs_popcount(c->hands[leader] & c->trumps);
+        for (int j = 0; j < NSEATS(c) && draw; j++) {
             int x = c->seats[j];
-            if (x != leader && popcount(c->hands[x] & c->trumps) > trump_run) draw = 0;
+            if (x != leader && cs_popcount(c->hands[x] & c->trumps) > trump_run) draw = 0;
         }
         for (int i = 0; i < ncash && draw; i++)
-            draw += cash_rounds(c, cash_suit[i], cash_run[i], leader, NULL, 0);
+            draw += FN(cash_rounds)(c, cash_suit[i], cash_run[i], leader, NULL, 0);
     }
     int best[2] = {0, 0};
     rel_none(&rel[0]);
@@ -1381,21 +1646,21 @@ static void sure(Core *c, u128 present, int leader, const int *want, int *mine_o
         best[team] = draw;
         rel_none(&rel[team]);
         rel_card(&rel[team], c->trump_suit, c->strength[trump_last]);
-        int got = popcount(c->hands[leader] & c->trumps); /* the runs the count needs */
+        int got = cs_popcount(c->hands[leader] & c->trumps); /* the runs the count needs */
         for (int i = 0; i < ncash && got < want[team]; i++) {
-            got += cash_rounds(c, cash_suit[i], cash_run[i], leader, NULL, 0);
+            got += FN(cash_rounds)(c, cash_suit[i], cash_run[i], leader, NULL, 0);
             rel_card(&rel[team], cash_suit[i], c->strength[cash_last[i]]);
         }
     }
-    if (!(present & c->trumps) && !(c->restricts && !c->free) && best[team] < want[team]) {
+    if (!(present & c->trumps) && !(RESTRICTS(c) && !c->free) && best[team] < want[team]) {
         Rel r;
-        int k = partner_plan(c, leader, cash, run_holder, run_len, run_last, &cashed, &r);
+        int k = FN(partner_plan)(c, leader, cash, run_holder, run_len, run_last, &cashed, &r);
         if (k > best[team]) {
             best[team] = k;
             rel[team] = r;
         }
     }
-    if (c->opposite && !(c->restricts && !c->free) && (c->trumps_win || !(present & c->trumps))) {
+    if (OPPOSITE(c) && !(RESTRICTS(c) && !c->free) && (c->trumps_win || !(present & c->trumps))) {
         int partner = c->next_seat[c->next_seat[leader]];
         for (int s = 0; s < NSUITS; s++) {
             int la = __builtin_popcount(c->held[leader][s]);
@@ -1403,7 +1668,7 @@ static void sure(Core *c, u128 present, int leader, const int *want, int *mine_o
             if ((la > lb ? la : lb) <= best[team] || best[team] >= want[team])
                 continue; /* it cannot count more, or the count settles the test already */
             Rel r;
-            int k = side_run(c, s, leader, &r);
+            int k = FN(side_run)(c, s, leader, &r);
             if (k > best[team]) {
                 best[team] = k;
                 rel[team] = r;
@@ -1414,15 +1679,16 @@ static void sure(Core *c, u128 present, int leader, const int *want, int *mine_o
         team = c->ours[trump_holder] ? 0 : 1;
         int t = c->trump_suit, count = trump_run, last = trump_last;
         uint32_t rest = c->left.bits[t] & ~c->rbit[trump_last];
-        if (trump_run == 1 && rest && c->trumps_win && !c->twins) {
+        if (trump_run == 1 && rest && c->trumps_win && !TWINS(c)) {
             /* the second best trump in a partner's hand: a trick too, unless both are bare
              * (led, they fall together) (DDS's later tricks) */
             int second = c->by_place[t][31 - __builtin_clz(rest)];
-            for (int j = 0; j < c->nseats; j++) {
+            for (int j = 0; j < NSEATS(c); j++) {
                 int x = c->seats[j];
-                if (!(c->hands[x] & BIT(second)) || c->ours[x] != c->ours[trump_holder]) continue;
-                if (popcount(c->hands[x] & c->trumps) > 1 ||
-                    popcount(c->hands[trump_holder] & c->trumps) > 1) {
+                if (!(c->hands[x] & CS_BIT(second)) || c->ours[x] != c->ours[trump_holder])
+                    continue;
+                if (cs_popcount(c->hands[x] & c->trumps) > 1 ||
+                    cs_popcount(c->hands[trump_holder] & c->trumps) > 1) {
                     count = 2;
                     last = second;
                 }
@@ -1436,8 +1702,8 @@ static void sure(Core *c, u128 present, int leader, const int *want, int *mine_o
     }
     if (c->trumps_win) { /* one team has every trump left: each of its trumps wins a trick */
         int most[2] = {0, 0}, held[2] = {0, 0};
-        for (int j = 0; j < c->nseats; j++) {
-            int x = c->seats[j], t = c->ours[x] ? 0 : 1, k = popcount(c->hands[x] & c->trumps);
+        for (int j = 0; j < NSEATS(c); j++) {
+            int x = c->seats[j], t = c->ours[x] ? 0 : 1, k = cs_popcount(c->hands[x] & c->trumps);
             held[t] |= k > 0;
             if (k > most[t]) most[t] = k;
         }
@@ -1454,13 +1720,18 @@ static void sure(Core *c, u128 present, int leader, const int *want, int *mine_o
 /* The transposition key of a trick start: the leader and, suit by suit, the holders of the
  * cards left in rank order (+ 8 for a card that ties the one above): the suit's code (Left)
  * and a 1 after it (the end). */
-static void tt_key(Core *c, int seat, uint64_t *key) {
+static void FN(tt_key)(Core *c, int seat, uint64_t *key) {
     memset(key, 0, KEYWORDS * sizeof(uint64_t));
+#if SEARCH_PASS == 1 /* a word per suit (Core.fast), the end marker left out: no mask holds it */
+    for (int s = 0; s < NSUITS; s++)
+        if (c->key_len[s]) key[c->key_offset[s] >> 6] = c->left.code[s][0];
+    return;
+#endif
     key[0] = (uint64_t)seat;
     for (int s = 0; s < NSUITS; s++) {
         if (!c->key_len[s]) continue;
         int pos = c->key_offset[s], w = pos >> 6, b = pos & 63;
-        uint64_t lo = (uint64_t)c->left.code[s], hi = (uint64_t)(c->left.code[s] >> 64);
+        uint64_t lo = c->left.code[s][0], hi = c->left.code[s][1];
         key[w] |= lo << b;
         if (w + 1 < KEYWORDS) key[w + 1] |= (b ? lo >> (64 - b) : 0) | hi << b;
         if (b && w + 2 < KEYWORDS) key[w + 2] |= hi >> (64 - b);
@@ -1469,120 +1740,54 @@ static void tt_key(Core *c, int seat, uint64_t *key) {
     }
 }
 
-/* The cards left, their codes and bits (Left) from present, every card not gone. */
-static void set_left(Core *c, u128 present) {
-    for (int s = 0; s < NSUITS; s++) {
-        uint32_t kpres = 0;
-        u128 code = 0;
-        int r = 0;
-        for (int i = 0; i < c->key_len[s]; i++) {
-            if (!(present & BIT(c->key_card[s][i]))) continue;
-            int tie = c->tie_above[s] >> i & 1 && kpres >> (i - 1) & 1;
-            code |= (u128)(c->key_holder[s][i] + (tie ? 8 : 0)) << (4 * r++);
-            kpres |= (uint32_t)1 << i;
-        }
-        c->left.kpres[s] = kpres;
-        c->left.code[s] = code;
-        c->left.bits[s] = 0;
-    }
-    for (u128 m = present; m; m &= m - 1) c->left.bits[c->eff[low_bit(m)]] |= c->rbit[low_bit(m)];
-}
-
 /* Take cards out of the cards left, their codes and bits (Left). */
-static void take_out(Core *c, u128 cards) {
+static void FN(take_out)(Core *c, CS cards) {
     for (; cards; cards &= cards - 1) {
-        int q = low_bit(cards), i = c->key_pos[q], s = c->eff[q];
+        int q = cs_low(cards), i = c->key_pos[q], s = c->eff[q];
         c->left.bits[s] &= ~c->rbit[q];
         if (i < 0) continue;
         uint64_t kpres = c->left.kpres[s];
         int r = __builtin_popcountll(kpres & (((uint64_t)1 << i) - 1));
-        u128 low = ((u128)1 << (4 * r)) - 1, code = c->left.code[s];
-        code = (code & low) | (code >> 4 & ~low);
-        if ((uint64_t)c->tie_above[s] >> (i + 1) & 1 && kpres >> (i + 1) & 1)
-            code &= ~((u128)8 << (4 * r)); /* the card below tied with this one */
-        c->left.code[s] = code;
+        int tie = (uint64_t)c->tie_above[s] >> (i + 1) & 1 && kpres >> (i + 1) & 1;
+        if (NARROW(c)) { /* the suit's code in one word */
+            uint64_t low = ((uint64_t)1 << (4 * r)) - 1, code = c->left.code[s][0];
+            code = (code & low) | (code >> 4 & ~low);
+            if (tie) code &= ~((uint64_t)8 << (4 * r)); /* the card below tied with this one */
+            c->left.code[s][0] = code;
+        } else {
+            wide low = ((wide)1 << (4 * r)) - 1;
+            wide code = (wide)c->left.code[s][1] << 64 | c->left.code[s][0];
+            code = (code & low) | (code >> 4 & ~low);
+            if (tie) code &= ~((wide)8 << (4 * r));
+            c->left.code[s][0] = (uint64_t)code;
+            c->left.code[s][1] = (uint64_t)(code >> 64);
+        }
         c->left.kpres[s] = (uint32_t)(kpres & ~((uint64_t)1 << i));
     }
-}
-
-/* The cards seat may lead from hand, asked of the variant once per hand and set of cards
- * gone, and whether no lead is restricted any more below (*free). -1: an exception. */
-static int lead_mask(Core *c, int seat, u128 hand, u128 present, u128 *out, int *free) {
-    uint64_t k[KEYWORDS] = {(uint64_t)hand, (uint64_t)(hand >> 64), (uint64_t)present,
-                            (uint64_t)(present >> 64)};
-    int found;
-    Entry *e = table_find(&c->leads, k, &found);
-    if (found) {
-        *out = ((u128)e->v1 << 64) | e->v0;
-        *free = (int)(e->used >> 1);
-        return 0;
-    }
-    PyObject *hands = PyList_New(c->nplayers), *finished = NULL, *res = NULL;
-    int status = -1;
-    if (!hands) goto done;
-    for (int x = 0; x < c->nplayers; x++) {
-        PyObject *h = from_u128(c->hands[x]);
-        if (!h) goto done;
-        PyList_SET_ITEM(hands, x, h);
-    }
-    finished = PyList_New(c->nfinished);
-    if (!finished) goto done;
-    for (int t = 0; t < c->nfinished; t++) {
-        int first = c->finished[t][1];
-        PyObject *cards = PyList_New(c->nseats);
-        if (!cards) goto done;
-        for (int i = 0; i < c->nseats; i++) {
-            PyObject *pair = Py_BuildValue("(ii)", c->played[first + i].seat,
-                                           c->played[first + i].card);
-            if (!pair) { Py_DECREF(cards); goto done; }
-            PyList_SET_ITEM(cards, i, pair);
-        }
-        PyObject *row = Py_BuildValue("(iNi)", c->finished[t][0], cards, c->finished[t][2]);
-        if (!row) goto done;
-        PyList_SET_ITEM(finished, t, row);
-    }
-    if (!c->ask) {
-        PyErr_SetString(PyExc_RuntimeError, "the search's lead rule was cleared");
-        goto done;
-    }
-    res = PyObject_CallFunction(c->ask, "iOO", seat, hands, finished);
-    PyObject *mask;
-    if (!res || !PyArg_ParseTuple(res, "Op", &mask, free) || to_u128(mask, out) < 0) goto done;
-    e = table_get(&c->leads, k, &found);
-    if (!e) { PyErr_NoMemory(); goto done; }
-    e->v0 = (uint64_t)*out;
-    e->v1 = (uint64_t)(*out >> 64);
-    e->used = 1 | (uint64_t)(*free ? 2 : 0);
-    status = 0;
-done:
-    Py_XDECREF(hands);
-    Py_XDECREF(finished);
-    Py_XDECREF(res);
-    return status;
 }
 
 /* The lead that settled a test at a trick start, kept in its table entry for the next test
  * there: its suit + 1 and its place among the suit's cards left (positions that share an
  * entry hold the same ranks, not always the same cards). */
-static uint64_t lead_code(Core *c, int p, u128 present) {
+static uint64_t FN(lead_code)(Core *c, int p, CS present) {
     int s = c->eff[p], place = 0;
     for (int i = 0; i < c->suit_len[s] && c->suit_order[s][i] != p; i++)
-        place += (present & BIT(c->suit_order[s][i])) != 0;
+        place += (present & CS_BIT(c->suit_order[s][i])) != 0;
     return (uint64_t)(s + 1) | ((uint64_t)place << 8);
 }
 
 /* The card of the lead kept by lead_code, -1: none. */
-static int lead_card(Core *c, uint64_t code, u128 present) {
+static int FN(lead_card)(Core *c, uint64_t code, CS present) {
     int s = (int)(code & 0xFF) - 1, place = (int)(code >> 8);
     for (int i = 0; i < c->suit_len[s]; i++) {
         int p = c->suit_order[s][i];
-        if (present & BIT(p) && place-- == 0) return p;
+        if (present & CS_BIT(p) && place-- == 0) return p;
     }
     return -1;
 }
 
 /* Move card q to the front of moves (when it is one of them). */
-static void first_lead(int q, int *moves, int nmoves) {
+static void FN(first_lead)(int q, int *moves, int nmoves) {
     for (int i = 0; i < nmoves; i++) {
         if (moves[i] == q) {
             memmove(moves + 1, moves, i * sizeof(int));
@@ -1594,15 +1799,15 @@ static void first_lead(int q, int *moves, int nmoves) {
 
 /* The bucket of a trick start: the leader, whether its lead is restricted, and each playing
  * hand's length in each suit (lens, kept by play_card). */
-static void bucket_key(Core *c, int seat, int restricted, uint64_t *k) {
+static void FN(bucket_key)(Core *c, int seat, int restricted, uint64_t *k) {
     memcpy(k, c->lens, KEYWORDS * sizeof(uint64_t));
     k[0] |= (uint64_t)seat | (uint64_t)restricted << 3;
 }
 
 /* Seat plays card p (back: takes it back into its hand): its hand, its length in p's suit
  * in the bucket key (lens) and its bits of the suit (held). */
-static void play_card(Core *c, int seat, int p, int back) {
-    c->hands[seat] ^= BIT(p);
+static void FN(play_card)(Core *c, int seat, int p, int back) {
+    c->hands[seat] ^= CS_BIT(p);
     int s = c->eff[p], w = c->len_word[seat][s];
     c->held[seat][s] ^= c->rbit[p];
     if (w < 0) return;
@@ -1611,23 +1816,9 @@ static void play_card(Core *c, int seat, int p, int back) {
     else c->lens[w] -= one;
 }
 
-/* The bucket key's suit lengths (lens) and the bits held (held) from the hands. */
-static void set_lens(Core *c) {
-    memset(c->lens, 0, sizeof(c->lens));
-    memset(c->held, 0, sizeof(c->held));
-    for (int j = 0; j < c->nseats; j++)
-        for (u128 h = c->hands[c->seats[j]]; h; h &= h - 1)
-            c->held[c->seats[j]][c->eff[low_bit(h)]] |= c->rbit[low_bit(h)];
-    for (int x = 0; x < MAXSEATS; x++)
-        for (int s = 0; s < NSUITS; s++)
-            if (c->len_word[x][s] >= 0)
-                c->lens[c->len_word[x][s]] |= (uint64_t)popcount(c->hands[x] & c->suit_masks[s])
-                                              << c->len_bit[x][s];
-}
-
 /* The dependence of a stored result, at the position it matches: per suit the strength of
  * its m-th card left (its relevant cards are the m best). */
-static void rel_of_entry(Core *c, const PEntry *e, Rel *rel) {
+static void FN(rel_of_entry)(Core *c, const PEntry *e, Rel *rel) {
     for (int s = 0; s < NSUITS; s++) {
         rel->t[s] = INT_MAX;
         uint32_t left = c->left.kpres[s];
@@ -1636,15 +1827,19 @@ static void rel_of_entry(Core *c, const PEntry *e, Rel *rel) {
     }
 }
 
-static int entry_matches(const PEntry *e, const uint64_t *key) {
+static int FN(entry_matches)(const PEntry *e, const uint64_t *key) {
     return (key[0] & e->mask[0]) == e->pat[0] && (key[1] & e->mask[1]) == e->pat[1] &&
            (key[2] & e->mask[2]) == e->pat[2] && (key[3] & e->mask[3]) == e->pat[3];
 }
 
 /* The filter of a key (or a mask, a pattern): the first three cards' nibbles of each suit in
  * one word, so that an entry is passed over with one test when one of those differs. */
-static uint64_t filter(Core *c, const uint64_t *key) {
+static uint64_t FN(filter)(Core *c, const uint64_t *key) {
     uint64_t f = 0;
+#if SEARCH_PASS == 1 /* a word per suit (Core.fast) */
+    for (int w = 0; w < KEYWORDS; w++) f |= (key[w] & 0xFFF) << (12 * w);
+    return f;
+#endif
     for (int s = 0; s < NSUITS; s++) {
         int pos = c->key_offset[s], w = pos >> 6, b = pos & 63;
         uint64_t bits = key[w] >> b;
@@ -1657,20 +1852,20 @@ static uint64_t filter(Core *c, const uint64_t *key) {
 /* A stored result that answers "need more tricks?" at this trick start: 1 or 0 (and what it
  * depended on in rel), or -1 (none; *lead: a lead that settled a test there, or 0). *where:
  * the index of the start's bucket in c->buckets, -1 when it has none yet. */
-static int tt_lookup(Core *c, const uint64_t *bkey, const uint64_t *key, int need, Rel *rel,
+static int FN(tt_lookup)(Core *c, const uint64_t *bkey, const uint64_t *key, int need, Rel *rel,
                      uint16_t *lead, int64_t *where) {
     int found;
     Entry *b = table_find(&c->tt, bkey, &found);
     *where = found ? (int64_t)b->v0 : -1;
     if (!found) return -1;
     Bucket *bucket = &c->buckets[b->v0];
-    uint64_t f = filter(c, key);
+    uint64_t f = FN(filter)(c, key);
     for (uint32_t i = bucket->n; i-- > 0;) { /* the newest first */
         if ((f & bucket->f[i][1]) != bucket->f[i][0]) continue;
         const PEntry *e = &bucket->e[i];
-        if (!entry_matches(e, key)) continue;
+        if (!FN(entry_matches)(e, key)) continue;
         if (e->lo >= need || e->hi < need) {
-            rel_of_entry(c, e, rel);
+            FN(rel_of_entry)(c, e, rel);
             return e->lo >= need;
         }
         if (!*lead) *lead = e->lead;
@@ -1681,13 +1876,13 @@ static int tt_lookup(Core *c, const uint64_t *bkey, const uint64_t *key, int nee
 /* Store a result (the side takes need more tricks: result) with what it depended on; where:
  * the start's bucket as tt_lookup found it (-1: none, then made here: its key is bkey). -1:
  * out of memory. */
-static int tt_store(Core *c, const uint64_t *bkey, int64_t where, const uint64_t *key,
+static int FN(tt_store)(Core *c, const uint64_t *bkey, int64_t where, const uint64_t *key,
                     const Rel *rel, int result, int need, uint16_t lead) {
     uint64_t mask[KEYWORDS] = {0, 0, 0, 0}, pat[KEYWORDS];
     uint8_t m[NSUITS] = {0, 0, 0, 0, 0};
     for (int s = 0; s < NSUITS; s++) {
         for (uint32_t left = c->left.kpres[s]; left; left &= left - 1) {
-            if (c->partition && c->strength[c->key_card[s][__builtin_ctz(left)]] < rel->t[s])
+            if (PARTITION(c) && c->strength[c->key_card[s][__builtin_ctz(left)]] < rel->t[s])
                 break;
             m[s]++;
         }
@@ -1712,7 +1907,7 @@ static int tt_store(Core *c, const uint64_t *bkey, int64_t where, const uint64_t
     }
     Bucket *bucket = &c->buckets[where];
     PEntry *e = NULL;
-    uint64_t fpat = filter(c, pat), fmask = filter(c, mask);
+    uint64_t fpat = FN(filter)(c, pat), fmask = FN(filter)(c, mask);
     for (uint32_t i = 0; i < bucket->n; i++) {
         if (bucket->f[i][0] != fpat || bucket->f[i][1] != fmask) continue;
         PEntry *x = &bucket->e[i];
@@ -1750,23 +1945,23 @@ static int tt_store(Core *c, const uint64_t *bkey, int64_t where, const uint64_t
 
 /* A finished trick's cards (trick) won by card w: when another card of w's suit was in it,
  * the rank of w decided it. */
-static void trick_rel(Core *c, Rel *rel, u128 trick, int w) {
+static void FN(trick_rel)(Core *c, Rel *rel, CS trick, int w) {
     int s = c->eff[w];
-    u128 same = trick & c->suit_masks[s];
+    CS same = trick & c->suit_masks[s];
     if (same & (same - 1)) rel_card(rel, s, c->strength[w]);
 }
 
 /* When every move was needed for a result, a relevant card tried for its group stands for
  * the whole group: the group's cards become relevant too (a small card of the group in
  * another position could not be matched with the one tried). */
-static void extend_groups(Core *c, Rel *rel, const int *moves, int nmoves, u128 legal,
-                          u128 others) {
+static void FN(extend_groups)(Core *c, Rel *rel, const int *moves, int nmoves, CS legal,
+                          CS others) {
     for (int changed = 1; changed;) {
         changed = 0;
         for (int i = 0; i < nmoves; i++) {
             int p = moves[i], s = c->eff[p];
             if (c->strength[p] < rel->t[s]) continue;
-            int low = group_low(c, p, legal, others);
+            int low = FN(group_low)(c, p, legal, others);
             if (low < rel->t[s]) {
                 rel->t[s] = low;
                 changed = 1;
@@ -1779,40 +1974,44 @@ static void extend_groups(Core *c, Rel *rel, const int *moves, int nmoves, u128 
  * stored result, or by the sure tricks of one team. 1 or 0 (and what it depended on in rel),
  * or -1 (bkey and key: the start's bucket and key, *where its index as tt_lookup's; *lead: a
  * lead that settled a test there, or 0). */
-static int settled(Core *c, int need, u128 present, int seat, int restricted, uint64_t *bkey,
+static int FN(settled)(Core *c, int need, CS present, int seat, int restricted, uint64_t *bkey,
                    int64_t *where, uint64_t *key, Rel *rel, uint16_t *lead) {
-    bucket_key(c, seat, restricted, bkey);
-    tt_key(c, seat, key);
+    FN(bucket_key)(c, seat, restricted, bkey);
+    FN(tt_key)(c, seat, key);
     c->probes++;
-    int r = tt_lookup(c, bkey, key, need, rel, lead, where);
+    int r = FN(tt_lookup)(c, bkey, key, need, rel, lead, where);
     if (r >= 0) { c->hits++; return r; }
     int mine, theirs;
     Rel counted[2];
-    int want[2] = {need, popcount(c->hands[seat]) - need + 1};
-    sure(c, present, seat, want, &mine, &theirs, counted);
+    int want[2] = {need, cs_popcount(c->hands[seat]) - need + 1};
+    FN(sure)(c, present, seat, want, &mine, &theirs, counted);
     if (mine >= need) { *rel = counted[0]; return 1; }
-    if (popcount(c->hands[seat]) - theirs < need) { *rel = counted[1]; return 0; }
+    if (cs_popcount(c->hands[seat]) - theirs < need) { *rel = counted[1]; return 0; }
     rel_none(rel);
     return -1;
 }
 
 /* The best key of the cards seat may play to a trick led in suit led (its cards of the suit,
  * or when it has none any card), and that card (*card). */
-static int best_follow(Core *c, int seat, int led, int *card) {
-    u128 h = c->hands[seat], follow = h & c->suit_masks[led];
+static int FN(best_follow)(Core *c, int seat, int led, int *card) {
+    CS h = c->hands[seat], follow = h & c->suit_masks[led];
     const int *keys = c->keys[led];
     const uint32_t *held = c->held[seat];
     int k = INT_MIN;
-    if (c->partition && !c->twins) { /* a suit's best card has its best key */
+    if (PARTITION(c) && !TWINS(c)) { /* a suit's best card has its best key */
+        if (held[led]) { /* following: its best card of the suit */
+            *card = c->by_place[led][31 - __builtin_clz(held[led])];
+            return keys[*card];
+        }
         for (int s = 0; s < NSUITS; s++) {
-            if (!held[s] || (follow && s != led)) continue;
+            if (!held[s]) continue;
             int q = c->by_place[s][31 - __builtin_clz(held[s])];
             if (keys[q] > k) { k = keys[q]; *card = q; }
         }
         return k;
     }
-    for (u128 m = follow ? follow : h; m; m &= m - 1) {
-        int q = low_bit(m);
+    for (CS m = follow ? follow : h; m; m &= m - 1) {
+        int q = cs_low(m);
         if (keys[q] > k) { k = keys[q]; *card = q; }
     }
     return k;
@@ -1830,23 +2029,23 @@ static int best_follow(Core *c, int seat, int led, int *card) {
  * trumps (it has enough), so neither takes the other's trick; the ruffers follow every
  * suit counted, so they never discard. rel: p's runs' lowest cards added when the plan
  * counts more. */
-static int then_partner(Core *c, int hh, int tricks, const u128 *ruffers, int nruff,
+static int FN(then_partner)(Core *c, int hh, int tricks, const CS *ruffers, int nruff,
                         Rel *rel) {
     int p = c->next_seat[c->next_seat[hh]], sum = 0, entry = 0;
-    u128 kept = 0;
+    CS kept = 0;
     Rel r = *rel;
     for (int s = 0; s < NSUITS; s++) {
         if (s == c->trump_suit) continue;
         uint32_t own = c->held[p][s], others = 0;
-        for (int j = 0; j < c->nseats; j++) others |= c->held[c->seats[j]][s] & ~own;
+        for (int j = 0; j < NSEATS(c); j++) others |= c->held[c->seats[j]][s] & ~own;
         uint32_t run = others ? own & ~((2u << (31 - __builtin_clz(others))) - 1) : own;
         if (!run) continue; /* p does not head the suit */
         int k = __builtin_popcount(run), longer = 0;
         if (nruff) {
-            int follow = ruffers_follow(c, s, ruffers, nruff);
+            int follow = FN(ruffers_follow)(c, s, ruffers, nruff);
             k = follow < k ? follow : k;
         } else {
-            for (int j = 0; j < c->nseats; j++)
+            for (int j = 0; j < NSEATS(c); j++)
                 longer |= __builtin_popcount(c->held[c->seats[j]][s] & ~own) > k;
             k = longer ? k : __builtin_popcount(own);
         }
@@ -1856,10 +2055,10 @@ static int then_partner(Core *c, int hh, int tricks, const u128 *ruffers, int nr
         entry |= c->held[hh][s] != 0;
         if (others) rel_card(&r, s, c->strength[c->by_place[s][__builtin_ctz(run)]]);
     }
-    int spare = popcount(c->hands[p] & ~kept & ~c->trumps) - 1; /* after this trick */
+    int spare = cs_popcount(c->hands[p] & ~kept & ~c->trumps) - 1; /* after this trick */
     int first = tricks - 1 < spare ? tricks - 1 : spare;
     if (!entry || spare < 0 || 1 + first + sum <= tricks ||
-        popcount(c->hands[hh] & ~c->trumps) - 1 - first < sum) /* hh might have to ruff */
+        cs_popcount(c->hands[hh] & ~c->trumps) - 1 - first < sum) /* hh might have to ruff */
         return tricks;
     *rel = r;
     return 1 + first + sum;
@@ -1881,13 +2080,13 @@ static int then_partner(Core *c, int hh, int tricks, const u128 *ruffers, int nr
  * when it is the best left, and each other suit's best card hh holds. The suits are counted
  * until the count reaches want (the count that settles the test). rel: the cards the count
  * depends on (each run's lowest card). */
-static int sure_follow(Core *c, int seat, int n, int led, int best, int best_seat,
+static int FN(sure_follow)(Core *c, int seat, int n, int led, int best, int best_seat,
                        int best_card, int want, Rel *rel) {
     int mine = c->ours[seat], ahead = c->ours[best_seat] == mine;
     int top = ahead ? best : INT_MIN, theirs = ahead ? INT_MIN : best;
     int top_card = best_card, top_seat = best_seat, x = seat;
-    for (int k = n; k < c->nseats; k++, x = c->next_seat[x]) {
-        int q = -1, key = best_follow(c, x, led, &q);
+    for (int k = n; k < NSEATS(c); k++, x = c->next_seat[x]) {
+        int q = -1, key = FN(best_follow)(c, x, led, &q);
         if (c->ours[x] == mine) {
             if (key > top) { top = key; top_card = q; top_seat = x; }
         } else if (key > theirs) {
@@ -1898,35 +2097,35 @@ static int sure_follow(Core *c, int seat, int n, int led, int best, int best_sea
     rel_none(rel);
     rel_card(rel, c->eff[top_card], c->strength[top_card]);
     int tricks = 1, nruff = 0;
-    u128 inhand = 0, ruffers[MAXSEATS];
-    for (int j = 0; j < c->nseats; j++) {
+    CS inhand = 0, ruffers[MAXSEATS];
+    for (int j = 0; j < NSEATS(c); j++) {
         int y = c->seats[j];
         inhand |= c->hands[y];
         if (c->ours[y] != mine && (c->hands[y] & c->trumps)) ruffers[nruff++] = c->hands[y];
     }
     int trumps = (inhand & c->trumps) != 0;
-    if ((trumps && (c->twins || !c->trumps_win)) || (c->restricts && !c->free) ||
+    if ((trumps && (TWINS(c) || !c->trumps_win)) || (RESTRICTS(c) && !c->free) ||
         c->eff[top_card] != led || top_seat == best_seat)
         return tricks;
     for (int s = 0; s < NSUITS && tricks < want; s++) {
         uint32_t own = c->held[top_seat][s], all = 0;
         if (!own) continue;
-        for (int j = 0; j < c->nseats; j++) all |= c->held[c->seats[j]][s];
+        for (int j = 0; j < NSEATS(c); j++) all |= c->held[c->seats[j]][s];
         uint32_t others = all & ~own;
         if (!others && (!nruff || s == c->trump_suit)) { /* nobody else holds the suit */
             tricks += __builtin_popcount(own) - (s == led);
             continue;
         }
-        if (!c->twins) { /* hh's run: its cards above every other hand's */
+        if (!TWINS(c)) { /* hh's run: its cards above every other hand's */
             uint32_t run = others ? own & ~((2u << (31 - __builtin_clz(others))) - 1) : own;
             if (s == led && !(run & c->rbit[top_card])) continue;
             if (!run) continue;
             int k = __builtin_popcount(run), longer = 0, follow;
             if (s != c->trump_suit && nruff) { /* the rounds every ruffer follows */
-                follow = ruffers_follow(c, s, ruffers, nruff);
+                follow = FN(ruffers_follow)(c, s, ruffers, nruff);
                 k = follow < k ? follow : k;
             } else if (s != led && s != c->trump_suit) { /* the whole suit when no other */
-                for (int j = 0; j < c->nseats; j++) /* hand holds more than the run */
+                for (int j = 0; j < NSEATS(c); j++) /* hand holds more than the run */
                     longer |= __builtin_popcount(c->held[c->seats[j]][s] & ~own) > k;
                 k = longer ? k : __builtin_popcount(own);
             }
@@ -1951,13 +2150,13 @@ static int sure_follow(Core *c, int seat, int n, int led, int best, int best_sea
             rel_card(rel, s, c->strength[first]);
         }
     }
-    if (trumps && tricks > 1 && !partners_discard(c, top_seat, tricks)) {
+    if (trumps && tricks > 1 && !FN(partners_discard)(c, top_seat, tricks)) {
         rel_none(rel); /* a partner might have to ruff hh's winner */
         rel_card(rel, c->eff[top_card], c->strength[top_card]);
         return 1;
     }
-    if (!c->twins && c->opposite && tricks < want)
-        tricks = then_partner(c, top_seat, tricks, ruffers, nruff, rel);
+    if (!TWINS(c) && OPPOSITE(c) && tricks < want)
+        tricks = FN(then_partner)(c, top_seat, tricks, ruffers, nruff, rel);
     return tricks;
 }
 
@@ -1966,10 +2165,10 @@ static int sure_follow(Core *c, int seat, int n, int led, int best, int best_sea
  * played by best_seat; gone: the cards of the trick; present: every card not gone in an
  * earlier trick. 1 yes, 0 no, -1 an exception (an interrupt, the lead restriction's
  * callback). rel: the cards the answer depended on (partition search, above). */
-static int search(Core *c, int need, u128 present, int seat, int n, int led, int best,
-                  int best_seat, int best_card, u128 gone, Rel *rel) {
+static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, int best,
+                  int best_seat, int best_card, CS gone, Rel *rel) {
     if ((++c->nodes & 0xFFFF) == 0 && PyErr_CheckSignals() < 0) return -1;
-    u128 hand = c->hands[seat], legal, others;
+    CS hand = c->hands[seat], legal, others;
     uint64_t key[KEYWORDS], bkey[KEYWORDS];
     int moves[NCARDS], nmoves, free = c->free, restricted = 0;
     uint16_t lead = 0;
@@ -1977,161 +2176,163 @@ static int search(Core *c, int need, u128 present, int seat, int n, int led, int
     rel_none(rel);
     if (n == 0) {
         if (need <= 0) return 1;
-        int rem = popcount(hand);
+        int rem = cs_popcount(hand);
         if (need > rem) return 0;
         if (rem == 1) { /* the last trick: every card is forced */
-            int p = top_bit(hand);
+            int p = cs_top(hand);
             const int *keys = c->keys[c->eff[p]];
             int b = keys[p], bs = seat, bc = p;
-            u128 trick = BIT(p);
+            CS trick = CS_BIT(p);
             for (int x = c->next_seat[seat]; x != seat; x = c->next_seat[x]) {
-                int q = top_bit(c->hands[x]);
-                trick |= BIT(q);
+                int q = cs_top(c->hands[x]);
+                trick |= CS_BIT(q);
                 if (keys[q] > b) { b = keys[q]; bs = x; bc = q; }
             }
-            trick_rel(c, rel, trick, bc);
+            FN(trick_rel)(c, rel, trick, bc);
             return c->ours[bs];
         }
-        restricted = c->restricts && !c->free;
-        int r = settled(c, need, present, seat, restricted, bkey, &where, key, rel, &lead);
+        restricted = RESTRICTS(c) && !c->free;
+        int r = FN(settled)(c, need, present, seat, restricted, bkey, &where, key, rel, &lead);
         if (r >= 0) return r;
         legal = hand;
-        if (restricted && lead_mask(c, seat, hand, present, &legal, &free) < 0) return -1;
+        if (restricted) {
+            u128 got;
+            if (lead_mask(c, seat, hand, present, &got, &free) < 0) return -1;
+            legal = (CS)got;
+        }
         others = present & ~hand;
-        nmoves = reps_of(c, seat, legal, moves);
-        int q = lead ? lead_card(c, lead, present) : -1;
-        if (c->opposite) {
-            lead_weights(c, seat, moves, nmoves, present, q);
+        nmoves = FN(reps_of)(c, seat, legal, moves);
+        int q = lead ? FN(lead_card)(c, lead, present) : -1;
+        if (OPPOSITE(c)) {
+            FN(lead_weights)(c, seat, moves, nmoves, present, q);
         } else {
-            lead_order(c, seat, moves, nmoves, present);
-            first_lead(q, moves, nmoves);
+            FN(lead_order)(c, seat, moves, nmoves, present);
+            FN(first_lead)(q, moves, nmoves);
         }
     } else {
-        if (n == 1 && c->nseats > 2) { /* second hand only (as DDS): later it costs more */
-            int want = c->ours[seat] ? need : popcount(hand) - need + 1;
-            int q = sure_follow(c, seat, n, led, best, best_seat, best_card, want, rel);
-            if (q && (c->ours[seat] ? q >= need : q > popcount(hand) - need)) return c->ours[seat];
+        if (n == 1 && NSEATS(c) > 2) { /* second hand only (as DDS): later it costs more */
+            int want = c->ours[seat] ? need : cs_popcount(hand) - need + 1;
+            int q = FN(sure_follow)(c, seat, n, led, best, best_seat, best_card, want, rel);
+            if (q && (c->ours[seat] ? q >= need : q > cs_popcount(hand) - need))
+                return c->ours[seat];
             rel_none(rel);
         }
-        u128 follow = hand & c->suit_masks[led];
+        CS follow = hand & c->suit_masks[led];
         legal = follow ? follow : hand;
-        others = present & ~hand & (follow ? c->suit_masks[led] : ~(u128)0);
+        others = present & ~hand & (follow ? c->suit_masks[led] : ~(CS)0);
         if (follow && !(follow & (follow - 1))) {
-            moves[0] = top_bit(follow);
+            moves[0] = cs_top(follow);
             nmoves = 1;
         } else {
-            nmoves = reps_of(c, seat, legal, moves);
+            nmoves = follow ? FN(reps_in)(c, seat, led, c->held[seat][led], moves, 0)
+                            : FN(reps_of)(c, seat, legal, moves);
         }
-        if (nmoves > 1 && c->opposite)
-            follow_weights(c, seat, n, led, best_seat, best_card, moves, nmoves, present);
+        if (nmoves > 1 && OPPOSITE(c))
+            FN(follow_weights)(c, seat, n, led, best_seat, best_card, moves, nmoves, present);
         else if (nmoves > 1)
-            follow_order(c, seat, n, led, best, c->ours[best_seat] == c->ours[seat], moves,
+            FN(follow_order)(c, seat, n, led, best, c->ours[best_seat] == c->ours[seat], moves,
                          nmoves);
     }
     int maxing = c->ours[seat];
     int result = !maxing, was_free = c->free, cut = -1;
     c->free = free;
     int floor[NSUITS] = {INT_MIN, INT_MIN, INT_MIN, INT_MIN, INT_MIN};
-    int last = n + 1 == c->nseats;
-    Left kept, trick_gone; /* at a trick's last card: the cards left, without the trick's */
+    int last = n + 1 == NSEATS(c);
+    SuitLeft kept[NSUITS]; /* at a trick's last card: the suits of the trick's cards before */
+    int kept_suits = 0;     /* they were taken out of the cards left (bits) */
     if (last) {
-        kept = c->left;
-        take_out(c, gone);
-        trick_gone = c->left;
+        for (CS g = gone; g; g &= g - 1) {
+            int s = c->eff[cs_low(g)];
+            if (!(kept_suits >> s & 1)) suit_left(c, s, &kept[s]);
+            kept_suits |= 1 << s;
+        }
+        FN(take_out)(c, gone);
     }
     for (int i = 0; i < nmoves; i++) {
         int p = moves[i], ok, s = c->eff[p];
         if (c->strength[p] < floor[s]) continue; /* a small card like one tried */
-        u128 bit = BIT(p);
+        CS bit = CS_BIT(p);
         Rel crel;
-        play_card(c, seat, p, 0);
-        if (c->restricts) {
+        FN(play_card)(c, seat, p, 0);
+        if (RESTRICTS(c)) {
             c->played[c->nplayed].seat = seat;
             c->played[c->nplayed++].card = p;
         }
         if (n == 0) {
             int l = c->eff[p];
-            ok = search(c, need, present, c->next_seat[seat], 1, l, c->keys[l][p], seat, p, bit,
+            ok = FN(search)(c, need, present, c->next_seat[seat], 1, l, c->keys[l][p], seat, p, bit,
                         &crel);
         } else {
             int k = c->keys[led][p], b = best, bs = best_seat, bc = best_card;
             if (k > best) { b = k; bs = seat; bc = p; }
             if (last) {
-                if (c->restricts) {
+                if (RESTRICTS(c)) {
                     int *row = c->finished[c->nfinished++];
-                    row[1] = c->nplayed - c->nseats;
+                    row[1] = c->nplayed - NSEATS(c);
                     row[0] = c->played[row[1]].seat;
                     row[2] = bs;
                 }
-                take_out(c, bit);
-                ok = search(c, need - c->ours[bs], present & ~(gone | bit), bs, 0, 0, 0, 0, -1, 0,
-                            &crel);
-                c->left = trick_gone;
-                if (c->restricts) c->nfinished--;
-                trick_rel(c, &crel, gone | bit, bc);
+                SuitLeft before;
+                suit_left(c, s, &before);
+                FN(take_out)(c, bit);
+                ok = FN(search)(c, need - c->ours[bs], present & ~(gone | bit), bs, 0, 0, 0, 0, -1,
+                                0, &crel);
+                set_suit_left(c, s, &before);
+                if (RESTRICTS(c)) c->nfinished--;
+                FN(trick_rel)(c, &crel, gone | bit, bc);
             } else {
-                ok = search(c, need, present, c->next_seat[seat], n + 1, led, b, bs, bc,
+                ok = FN(search)(c, need, present, c->next_seat[seat], n + 1, led, b, bs, bc,
                             gone | bit, &crel);
             }
         }
-        if (c->restricts) c->nplayed--;
-        play_card(c, seat, p, 1);
+        if (RESTRICTS(c)) c->nplayed--;
+        FN(play_card)(c, seat, p, 1);
         if (ok < 0) {
             c->free = was_free;
-            if (last) c->left = kept;
+            for (int t = 0; t < NSUITS; t++)
+                if (kept_suits >> t & 1) set_suit_left(c, t, &kept[t]);
             return -1;
         }
         if (ok == maxing) {
             result = ok;
             cut = p;
-            if (n == 0) c->killer[popcount(hand)] = p;
+            if (n == 0) c->killer[cs_popcount(hand)] = p;
             *rel = crel;
             break;
         }
         rel_merge(rel, &crel);
-        if (c->partition && floor[s] == INT_MIN && c->strength[p] < rel->t[s])
+        if (PARTITION(c) && floor[s] == INT_MIN && c->strength[p] < rel->t[s])
             floor[s] = rel->t[s];
     }
     c->free = was_free;
-    if (last) c->left = kept;
-    if (cut < 0) extend_groups(c, rel, moves, nmoves, legal, others);
+    for (int t = 0; t < NSUITS; t++)
+        if (kept_suits >> t & 1) set_suit_left(c, t, &kept[t]);
+    if (cut < 0) FN(extend_groups)(c, rel, moves, nmoves, legal, others);
     if (restricted) rel_all(rel); /* the variant's restriction may depend on any card */
-    if (n == 0 && tt_store(c, bkey, where, key, rel, result, need,
-                           cut >= 0 ? (uint16_t)lead_code(c, cut, present) : 0) < 0) {
+    if (n == 0 && FN(tt_store)(c, bkey, where, key, rel, result, need,
+                           cut >= 0 ? (uint16_t)FN(lead_code)(c, cut, present) : 0) < 0) {
         PyErr_NoMemory();
         return -1;
     }
     return result;
 }
 
-/* A first target: with trumps in play at a table of two partnerships (c->opposite), half the
- * remaining tricks rounded up, as DDS starts at 7 of 13 (the high cards guess such deals
- * badly: bridge deals 0-39, trick-start probes S 5.60 M -> 4.93 M, H 2.36 M -> 2.25 M, C 3.18 M
- * -> 3.10 M, D level; in no trump they guess better than half: 2.41 M against 2.51 M);
- * otherwise the side's share of the high cards (the four best of each suit, trumps counting
- * double) of the remaining tricks. */
-static int first_guess(Core *c, u128 present, int remaining) {
-    if (c->opposite && (present & c->trumps)) return (remaining + 1) / 2;
-    int points[2] = {0, 0}; /* the side's, everyone else's */
-    for (int s = 0; s < NSUITS; s++) {
-        int weight = s == c->trump_suit ? 2 : 1, value = 4;
-        for (int i = 0; i < c->suit_len[s] && value; i++) {
-            int p = c->suit_order[s][i];
-            if (!(present & BIT(p))) continue;
-            for (int j = 0; j < c->nseats; j++) {
-                int x = c->seats[j];
-                if (c->hands[x] & BIT(p)) {
-                    points[!c->ours[x]] += value * weight;
-                    break;
-                }
-            }
-            value--;
-        }
-    }
-    int total = points[0] + points[1];
-    return total ? (int)nearbyint((double)(remaining * points[0]) / total) : 0;
-}
 
+#undef FN
+#undef CS
+#undef cs_popcount
+#undef cs_low
+#undef cs_top
+#undef CS_BIT
+#undef NSEATS
+#undef TWINS
+#undef RESTRICTS
+#undef NARROW
+#undef PARTITION
+#undef OPPOSITE
+#endif /* SEARCH_PASS */
+
+#ifndef SEARCH_PASS
 /* solve(hands, trick, finished_before, seat, remaining, first, free) -> the tricks the side
  * takes of the remaining ones (the trick in progress included) from the position
  * (set_position's) with seat to play: null-window tests (search()) from the target first
@@ -2173,7 +2374,10 @@ static PyObject *Core_solve(Core *c, PyObject *args) {
     int saved_played = c->nplayed;
     while (lo < hi) {
         Rel rel;
-        int ok = search(c, mid, present, seat, n, led, best, best_seat, best_card, gone, &rel);
+        int ok = c->fast ? search_fast(c, mid, present, seat, n, led, best, best_seat, best_card,
+                                       gone, &rel)
+                         : search_gen(c, mid, present, seat, n, led, best, best_seat, best_card,
+                                      gone, &rel);
         c->nplayed = saved_played;
         c->nfinished = 0;
         if (ok < 0) return NULL;
@@ -2229,3 +2433,4 @@ PyMODINIT_FUNC PyInit__search(void) {
     }
     return m;
 }
+#endif /* SEARCH_PASS */

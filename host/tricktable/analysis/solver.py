@@ -9,7 +9,8 @@ seat plays to stop it. With two sides that is the exact double-dummy result; wit
 The search is a null-window test ("can the side take ``need`` more tricks?") repeated as a
 search on the target that starts from the solver's last answer (the positions of one hand
 follow each other) or, for the first, from the side's share of the high cards (with trumps
-in play at a table of two partnerships, from half the tricks left), and steps
+in play at a table of two partnerships, from half the tricks left moved by the high cards
+and the trumps each side holds), and steps
 one trick at a time from there (the tests near the answer are the costly ones), with:
 
 - a transposition table at trick starts, by partition search: a result is stored with the
