@@ -1,0 +1,171 @@
+"""The single-dummy estimate of a game's decisions for the replay page, worked out in the
+background so that no page waits for it.
+
+``Estimates.merged(analysis, record, cache)`` is a game's double-dummy analysis
+(``web.replay_analysis.game_analysis``) with, in each hand, the estimate of its decisions
+(``decisions``, each choice with its words, and ``single_dummy``, how it was made) when the
+cache holds it; else the game is queued for the one background worker and each hand says
+``"single_dummy": {"pending": ...}`` (the page asks again until it is there), or
+``{"unavailable": reason}`` (an opened file, which has no cache; a game over the replay's
+bound, ``web.replay_analysis.MAX_CARDS_IN_PLAY``, whose cache holds no estimate). The worker
+takes its turn with the page's own analyses (``replay_analysis.TURN``: one analysis at a
+time on the club night's cores) and gives way to them: a page's double-dummy analysis asked
+for while an estimate is worked out cancels it, and it is worked out again after.
+
+Where the estimate comes from is given (``EstimateSource``): the analysis's cache
+(``analysis.decisions``); ``costly_decisions`` picks a player's costliest decisions from
+games already estimated (the player pages after a night).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tricktable.history import GameRecord
+from tricktable.history.words import choice_words
+from tricktable.web.replay_analysis import MAX_CARDS_IN_PLAY, TOO_BIG, TURN, cards_in_play
+
+__all__ = ["Estimates", "EstimateSource", "Cancelled", "with_words", "analysis_source",
+           "ESTIMATES", "NOT_FOR_FILES", "NO_ENGINE"]
+
+_log = logging.getLogger(__name__)
+
+NO_ENGINE = "this version of tricktable does not estimate decisions (no analysis.decisions)"
+NOT_FOR_FILES = "the estimate is worked out for recorded games, not for a file opened on the page"
+
+
+class Cancelled(Exception):
+    """The estimate was given up (a page's analysis wanted the turn); it is queued again."""
+
+
+Kept = Callable[[GameRecord, Path], "dict[str, Any] | None"]
+"""The estimate of a game kept in its cache (``analysis.decisions``'s JSON), or None."""
+
+WorkOut = Callable[[GameRecord, Path, Callable[[], bool], Callable[[str], None]],
+                   "dict[str, Any]"]
+"""Work out a game's estimate into its cache and return it; ``cancel()`` true: stop and
+raise ``Cancelled``; ``progress(words)`` says how far it is."""
+
+
+@dataclass(frozen=True)
+class EstimateSource:
+    kept: Kept
+    work_out: WorkOut
+
+
+def with_words(decision: dict[str, Any]) -> dict[str, Any]:
+    """``decision`` with each choice's words (``text``) and the choice played's
+    (``played_text``), as ``history.words`` says them."""
+    kind = decision["kind"]
+    return {**decision, "played_text": choice_words(kind, decision["played"]),
+            "choices": [{**c, "text": choice_words(kind, c["choice"])}
+                        for c in decision["choices"]]}
+
+
+class Estimates:
+    """The games waiting for their estimate, and the one worker that works them out
+    (``source`` None: this version has no single-dummy analysis, and the hands say so)."""
+
+    def __init__(self, source: EstimateSource | None) -> None:
+        self.source = source
+        self._lock = threading.Lock()
+        self._queue: OrderedDict[Path, GameRecord] = OrderedDict()
+        self._progress: dict[Path, str] = {}
+        self._failed: dict[Path, str] = {}
+        self._wake = threading.Condition(self._lock)
+        self._worker: threading.Thread | None = None
+
+    def merged(self, analysis: dict[str, Any], record: GameRecord,
+               cache: Path | None) -> dict[str, Any]:
+        """``analysis`` with the estimate of each hand (see the module docstring)."""
+        if "unavailable" in analysis:
+            return analysis
+        status = self.status(record, cache)
+        if "hands" not in status:
+            return {**analysis, "hands": [{**h, "single_dummy": status}
+                                          for h in analysis["hands"]]}
+        by_hand = {h["hand_number"]: h for h in status["hands"]}
+        how = status.get("single_dummy", {})
+        out = []
+        for hand in analysis["hands"]:
+            estimated = by_hand.get(hand["hand_number"])
+            if estimated is None or "decisions" not in estimated:
+                why = (estimated or {}).get("unknown") or "the hand has no decisions estimated"
+                out.append({**hand, "single_dummy": {"unavailable": why}})
+            else:
+                out.append({**hand, "single_dummy": how,
+                            "decisions": [with_words(d) for d in estimated["decisions"]]})
+        return {**analysis, "hands": out}
+
+    def status(self, record: GameRecord, cache: Path | None) -> dict[str, Any]:
+        """The game's estimate from its cache, or ``{"pending": words}`` (queued for the
+        worker), or ``{"unavailable": reason}``."""
+        if self.source is None:
+            return {"unavailable": NO_ENGINE}
+        if cache is None:
+            return {"unavailable": NOT_FOR_FILES}
+        kept = self.source.kept(record, cache)
+        if kept is not None:
+            return kept
+        cards = cards_in_play(record)
+        if cards > MAX_CARDS_IN_PLAY:
+            return {"unavailable": f"{TOO_BIG} ({cards} cards in play; the replay estimates "
+                                   f"up to {MAX_CARDS_IN_PLAY})"}
+        with self._lock:
+            if cache in self._failed:
+                return {"unavailable": self._failed[cache]}
+            if cache not in self._queue:
+                self._queue[cache] = record
+                self._progress[cache] = "queued"
+                self._wake.notify()
+            self._start()
+            ahead = list(self._queue).index(cache)
+            said = self._progress.get(cache, "queued")
+        return {"pending": said if not ahead else f"{said}, after {ahead} other game(s)"}
+
+    def _start(self) -> None:
+        if self._worker is None or not self._worker.is_alive():
+            self._worker = threading.Thread(target=self._work, name="single-dummy",
+                                            daemon=True)
+            self._worker.start()
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                while not self._queue:
+                    self._wake.wait()
+                cache, record = next(iter(self._queue.items()))
+            assert self.source is not None, "only queued with a source"
+            try:
+                with TURN.background():
+                    self.source.work_out(record, cache, TURN.wanted,
+                                         lambda words, c=cache: self._say(c, words))
+            except Cancelled:
+                continue  # the page's analysis goes first; this game stays at the head
+            except Exception as exc:  # noqa: BLE001 - one game's failure must not stop the worker
+                _log.warning("single-dummy estimate of %s failed: %s", cache, exc)
+                with self._lock:
+                    self._failed[cache] = f"the estimate failed: {exc}"
+            with self._lock:
+                self._queue.pop(cache, None)
+                self._progress.pop(cache, None)
+
+    def _say(self, cache: Path, words: str) -> None:
+        with self._lock:
+            self._progress[cache] = words
+
+
+def analysis_source() -> EstimateSource | None:
+    """Where the replay's estimates come from: ``tricktable.analysis.decisions`` and its
+    cache. THE SEAM: None until that module is part of tricktable; connect it here."""
+    return None
+
+
+ESTIMATES = Estimates(analysis_source())
+"""The scoreboard process's estimates (one worker, as ``replay_analysis.TURN`` is one)."""

@@ -1,0 +1,126 @@
+"""The replay's single-dummy estimates worked out in the background (``web.single_dummy``):
+a game's estimate kept in its cache comes with each hand, its choices in words; a game not
+yet estimated is queued and its hands say "pending" (no page waits); one estimate at a time,
+taking the same turn as the page's double-dummy analyses and giving it up to a page that
+waits for it; an opened file, a game over the replay's bound and a version without the
+analysis each say why there is none. The source of the estimates is a stand-in here: what is
+tested is the queue, the turn and the merging (the estimate itself is
+``tricktable.analysis.decisions``'s)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from played_games import random_game
+from tricktable.history import GameRecord, record_from_engine
+from tricktable.web.replay_analysis import TURN, game_analysis
+from tricktable.web.single_dummy import (
+    NO_ENGINE,
+    NOT_FOR_FILES,
+    Cancelled,
+    Estimates,
+    EstimateSource,
+)
+from waiting import eventually
+
+DECISION = {"seat": 1, "player": "Bob", "kind": "order-up", "trick": None, "played": "ORDER_UP",
+            "choices": [{"choice": "PASS", "tricks": 2.0, "points": 0.4, "points_ci95": [0.2, 0.6],
+                         "samples": 100},
+                        {"choice": "ORDER_UP", "tricks": 3.0, "points": -0.2,
+                         "points_ci95": [-0.5, 0.1], "samples": 100}],
+            "cost": 0.6, "cost_ci95": [0.3, 0.9], "why": "ordering up cost 0.6 points",
+            "samples": 100, "exact": False}
+
+
+class StandIn:
+    """Keeps estimates in a dict; ``work_out`` waits for ``go`` (or gives up when cancelled)."""
+
+    def __init__(self) -> None:
+        self.kept: dict[Path, dict[str, Any]] = {}
+        self.go = threading.Event()
+        self.started = threading.Event()
+        self.runs = 0
+        self.cancelled = 0
+
+    def source(self) -> EstimateSource:
+        return EstimateSource(lambda record, cache: self.kept.get(cache), self.work_out)
+
+    def work_out(self, record: GameRecord, cache: Path, cancel: Callable[[], bool],
+                 progress: Callable[[str], None]) -> dict[str, Any]:
+        self.runs += 1
+        progress("hand 1 of 1")
+        self.started.set()
+        while not self.go.wait(0.01):
+            if cancel():
+                self.cancelled += 1
+                self.started.clear()
+                raise Cancelled
+        self.kept[cache] = {"single_dummy": {"seed": 0, "samples": 100, "method": "sampled",
+                                             "format": 1},
+                            "hands": [{"hand_number": 1, "decisions": [DECISION]}]}
+        return self.kept[cache]
+
+
+def euchre() -> tuple[GameRecord, dict[str, Any]]:
+    record = record_from_engine(random_game(3, hands=1, variant="euchre"))
+    return record, game_analysis(record, None)
+
+
+def test_a_kept_estimate_comes_with_its_hand_in_words(tmp_path: Path) -> None:
+    stand_in = StandIn()
+    record, analysis = euchre()
+    cache = tmp_path / "g.analysis.json"
+    stand_in.go.set()
+    stand_in.work_out(record, cache, lambda: False, lambda _: None)
+    hand = Estimates(stand_in.source()).merged(analysis, record, cache)["hands"][0]
+    assert hand["single_dummy"]["samples"] == 100
+    decision = hand["decisions"][0]
+    assert decision["played_text"] == "order up"
+    assert [c["text"] for c in decision["choices"]] == ["pass", "order up"]
+    assert "plays" in hand  # the double-dummy analysis is still there
+
+
+def test_a_game_not_estimated_is_pending_then_worked_out_in_the_background(
+        tmp_path: Path) -> None:
+    stand_in = StandIn()
+    estimates = Estimates(stand_in.source())
+    record, analysis = euchre()
+    cache = tmp_path / "g.analysis.json"
+    first = estimates.merged(analysis, record, cache)["hands"][0]
+    assert "pending" in first["single_dummy"] and "decisions" not in first
+    assert stand_in.started.wait(30)
+    assert estimates.status(record, cache) == {"pending": "hand 1 of 1"}
+    stand_in.go.set()
+    ready = eventually(lambda: "decisions" in estimates.merged(analysis, record, cache)["hands"][0],
+                       "the estimate was worked out")
+    assert ready and stand_in.runs == 1
+
+
+def test_a_page_analysis_goes_before_the_background(tmp_path: Path) -> None:
+    """A page asks for its double-dummy analysis while an estimate is being worked out: the
+    estimate gives up the turn, the page's analysis runs, then the estimate starts again."""
+    stand_in = StandIn()
+    estimates = Estimates(stand_in.source())
+    record, analysis = euchre()
+    cache = tmp_path / "g.analysis.json"
+    estimates.status(record, cache)
+    assert stand_in.started.wait(30)
+    with TURN.page():
+        assert stand_in.cancelled == 1
+    eventually(lambda: stand_in.runs == 2, "the estimate started again")
+    stand_in.go.set()
+    eventually(lambda: "hands" in estimates.status(record, cache), "the estimate was worked out")
+
+
+def test_no_estimate_says_why(tmp_path: Path) -> None:
+    record, analysis = euchre()
+    estimates = Estimates(StandIn().source())
+    assert estimates.merged(analysis, record, None)["hands"][0]["single_dummy"] == {
+        "unavailable": NOT_FOR_FILES}
+    assert Estimates(None).status(record, tmp_path / "g.json") == {"unavailable": NO_ENGINE}
+    spades = record_from_engine(random_game(2, hands=1, variant="spades"))
+    assert estimates.status(spades, tmp_path / "s.json")["unavailable"].startswith(
+        "analysis not available for this hand size (52 cards in play")
