@@ -15,8 +15,8 @@ from typing import Any
 
 from tricktable.rules.base import PHASES, STOCK, Phase
 
-__all__ = ["bid_words", "trump_words", "contract_words", "card_words", "choice_words",
-           "event_words", "revoke_words", "action_words", "phase_words"]
+__all__ = ["bid_words", "trump_words", "contract_words", "card_words", "event_words",
+           "revoke_words", "action_words", "phase_words"]
 
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 _TRUMPS = {**SUITS, "NT": "no trump", "HIGH": "high (no trump, aces high)",
@@ -89,21 +89,6 @@ def card_words(card: str | None) -> str:
         rank, suit = core[:-1], core[-1]
         text = f"{_RANKS.get(rank, rank)} of {SUITS.get(suit, suit)}"
     return text + (" (second copy)" if copy else "")
-
-
-CARD_CHOICES = frozenset({"card", "discard"})
-"""The kinds of decision (``analysis.decisions``) whose choices are cards."""
-
-
-def choice_words(kind: str, choice: str) -> str:
-    """One choice of a decision of kind ``kind`` (the single-dummy analysis's ``card``,
-    ``discard``, ``trump``, ``bid``, ``order-up``, ``alone``, ``pass`` ...) as a player says
-    it: ``king of diamonds``, ``hearts``, ``order up``, ``pass``."""
-    if kind in CARD_CHOICES:
-        return card_words(choice)
-    if kind == "trump":
-        return trump_words(choice)
-    return bid_words(choice)
 
 
 def revoke_words(names: Sequence[str], revoke: Mapping[str, Any]) -> str:

@@ -3,7 +3,7 @@ background so that no page waits for it.
 
 ``Estimates.merged(analysis, record, cache)`` is a game's double-dummy analysis
 (``web.replay_analysis.game_analysis``) with, in each hand, the estimate of its decisions
-(``decisions``, each choice with its words, and ``single_dummy``, how it was made) when the
+(``decisions`` and ``single_dummy``, how it was made) when the
 cache holds it; else the game is queued for the one background worker and each hand says
 ``"single_dummy": {"pending": ...}`` (the page asks again until it is there), or
 ``{"unavailable": reason}`` (an opened file, which has no cache; a game over the replay's
@@ -28,10 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from tricktable.history import GameRecord
-from tricktable.history.words import choice_words
 from tricktable.web.replay_analysis import MAX_CARDS_IN_PLAY, TOO_BIG, TURN, cards_in_play
 
-__all__ = ["Estimates", "EstimateSource", "Cancelled", "with_words", "analysis_source",
+__all__ = ["Estimates", "EstimateSource", "Cancelled", "analysis_source",
            "ESTIMATES", "NOT_FOR_FILES", "NO_ENGINE"]
 
 _log = logging.getLogger(__name__)
@@ -57,15 +56,6 @@ raise ``Cancelled``; ``progress(words)`` says how far it is."""
 class EstimateSource:
     kept: Kept
     work_out: WorkOut
-
-
-def with_words(decision: dict[str, Any]) -> dict[str, Any]:
-    """``decision`` with each choice's words (``text``) and the choice played's
-    (``played_text``), as ``history.words`` says them."""
-    kind = decision["kind"]
-    return {**decision, "played_text": choice_words(kind, decision["played"]),
-            "choices": [{**c, "text": choice_words(kind, c["choice"])}
-                        for c in decision["choices"]]}
 
 
 class Estimates:
@@ -95,12 +85,11 @@ class Estimates:
         out = []
         for hand in analysis["hands"]:
             estimated = by_hand.get(hand["hand_number"])
-            if estimated is None or "decisions" not in estimated:
-                why = (estimated or {}).get("unknown") or "the hand has no decisions estimated"
+            if estimated is None or not estimated.get("decisions"):
+                why = (estimated or {}).get("none") or "the hand has no decision to estimate"
                 out.append({**hand, "single_dummy": {"unavailable": why}})
             else:
-                out.append({**hand, "single_dummy": how,
-                            "decisions": [with_words(d) for d in estimated["decisions"]]})
+                out.append({**hand, "single_dummy": how, "decisions": estimated["decisions"]})
         return {**analysis, "hands": out}
 
     def status(self, record: GameRecord, cache: Path | None) -> dict[str, Any]:

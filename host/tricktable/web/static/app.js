@@ -514,7 +514,6 @@ function showPar(hand) {
 // their side on average over deals of the cards they could not see; the one played marked; its
 // cost in points and in words ("why"). An estimate, and the panel says so (docs/analysis.md,
 // "Single dummy: was that the right card?"). Text carries every mark, not colour alone.
-const CARD_CHOICES = new Set(["card", "discard"]);
 const SD_NOTICEABLE = 0.05; // a cost under this shows as 0.0 points: not a cost at all
 
 function sdPoints(x) {
@@ -527,23 +526,28 @@ function sdSpread(d, ci) {
   return ci ? `±${(Math.abs(ci[1] - ci[0]) / 2).toFixed(1)}` : "";
 }
 
-function sdChoiceLabel(d, choice, text) {
-  return CARD_CHOICES.has(d.kind) ? cardLabel(choice) : (text || choice);
+// A choice as the analysis labels it ("pass", "order up", "bid 4", "name hearts",
+// "discard 9C", a card "JH"), its cards drawn with their suit signs.
+function sdChoiceLabel(d, choice) {
+  if (d.kind === "card") return cardLabel(choice);
+  return String(choice).replace(/^discard (\S+)$/, (_, card) => `discard ${cardLabel(card)}`);
+}
+
+function sdIsPlayed(d, c) {
+  return c.played != null ? Boolean(c.played) : c.choice === d.played;
 }
 
 function sdPlayedLabel(d) {
-  const c = (d.choices || []).find((x) => x.choice === d.played);
-  return sdChoiceLabel(d, d.played, c ? c.text : d.played_text);
+  return sdChoiceLabel(d, d.played);
 }
 
 function sdWhere(d) {
-  return d.trick != null ? `Trick ${d.trick}` : "Bidding";
+  return d.trick != null ? `Trick ${d.trick}` : d.kind === "discard" ? "Before the play" : "Bidding";
 }
 
 function sdHeading(hand, d) {
   const who = d.player || seatName(hand, d.seat);
-  const verb = d.kind === "card" ? "played" : d.kind === "discard" ? "discarded" : "chose";
-  return `${sdWhere(d)} · ${who} ${verb} ${sdPlayedLabel(d)}`;
+  return `${sdWhere(d)} · ${who}${d.kind === "card" ? " played " : ": "}${sdPlayedLabel(d)}`;
 }
 
 function sdCostText(d) {
@@ -566,9 +570,9 @@ function sdDecision(hand, d, index, focused) {
     el("tr", {}, el("th", { scope: "col", text: "Choice" }), el("th", { scope: "col", text: "Expected points" }),
       el("th", { scope: "col", text: "Tricks (average)" }), el("th", { scope: "col", text: "Deals tried" })));
   (d.choices || []).forEach((c, rank) => {
-    const played = c.choice === d.played;
+    const played = sdIsPlayed(d, c);
     const spread = sdSpread(d, c.points_ci95);
-    const label = `${rank === 0 ? "best: " : ""}${sdChoiceLabel(d, c.choice, c.text)}${played ? " (played)" : ""}`;
+    const label = `${rank === 0 ? "best: " : ""}${sdChoiceLabel(d, c.choice)}${played ? " (played)" : ""}`;
     table.append(el("tr", { class: played ? "played" : "", "data-choice": c.choice },
       el("th", { scope: "row", text: label }),
       el("td", { class: "sd-num", text: `${sdPoints(c.points)} points${spread ? ` (${spread})` : ""}` }),
