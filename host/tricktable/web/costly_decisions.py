@@ -58,7 +58,7 @@ def night_decisions(estimates: Estimates, journal: Path, seats: Iterable[Seat],
             for hand, seat in where.items():
                 decisions = by_hand.get(hand, {}).get("decisions")
                 if not decisions:
-                    missing[by_hand.get(hand, {}).get("none")
+                    missing[by_hand.get(hand, {}).get("decisions_none")
                             or "the hand has no decision to estimate"] += 1
                     continue
                 estimated += 1

@@ -86,7 +86,7 @@ class Estimates:
         for hand in analysis["hands"]:
             estimated = by_hand.get(hand["hand_number"])
             if estimated is None or not estimated.get("decisions"):
-                why = (estimated or {}).get("none") or "the hand has no decision to estimate"
+                why = (estimated or {}).get("decisions_none") or "the hand has no decision to estimate"
                 out.append({**hand, "single_dummy": {"unavailable": why}})
             else:
                 out.append({**hand, "single_dummy": how, "decisions": estimated["decisions"]})
