@@ -37,10 +37,11 @@ from tricktable.analysis.solver import Solver, Stats
 from tricktable.engine.intplay import CardPlay
 from tricktable.engine.state import State
 from tricktable.history.words import bid_words, contract_words
-from tricktable.rules.base import STOCK, Contract
+from tricktable.rules.base import STOCK, Contract, Variant
 from tricktable.rules.spades import Spades
 
-__all__ = ["DoubleDummy", "hand_par", "auction_start"]
+__all__ = ["DoubleDummy", "hand_par", "auction_start", "contract_value", "contract_score",
+           "side_margin", "PASS"]
 
 PASS = "PASS"
 
@@ -208,11 +209,11 @@ class _Auction:
 
         def play(hands: list[int]) -> tuple[int, dict[str, Any]]:
             tricks = self.dd.tricks(contract.trump or "", hands, seats, leader)
-            score = self._score(view, contract, tricks, seats)
+            score = contract_score(view, contract, tricks, seats)
             row = {"seat": contract.seat, "bid": contract.bid, "trump": contract.trump,
                    "alone": contract.alone, "need": contract.need, "leader": leader,
                    "tricks": tricks, "score": score}
-            return self._margin(score), row
+            return side_margin(self.v, score), row
 
         steps = v.exchanges(view)
         if self._choices(view, list(st.known), steps) <= MAX_EXCHANGE_CHOICES:
@@ -282,23 +283,6 @@ class _Auction:
                     hands[receiver] |= 1 << allowed[0]
         return ways
 
-    def _score(self, view: State, contract: Contract, tricks: list[int],
-               seats: list[int]) -> list[int]:
-        """The variant's score for ``contract`` when each side takes ``tricks``."""
-        st = self.start
-        won = [0] * st.n
-        for side, members in enumerate(st.sides):
-            playing = [s for s in members if s in seats] or list(members)
-            taker = contract.seat if contract.seat in playing else playing[0]
-            won[taker] = tricks[side]
-        scored = _with(view, tricks_won=won, dropped=set(), phase="play")
-        return list(self.v.score_hand(scored).deltas)
-
-    def _margin(self, score: list[int]) -> int:
-        """How much better ``score`` leaves side 0 than side 1: the difference of the score
-        changes, turned round where the lower score wins (Buck Euchre, Eau Claire, Bauer)."""
-        return (score[1] - score[0]) if self.v.low_score_wins else (score[0] - score[1])
-
     def _by_bid(self) -> list[dict[str, Any]]:
         """Each bid the rows hold (ladder order), with each side's best row at that bid."""
         ladder = self.v.bid_ladder
@@ -311,10 +295,43 @@ class _Auction:
                 mine = [r for r in self.rows
                         if r["bid"] == bid and self.start.side_of[r["seat"]] == side]
                 sign = 1 if side == 0 else -1
-                sides.append(max(mine, key=lambda r: sign * self._margin(r["score"]),
+                sides.append(max(mine, key=lambda r: sign * side_margin(self.v, r["score"]),
                                  default=None))
             out.append({"bid": bid, "text": bid_words(bid), "sides": sides})
         return out
+
+
+def contract_value(start: State, bids: Sequence[tuple[int, str]], contract: Contract,
+                   dd: DoubleDummy) -> tuple[int, dict[str, Any]]:
+    """Side 0's margin (``side_margin``) and the row of ``contract``, reached by ``bids`` from
+    the table ``start`` (as ``hand_par`` takes it: every hand known, no bid yet), played as
+    par plays it: a trump the contract leaves open named by its declarer as best for its
+    side, each exchange the best for its giver's side, then double dummy. Single dummy
+    (``analysis.decisions``) values an auction's choices with it."""
+    auction = _Auction(start, dd)
+    return auction._leaf(auction._view(tuple(bids)), contract)
+
+
+def contract_score(view: State, contract: Contract, tricks: Sequence[int],
+                   seats: Sequence[int]) -> list[int]:
+    """The variant's score change of each side for ``contract`` (trump named) on the table
+    ``view`` when each side takes ``tricks`` (indexed as the sides; only ``seats`` play):
+    the rules' own ``score_hand``, asked of a copy of the table."""
+    won = [0] * view.n
+    for side, members in enumerate(view.sides):
+        playing = [s for s in members if s in seats] or list(members)
+        taker = contract.seat if contract.seat in playing else playing[0]
+        won[taker] = tricks[side]
+    scored = _with(view, contract=contract, tricks_won=won, dropped=set(view.dropped),
+                   phase="play")
+    return list(view.variant.score_hand(scored).deltas)
+
+
+def side_margin(variant: Variant, score: Sequence[int]) -> int:
+    """How much better ``score`` (the change of each of two sides' scores) leaves side 0
+    than side 1: the difference, turned round where the lower score wins (Buck Euchre, Eau
+    Claire, Bauer)."""
+    return (score[1] - score[0]) if variant.low_score_wins else (score[0] - score[1])
 
 
 def _result(tricks: list[int], score: list[int]) -> str:
