@@ -5,7 +5,9 @@ of each ``(table, game)`` of the journal ``path`` in ``jobs`` worker processes, 
 written to its cache file (``analysis.cache.journal_cache``, where the replay pages read it),
 and returns the analyses in the order asked (``GameFailed`` names a game that cannot be)
 with the CPU seconds each process spent (how evenly the work was shared). ``done(label,
-analysis)`` is called in the calling process as each game is finished (a progress bar). A game is the unit of work: a
+analysis)`` is called in the calling process as each game is finished (a progress bar);
+``single_dummy`` (``analysis.decisions.Settings``) adds single dummy to each game's
+analysis (and its cache), the night's heavy part. A game is the unit of work: a
 club night is tens of them, each a few hands. Workers are started fresh (``spawn``), each
 opens the journal read-only once; with ``jobs`` 1 everything runs in this process. Used by
 ``tricktable analyse``.
@@ -23,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from tricktable.analysis.cache import cached_analysis, journal_cache
+from tricktable.analysis.decisions import Settings
 from tricktable.serve.journal import Journal
 
 __all__ = ["analyse_games", "label", "GameFailed"]
@@ -45,7 +48,8 @@ def label(table: str, game: int) -> str:
 
 
 def analyse_games(path: Path, games: Sequence[tuple[str, int]], jobs: int, done: Done,
-                  warn: Callable[[str], None]) -> tuple[list[dict[str, Any]], list[float]]:
+                  warn: Callable[[str], None], single_dummy: Settings | None = None
+                  ) -> tuple[list[dict[str, Any]], list[float]]:
     """The analysis of each ``(table, game)`` of the journal ``path``, in order, worked out
     in ``jobs`` processes (see the module docstring), and the CPU seconds each process spent
     on them; ``warn`` says a cache not written."""
@@ -63,7 +67,8 @@ def analyse_games(path: Path, games: Sequence[tuple[str, int]], jobs: int, done:
     if jobs <= 1 or len(games) <= 1:
         try:
             for i, (table, game) in enumerate(games):
-                take(i, _named(games[i], partial(_analyse_in_worker, str(path), table, game)))
+                take(i, _named(games[i], partial(_analyse_in_worker, str(path), table, game,
+                                                 single_dummy)))
         finally:
             journal = _journals.pop(str(path), None)
             if journal is not None:
@@ -71,7 +76,7 @@ def analyse_games(path: Path, games: Sequence[tuple[str, int]], jobs: int, done:
         return results, list(cpu.values())
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(min(jobs, len(games)), mp_context=context) as pool:
-        futures = {pool.submit(_analyse_in_worker, str(path), table, game): i
+        futures = {pool.submit(_analyse_in_worker, str(path), table, game, single_dummy): i
                    for i, (table, game) in enumerate(games)}
         try:
             for future in as_completed(futures):
@@ -95,7 +100,8 @@ def _named(game: tuple[str, int], outcome: Callable[[], Outcome]) -> Outcome:
         raise GameFailed(f"{label(*game)}: {exc}") from exc
 
 
-def _analyse_in_worker(path: str, table: str, game: int) -> Outcome:
+def _analyse_in_worker(path: str, table: str, game: int,
+                       single_dummy: Settings | None = None) -> Outcome:
     """One game's analysis, from its cache or worked out and cached, in this process (the
     journal opened once per process); what it had to say is passed back to be said once."""
     started = time.process_time()
@@ -104,5 +110,6 @@ def _analyse_in_worker(path: str, table: str, game: int) -> Outcome:
         journal = _journals[path] = Journal(path, readonly=True)
     notes: list[str] = []
     result = cached_analysis(journal.history(table, game),
-                             journal_cache(Path(path), table, game), notes.append)
+                             journal_cache(Path(path), table, game), notes.append,
+                             single_dummy)
     return result, notes, os.getpid(), time.process_time() - started

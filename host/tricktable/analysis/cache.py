@@ -2,7 +2,11 @@
 
 ``cached_analysis(record, cache)`` reads the analysis of ``record`` from the file ``cache``
 when it is of this record (the SHA-256 of its JSON hand history) and of the current format,
-else works it out with ``analysis.hand.analyse_game`` and writes it there. Where the files
+else works it out with ``analysis.hand.analyse_game`` and writes it there. With
+``single_dummy`` (``analysis.decisions.Settings``: a seed and samples a decision) the
+analysis also holds single dummy (``with_single_dummy``: each hand's ``decisions`` and the
+top-level ``single_dummy``), kept beside the double dummy in the same file: a cache with
+single dummy of other settings (or none) has it worked out again, its double dummy kept. Where the files
 go: ``file_cache(path)`` (``FILE.analysis.json``) and ``journal_cache(path, table, game)``
 (``JOURNAL.analysis/{table}-game{n}.json``); ``kept_analysis`` only reads. Used by ``tricktable analyse`` and the replay
 page.
@@ -17,10 +21,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tricktable.analysis.decisions import FORMAT as SD_FORMAT
+from tricktable.analysis.decisions import Cancel, Progress, Settings, analyse_decisions
 from tricktable.analysis.hand import FORMAT, analyse_game
 from tricktable.history import GameRecord, write_json
 
-__all__ = ["cached_analysis", "kept_analysis", "file_cache", "journal_cache"]
+__all__ = ["cached_analysis", "kept_analysis", "file_cache", "journal_cache",
+           "with_single_dummy"]
 
 _log = logging.getLogger(__name__)
 
@@ -35,8 +42,17 @@ def journal_cache(path: Path, table: str, game: int) -> Path:
     return path.with_name(path.name + ".analysis") / f"{table}-game{game}.json"
 
 
-def kept_analysis(record: GameRecord, cache: Path) -> dict[str, Any] | None:
-    """The analysis in ``cache`` when it is of ``record`` and of this format, else None."""
+def kept_analysis(record: GameRecord, cache: Path,
+                  single_dummy: Settings | None = None) -> dict[str, Any] | None:
+    """The analysis in ``cache`` when it is of ``record`` and of this format (and, with
+    ``single_dummy``, holds single dummy by those settings), else None."""
+    kept = _kept(record, cache)
+    if kept is None or (single_dummy is not None and not _has(kept, single_dummy)):
+        return None
+    return kept
+
+
+def _kept(record: GameRecord, cache: Path) -> dict[str, Any] | None:
     try:
         kept = json.loads(cache.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -47,15 +63,52 @@ def kept_analysis(record: GameRecord, cache: Path) -> dict[str, Any] | None:
     return None
 
 
+def _has(kept: dict[str, Any], settings: Settings) -> bool:
+    """Whether ``kept`` holds single dummy worked out with ``settings``."""
+    sd = kept.get("single_dummy")
+    return isinstance(sd, dict) and sd.get("format") == SD_FORMAT \
+        and sd.get("seed") == settings.seed and sd.get("samples") == settings.samples
+
+
+def with_single_dummy(analysis: dict[str, Any], record: GameRecord, settings: Settings,
+                      cancel: Cancel | None = None,
+                      progress: Progress | None = None) -> dict[str, Any]:
+    """``analysis`` (``analysis.hand``'s, of ``record``) with single dummy added: each hand's
+    ``decisions`` (``analysis.decisions``; and ``decisions_none``, why a hand has none) and
+    the top-level ``single_dummy``: the settings and ``method``, ``exact`` when every
+    decision counted every layout."""
+    found = analyse_decisions(record, seed=settings.seed, samples=settings.samples,
+                              cancel=cancel, progress=progress)
+    by_number = {h["hand_number"]: h for h in found}
+    hands = []
+    exact = True
+    for hand in analysis["hands"]:
+        sd = by_number.get(hand["hand_number"], {"decisions": []})
+        hand = {k: v for k, v in hand.items() if k not in ("decisions", "decisions_none")}
+        hand["decisions"] = sd["decisions"]
+        if "none" in sd:
+            hand["decisions_none"] = sd["none"]
+        exact = exact and all(d["exact"] for d in sd["decisions"])
+        hands.append(hand)
+    return analysis | {"hands": hands,
+                       "single_dummy": settings.to_json("exact" if exact else "sampled")}
+
+
 def cached_analysis(record: GameRecord, cache: Path,
-                    warn: Callable[[str], None] = _log.warning) -> dict[str, Any]:
-    """The analysis of ``record``, read from ``cache`` when it is of this record and format,
-    else computed and written there; a cache that cannot be written is said with ``warn``
-    and the analysis returned all the same."""
-    kept = kept_analysis(record, cache)
-    if kept is not None:
+                    warn: Callable[[str], None] = _log.warning,
+                    single_dummy: Settings | None = None,
+                    progress: Progress | None = None) -> dict[str, Any]:
+    """The analysis of ``record``, read from ``cache`` when it is of this record and format
+    (and holds single dummy by ``single_dummy``'s settings when asked for), else computed
+    (the double dummy kept when only the single dummy is missing) and written there;
+    ``progress(done, total)`` counts single dummy's decisions. A cache that cannot be
+    written is said with ``warn`` and the analysis returned all the same."""
+    kept = _kept(record, cache)
+    if kept is not None and (single_dummy is None or _has(kept, single_dummy)):
         return kept
-    result = analyse_game(record) | {"record_sha256": _digest(record)}
+    result = kept or analyse_game(record) | {"record_sha256": _digest(record)}
+    if single_dummy is not None:
+        result = with_single_dummy(result, record, single_dummy, progress=progress)
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache.with_name(cache.name + ".tmp")

@@ -165,7 +165,7 @@ def _decision_points(record: GameRecord) -> list[tuple[int, list[_Point], str]]:
         if type(action) is Exchange and st.hand_number == number:
             for p in _bits(before & ~st.known[giver]):
                 passed.setdefault(giver, {})[p] = receiver
-        if st.hand_number != number:  # the hand is over (scored, or passed out)
+        if st.hand_number != number or st.game_over:  # the hand is over (scored, passed out)
             if eng.state.hands_played and _reached_play(eng, number):
                 none = "" if len(st.sides) == 2 else (
                     "single dummy needs two sides: with more, how the others share the "

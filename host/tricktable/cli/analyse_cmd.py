@@ -11,7 +11,11 @@ game's record is unchanged (its SHA-256 is stored with it) and the format is cur
 cache that cannot be written is said (on stderr) and the analysis printed all the same.
 Prints each hand's contracts table, its par (``analysis.par``: the contract a
 perfect-information auction ends in, and each side's best contract at each bid) and every
-card that cost a trick; ``--json`` prints the analysis itself.
+card that cost a trick; ``--json`` prints the analysis itself. ``--single-dummy`` adds
+single dummy (``analysis.decisions``: every decision weighed over the hidden hands the
+player could not see, ``--samples`` layouts a decision from ``--seed``), cached beside the
+double dummy, and prints each decision that cost points; its progress is by decisions
+for a file, by games for a journal.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from rich.progress import (
 
 from tricktable.analysis.batch import analyse_games, label
 from tricktable.analysis.cache import cached_analysis, file_cache
+from tricktable.analysis.decisions import Settings
 from tricktable.engine import EngineError
 from tricktable.history import HistoryError, load
 from tricktable.serve.journal import Journal, JournalError
@@ -64,11 +69,19 @@ def _journal_games(path: Path, table: str | None, game: int | None) -> list[tupl
                    "core].")
 @click.option("--quiet", "-q", is_flag=True,
               help="Only write the cache (what the replay pages show) and say how long it took.")
+@click.option("--single-dummy", "single", is_flag=True,
+              help="Also weigh every decision over the hands the player could not see.")
+@click.option("--samples", type=click.IntRange(min=2), default=100, show_default=True,
+              help="Single dummy: hidden layouts dealt a decision.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Single dummy: the seed the layouts are dealt from.")
 def analyse(path: Path, table: str | None, game: int | None, as_json: bool, jobs: int | None,
-            quiet: bool) -> None:
+            quiet: bool, single: bool, samples: int, seed: int) -> None:
     """Double-dummy analysis of every hand in PATH (a hand history, or a journal: every game
-    of every table, a whole club night, on every core)."""
+    of every table, a whole club night, on every core); single dummy too with
+    --single-dummy."""
     jobs = jobs or os.cpu_count() or 1
+    settings = Settings(seed, samples) if single else None
     started = time.perf_counter()
     try:
         with path.open("rb") as f:
@@ -76,13 +89,15 @@ def analyse(path: Path, table: str | None, game: int | None, as_json: bool, jobs
         if is_journal:
             games = _journal_games(path, table, game)
             with _Progress(len(games)) as progress:
-                found, cpu = analyse_games(path, games, jobs, progress.done, _note)
+                found, cpu = analyse_games(path, games, jobs, progress.done, _note, settings)
             results = list(zip([label(t, g) for t, g in games], found, strict=True))
         else:
             if table or game:
                 raise click.ClickException(f"{path} is a hand-history file: --table and --game "
                                            "are for journals")
-            results = [(path.name, cached_analysis(load(str(path)), file_cache(path), _note))]
+            with _Progress(0, "decisions") as progress:
+                results = [(path.name, cached_analysis(load(str(path)), file_cache(path), _note,
+                                                       settings, progress.decisions))]
     except (HistoryError, EngineError, JournalError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
@@ -102,16 +117,21 @@ def analyse(path: Path, table: str | None, game: int | None, as_json: bool, jobs
 
 
 class _Progress:
-    """A progress bar with an ETA on stderr, by games (shown when stderr is a terminal)."""
+    """A progress bar with an ETA on stderr, by games (or by single dummy's decisions, for
+    one file), shown when stderr is a terminal."""
 
-    def __init__(self, games: int) -> None:
+    def __init__(self, total: int, unit: str = "games") -> None:
         console = Console(stderr=True)
         self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                            TextColumn("games"), TimeElapsedColumn(), TextColumn("ETA"),
+                            TextColumn(unit), TimeElapsedColumn(), TextColumn("ETA"),
                             TimeRemainingColumn(), console=console,
                             disable=not console.is_terminal)
-        self.task = self.bar.add_task("analysing", total=games)
+        self.task = self.bar.add_task("analysing", total=total or None)
         self.hands = 0
+
+    def decisions(self, done: int, total: int) -> None:
+        self.bar.update(self.task, completed=done, total=total,
+                        description="single dummy")
 
     def done(self, name: str, result: dict[str, Any]) -> None:
         self.hands += len(result["hands"])
@@ -153,6 +173,23 @@ def _print_hand(hand: dict[str, Any], players: list[str]) -> None:
                    f"{word} ({p['before']} -> {p['after']}){note}")
     if not costly:
         click.echo("  no card cost a trick")
+    if "decisions" in hand:
+        _print_decisions(hand)
+
+
+def _print_decisions(hand: dict[str, Any]) -> None:
+    """Single dummy: each decision that cost points on average, with its interval and why."""
+    if "decisions_none" in hand:
+        click.echo(f"  no single dummy: {hand['decisions_none']}")
+        return
+    decisions = hand["decisions"]
+    costly = [d for d in decisions if d["cost"] > 0]
+    click.echo(f"  single dummy, {len(decisions)} decisions, {len(costly)} that cost points:")
+    for d in costly:
+        where = f"trick {d['trick']}" if d["trick"] else "auction"
+        lo, hi = d["cost_ci95"]
+        click.echo(f"    {where}: {d['player']} {d['played']} cost {d['cost']:.2f} points "
+                   f"(95% {lo:.2f} to {hi:.2f}, {d['samples']} layouts): {d['why']}")
 
 
 def _print_par(par: dict[str, Any], players: list[str], sides: list[str]) -> None:
