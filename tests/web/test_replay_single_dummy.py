@@ -139,9 +139,9 @@ def test_the_costliest_decisions_link_to_their_step(page: Page, board: Scoreboar
     costly = page.locator("#sd-costly li a")
     expect(costly).to_have_count(2)
     expect(costly.nth(0)).to_contain_text("Trick 2 · ")
-    expect(costly.nth(0)).to_contain_text("cost 1.1 points (±0.4)")
+    expect(costly.nth(0)).to_contain_text(", cost 1.1 points (±0.4)")
     expect(costly.nth(1)).to_contain_text("Bidding · ")
-    expect(costly.nth(1)).to_contain_text(": order up: cost 0.6 points (±0.3)")
+    expect(costly.nth(1)).to_contain_text(": order up, cost 0.6 points (±0.3)")
     expect(costly.nth(1)).to_have_attribute(
         "href", "/replay/euchre-night?game=1&hand=1&trick=1&decision=0")
     costly.nth(1).click()

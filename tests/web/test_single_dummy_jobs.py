@@ -2,8 +2,7 @@
 a game's estimate kept in its cache comes with each hand; a game not
 yet estimated is queued and its hands say "pending" (no page waits); one estimate at a time,
 taking the same turn as the page's double-dummy analyses and giving it up to a page that
-waits for it; an opened file, a game over the replay's bound and a version without the
-analysis each say why there is none. The source of the estimates is a stand-in here: what is
+waits for it; an opened file and a game over the replay's bound each say why there is none. The source of the estimates is a stand-in here: what is
 tested is the queue, the turn and the merging (the estimate itself is
 ``tricktable.analysis.decisions``'s)."""
 
@@ -18,8 +17,7 @@ from played_games import random_game
 from tricktable.history import GameRecord, record_from_engine
 from tricktable.web.replay_analysis import TURN, game_analysis
 from tricktable.web.single_dummy import (
-    NO_ENGINE,
-    NOT_FOR_FILES,
+        NOT_FOR_FILES,
     Cancelled,
     Estimates,
     EstimateSource,
@@ -118,7 +116,6 @@ def test_no_estimate_says_why(tmp_path: Path) -> None:
     estimates = Estimates(StandIn().source())
     assert estimates.merged(analysis, record, None)["hands"][0]["single_dummy"] == {
         "unavailable": NOT_FOR_FILES}
-    assert Estimates(None).status(record, tmp_path / "g.json") == {"unavailable": NO_ENGINE}
     spades = record_from_engine(random_game(2, hands=1, variant="spades"))
     assert estimates.status(spades, tmp_path / "s.json")["unavailable"].startswith(
         "analysis not available for this hand size (52 cards in play")

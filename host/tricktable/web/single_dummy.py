@@ -12,9 +12,10 @@ takes its turn with the page's own analyses (``replay_analysis.TURN``: one analy
 time on the club night's cores) and gives way to them: a page's double-dummy analysis asked
 for while an estimate is worked out cancels it, and it is worked out again after.
 
-Where the estimate comes from is given (``EstimateSource``): the analysis's cache
-(``analysis.decisions``); ``costly_decisions`` picks a player's costliest decisions from
-games already estimated (the player pages after a night).
+Where the estimate comes from is given (``EstimateSource``; ``analysis_source()``:
+``analysis.decisions`` through the analysis cache, ``analysis.cache``);
+``web.costly_decisions`` picks a player's costliest decisions from games already estimated
+(the player pages after a night).
 """
 
 from __future__ import annotations
@@ -27,16 +28,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tricktable.analysis.cache import cached_analysis, kept_analysis
+from tricktable.analysis.decisions import Settings
 from tricktable.history import GameRecord
 from tricktable.web.replay_analysis import MAX_CARDS_IN_PLAY, TOO_BIG, TURN, cards_in_play
 
 __all__ = ["Estimates", "EstimateSource", "Cancelled", "analysis_source",
-           "ESTIMATES", "NOT_FOR_FILES", "NO_ENGINE"]
+           "ESTIMATES", "NOT_FOR_FILES"]
 
 _log = logging.getLogger(__name__)
 
-NO_ENGINE = "this version of tricktable does not estimate decisions (no analysis.decisions)"
 NOT_FOR_FILES = "the estimate is worked out for recorded games, not for a file opened on the page"
+
+
+_ESTIMATE_KEYS = ("decisions", "decisions_none", "single_dummy")
+"""What a hand of the cache holds of an estimate: replaced by the estimate of the settings
+asked for, or by why there is none."""
 
 
 class Cancelled(Exception):
@@ -59,10 +66,9 @@ class EstimateSource:
 
 
 class Estimates:
-    """The games waiting for their estimate, and the one worker that works them out
-    (``source`` None: this version has no single-dummy analysis, and the hands say so)."""
+    """The games waiting for their estimate, and the one worker that works them out."""
 
-    def __init__(self, source: EstimateSource | None) -> None:
+    def __init__(self, source: EstimateSource) -> None:
         self.source = source
         self._lock = threading.Lock()
         self._queue: OrderedDict[Path, GameRecord] = OrderedDict()
@@ -77,26 +83,25 @@ class Estimates:
         if "unavailable" in analysis:
             return analysis
         status = self.status(record, cache)
-        if "hands" not in status:
-            return {**analysis, "hands": [{**h, "single_dummy": status}
-                                          for h in analysis["hands"]]}
-        by_hand = {h["hand_number"]: h for h in status["hands"]}
-        how = status.get("single_dummy", {})
+        by_hand = {h["hand_number"]: h for h in status.get("hands", [])}
         out = []
         for hand in analysis["hands"]:
-            estimated = by_hand.get(hand["hand_number"])
-            if estimated is None or not estimated.get("decisions"):
-                why = (estimated or {}).get("decisions_none") or "the hand has no decision to estimate"
-                out.append({**hand, "single_dummy": {"unavailable": why}})
+            hand = {k: v for k, v in hand.items() if k not in _ESTIMATE_KEYS}
+            estimated = by_hand.get(hand["hand_number"], {})
+            if "hands" not in status:
+                hand["single_dummy"] = status
+            elif estimated.get("decisions"):
+                hand["single_dummy"] = status["single_dummy"]
+                hand["decisions"] = estimated["decisions"]
             else:
-                out.append({**hand, "single_dummy": how, "decisions": estimated["decisions"]})
+                hand["single_dummy"] = {"unavailable": estimated.get("decisions_none")
+                                        or "the hand has no decision to estimate"}
+            out.append(hand)
         return {**analysis, "hands": out}
 
     def status(self, record: GameRecord, cache: Path | None) -> dict[str, Any]:
         """The game's estimate from its cache, or ``{"pending": words}`` (queued for the
         worker), or ``{"unavailable": reason}``."""
-        if self.source is None:
-            return {"unavailable": NO_ENGINE}
         if cache is None:
             return {"unavailable": NOT_FOR_FILES}
         kept = self.source.kept(record, cache)
@@ -130,7 +135,6 @@ class Estimates:
                 while not self._queue:
                     self._wake.wait()
                 cache, record = next(iter(self._queue.items()))
-            assert self.source is not None, "only queued with a source"
             try:
                 with TURN.background():
                     self.source.work_out(record, cache, TURN.wanted,
@@ -150,10 +154,26 @@ class Estimates:
             self._progress[cache] = words
 
 
-def analysis_source() -> EstimateSource | None:
-    """Where the replay's estimates come from: ``tricktable.analysis.decisions`` and its
-    cache. THE SEAM: None until that module is part of tricktable; connect it here."""
-    return None
+def analysis_source(settings: Settings | None = None) -> EstimateSource:
+    """The estimates of ``tricktable.analysis.decisions`` (``settings``: its seed and
+    samples a decision, by default its own), kept in the game's analysis cache beside the
+    double dummy (``analysis.cache``). The worker's turn is given up between two decisions:
+    the progress callback raises ``Cancelled`` when a page waits for the turn, and nothing
+    is written."""
+    settings = settings or Settings()
+
+    def kept(record: GameRecord, cache: Path) -> dict[str, Any] | None:
+        return kept_analysis(record, cache, single_dummy=settings)
+
+    def work_out(record: GameRecord, cache: Path, cancel: Callable[[], bool],
+                 progress: Callable[[str], None]) -> dict[str, Any]:
+        def told(done: int, total: int) -> None:
+            if cancel():
+                raise Cancelled
+            progress(f"{done} of {total} decisions")
+        return cached_analysis(record, cache, single_dummy=settings, progress=told)
+
+    return EstimateSource(kept, work_out)
 
 
 ESTIMATES = Estimates(analysis_source())

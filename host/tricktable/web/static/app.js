@@ -611,7 +611,7 @@ function showSingleDummy(hand, step, link, focus) {
   const costly = decisions.map((d, i) => [d, i]).filter(([d]) => d.cost >= SD_NOTICEABLE)
     .sort(([x], [y]) => y.cost - x.cost).slice(0, 5);
   document.getElementById("sd-costly").replaceChildren(...(costly.length ? costly.map(([d, i]) => {
-    const text = `${sdHeading(hand, d)}: cost ${d.cost.toFixed(1)} points${sdSpread(d, d.cost_ci95) ? ` (${sdSpread(d, d.cost_ci95)})` : ""}`;
+    const text = `${sdHeading(hand, d)}, cost ${d.cost.toFixed(1)} points${sdSpread(d, d.cost_ci95) ? ` (${sdSpread(d, d.cost_ci95)})` : ""}`;
     const href = link(sdStep(d));
     return el("li", {}, href ? el("a", { href: `${href}&decision=${i}`, "data-decision": i, text }) : el("span", { text }));
   }) : [el("li", { text: "No decision cost a noticeable number of points." })]));

@@ -118,17 +118,17 @@ async function costlyDecisions(id) {
     return;
   }
   const why = Object.entries(body.unavailable || {}).map(([w, n]) => `${plural(n, "hand")}: ${w}`);
-  note.textContent = [`${body.night_name}: an estimate (single dummy: the unseen cards dealt many ways, each played out; the replay page says more), from ${body.estimated} of your ${plural(body.hands, "hand")}.`,
+  note.textContent = [`${body.night_name}: an estimate (single dummy: the unseen cards dealt many ways, each played out; the replay page says more), from ${body.estimated} of the ${plural(body.hands, "hand")} played.`,
     body.pending ? `${plural(body.pending, "hand")} still being worked out.` : "",
     why.length ? `Not estimated: ${why.join("; ")}.` : ""].filter(Boolean).join(" ");
   list.replaceChildren(...(body.decisions.length ? body.decisions.map((d) => {
-    const where = `${tableName(d.table)}, game ${d.game}, hand ${d.hand}, ${d.trick != null ? `trick ${d.trick}` : "the bidding"}`;
+    const where = `${tableName(d.table)}, game ${d.game}, hand ${d.hand}, ${sdWhere(d).toLowerCase()}`;
     const played = sdChoiceLabel(d, d.played);
     const best = d.best != null ? sdChoiceLabel(d, d.best) : "?";
     const spread = sdSpread(d, d.cost_ci95);
     const href = `/replay/${body.night}~${encodeURIComponent(d.table)}?game=${d.game}&hand=${d.hand}&trick=${sdStep(d)}&decision=${d.decision}`;
     return el("li", {}, el("a", { href, class: "decision-link", text: `${where}: ${played}, where ${best} was best` }),
-      el("span", { class: "sd-cost costly", text: ` cost ${d.cost.toFixed(1)} points${spread ? ` (${spread})` : ""}` }),
+      el("span", { class: "sd-cost costly", text: `: cost ${d.cost.toFixed(1)} points${spread ? ` (${spread})` : ""}` }),
       d.why ? el("p", { class: "sd-why", text: d.why }) : null);
   }) : [el("li", { text: body.estimated ? "No decision cost a noticeable number of points." : "None estimated yet." })]));
   document.body.dataset.decisions = body.pending ? "pending" : "ready";
