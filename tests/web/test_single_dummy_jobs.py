@@ -1,18 +1,20 @@
 """The replay's single-dummy estimates worked out in the background (``web.single_dummy``):
-a game's estimate kept in its cache comes with each hand; a game not
-yet estimated is queued and its hands say "pending" (no page waits); one estimate at a time,
-taking the same turn as the page's double-dummy analyses and giving it up to a page that
-waits for it; an opened file and a game over the replay's bound each say why there is none. The source of the estimates is a stand-in here: what is
-tested is the queue, the turn and the merging (the estimate itself is
-``tricktable.analysis.decisions``'s)."""
+a game's estimate kept in its cache comes with each hand; a game not yet estimated is
+queued and its hands say "pending" (no page waits); one estimate at a time, taking the same
+turn as the page's double-dummy analyses and giving it up to a page that waits for it; an opened file and a game over the replay's bound each say why there is none.
+The source of the estimates is a stand-in for the queue, the turn and the merging (the
+estimate itself is ``tricktable.analysis.decisions``'s); the real one, kept in the analysis
+cache, gives up between two decisions and writes nothing when cancelled."""
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from played_games import random_game
 from tricktable.history import GameRecord, record_from_engine
 from tricktable.web.replay_analysis import TURN, game_analysis
@@ -21,6 +23,7 @@ from tricktable.web.single_dummy import (
     Cancelled,
     Estimates,
     EstimateSource,
+    analysis_source,
 )
 from waiting import eventually
 
@@ -119,3 +122,19 @@ def test_no_estimate_says_why(tmp_path: Path) -> None:
     spades = record_from_engine(random_game(2, hands=1, variant="spades"))
     assert estimates.status(spades, tmp_path / "s.json")["unavailable"].startswith(
         "analysis not available for this hand size (52 cards in play")
+
+
+def test_the_analysis_gives_up_between_decisions_and_writes_nothing(tmp_path: Path) -> None:
+    record, _ = euchre()
+    cache = tmp_path / "g.analysis.json"
+    source = analysis_source()
+    with pytest.raises(Cancelled):
+        source.work_out(record, cache, lambda: True, lambda _: None)
+    assert not cache.exists() and source.kept(record, cache) is None
+    said: list[str] = []
+    source.work_out(record, cache, lambda: False, said.append)
+    kept = source.kept(record, cache)
+    assert kept is not None and kept["single_dummy"]["samples"] == 100
+    assert "plays" in kept["hands"][0]  # the double dummy beside it
+    done = re.fullmatch(r"(\d+) of (\d+) decisions", said[-1])
+    assert done and done[1] == done[2] == str(sum(len(h["decisions"]) for h in kept["hands"]))
