@@ -76,10 +76,17 @@ def fixture_decisions(hand: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def serve_decisions(page: Page, single_dummy: dict[str, Any],
-                    decisions: list[dict[str, Any]] | None = None) -> None:
-    """The page's hand answers carry ``decisions`` (fixtures for the hand they answer)."""
+                    decisions: list[dict[str, Any]] | None = None, pending: int = 0) -> None:
+    """The page's hand answers carry ``decisions`` (fixtures for the hand they answer),
+    after ``pending`` answers that say the estimate is being worked out."""
     def answer(route: Route) -> None:
+        nonlocal pending
         hand = route.fetch().json()
+        if pending:
+            pending -= 1
+            hand["analysis"] = {**hand["analysis"], "single_dummy": {"pending": "queued"}}
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(hand))
+            return
         hand["analysis"] = {**hand["analysis"], "single_dummy": single_dummy}
         if decisions is not None:
             hand["analysis"]["decisions"] = decisions or fixture_decisions(hand)
@@ -166,6 +173,19 @@ def test_no_estimate_says_why(page: Page, board: Scoreboard, single_dummy: dict[
     page.goto(board.url + "/replay/euchre-night?game=1&hand=1&trick=2")
     expect(page.locator("#sd-note")).to_contain_text(says, timeout=WAIT_MS)
     expect(page.locator("#sd-hand")).to_be_hidden()
+
+
+def test_an_estimate_worked_out_while_the_page_is_open_shows_when_ready(
+        page: Page, board: Scoreboard) -> None:
+    """The host works the estimate out in the background: the page says so, asks again, and
+    shows it once the answer has it, at the step on show."""
+    serve_decisions(page, ESTIMATE, [], pending=2)
+    page.goto(board.url + "/replay/euchre-night?game=1&hand=1&trick=2")
+    expect(page.locator("#sd-note")).to_contain_text(
+        "Working out the single-dummy estimate: queued.", timeout=WAIT_MS)
+    expect(page.locator("#sd")).to_have_attribute("data-state", "ready", timeout=WAIT_MS)
+    expect(page.locator("#sd-decisions .sd-decision")).to_have_count(4)
+    expect(page.locator("#step")).to_have_text("Trick 2 of 5")
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))

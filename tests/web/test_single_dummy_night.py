@@ -4,7 +4,8 @@ the night and counting the statistics, virtual boards, bots), then its scoreboar
 club database. A player's page lists their costliest decisions of the night, worked out in
 the background by ``tricktable.analysis.decisions`` (the page shows them once they are);
 each links to its step of the replay, where the decision's choices show ranked with their
-expected points and margin, the one played marked; on a phone too. Screenshots to
+expected points and margin, the one played marked; on a phone too; both pages' text meets
+WCAG AA contrast. Screenshots to
 ``$TRICKTABLE_SCREENSHOTS`` when set: docs/img/replay-single-dummy.png,
 replay-single-dummy-decision.png and player-costly-decisions.png come from here."""
 
@@ -20,6 +21,7 @@ import pytest
 from browsing import SIZES, needs_chromium
 from demo_runs import played_to_end
 from playwright.sync_api import Browser, Page, expect
+from test_contrast import CONTRAST
 from tricktable.demo.runner import DemoConfig
 from tricktable.mqtt.broker import BrokerHandle
 from tricktable.web.server import Scoreboard
@@ -87,6 +89,8 @@ def test_a_players_costliest_decisions_link_to_their_choices_on_the_replay(
     expect(page.locator("#costly-decisions .sd-cost").first).to_contain_text(
         re.compile(r": cost \d+\.\d points"))
     page.locator(".costly-panel").screenshot(path=str(shots / "player-costly-decisions.png"))
+    low = [c for c in page.evaluate(CONTRAST) if c["ratio"] < c["need"]]
+    assert not low, f"below WCAG AA on the player page: {low[:8]}"
     links.first.click()
     # the replay, at that decision's step: its choices best first with their expected points
     expect(page.locator("#sd")).to_have_attribute("data-state", "ready", timeout=WAIT_MS)
@@ -100,6 +104,8 @@ def test_a_players_costliest_decisions_link_to_their_choices_on_the_replay(
     expect(decision.locator(".sd-cost")).to_contain_text(re.compile(r"^Cost \d+\.\d points"))
     expect(page.locator("#sd-note")).to_contain_text("An estimate (100 deals of the unseen")
     decision.screenshot(path=str(shots / "replay-single-dummy-decision.png"))
+    low = [c for c in page.evaluate(CONTRAST) if c["ratio"] < c["need"]]
+    assert not low, f"below WCAG AA on the replay: {low[:8]}"
     page.locator("#sd").screenshot(path=str(shots / "replay-single-dummy.png"))
 
 
