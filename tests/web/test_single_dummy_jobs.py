@@ -138,3 +138,24 @@ def test_the_analysis_gives_up_between_decisions_and_writes_nothing(tmp_path: Pa
     assert "plays" in kept["hands"][0]  # the double dummy beside it
     done = re.fullmatch(r"(\d+) of (\d+) decisions", said[-1])
     assert done and done[1] == done[2] == str(sum(len(h["decisions"]) for h in kept["hands"]))
+
+
+def test_a_game_whose_estimate_fails_says_why_and_the_worker_goes_on(tmp_path: Path) -> None:
+    """A record the analysis refuses: its hands say why; the next game is estimated."""
+    stand_in = StandIn()
+    stand_in.go.set()
+    bad, good = euchre()[0], record_from_engine(random_game(4, hands=1, variant="euchre"))
+
+    def refuse(record: GameRecord, cache: Path, cancel: Callable[[], bool],
+               progress: Callable[[str], None]) -> dict[str, Any]:
+        if record is bad:
+            raise ValueError("hand 1: a card refused")
+        return stand_in.work_out(record, cache, cancel, progress)
+
+    estimates = Estimates(EstimateSource(stand_in.source().kept, refuse))
+    estimates.status(bad, tmp_path / "bad.json")
+    estimates.status(good, tmp_path / "good.json")
+    eventually(lambda: "hands" in estimates.status(good, tmp_path / "good.json"),
+               "the next game was estimated")
+    assert estimates.status(bad, tmp_path / "bad.json") == {
+        "unavailable": "the estimate failed: hand 1: a card refused"}

@@ -73,7 +73,8 @@ class Estimates:
         self._lock = threading.Lock()
         self._queue: OrderedDict[Path, GameRecord] = OrderedDict()
         self._progress: dict[Path, str] = {}
-        self._failed: dict[Path, str] = {}
+        self._failed: dict[Path, tuple[GameRecord, str]] = {}
+        """The games whose estimate failed (the record it failed on, and why)."""
         self._wake = threading.Condition(self._lock)
         self._worker: threading.Thread | None = None
 
@@ -112,12 +113,13 @@ class Estimates:
             return {"unavailable": f"{TOO_BIG} ({cards} cards in play; the replay estimates "
                                    f"up to {MAX_CARDS_IN_PLAY})"}
         with self._lock:
-            if cache in self._failed:
-                return {"unavailable": self._failed[cache]}
+            failed = self._failed.get(cache)
+            if failed is not None and failed[0] == record:
+                return {"unavailable": failed[1]}
             if cache not in self._queue:
-                self._queue[cache] = record
                 self._progress[cache] = "queued"
                 self._wake.notify()
+            self._queue[cache] = record  # a game still in play: its latest record
             self._start()
             ahead = list(self._queue).index(cache)
             said = self._progress.get(cache, "queued")
@@ -144,10 +146,11 @@ class Estimates:
             except Exception as exc:  # noqa: BLE001 - one game's failure must not stop the worker
                 _log.warning("single-dummy estimate of %s failed: %s", cache, exc)
                 with self._lock:
-                    self._failed[cache] = f"the estimate failed: {exc}"
+                    self._failed[cache] = (record, f"the estimate failed: {exc}")
             with self._lock:
-                self._queue.pop(cache, None)
-                self._progress.pop(cache, None)
+                if self._queue.get(cache) is record:  # else a later record of it waits
+                    del self._queue[cache]
+                    self._progress.pop(cache, None)
 
     def _say(self, cache: Path, words: str) -> None:
         with self._lock:
