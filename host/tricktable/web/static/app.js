@@ -545,8 +545,13 @@ function sdWhere(d) {
   return d.trick != null ? `Trick ${d.trick}` : d.kind === "discard" ? "Before the play" : "Bidding";
 }
 
+// Who decided: the name the replay shows at that seat (the night's), else the analysis's.
+function sdWho(hand, d) {
+  return (hand.seats || [])[d.seat] ?? d.player ?? "–";
+}
+
 function sdHeading(hand, d) {
-  const who = d.player || seatName(hand, d.seat);
+  const who = sdWho(hand, d);
   return `${sdWhere(d)} · ${who}${d.kind === "card" ? " played " : ": "}${sdPlayedLabel(d)}`;
 }
 
@@ -566,7 +571,7 @@ function sdDecision(hand, d, index, focused) {
   const cost = el("p", { class: `sd-cost${d.cost >= SD_NOTICEABLE ? " costly" : ""}`, text: sdCostText(d) });
   const why = d.why ? el("p", { class: "sd-why", text: d.why }) : null;
   const table = el("table", { class: "sd-choices" },
-    el("caption", { text: `Choices, best first: expected points for ${d.player || seatName(hand, d.seat)}'s side (estimate)` }),
+    el("caption", { text: `Choices, best first: expected points for ${sdWho(hand, d)}'s side (estimate)` }),
     el("tr", {}, el("th", { scope: "col", text: "Choice" }), el("th", { scope: "col", text: "Expected points" }),
       el("th", { scope: "col", text: "Tricks (average)" }), el("th", { scope: "col", text: "Deals tried" })));
   (d.choices || []).forEach((c, rank) => {
