@@ -109,7 +109,7 @@ def test_a_players_costliest_decisions_link_to_their_choices_on_the_replay(
     page.locator("#sd").screenshot(path=str(shots / "replay-single-dummy.png"))
 
 
-def test_the_replay_of_a_night_hand_fits_a_phone(browser: Browser, board: Scoreboard,
+def test_the_replay_and_the_player_page_fit_a_phone(browser: Browser, board: Scoreboard,
                                                  costly: tuple[str, dict[str, Any]]) -> None:
     width, height = SIZES["phone"]
     phone = browser.new_context(viewport={"width": width, "height": height}).new_page()
@@ -123,5 +123,10 @@ def test_the_replay_of_a_night_hand_fits_a_phone(browser: Browser, board: Scoreb
         overflow = phone.evaluate("() => document.documentElement.scrollWidth - innerWidth")
         assert overflow <= 0, f"the replay is {overflow}px wider than a phone"
         expect(phone.locator('#sd-decisions .sd-decision[aria-current="true"]')).to_be_visible()
+        phone.goto(f"{board.url}/player/{costly[0]}")
+        expect(phone.locator("body")).to_have_attribute("data-decisions", "ready",
+                                                        timeout=WAIT_MS)
+        overflow = phone.evaluate("() => document.documentElement.scrollWidth - innerWidth")
+        assert overflow <= 0, f"the player page is {overflow}px wider than a phone"
     finally:
         phone.context.close()
