@@ -25,6 +25,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -139,8 +140,7 @@ class Estimates:
                 cache, record = next(iter(self._queue.items()))
             try:
                 with TURN.background():
-                    self.source.work_out(record, cache, TURN.wanted,
-                                         lambda words, c=cache: self._say(c, words))
+                    self.source.work_out(record, cache, TURN.wanted, partial(self._say, cache))
             except Cancelled:
                 continue  # the page's analysis goes first; this game stays at the head
             except Exception as exc:  # noqa: BLE001 - one game's failure must not stop the worker
