@@ -4,7 +4,8 @@ queued and its hands say "pending" (no page waits); one estimate at a time, taki
 turn as the page's double-dummy analyses and giving it up to a page that waits for it; an opened file and a game over the replay's bound each say why there is none.
 The source of the estimates is a stand-in for the queue, the turn and the merging (the
 estimate itself is ``tricktable.analysis.decisions``'s); the real one, kept in the analysis
-cache, gives up between two decisions and writes nothing when cancelled."""
+cache, gives up between two decisions and writes nothing when cancelled. A player's
+costliest decisions of a night (``web.costly_decisions``) come from the estimated games."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from played_games import random_game
+from played_games import random_game, write_journal
 from tricktable.history import GameRecord, record_from_engine
+from tricktable.web.costly_decisions import night_decisions
 from tricktable.web.replay_analysis import TURN, game_analysis
 from tricktable.web.single_dummy import (
         NOT_FOR_FILES,
@@ -159,3 +161,27 @@ def test_a_game_whose_estimate_fails_says_why_and_the_worker_goes_on(tmp_path: P
                "the next game was estimated")
     assert estimates.status(bad, tmp_path / "bad.json") == {
         "unavailable": "the estimate failed: hand 1: a card refused"}
+
+
+def test_a_players_costliest_decisions_of_a_night(tmp_path: Path) -> None:
+    """The player page's list: the decisions of the seat the player held, costliest first,
+    each with where to replay it; the night's games not yet estimated are queued and counted
+    as pending, and a hand that cannot be estimated is counted with why."""
+    journal = tmp_path / "night.sqlite"
+    write_journal(journal, "t1", random_game(3, hands=1, variant="euchre"))
+    stand_in = StandIn()
+    stand_in.go.set()
+    estimates = Estimates(stand_in.source())
+    bob = [("t1", 1, 1, 1), ("t1", 2, 1, 1)]  # game 2 is not in the journal
+    first = night_decisions(estimates, journal, bob)
+    assert first["pending"] == 1 and first["decisions"] == []
+    found = eventually(lambda: (f := night_decisions(estimates, journal, bob))["pending"] == 0
+                       and f, "the night's game was estimated")
+    assert found["hands"] == 2 and found["estimated"] == 1
+    assert found["unavailable"] == {"the journal has no game 2 on table 't1'": 1}
+    assert found["decisions"] == [{
+        "table": "t1", "game": 1, "hand": 1, "trick": None, "decision": 0,
+        "kind": "order-up", "played": "order up", "best": "pass", "cost": 0.6,
+        "cost_ci95": [0.3, 0.9], "exact": False, "why": "ordering up cost 0.6 points"}]
+    ann = night_decisions(estimates, journal, [("t1", 1, 1, 0)])
+    assert ann["estimated"] == 1 and ann["decisions"] == []
