@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/analyse_night.py --journal RUN/journal.sqlite [--runs 3]
     .venv/bin/python bench/analyse_night.py --tables 30 --games 10 --hands 8 [--variant bid-euchre]
+    .venv/bin/python bench/analyse_night.py ... --single-dummy [--samples 100]
 
 With ``--journal`` it times a night's journal (a copy: the demo's ``journal.sqlite`` from
 ``tricktable demo --night --tables 30 --speed 0 --rounds 3 --hands 2 --workdir DIR``);
@@ -10,7 +11,9 @@ without, it first writes a night of its own: ``--tables`` tables of ``--games`` 
 care who chose the cards). Then it runs the command as a user does, ``tricktable analyse
 COPY --quiet --jobs J``, for J = 1 and J = every core, interleaved ``--runs`` times, the cache
 removed before each run, and prints the median wall time of each, the CPU time they used
-(the workers' included) and the ratio. The machine is shared: the load average is printed
+(the workers' included) and the ratio. ``--single-dummy`` times ``tricktable analyse
+--single-dummy --samples S`` instead: double and single dummy together, the night's
+whole analysis. The machine is shared: the load average is printed
 beside.
 """
 
@@ -53,13 +56,14 @@ def write_night(path: Path, variant: str, tables: int, games: int, hands: int) -
                                        [(n, a.to_json()) for n, a in enumerate(eng.actions, 1)])
 
 
-def run(journal: Path, jobs: int) -> tuple[float, float, str]:
-    """One ``tricktable analyse`` from an empty cache: wall s, CPU s (children), its summary."""
+def run(journal: Path, jobs: int, extra: list[str]) -> tuple[float, float, str]:
+    """One ``tricktable analyse`` (with ``extra`` arguments) from an empty cache: wall s, CPU
+    s (children), its summary."""
     shutil.rmtree(journal.with_name(journal.name + ".analysis"), ignore_errors=True)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run([str(Path(sys.executable).with_name("tricktable")), "analyse",
-                           str(journal), "--quiet", "--jobs", str(jobs)],
+                           str(journal), "--quiet", "--jobs", str(jobs), *extra],
                           capture_output=True, text=True, check=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -75,7 +79,12 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--hands", type=int, default=8)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--single-dummy", action="store_true",
+                    help="time the analysis with single dummy (tricktable analyse --single-dummy)")
+    ap.add_argument("--samples", type=int, default=100, help="single dummy's layouts a decision")
     args = ap.parse_args()
+    extra = ["--single-dummy", "--samples", str(args.samples)] if args.single_dummy else []
+    what = f" (with single dummy, {args.samples} samples)" if args.single_dummy else ""
     cores = os.cpu_count() or 1
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "night.sqlite"
@@ -91,7 +100,7 @@ def main() -> None:
         times: dict[int, list[tuple[float, float]]] = {1: [], cores: []}
         for i in range(args.runs):
             for jobs in times:
-                wall, cpu, said = run(copy, jobs)
+                wall, cpu, said = run(copy, jobs, extra)
                 times[jobs].append((wall, cpu))
                 print(f"  run {i + 1}, --jobs {jobs}: {wall:.1f} s wall, {cpu:.1f} s CPU "
                       f"(load {os.getloadavg()[0]:.1f}): {said}")
@@ -100,7 +109,7 @@ def main() -> None:
             print(f"--jobs {jobs}: median {medians[jobs]:.1f} s wall, "
                   f"{statistics.median(c for _, c in t):.1f} s CPU")
         print(f"analyse night: serial {medians[1]:.1f} s, {cores} processes "
-              f"{medians[cores]:.1f} s, speed-up {medians[1] / medians[cores]:.2f}x")
+              f"{medians[cores]:.1f} s, speed-up {medians[1] / medians[cores]:.2f}x{what}")
 
 
 if __name__ == "__main__":

@@ -22,12 +22,23 @@ stopped and ends that variant's run: the figures of the deals before it are prin
 stop is said; with ``--go-on`` it counts as the budget (so the median and p99 are lower
 bounds when it shows) and the next deal follows, the deals over budget listed.
 
+``--single-dummy``: only single dummy checked against the exact answer
+(``analysis.decisions``): ``--hands`` Euchre hands, each dealt and played at random by
+the engine, and every decision in them whose consistent layouts number at most ``--limit``
+(the late ones: enumeration is exact there); for each, every choice's expected points
+over every layout, and the estimate from ``--samples`` drawn layouts with its 95%
+interval. The last line counts the intervals that hold the exact value (E of N, the
+choices whose points vary over the layouts: a constant is estimated exactly by any
+sample) and the sampled decisions weighed a second of CPU.
+
 ``--soak N``: only a leak check, N Spades deals (``--soak-cards`` each) solved one after the
 other with a new solver each, the resident memory printed as it goes (flat: freed).
 
     .venv/bin/python bench/analysis.py [--deals 1000] [--big-deals 3] [--variant euchre]
         [--budget 120] [--single] [--no-hand] [--go-on]
     .venv/bin/python bench/analysis.py --soak 1000 [--soak-cards 13]
+    .venv/bin/python bench/analysis.py --single-dummy [--hands 120] [--samples 100]
+        [--limit 5000] [--seed 0]
 """
 
 from __future__ import annotations
@@ -41,6 +52,7 @@ import signal
 import statistics
 import time
 
+from tricktable.analysis.decisions import decisions_of, draw, weigh
 from tricktable.analysis.hand import analyse_game, contracts_table
 from tricktable.analysis.positions import STRAINS, bridge, bridge_table, deal, pbn
 from tricktable.analysis.solver import Solver, Stats
@@ -252,6 +264,49 @@ def compare_dds(deals: int) -> None:
           f" table ratio {table:.2f}", flush=True)
 
 
+def single_dummy(hands: int, samples: int, limit: int, seed: int) -> None:
+    """Single dummy's sampled estimates against the exact expectation (see the module
+    docstring): per decision, the exact report over every layout and the sampled one."""
+    decisions = checked = holds = constant = 0
+    cpu_sampled = 0.0
+    widths: list[float] = []
+    for hand in range(hands):
+        eng = _to_play("euchre", hand)
+        rand = random.Random(hand).random
+        while eng.state.hands_played == 0:
+            legal = eng.legal_ids()
+            eng.apply_id(legal[int(rand() * len(legal))])
+        record = record_from_engine(eng)
+        for _, found, _ in decisions_of(record):
+            for decision in found:
+                knowledge, every, exact = draw(decision, seed, samples, limit)
+                if not exact:
+                    continue  # too many layouts to enumerate: an early decision
+                truth = {c["choice"]: c for c in
+                         weigh(decision, record.players, knowledge, every, True)["choices"]}
+                started = time.process_time()
+                _, drawn, _ = draw(decision, seed, samples, 0)
+                sampled = weigh(decision, record.players, knowledge, drawn, False)
+                cpu_sampled += time.process_time() - started
+                decisions += 1
+                for choice in sampled["choices"]:
+                    real = truth[choice["choice"]]
+                    if real["points_sd"] == 0:
+                        constant += 1
+                        continue
+                    lo, hi = choice["points_ci95"]
+                    checked += 1
+                    holds += lo <= real["points"] <= hi
+                    widths.append(hi - lo)
+    rate = decisions / cpu_sampled if cpu_sampled else 0.0
+    print(f"single dummy: {hands} Euchre hands, {decisions} decisions with at most {limit}"
+          f" layouts; {checked} choice estimates whose points vary over the layouts"
+          f" ({constant} constant ones not counted); median 95% interval width"
+          f" {statistics.median(widths) if widths else 0.0:.3f} points", flush=True)
+    print(f"single dummy: {decisions} decisions, {samples} samples each, agree with exact"
+          f" {holds}/{checked}, decisions/s {rate:.1f}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=1000, help="deals for the small games")
@@ -271,7 +326,18 @@ def main() -> None:
     ap.add_argument("--soak-cards", type=int, default=13, help="cards each in the soak")
     ap.add_argument("--compare-dds", action="store_true",
                     help="only our solver beside DDS (endplay) on --deals bridge deals")
+    ap.add_argument("--single-dummy", action="store_true",
+                    help="only single dummy's sampled estimates against exact enumeration")
+    ap.add_argument("--hands", type=int, default=120, help="single dummy: Euchre hands")
+    ap.add_argument("--samples", type=int, default=100,
+                    help="single dummy: layouts drawn a decision")
+    ap.add_argument("--limit", type=int, default=5000,
+                    help="single dummy: the most layouts a decision checked may have")
+    ap.add_argument("--seed", type=int, default=0, help="single dummy: the layouts' seed")
     args = ap.parse_args()
+    if args.single_dummy:
+        single_dummy(args.hands, args.samples, args.limit, args.seed)
+        return
     if args.compare_dds:
         compare_dds(args.deals)
         return

@@ -63,6 +63,14 @@ SMOKE: dict[str, tuple[list[str], str]] = {
 }
 
 
+MODES: dict[str, tuple[str, list[str], str]] = {
+    # a bench's other modes, each smoke-run as well: name -> (bench, arguments, figures)
+    "analysis --single-dummy": ("analysis", ["--single-dummy", "--hands", "3", "--samples", "20"],
+                                r"^single dummy: \d+ decisions, 20 samples each, agree with "
+                                r"exact \d+/\d+, decisions/s [\d.]+$"),
+}
+
+
 def test_every_bench_has_a_smoke_run() -> None:
     benches = [p.stem for p in BENCH.glob("*.py") if '__name__ == "__main__"' in p.read_text()]
     assert sorted(SMOKE) == sorted(benches)  # a module a bench imports (no main) is not one
@@ -74,6 +82,17 @@ def test_a_bench_runs_in_its_quickest_mode_and_prints_its_figures(bench: str) ->
     args, figures = SMOKE[bench]
     proc = subprocess.run([sys.executable, str(BENCH / f"{bench}.py"), *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=600)  # the installed tricktable
+    output = f"bench/{bench}.py {' '.join(args)}\n{proc.stdout}\n{proc.stderr}"
+    assert proc.returncode == 0, output
+    assert re.search(figures, proc.stdout, re.MULTILINE), output
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_a_benchs_other_modes_run_and_print_their_figures(mode: str) -> None:
+    bench, args, figures = MODES[mode]
+    proc = subprocess.run([sys.executable, str(BENCH / f"{bench}.py"), *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
     output = f"bench/{bench}.py {' '.join(args)}\n{proc.stdout}\n{proc.stderr}"
     assert proc.returncode == 0, output
     assert re.search(figures, proc.stdout, re.MULTILINE), output

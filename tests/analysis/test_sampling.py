@@ -14,7 +14,13 @@ from hypothesis import strategies as st
 from scipy.stats import chi2_contingency, chisquare
 from tricktable.analysis.knowledge import STOCK, Knowledge, Layout
 from tricktable.analysis.positions import pbn
-from tricktable.analysis.sampling import Layouts, count_layouts, exact_layouts, sample_layouts
+from tricktable.analysis.sampling import (
+    Layouts,
+    count_layouts,
+    exact_layouts,
+    sample_layouts,
+    stratified_layouts,
+)
 from tricktable.cards import CARDS, Suit
 from tricktable.engine import Engine
 from tricktable.engine.state import State
@@ -205,6 +211,24 @@ def test_each_consistent_layout_is_dealt_equally_often():
     assert chisquare([drawn[lay] for lay in every]).pvalue > 0.001
 
 
+def test_the_layouts_are_numbered_in_the_order_they_are_enumerated():
+    layouts = Layouts(hand_written())
+    assert [layouts.layout(r) for r in range(layouts.count)] == list(layouts.all())
+    with pytest.raises(ValueError, match="no layout 1200"):
+        layouts.layout(1200)
+
+
+def test_a_stratified_draw_gives_every_layout_the_same_chance():
+    """One layout in each n-th of the numbering: over many draws each consistent layout
+    comes up as often as any other (chi-square, a fixed seed)."""
+    k = hand_written()
+    every = list(exact_layouts(k))
+    drawn: Counter[Layout] = Counter()
+    for seed in range(600):
+        drawn.update(stratified_layouts(k, 100, seed))
+    assert chisquare([drawn[lay] for lay in every]).pvalue > 0.001
+
+
 def test_the_layouts_are_the_same_for_the_same_seed():
     k = hand_written()
     assert sample_layouts(k, 50, 3) == sample_layouts(k, 50, 3)
@@ -246,7 +270,7 @@ def situations(draw):
 def test_every_sampled_layout_is_consistent_and_deals_the_whole_deck(situation, seed):
     k, real, deck = situation
     assert k.consistent(real)
-    for layout in sample_layouts(k, 5, seed):
+    for layout in sample_layouts(k, 5, seed) + stratified_layouts(k, 5, seed):
         assert k.consistent(layout)
         union = layout.stock
         for h in layout.hands:

@@ -4,35 +4,29 @@
 each decision of each hand that reached its play (a bid, a pass, ordering up, going alone,
 naming trump, the dealer's discard, a card; a decision with one legal choice is not one),
 takes what the player knew then (``analysis.knowledge``), deals the hidden cards
-``samples`` times consistently with it (``analysis.sampling``; every consistent layout once,
-``exact``, where there are no more of them than ``samples``), and values each legal choice
+``samples`` times consistently with it (``analysis.sampling``, stratified: one layout in
+each ``samples``-th of them; every consistent layout once, ``exact``, where there are no
+more of them than ``samples``), and values each legal choice
 (the engine's ``legal_actions``) on every layout, the same layouts for every choice (common
-random numbers: the choices are compared layout by layout):
-
-- a card: the tricks the player's side has taken plus what it takes double dummy from the
-  position after the card (``analysis.solver``); points: the rules' score of the hand
-  (``Variant.score_hand``, through ``analysis.par.contract_score``) when the sides take
-  those tricks, as the player's side's change minus the other's (``par.side_margin``);
-- an auction choice: the choice made, then the rest of the auction as it went where each
-  actual call is still legal in the new auction, else a pass (a seat that may not pass bids
-  what is best for its side double dummy); the contract it ends in played as par plays it
-  (``par.contract_value``: a trump left open named best for the declarer's side, each
-  exchange best for its giver's side, then double dummy); a hand passed out scores 0;
-- naming trump: the contract with that trump, played the same way;
-- the dealer's discard (the last exchange before the play): the play from the hands
-  after it, double dummy.
+random numbers: the choices are compared layout by layout), as ``analysis.valuation`` says:
+a card by the tricks and score double dummy after it, an auction's choice by the contract
+the auction then ends in (the later calls as they went where still legal), played as par
+plays it, the dealer's discard by the play after it.
 
 Each choice gets the mean tricks and points over the layouts and a 95% interval for the
-points (the mean plus or minus 1.96 standard errors, the sample's standard deviation;
-none for an exact answer); the choice played is marked; ``cost`` is the best choice's mean
+points: the mean plus or minus 1.96 standard errors of as many independent uniform draws
+(the normal interval, the sample's standard deviation over n - 1), which overstates the
+error of the stratified draw, so it holds the exact value at least 95% of the time
+(bench/analysis.py --single-dummy counts it); the mean itself for an exact answer. The
+choice played is marked; ``cost`` is the best choice's mean
 points minus the played one's (0 when the played was best), with the interval of the
 layout-by-layout differences. ``why`` says it in words, with the hidden card whose place
 most separated the layouts where the best choice did better.
 Deterministic for a seed (each decision's layouts drawn from its own seed); ``cancel`` (a
 callable, or a ``threading.Event``) is asked between layouts (``Cancelled``); ``progress(done,
 total)`` is told after each decision. Not modelled: what the auction said beyond its
-facts (a pass suggests a weak hand), cards passed between partners, sitting out; hands
-of games with more than two sides.
+facts (a pass suggests a weak hand), cards passed between partners, sitting out; games
+with more than two sides, or more than ``MAX_CARDS_IN_PLAY`` cards in play.
 """
 
 from __future__ import annotations
@@ -41,36 +35,33 @@ import copy
 import math
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from tricktable.analysis.knowledge import STOCK, Knowledge, Layout
-from tricktable.analysis.par import (
-    PASS,
-    DoubleDummy,
-    auction_start,
-    contract_score,
-    contract_value,
-    side_margin,
-)
 from tricktable.analysis.sampling import Layouts
-from tricktable.analysis.solver import Solver
+from tricktable.analysis.valuation import Decision, bid_of, physical, same_choice, values
 from tricktable.engine import Engine
 from tricktable.engine.actions import Action, Bid, DeclareTrump, Exchange, Pass, Play
-from tricktable.engine.intplay import CardPlay
 from tricktable.engine.state import State
 from tricktable.history.record import GameRecord
 from tricktable.history.words import bid_words, card_words, trump_words
-from tricktable.rules.base import TRUMP_SUITS, Contract
+from tricktable.rules.base import TRUMP_SUITS
 from tricktable.rules.euchre import ALONE, ORDER_UP
 
-__all__ = ["analyse_decisions", "Cancelled", "Settings", "FORMAT", "Z95"]
+__all__ = ["analyse_decisions", "decisions_of", "draw", "weigh", "Decision", "Cancelled",
+           "Settings", "FORMAT", "Z95"]
 
 FORMAT = 1
 """The version of the single-dummy JSON (docs/analysis.md, "Single dummy")."""
 
 Z95 = 1.96
 """The 95% normal quantile the intervals are drawn with."""
+
+MAX_CARDS_IN_PLAY = 32
+"""The most cards in the hands at the start of the play of a game single dummy weighs (the
+replay page's bound for double dummy: Euchre 20, Bid Euchre 24, Jucker 30, Bauer 32; not
+Spades' 52 nor Double Deck's 48, where each layout's search takes up to seconds)."""
 
 Cancel = Callable[[], bool] | Any
 Progress = Callable[[int, int], None]
@@ -92,21 +83,6 @@ class Settings:
                 "format": FORMAT}
 
 
-@dataclass
-class _Point:
-    """One decision as the replay met it: the table then (a copy), who decided, the legal
-    choices, the action played and the cards the player had passed this hand."""
-
-    st: State
-    seat: int
-    choices: list[Action]
-    played: Action
-    passed: dict[int, int]
-    index: int
-    later: list[tuple[int, str]] = field(default_factory=list)
-    """An auction's decision: the calls made after it in the hand's auction."""
-
-
 def analyse_decisions(record: GameRecord, *, seed: int = 0, samples: int = 100,
                       cancel: Cancel | None = None, progress: Progress | None = None,
                       exact_up_to: int | None = None) -> list[dict[str, Any]]:
@@ -115,7 +91,7 @@ def analyse_decisions(record: GameRecord, *, seed: int = 0, samples: int = 100,
     there are at most this many (default ``samples``; 0: always sample)."""
     if samples < 2:
         raise ValueError(f"single dummy needs at least 2 samples a decision, not {samples}")
-    hands = _decision_points(record)
+    hands = decisions_of(record)
     total = sum(len(points) for _, points, _ in hands)
     done = 0
     exact_up_to = samples if exact_up_to is None else exact_up_to
@@ -126,8 +102,8 @@ def analyse_decisions(record: GameRecord, *, seed: int = 0, samples: int = 100,
         if none:
             hand["none"] = none
         for point in points:
-            hand["decisions"].append(_decide(point, names, seed, samples, exact_up_to,
-                                             cancel))
+            knowledge, layouts, exact = draw(point, seed, samples, exact_up_to, cancel)
+            hand["decisions"].append(weigh(point, names, knowledge, layouts, exact, cancel))
             done += 1
             if progress is not None:
                 progress(done, total)
@@ -135,26 +111,28 @@ def analyse_decisions(record: GameRecord, *, seed: int = 0, samples: int = 100,
     return out
 
 
-def _decision_points(record: GameRecord) -> list[tuple[int, list[_Point], str]]:
-    """Each hand that reached its play: its number, its decisions, and why it has none."""
+def decisions_of(record: GameRecord) -> list[tuple[int, list[Decision], str]]:
+    """Each hand of ``record`` that reached its play: its number, its decisions (those with
+    more than one choice, of a player whose hand is known), and why it has none."""
     cfg = record.config
     eng = Engine.new(cfg["variant"], cfg.get("options"), cfg.get("seed", 0),
                      cfg.get("dealer", 0), cfg.get("players"))
-    hands: list[tuple[int, list[_Point], str]] = []
-    points: list[_Point] = []
+    none = _not_weighed(eng.state)
+    hands: list[tuple[int, list[Decision], str]] = []
+    points: list[Decision] = []
     passed: dict[int, dict[int, int]] = {}
     calls: list[tuple[int, str]] = []  # the hand's auction
-    callers: list[tuple[_Point, int]] = []  # its decisions, each with its place in it
+    callers: list[tuple[Decision, int]] = []  # its decisions, each with its place in it
     for action in record.actions():
         st = eng.state
         number = st.hand_number
-        point = _point(eng, action, passed, len(points))
+        point = None if none else _point(eng, action, passed, len(points))
         if point is not None:
             points.append(point)
         if type(action) in (Bid, Pass):
             if point is not None:
                 callers.append((point, len(calls)))
-            calls.append((action.seat, _bid_of(action)))
+            calls.append((action.seat, bid_of(action)))
         if type(action) is Exchange and st.exchange_queue:
             giver, receiver = st.exchange_queue[0]
             before = st.known[giver]
@@ -167,16 +145,27 @@ def _decision_points(record: GameRecord) -> list[tuple[int, list[_Point], str]]:
                 passed.setdefault(giver, {})[p] = receiver
         if st.hand_number != number or st.game_over:  # the hand is over (scored, passed out)
             if eng.state.hands_played and _reached_play(eng, number):
-                none = "" if len(st.sides) == 2 else (
-                    "single dummy needs two sides: with more, how the others share the "
-                    "tricks (so the scores) is not fixed")
-                hands.append((number, [] if none else points, none))
+                hands.append((number, points, none))
             for caller, at in callers:
                 caller.later = calls[at + 1:]
             points, passed, calls, callers = [], {}, [], []
     if eng.state.phase == "play":  # a game stopped in the middle of a hand
-        hands.append((eng.state.hand_number, points, ""))
+        hands.append((eng.state.hand_number, points, none))
+        for caller, at in callers:
+            caller.later = calls[at + 1:]
     return hands
+
+
+def _not_weighed(st: State) -> str:
+    """Why single dummy does not weigh this game's decisions ("" when it does)."""
+    if len(st.sides) != 2:
+        return ("single dummy needs two sides: with more, how the others share the tricks "
+                "(so the scores) is not fixed")
+    cards = st.hand_size * st.n
+    if cards > MAX_CARDS_IN_PLAY:
+        return (f"single dummy weighs games of up to {MAX_CARDS_IN_PLAY} cards in play, not "
+                f"{cards}: each of its layouts is a whole search")
+    return ""
 
 
 def _reached_play(eng: Engine, number: int) -> bool:
@@ -185,7 +174,7 @@ def _reached_play(eng: Engine, number: int) -> bool:
 
 
 def _point(eng: Engine, action: Action, passed: dict[int, dict[int, int]],
-           index: int) -> _Point | None:
+           index: int) -> Decision | None:
     """The decision ``action`` is, when it is one single dummy weighs, else None."""
     st = eng.state
     seat = action.seat
@@ -198,19 +187,10 @@ def _point(eng: Engine, action: Action, passed: dict[int, dict[int, int]],
         return None
     choices = [a for a in eng.legal_actions() if type(a) is type(action)
                or {type(a), type(action)} <= {Bid, Pass}]
-    if len(choices) < 2 or not any(_same(a, action) for a in choices):
+    if len(choices) < 2 or not any(same_choice(a, action) for a in choices):
         return None
-    return _Point(copy.deepcopy(st), seat, choices, action,
+    return Decision(copy.deepcopy(st), seat, choices, action,
                   dict(passed.get(seat, {})), index)
-
-
-def _same(a: Action, b: Action) -> bool:
-    """Whether two actions are the same choice (a card of a known copy as its bare card)."""
-    if type(a) is not type(b):
-        return False
-    if type(a) in (Play, Exchange):
-        return a.card == b.card and (b.copy is None or a.copy == b.copy)  # type: ignore[attr-defined]
-    return a == b
 
 
 def _bits(mask: int) -> list[int]:
@@ -225,27 +205,31 @@ def _bits(mask: int) -> list[int]:
 # -- one decision ----------------------------------------------------------------------
 
 
-def _decide(point: _Point, names: list[str], seed: int, samples: int, exact_up_to: int,
-            cancel: Cancel | None) -> dict[str, Any]:
-    st, seat = point.st, point.seat
-    knowledge = Knowledge.of(st, seat, point.passed)
+def draw(decision: Decision, seed: int, samples: int, exact_up_to: int,
+         cancel: Cancel | None = None) -> tuple[Knowledge, list[Layout], bool]:
+    """What the player knew at ``decision`` and the layouts it is weighed over: every
+    consistent layout (and True) where there are at most ``exact_up_to``, else ``samples``
+    drawn stratified (``Layouts.stratified``) from the decision's own seed (``seed``, its
+    hand and its place)."""
+    knowledge = Knowledge.of(decision.st, decision.seat, decision.passed)
     layouts = Layouts(knowledge)
-    count = layouts.count
-    exact = 0 < count <= exact_up_to
-    if exact:
-        drawn = list(layouts.all())
-    else:
-        rng = random.Random(_seed(seed, st.hand_number, point.index))
-        drawn = []
-        for _ in range(samples):
-            _check(cancel)
-            drawn.append(layouts.sample(rng))
-    value = _valuer(point)
+    if 0 < layouts.count <= exact_up_to:
+        return knowledge, list(layouts.all()), True
+    _check(cancel)
+    rng = random.Random(_seed(seed, decision.st.hand_number, decision.index))
+    return knowledge, layouts.stratified(samples, rng), False
+
+
+def weigh(decision: Decision, names: Sequence[str], knowledge: Knowledge,
+          layouts: list[Layout], exact: bool, cancel: Cancel | None = None) -> dict[str, Any]:
+    """The decision's report (its JSON, docs/analysis.md): each choice valued on every one
+    of ``layouts`` (``exact``: every consistent layout, counted once)."""
+    value = values(decision)
     results: list[list[tuple[float, float]]] = []
-    for layout in drawn:
+    for layout in layouts:
         _check(cancel)
         results.append(value(layout))
-    return _report(point, names, knowledge, drawn, results, exact)
+    return _report(decision, list(names), knowledge, layouts, results, exact)
 
 
 def _seed(seed: int, hand: int, index: int) -> int:
@@ -261,185 +245,14 @@ def _check(cancel: Cancel | None) -> None:
         raise Cancelled("single dummy cancelled")
 
 
-Valuer = Callable[[Layout], list[tuple[float, float]]]
-
-
-def _valuer(point: _Point) -> Valuer:
-    """The function giving (tricks, points) of the player's side for each choice on a
-    layout."""
-    kind = type(point.played)
-    if kind is Play:
-        return _card_values(point)
-    if kind is Exchange:
-        return _discard_values(point)
-    return _auction_values(point)
-
-
-def _sign(st: State, seat: int) -> int:
-    return 1 if st.side_of[seat] == 0 else -1
-
-
-def _card_values(point: _Point) -> Valuer:
-    st, seat = point.st, point.seat
-    assert st.order is not None and st.contract is not None
-    side = st.side_of[seat]
-    seats = [s for s in range(st.n) if s not in st.out]
-    cards = [_physical(a) for a in point.choices]
-    scores: dict[int, float] = {}
-
-    def points(tricks: int) -> float:
-        if tricks not in scores:
-            split = [0, 0]
-            split[side], split[1 - side] = tricks, st.hand_size - tricks
-            score = contract_score(st, st.contract, split, seats)  # type: ignore[arg-type]
-            scores[tricks] = _sign(st, seat) * side_margin(st.variant, score)
-        return scores[tricks]
-
-    def value(layout: Layout) -> list[tuple[float, float]]:
-        cp = CardPlay(st.variant, st.options, st.order, layout.hands,  # type: ignore[arg-type]
-                      seats, st.side_of, st.leader, st.trick, st.tricks)
-        solver = Solver(cp)
-        solver.tricks(side)  # the position before the card: its tables serve every choice
-        out = []
-        for p in cards:
-            cp.play(p)
-            tricks = cp.won[side] + solver.tricks(side)
-            cp.undo()
-            out.append((float(tricks), points(tricks)))
-        return out
-
-    return value
-
-
-def _physical(action: Action) -> int:
-    card = action.card  # type: ignore[attr-defined]
-    return int(card.index + 53 * (action.copy or 0))  # type: ignore[attr-defined]
-
-
-def _discard_values(point: _Point) -> Valuer:
-    st, seat = point.st, point.seat
-    contract = st.contract
-    assert contract is not None and contract.trump is not None
-    v = st.variant
-    side = st.side_of[seat]
-    out_seats = v.sitting_out(st)
-    seats = [s for s in range(st.n) if s not in out_seats]
-    leader = v.first_leader(st)
-    while leader in out_seats:
-        leader = (leader + 1) % st.n
-    cards = [_physical(a) for a in point.choices]
-    trump = contract.trump
-
-    def value(layout: Layout) -> list[tuple[float, float]]:
-        dd = DoubleDummy(st)
-        out = []
-        for p in cards:
-            hands = list(layout.hands)
-            hands[seat] &= ~(1 << p)
-            tricks = dd.tricks(trump, hands, seats, leader)
-            score = contract_score(st, contract, tricks, seats)
-            out.append((float(tricks[side]), _sign(st, seat) * side_margin(v, score)))
-        return out
-
-    return value
-
-
-def _auction_values(point: _Point) -> Valuer:
-    st, seat = point.st, point.seat
-    side = st.side_of[seat]
-    sign = _sign(st, seat)
-    if type(point.played) is DeclareTrump:
-        contract = st.contract
-        assert contract is not None
-        endings: list[tuple[list[tuple[int, str]], Contract | None]] = [
-            (list(st.bids), contract.with_trump(a.trump))  # type: ignore[attr-defined]
-            for a in point.choices]
-        later: list[tuple[int, str]] = []
-    else:
-        later = point.later
-        endings = []
-
-    def value(layout: Layout) -> list[tuple[float, float]]:
-        start = auction_start(st)
-        start.known = list(layout.hands)
-        dd = DoubleDummy(start)
-        ends = endings or [_auction_after(start, dd, point, a, later) for a in point.choices]
-        out = []
-        for bids, contract in ends:
-            if contract is None:
-                out.append((0.0, 0.0))
-                continue
-            margin, row = contract_value(start, bids, contract, dd)
-            out.append((float(row["tricks"][side]), float(sign * margin)))
-        return out
-
-    return value
-
-
-def _auction_after(start: State, dd: DoubleDummy, point: _Point, choice: Action,
-                   later: list[tuple[int, str]]) -> tuple[list[tuple[int, str]],
-                                                        Contract | None]:
-    """The auction with ``choice`` made, then each later call as it went where still legal
-    (the k-th call after this one, when the same seat speaks k-th), else a pass; a seat that
-    may not pass bids the best for its side double dummy. Returns the bids and the contract
-    (None: passed out)."""
-    v = start.variant
-    bids = [*point.st.bids, (choice.seat, _bid_of(choice))]
-    seat = choice.seat
-    k = 0
-    while True:
-        view = _auction_view(start, bids)
-        if v.auction_over(view):
-            return bids, v.auction_result(view)
-        seat = v.next_bidder(view, seat)
-        wanted = later[k][1] if k < len(later) and later[k][0] == seat else PASS
-        k += 1
-        legal = v.legal_bids(view, seat)
-        if wanted in legal or (wanted == PASS and v.may_pass(view, seat)):
-            bids.append((seat, wanted))
-        elif v.may_pass(view, seat):
-            bids.append((seat, PASS))
-        else:
-            bids.append((seat, _best_bid(start, dd, bids, seat, legal)))
-
-
-def _best_bid(start: State, dd: DoubleDummy, bids: list[tuple[int, str]], seat: int,
-              legal: list[str]) -> str:
-    """The bid best for ``seat``'s side double dummy when the auction ends with it."""
-    v = start.variant
-    sign = _sign(start, seat)
-    best, best_margin = legal[0], -math.inf
-    for bid in legal:
-        after = [*bids, (seat, bid)]
-        view = _auction_view(start, after)
-        contract = v.auction_result(view) if v.auction_over(view) else None
-        if contract is None:
-            continue
-        margin = sign * contract_value(start, after, contract, dd)[0]
-        if margin > best_margin:
-            best, best_margin = bid, margin
-    return best
-
-
-def _auction_view(start: State, bids: list[tuple[int, str]]) -> State:
-    view = copy.copy(start)
-    view.bids = list(bids)
-    view.high = next(((s, b) for s, b in reversed(bids) if b != PASS), None)
-    return view
-
-
-def _bid_of(action: Action) -> str:
-    return action.bid if type(action) is Bid else PASS  # type: ignore[attr-defined]
-
-
 # -- the report ------------------------------------------------------------------------
 
 
-def _report(point: _Point, names: list[str], knowledge: Knowledge, layouts: list[Layout],
+def _report(point: Decision, names: list[str], knowledge: Knowledge, layouts: list[Layout],
             results: list[list[tuple[float, float]]], exact: bool) -> dict[str, Any]:
     st, seat = point.st, point.seat
     n = len(layouts)
-    played_at = next(i for i, a in enumerate(point.choices) if _same(a, point.played))
+    played_at = next(i for i, a in enumerate(point.choices) if same_choice(a, point.played))
     rows = []
     for i, action in enumerate(point.choices):
         tricks = [r[i][0] for r in results]
@@ -447,7 +260,8 @@ def _report(point: _Point, names: list[str], knowledge: Knowledge, layouts: list
         mean = sum(pts) / n
         rows.append({"choice": _label(st, action), "tricks": round(sum(tricks) / n, 4),
                      "points": round(mean, 4), "points_ci95": _interval(pts, exact),
-                     "samples": n, "played": i == played_at, "_i": i, "_mean": mean})
+                     "points_sd": round(_sd(pts), 4), "samples": n,
+                     "played": i == played_at, "_i": i, "_mean": mean})
     rows.sort(key=lambda r: (-r["_mean"], -r["tricks"], r["_i"]))
     best = rows[0]["_i"]
     diffs = [r[best][1] - r[played_at][1] for r in results]
@@ -471,9 +285,17 @@ def _interval(xs: Sequence[float], exact: bool) -> list[float]:
     mean = sum(xs) / n
     if exact:
         return [round(mean, 4), round(mean, 4)]
-    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
-    half = Z95 * math.sqrt(var / n)
+    half = Z95 * _sd(xs) / math.sqrt(n)
     return [round(mean - half, 4), round(mean + half, 4)]
+
+
+def _sd(xs: Sequence[float]) -> float:
+    """The standard deviation of ``xs`` (over n - 1)."""
+    n = len(xs)
+    if n < 2:
+        return 0.0
+    mean = sum(xs) / n
+    return math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1))
 
 
 def _kind(action: Action, st: State) -> str:
@@ -501,9 +323,9 @@ def _label(st: State, action: Action) -> str:
     """A choice as the replay shows it: ``JH``, ``pass``, ``bid 4``, ``order up``,
     ``hearts, alone``, ``name hearts``, ``discard 9C``."""
     if type(action) is Play:
-        return st.card_name(_physical(action))
+        return st.card_name(physical(action))
     if type(action) is Exchange:
-        return f"discard {st.card_name(_physical(action))}"
+        return f"discard {st.card_name(physical(action))}"
     if type(action) is DeclareTrump:
         return f"name {trump_words(action.trump)}"
     if type(action) is Pass:
@@ -515,9 +337,9 @@ def _label(st: State, action: Action) -> str:
 def _doing(st: State, action: Action) -> str:
     """The choice as a doing: ``playing the ace of spades``, ``ordering up``."""
     if type(action) is Play:
-        return f"playing the {card_words(st.card_name(_physical(action)))}"
+        return f"playing the {card_words(st.card_name(physical(action)))}"
     if type(action) is Exchange:
-        return f"discarding the {card_words(st.card_name(_physical(action)))}"
+        return f"discarding the {card_words(st.card_name(physical(action)))}"
     if type(action) is DeclareTrump:
         return f"naming {trump_words(action.trump)}"
     if type(action) is Pass:
@@ -528,7 +350,7 @@ def _doing(st: State, action: Action) -> str:
     return f"bidding {bid_words(bid)}"
 
 
-def _why(point: _Point, names: list[str], knowledge: Knowledge, layouts: list[Layout],
+def _why(point: Decision, names: list[str], knowledge: Knowledge, layouts: list[Layout],
          results: list[list[tuple[float, float]]], played: int, best: int,
          cost: float, exact: bool) -> str:
     st = point.st

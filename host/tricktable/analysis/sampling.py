@@ -6,16 +6,22 @@ hand sizes, voids, confined cards). The cards fall into classes by the places th
 be in (a suit a seat showed out of is one class, the rest of the suits another, the
 up-card a dealer may have discarded its own); ``count`` is the exact number of
 consistent layouts, worked out class by class over how many of each class each place
-takes (the multinomial ways of each, times the ways the rest can fill what is left):
-no rejection, so a layout with voids costs what one without does.
+takes (the multinomial ways of each, times the ways the rest can fill what is left).
+With the counts the layouts are numbered (``all``'s order: class by class, each class's
+shares, then which cards go where, lowest cards first) and ``layout(rank)`` builds the
+one of a number without the others: no rejection, so a layout with voids costs what one
+without does.
 
-- ``sample(rng)``: one layout, each consistent layout equally likely (each class's
-  counts drawn in proportion to the layouts they leave, then its cards shuffled into
-  them); ``sample_layouts(knowledge, n, seed)``: ``n`` of them from ``random.Random(seed)``,
-  the same for the same seed;
+- ``sample(rng)``: one layout, each consistent layout equally likely (a uniform number);
+  ``sample_layouts(knowledge, n, seed)``: ``n`` of them from ``random.Random(seed)``;
+- ``stratified(n, rng)``: ``n`` layouts, one uniform in each ``n``-th of the numbering
+  (single dummy's draw: every layout as likely as with ``n`` uniform draws, alike layouts
+  spread over the sample, so its mean varies less, never more, than theirs; the interval
+  drawn as for uniform draws is wider than it needs to be, never narrower);
+  ``stratified_layouts(knowledge, n, seed)``;
 - ``exact_layouts(knowledge)``: every consistent layout once (small positions: the
   check of the sampled estimates, and single dummy's exact answer where the layouts are
-  fewer than its samples).
+  no more than its samples). All the same for the same seed.
 """
 
 from __future__ import annotations
@@ -23,11 +29,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from itertools import combinations
-from math import factorial
+from math import comb, factorial
 
 from tricktable.analysis.knowledge import STOCK, Knowledge, Layout
 
-__all__ = ["Layouts", "sample_layouts", "exact_layouts", "count_layouts"]
+__all__ = ["Layouts", "sample_layouts", "stratified_layouts", "exact_layouts",
+           "count_layouts"]
 
 
 class Layouts:
@@ -82,39 +89,50 @@ class Layouts:
                 left[w] -= x
             rest = self._count(i + 1, tuple(left))
             if rest:
-                ways = factorial(k)
-                for x in parts:
-                    ways //= factorial(x)
-                yield parts, ways * rest, tuple(left)
+                yield parts, _multinomial(k, parts) * rest, tuple(left)
+
+    def layout(self, rank: int) -> Layout:
+        """The consistent layout numbered ``rank`` (0 to ``count`` - 1) in the order ``all``
+        gives them: class by class, each class's shares in turn, then its cards' deals."""
+        if not 0 <= rank < self.count:
+            raise ValueError(f"no layout {rank}: there are {self.count}")
+        got: list[int] = [0] * len(self.places)
+        room = self.room
+        for i, (where, cards) in enumerate(self.classes):
+            parts, left, rank = self._pick(i, room, rank)
+            deal, rank = divmod(rank, self._count(i + 1, left))
+            for w, share in zip(where, _deal(cards, parts, deal), strict=True):
+                got[w] |= share
+            room = left
+        return self._layout(got)
+
+    def _pick(self, i: int, room: tuple[int, ...], rank: int
+              ) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+        """Class ``i``'s share that layout ``rank`` (of those the classes from ``i`` on
+        make) falls in, the room it leaves and the rank within it."""
+        for parts, ways, left in self._splits(i, room):
+            if rank < ways:
+                return parts, left, rank
+            rank -= ways
+        raise AssertionError("a rank below the count falls in a share")
 
     def sample(self, rng: random.Random) -> Layout:
         """One consistent layout, each equally likely."""
         total = self.count
         if not total:
             raise ValueError("no layout agrees with what the player knew")
-        got: list[int] = [0] * len(self.places)
-        room = self.room
-        for i, (where, cards) in enumerate(self.classes):
-            parts, left = self._pick(i, room, rng.randrange(self._count(i, room)))
-            shuffled = list(cards)
-            rng.shuffle(shuffled)
-            at = 0
-            for w, x in zip(where, parts, strict=True):
-                for p in shuffled[at:at + x]:
-                    got[w] |= 1 << p
-                at += x
-            room = left
-        return self._layout(got)
+        return self.layout(rng.randrange(total))
 
-    def _pick(self, i: int, room: tuple[int, ...], pick: int
-              ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """The ``pick``-th of class ``i``'s shares (each counted as the layouts it leaves)
-        and the room it leaves."""
-        for parts, ways, left in self._splits(i, room):
-            if pick < ways:
-                return parts, left
-            pick -= ways
-        raise AssertionError("a pick below the count falls in a share")
+    def stratified(self, n: int, rng: random.Random) -> list[Layout]:
+        """``n`` layouts, one from each of ``n`` equal stretches of the layouts in ``all``'s
+        order (each layout is drawn ``n / count`` times on average, as with ``n`` uniform
+        draws): the order deals the classes' shares and the low cards' places first, so
+        the stretches are strata of alike layouts and a mean over them varies less than
+        over ``n`` independent draws, whose standard error therefore overstates its own."""
+        total = self.count
+        if not total:
+            raise ValueError("no layout agrees with what the player knew")
+        return [self.layout((h * total + rng.randrange(total)) // n) for h in range(n)]
 
     def all(self) -> Iterator[Layout]:
         """Every consistent layout once."""
@@ -160,6 +178,42 @@ def _compositions(k: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
             yield (x, *rest)
 
 
+def _deal(cards: list[int], parts: tuple[int, ...], index: int) -> tuple[int, ...]:
+    """The ``index``-th of ``_deals(cards, parts)``, worked out without the others."""
+    out = []
+    left = list(cards)
+    for j, k in enumerate(parts):
+        which, index = divmod(index, _multinomial(len(left) - k, parts[j + 1:]))
+        chosen = _combination(len(left), k, which)
+        out.append(sum(1 << left[c] for c in chosen))
+        left = [c for i, c in enumerate(left) if i not in chosen]
+    return tuple(out)
+
+
+def _multinomial(k: int, parts: tuple[int, ...]) -> int:
+    """The ways to deal ``k`` cards into groups of ``parts`` cards."""
+    ways = factorial(k)
+    for x in parts:
+        ways //= factorial(x)
+    return ways
+
+
+def _combination(m: int, k: int, index: int) -> list[int]:
+    """The ``index``-th ``k``-combination of ``range(m)`` in ``itertools.combinations``'s
+    order."""
+    out: list[int] = []
+    start = 0
+    for slot in range(k):
+        for c in range(start, m):
+            block = comb(m - c - 1, k - slot - 1)
+            if index < block:
+                out.append(c)
+                start = c + 1
+                break
+            index -= block
+    return out
+
+
 def _deals(cards: list[int], parts: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
     """Each way to deal ``cards`` into groups of ``parts`` cards, as bit sets."""
     if not parts:
@@ -179,6 +233,11 @@ def sample_layouts(knowledge: Knowledge, n: int, seed: int) -> list[Layout]:
     layouts = Layouts(knowledge)
     rng = random.Random(seed)
     return [layouts.sample(rng) for _ in range(n)]
+
+
+def stratified_layouts(knowledge: Knowledge, n: int, seed: int) -> list[Layout]:
+    """``n`` layouts drawn stratified (``Layouts.stratified``) from ``seed``."""
+    return Layouts(knowledge).stratified(n, random.Random(seed))
 
 
 def exact_layouts(knowledge: Knowledge) -> Iterator[Layout]:
