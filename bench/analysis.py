@@ -29,7 +29,9 @@ the engine, and every decision in them whose consistent layouts number at most `
 over every layout, and the estimate from ``--samples`` drawn layouts with its 95%
 interval. The last line counts the intervals that hold the exact value (E of N, the
 choices whose points vary over the layouts: a constant is estimated exactly by any
-sample) and the sampled decisions weighed a second of CPU.
+sample) and the sampled decisions weighed a second of CPU. Before it, ``--whole-hands``
+hands of Euchre and of Bid Euchre have every decision weighed as ``tricktable analyse
+--single-dummy`` does (``--samples`` a decision), timed: CPU a hand, decisions a second.
 
 ``--soak N``: only a leak check, N Spades deals (``--soak-cards`` each) solved one after the
 other with a new solver each, the resident memory printed as it goes (flat: freed).
@@ -38,7 +40,7 @@ other with a new solver each, the resident memory printed as it goes (flat: free
         [--budget 120] [--single] [--no-hand] [--go-on]
     .venv/bin/python bench/analysis.py --soak 1000 [--soak-cards 13]
     .venv/bin/python bench/analysis.py --single-dummy [--hands 120] [--samples 100]
-        [--limit 5000] [--seed 0]
+        [--limit 5000] [--seed 0] [--whole-hands 10]
 """
 
 from __future__ import annotations
@@ -52,13 +54,13 @@ import signal
 import statistics
 import time
 
-from tricktable.analysis.decisions import decisions_of, draw, weigh
+from tricktable.analysis.decisions import analyse_decisions, decisions_of, draw, weigh
 from tricktable.analysis.hand import analyse_game, contracts_table
 from tricktable.analysis.positions import STRAINS, bridge, bridge_table, deal, pbn
 from tricktable.analysis.solver import Solver, Stats
 from tricktable.engine import Engine
 from tricktable.engine.intplay import CardPlay
-from tricktable.history import record_from_engine
+from tricktable.history import GameRecord, record_from_engine
 
 GAMES = {  # variant: (cards each, big)
     "euchre": (5, False),
@@ -264,21 +266,38 @@ def compare_dds(deals: int) -> None:
           f" table ratio {table:.2f}", flush=True)
 
 
-def single_dummy(hands: int, samples: int, limit: int, seed: int) -> None:
+def _played_hand(variant: str, seed: int) -> GameRecord:
+    """A one-hand game of ``variant`` dealt, bid and played at random."""
+    eng = _to_play(variant, seed)
+    rand = random.Random(seed).random
+    while eng.state.hands_played == 0:
+        legal = eng.legal_ids()
+        eng.apply_id(legal[int(rand() * len(legal))])
+    return record_from_engine(eng)
+
+
+def single_dummy(hands: int, samples: int, limit: int, seed: int, whole: int) -> None:
     """Single dummy's sampled estimates against the exact expectation (see the module
-    docstring): per decision, the exact report over every layout and the sampled one."""
+    docstring): per decision, the exact report over every layout and the sampled one;
+    first, every decision of ``whole`` hands of Euchre and of Bid Euchre weighed as
+    ``tricktable analyse --single-dummy`` does, timed."""
+    for variant in ("euchre", "bid-euchre"):
+        records = [_played_hand(variant, 1000 + i) for i in range(whole)]
+        started = time.process_time()
+        weighed = [d for r in records for h in analyse_decisions(r, seed=seed, samples=samples)
+                   for d in h["decisions"]]
+        cpu = time.process_time() - started
+        if whole:
+            print(f"single dummy: {variant} whole hands: {whole} hands, {len(weighed)} "
+                  f"decisions, {cpu / whole:.2f} s of CPU a hand, decisions/s "
+                  f"{len(weighed) / cpu:.1f}", flush=True)
     decisions = checked = holds = constant = 0
     cpu_sampled = 0.0
     widths: list[float] = []
     for hand in range(hands):
-        eng = _to_play("euchre", hand)
-        rand = random.Random(hand).random
-        while eng.state.hands_played == 0:
-            legal = eng.legal_ids()
-            eng.apply_id(legal[int(rand() * len(legal))])
-        record = record_from_engine(eng)
-        for _, found, _ in decisions_of(record):
-            for decision in found:
+        record = _played_hand("euchre", hand)
+        for hand_found in decisions_of(record):
+            for decision in hand_found.decisions:
                 knowledge, every, exact = draw(decision, seed, samples, limit)
                 if not exact:
                     continue  # too many layouts to enumerate: an early decision
@@ -334,9 +353,11 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=5000,
                     help="single dummy: the most layouts a decision checked may have")
     ap.add_argument("--seed", type=int, default=0, help="single dummy: the layouts' seed")
+    ap.add_argument("--whole-hands", type=int, default=10,
+                    help="single dummy: whole hands of each game weighed and timed first")
     args = ap.parse_args()
     if args.single_dummy:
-        single_dummy(args.hands, args.samples, args.limit, args.seed)
+        single_dummy(args.hands, args.samples, args.limit, args.seed, args.whole_hands)
         return
     if args.compare_dds:
         compare_dds(args.deals)

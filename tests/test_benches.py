@@ -65,7 +65,8 @@ SMOKE: dict[str, tuple[list[str], str]] = {
 
 MODES: dict[str, tuple[str, list[str], str]] = {
     # a bench's other modes, each smoke-run as well: name -> (bench, arguments, figures)
-    "analysis --single-dummy": ("analysis", ["--single-dummy", "--hands", "3", "--samples", "20"],
+    "analysis --single-dummy": ("analysis", ["--single-dummy", "--hands", "3", "--samples", "20",
+                                            "--whole-hands", "1"],
                                 r"^single dummy: \d+ decisions, 20 samples each, agree with "
                                 r"exact \d+/\d+, decisions/s [\d.]+$"),
 }

@@ -5,12 +5,13 @@ answer, and its place in the cache and ``tricktable analyse --single-dummy``."""
 from __future__ import annotations
 
 import json
+import random
 import threading
 
 import pytest
 from click.testing import CliRunner
-from played_games import random_game
-from tricktable.analysis.cache import cached_analysis, file_cache, kept_analysis
+from played_games import PLAYERS, random_game, write_journal
+from tricktable.analysis.cache import cached_analysis, file_cache, journal_cache, kept_analysis
 from tricktable.analysis.decisions import (
     Cancelled,
     Settings,
@@ -19,7 +20,11 @@ from tricktable.analysis.decisions import (
     draw,
     weigh,
 )
+from tricktable.analysis.hand import analyse_game
+from tricktable.analysis.knowledge import Knowledge, Layout
 from tricktable.cli import main
+from tricktable.engine import Engine
+from tricktable.engine.actions import Bid, DeclareTrump, Pass
 from tricktable.history import record_from_engine, write_json
 
 KINDS = {"card", "bid", "order-up", "alone", "discard", "trump", "pass"}
@@ -98,8 +103,8 @@ def test_sampled_estimates_hold_the_exact_expectation_within_their_interval():
     checked = held = 0
     for seed in range(25):
         record = euchre(seed, hands=1)
-        for _, found, _ in decisions_of(record):
-            for decision in found:
+        for hand_found in decisions_of(record):
+            for decision in hand_found.decisions:
                 knowledge, every, exact = draw(decision, 0, 60, 1000)
                 if not exact:
                     continue
@@ -138,3 +143,79 @@ def test_tricktable_analyse_single_dummy_prints_the_costly_decisions(tmp_path):
     assert "single dummy, " in result.output
     kept = json.loads(file_cache(path).read_text())
     assert kept["single_dummy"]["samples"] == 6 and kept["single_dummy"]["seed"] == 3
+
+
+def test_over_the_real_layout_alone_a_card_is_worth_what_double_dummy_says():
+    """Weighed over the one layout that was real, single dummy is double dummy: each card
+    played is worth the tricks the double-dummy analysis gives its side after it."""
+    record = euchre(4, hands=2)
+    cards = [p for h in analyse_game(record)["hands"] for p in h["plays"]]
+    checked = 0
+    for hand_found in decisions_of(record):
+        for decision in hand_found.decisions:
+            if decision.played.TYPE != "play":
+                continue
+            st = decision.st
+            held = 0
+            for h in st.known:
+                held |= h
+            real = Layout(tuple(st.known), st.deck_mask & ~st.played & ~held)
+            knowledge = Knowledge.of(st, decision.seat, decision.passed)
+            report = weigh(decision, record.players, knowledge, [real], True)
+            (played,) = [c for c in report["choices"] if c["played"]]
+            at = next(i for i, p in enumerate(cards) if p["card"] == report["played"]
+                      and p["trick"] == report["trick"] and p["seat"] == report["seat"])
+            assert played["tricks"] == cards[at]["after"]
+            checked += 1
+    assert checked >= 10
+
+
+def test_a_player_whose_hand_is_not_known_has_no_decision_weighed():
+    """A table that did not scan the cards: the players' hands are not known, so nothing
+    is weighed (single dummy deals the others' hands around the player's own)."""
+    unknown = Engine.new("bid-euchre", seed=1, players=PLAYERS)
+    for a in (Bid(1, "3"), Pass(2), Pass(3), Pass(0), DeclareTrump(1, "H")):
+        assert unknown.apply(a).ok, a
+    assert analyse_decisions(record_from_engine(unknown), samples=4) == [
+        {"hand_number": 1, "decisions": []}]
+
+
+def test_a_whole_night_with_single_dummy_is_the_same_on_every_core(tmp_path):
+    """Each decision's layouts come from its own seed: the night's processes share the
+    games out and each game's single dummy is what one process works out."""
+    path = tmp_path / "night.sqlite"
+    for table, seed in (("t1", 4), ("t2", 5), ("t3", 6)):
+        write_journal(path, table, random_game(seed, hands=1, variant="euchre"))
+    args = ["analyse", str(path), "--quiet", "--single-dummy", "--samples", "5"]
+    assert CliRunner().invoke(main, [*args, "--jobs", "2"]).exit_code == 0
+    caches = [journal_cache(path, t, 1) for t in ("t1", "t2", "t3")]
+    parallel = [json.loads(c.read_text()) for c in caches]
+    assert all(p["single_dummy"]["samples"] == 5 and p["hands"][0]["decisions"]
+               for p in parallel)
+    for c in caches:
+        c.unlink()
+    assert CliRunner().invoke(main, [*args, "--jobs", "1"]).exit_code == 0
+    assert [json.loads(c.read_text()) for c in caches] == parallel
+
+
+def test_a_hand_passed_out_has_its_auction_weighed_beside_the_hands_played(tmp_path):
+    """“Euchre”, section “Making trump”: if nobody names trump in the second round 'the hand
+    is discarded and the deal passes to the left': no play, but every pass was a decision
+    (an order-up missed costs points)."""
+    eng = Engine.new("euchre", {"target": None}, seed=3, players=PLAYERS)
+    rng = random.Random(3)
+    while eng.state.hand_number == 1:  # everybody passes, twice round
+        legal = eng.legal_actions()
+        eng.apply(next((a for a in legal if type(a) is Pass), rng.choice(legal)))
+    while not eng.state.hands_played:  # the next hand is played
+        eng.apply_id(rng.choice(eng.legal_ids()))
+    record = record_from_engine(eng)
+    found = analyse_decisions(record, samples=6)
+    unplayed = [h for h in found if h.get("played") is False]
+    assert unplayed and all(d["kind"] in ("pass", "order-up", "alone", "trump")
+                            for h in unplayed for d in h["decisions"])
+    got = cached_analysis(record, tmp_path / "g.json", single_dummy=Settings(0, 6))
+    numbers = {h["hand_number"] for h in got["hands"]}
+    assert [h["hand_number"] for h in got["hands_not_played"]] == [
+        h["hand_number"] for h in unplayed if h["decisions"]]
+    assert not numbers & {h["hand_number"] for h in got["hands_not_played"]}

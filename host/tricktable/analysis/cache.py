@@ -74,9 +74,10 @@ def with_single_dummy(analysis: dict[str, Any], record: GameRecord, settings: Se
                       cancel: Cancel | None = None,
                       progress: Progress | None = None) -> dict[str, Any]:
     """``analysis`` (``analysis.hand``'s, of ``record``) with single dummy added: each hand's
-    ``decisions`` (``analysis.decisions``; and ``decisions_none``, why a hand has none) and
-    the top-level ``single_dummy``: the settings and ``method``, ``exact`` when every
-    decision counted every layout."""
+    ``decisions`` (``analysis.decisions``; and ``decisions_none``, why a hand has none), the
+    hands passed out (no play, so not in ``hands``) with their auction's decisions in
+    ``hands_not_played``, and the top-level ``single_dummy``: the settings and ``method``,
+    ``exact`` when every decision counted every layout."""
     found = analyse_decisions(record, seed=settings.seed, samples=settings.samples,
                               cancel=cancel, progress=progress)
     by_number = {h["hand_number"]: h for h in found}
@@ -90,7 +91,11 @@ def with_single_dummy(analysis: dict[str, Any], record: GameRecord, settings: Se
             hand["decisions_none"] = sd["none"]
         exact = exact and all(d["exact"] for d in sd["decisions"])
         hands.append(hand)
-    return analysis | {"hands": hands,
+    numbers = {h["hand_number"] for h in hands}
+    unplayed = [{"hand_number": h["hand_number"], "decisions": h["decisions"]}
+                for h in found if h["hand_number"] not in numbers and h["decisions"]]
+    exact = exact and all(d["exact"] for h in unplayed for d in h["decisions"])
+    return analysis | {"hands": hands, "hands_not_played": unplayed,
                        "single_dummy": settings.to_json("exact" if exact else "sampled")}
 
 

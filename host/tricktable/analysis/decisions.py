@@ -1,7 +1,7 @@
 """Single dummy: every decision a player made, weighed over the hands the player could not see.
 
 ``analyse_decisions(record, seed=, samples=)`` replays a game record on the engine and, at
-each decision of each hand that reached its play (a bid, a pass, ordering up, going alone,
+each decision of each hand (a bid, a pass, ordering up, going alone,
 naming trump, the dealer's discard, a card; a decision with one legal choice is not one),
 takes what the player knew then (``analysis.knowledge``), deals the hidden cards
 ``samples`` times consistently with it (``analysis.sampling``, stratified: one layout in
@@ -41,6 +41,7 @@ from typing import Any
 from tricktable.analysis.knowledge import STOCK, Knowledge, Layout
 from tricktable.analysis.sampling import Layouts
 from tricktable.analysis.valuation import Decision, bid_of, physical, same_choice, values
+from tricktable.cards import bits
 from tricktable.engine import Engine
 from tricktable.engine.actions import Action, Bid, DeclareTrump, Exchange, Pass, Play
 from tricktable.engine.state import State
@@ -49,7 +50,7 @@ from tricktable.history.words import bid_words, card_words, trump_words
 from tricktable.rules.base import TRUMP_SUITS
 from tricktable.rules.euchre import ALONE, ORDER_UP
 
-__all__ = ["analyse_decisions", "decisions_of", "draw", "weigh", "Decision", "Cancelled",
+__all__ = ["analyse_decisions", "decisions_of", "draw", "weigh", "Decision", "Hand", "Cancelled",
            "Settings", "FORMAT", "Z95"]
 
 FORMAT = 1
@@ -86,22 +87,25 @@ class Settings:
 def analyse_decisions(record: GameRecord, *, seed: int = 0, samples: int = 100,
                       cancel: Cancel | None = None, progress: Progress | None = None,
                       exact_up_to: int | None = None) -> list[dict[str, Any]]:
-    """Per hand that reached its play, ``{"hand_number", "decisions"}`` (see the module
-    docstring; the JSON in docs/analysis.md); ``exact_up_to``: enumerate every layout where
+    """Per hand, ``{"hand_number", "decisions"}`` (see the module docstring; the JSON in
+    docs/analysis.md), with ``"played": false`` for a hand passed out (its auction's
+    decisions) and ``none`` (why there are no decisions); ``exact_up_to``: enumerate every layout where
     there are at most this many (default ``samples``; 0: always sample)."""
     if samples < 2:
         raise ValueError(f"single dummy needs at least 2 samples a decision, not {samples}")
     hands = decisions_of(record)
-    total = sum(len(points) for _, points, _ in hands)
+    total = sum(len(h.decisions) for h in hands)
     done = 0
     exact_up_to = samples if exact_up_to is None else exact_up_to
     out: list[dict[str, Any]] = []
     names = list(record.players)
-    for number, points, none in hands:
-        hand: dict[str, Any] = {"hand_number": number, "decisions": []}
-        if none:
-            hand["none"] = none
-        for point in points:
+    for found in hands:
+        hand: dict[str, Any] = {"hand_number": found.number, "decisions": []}
+        if found.none:
+            hand["none"] = found.none
+        if not found.played:
+            hand["played"] = False
+        for point in found.decisions:
             knowledge, layouts, exact = draw(point, seed, samples, exact_up_to, cancel)
             hand["decisions"].append(weigh(point, names, knowledge, layouts, exact, cancel))
             done += 1
@@ -111,15 +115,27 @@ def analyse_decisions(record: GameRecord, *, seed: int = 0, samples: int = 100,
     return out
 
 
-def decisions_of(record: GameRecord) -> list[tuple[int, list[Decision], str]]:
-    """Each hand of ``record`` that reached its play: its number, its decisions (those with
-    more than one choice, of a player whose hand is known), and why it has none."""
+@dataclass
+class Hand:
+    """One hand's decisions as ``decisions_of`` finds them: those with more than one choice,
+    of a player whose hand is known; ``none``: why a hand has none; ``played``: whether the
+    hand reached its play (else it was passed out, or ended before it)."""
+
+    number: int
+    decisions: list[Decision]
+    none: str
+    played: bool
+
+
+def decisions_of(record: GameRecord) -> list[Hand]:
+    """Each hand of ``record`` with an auction or a play, in order, with its decisions."""
     cfg = record.config
     eng = Engine.new(cfg["variant"], cfg.get("options"), cfg.get("seed", 0),
                      cfg.get("dealer", 0), cfg.get("players"))
     none = _not_weighed(eng.state)
-    hands: list[tuple[int, list[Decision], str]] = []
+    hands: list[Hand] = []
     points: list[Decision] = []
+    reached = False
     passed: dict[int, dict[int, int]] = {}
     calls: list[tuple[int, str]] = []  # the hand's auction
     callers: list[tuple[Decision, int]] = []  # its decisions, each with its place in it
@@ -140,17 +156,18 @@ def decisions_of(record: GameRecord) -> list[tuple[int, list[Decision], str]]:
         if not out.ok:
             raise ValueError(f"hand {number}: {action.to_json()} refused: {out.reason}")
         st = eng.state
+        reached = reached or st.phase == "play"
         if type(action) is Exchange and st.hand_number == number:
-            for p in _bits(before & ~st.known[giver]):
+            for p in bits(before & ~st.known[giver]):
                 passed.setdefault(giver, {})[p] = receiver
         if st.hand_number != number or st.game_over:  # the hand is over (scored, passed out)
-            if eng.state.hands_played and _reached_play(eng, number):
-                hands.append((number, points, none))
+            if reached or calls:
+                hands.append(Hand(number, points, none, reached))
             for caller, at in callers:
                 caller.later = calls[at + 1:]
-            points, passed, calls, callers = [], {}, [], []
+            points, passed, calls, callers, reached = [], {}, [], [], False
     if eng.state.phase == "play":  # a game stopped in the middle of a hand
-        hands.append((eng.state.hand_number, points, none))
+        hands.append(Hand(eng.state.hand_number, points, none, True))
         for caller, at in callers:
             caller.later = calls[at + 1:]
     return hands
@@ -166,11 +183,6 @@ def _not_weighed(st: State) -> str:
         return (f"single dummy weighs games of up to {MAX_CARDS_IN_PLAY} cards in play, not "
                 f"{cards}: each of its layouts is a whole search")
     return ""
-
-
-def _reached_play(eng: Engine, number: int) -> bool:
-    last = eng.state.last_hand
-    return last is not None and last["hand_number"] == number
 
 
 def _point(eng: Engine, action: Action, passed: dict[int, dict[int, int]],
@@ -191,15 +203,6 @@ def _point(eng: Engine, action: Action, passed: dict[int, dict[int, int]],
         return None
     return Decision(copy.deepcopy(st), seat, choices, action,
                   dict(passed.get(seat, {})), index)
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 # -- one decision ----------------------------------------------------------------------
@@ -253,7 +256,7 @@ def _report(point: Decision, names: list[str], knowledge: Knowledge, layouts: li
     st, seat = point.st, point.seat
     n = len(layouts)
     played_at = next(i for i, a in enumerate(point.choices) if same_choice(a, point.played))
-    rows = []
+    rows: list[dict[str, Any]] = []
     for i, action in enumerate(point.choices):
         tricks = [r[i][0] for r in results]
         pts = [r[i][1] for r in results]
@@ -271,7 +274,7 @@ def _report(point: Decision, names: list[str], knowledge: Knowledge, layouts: li
         del row["_i"], row["_mean"]
     return {"seat": seat, "player": names[seat] if seat < len(names) else None,
             "kind": _kind(point.played, st), "trick": _trick(st, point.played),
-            "played": _label(st, point.played), "choices": rows, "cost": round(cost, 4),
+            "played": _label(st, point.choices[played_at]), "choices": rows, "cost": round(cost, 4),
             "cost_ci95": [round(max(0.0, lo), 4), round(max(0.0, hi), 4)],
             "why": _why(point, names, knowledge, layouts, results, played_at, best, cost,
                         exact),
@@ -356,7 +359,7 @@ def _why(point: Decision, names: list[str], knowledge: Knowledge, layouts: list[
     st = point.st
     n = len(layouts)
     over = f"{n} layouts" + (" (every one there could be)" if exact else "")
-    doing = _doing(st, point.played)
+    doing = _doing(st, point.choices[played])
     if best == played or cost <= 0:
         return f"{doing[0].upper()}{doing[1:]} was as good as any choice over {over}."
     other = point.choices[best]
@@ -367,10 +370,14 @@ def _why(point: Decision, names: list[str], knowledge: Knowledge, layouts: list[
     hint = _telling_card(point.seat, knowledge, layouts, better)
     if hint is not None:
         holder, p, with_, without = hint
-        who = "the stock" if holder == STOCK else names[holder]
-        verb = "was in" if holder == STOCK else "held"
-        place = f"{who} {verb} the {card_words(st.card_name(p))}"
-        text += f", most of all when {place} ({with_:.0%} of those layouts, {without:.0%} of the others)"
+        card = f"the {card_words(st.card_name(p))}"
+        if holder == STOCK:
+            place = f"{card} was in the kitty"
+        else:
+            partner = st.side_of[holder] == st.side_of[point.seat]
+            place = f"{'your partner ' if partner else ''}{names[holder]} held {card}"
+        text += (f", most of all when {place} ({with_:.0%} of those layouts, {without:.0%} "
+                 "of the others)")
     return text + "."
 
 
@@ -379,7 +386,7 @@ def _telling_card(seat: int, knowledge: Knowledge, layouts: list[Layout],
     """The hidden card and place whose layouts most separate those where the best choice
     did better from the others: (place, card, share better with it there, without)."""
     best: tuple[float, int, int, float, float] | None = None
-    for p in _bits(knowledge.hidden):
+    for p in bits(knowledge.hidden):
         for holder in knowledge.places(p):
             with_ = [b for b, lay in zip(better, layouts, strict=True)
                      if (lay.stock if holder == STOCK else lay.hands[holder]) >> p & 1]

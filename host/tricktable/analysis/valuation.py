@@ -12,7 +12,9 @@ side for each legal choice, in the order of ``decision.choices``:
 - an auction choice: the choice made, then the rest of the auction as it went where each
   later call is still legal (the k-th call after this one, when the same seat speaks k-th),
   else a pass (a seat that may not pass bids the best for its side double dummy); the
-  contract it ends in played as par plays it (``par.contract_value``); passed out: 0;
+  contract it ends in played as par plays it (``par.contract_value``; once a layout for
+  the choices that end in the same contract, whose value is the contract's, not the
+  calls'); passed out: 0;
 - naming trump: the contract with that trump, played the same way;
 - the dealer's discard: the play from the hands after it, double dummy.
 """
@@ -23,6 +25,7 @@ import copy
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from tricktable.analysis.knowledge import Layout
 from tricktable.analysis.par import (
@@ -34,6 +37,7 @@ from tricktable.analysis.par import (
     side_margin,
 )
 from tricktable.analysis.solver import Solver
+from tricktable.cards import physical_index
 from tricktable.engine.actions import Action, Bid, DeclareTrump, Exchange, Play
 from tricktable.engine.intplay import CardPlay
 from tricktable.engine.state import State
@@ -119,8 +123,9 @@ def _card_values(point: Decision) -> Valuer:
 
 
 def physical(action: Action) -> int:
-    card = action.card  # type: ignore[attr-defined]
-    return int(card.index + 53 * (action.copy or 0))  # type: ignore[attr-defined]
+    """The card of a play or an exchange as its bit index (a legal action's: its copy
+    named)."""
+    return physical_index(action.card, action.copy or 0)  # type: ignore[attr-defined]
 
 
 def _discard_values(point: Decision) -> Valuer:
@@ -145,7 +150,7 @@ def _discard_values(point: Decision) -> Valuer:
             hands[seat] &= ~(1 << p)
             tricks = dd.tricks(trump, hands, seats, leader)
             score = contract_score(st, contract, tricks, seats)
-            out.append((float(tricks[side]), _sign(st, seat) * side_margin(v, score)))
+            out.append((float(tricks[side]), float(_sign(st, seat) * side_margin(v, score))))
         return out
 
     return value
@@ -172,11 +177,14 @@ def _auction_values(point: Decision) -> Valuer:
         dd = DoubleDummy(start)
         ends = endings or [_auction_after(start, dd, point, a, later) for a in point.choices]
         out = []
+        valued: dict[Contract, tuple[int, dict[str, Any]]] = {}  # the choices that end alike
         for bids, contract in ends:
             if contract is None:
                 out.append((0.0, 0.0))
                 continue
-            margin, row = contract_value(start, bids, contract, dd)
+            if contract not in valued:
+                valued[contract] = contract_value(start, bids, contract, dd)
+            margin, row = valued[contract]
             out.append((float(row["tricks"][side]), float(sign * margin)))
         return out
 

@@ -110,6 +110,9 @@ def analyse(path: Path, table: str | None, game: int | None, as_json: bool, jobs
             click.echo(f"{name}: {result['variant']}, {', '.join(result['players'])}")
             for hand in result["hands"]:
                 _print_hand(hand, result["players"])
+            for hand in result.get("hands_not_played", []):
+                click.echo(f"\nHand {hand['hand_number']} (passed out)")
+                _print_decisions(hand)
     if is_journal:
         hands = sum(len(result["hands"]) for _, result in results)
         _note(f"analysed {len(results)} game(s), {hands} hand(s), in {took:.1f} s with "
