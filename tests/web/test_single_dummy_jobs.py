@@ -38,6 +38,13 @@ DECISION = {"seat": 1, "player": "Bob", "kind": "order-up", "trick": None, "play
             "samples": 100, "exact": False}
 
 
+PASSED_OUT = {**DECISION, "played": "pass", "cost": 0.8, "cost_ci95": [0.5, 1.1],
+              "why": "passing cost 0.8 points",
+              "choices": [{**DECISION["choices"][1], "played": False},
+                          {**DECISION["choices"][0], "played": True}]}
+"""Bob's pass in a hand everybody passed (ordering up was better)."""
+
+
 class StandIn:
     """Keeps estimates in a dict; ``work_out`` waits for ``go`` (or gives up when cancelled)."""
 
@@ -63,7 +70,9 @@ class StandIn:
                 raise Cancelled
         self.kept[cache] = {"single_dummy": {"seed": 0, "samples": 100, "method": "sampled",
                                              "format": 1},
-                            "hands": [{"hand_number": 1, "decisions": [DECISION]}]}
+                            "hands": [{"hand_number": 1, "decisions": [DECISION]}],
+                            "hands_not_played": [{"hand_number": 2,
+                                                  "decisions": [PASSED_OUT]}]}
         return self.kept[cache]
 
 
@@ -165,8 +174,10 @@ def test_a_game_whose_estimate_fails_says_why_and_the_worker_goes_on(tmp_path: P
 
 def test_a_players_costliest_decisions_of_a_night(tmp_path: Path) -> None:
     """The player page's list: the decisions of the seat the player held, costliest first,
-    each with where to replay it; the night's games not yet estimated are queued and counted
-    as pending, and a hand that cannot be estimated is counted with why."""
+    each with where to replay it (a hand passed out, which the statistics do not count,
+    with the seat the player held in the game, and no replay); the night's games not yet
+    estimated are queued and counted as pending, and a hand that cannot be estimated is
+    counted with why."""
     journal = tmp_path / "night.sqlite"
     write_journal(journal, "t1", random_game(3, hands=1, variant="euchre"))
     stand_in = StandIn()
@@ -180,8 +191,13 @@ def test_a_players_costliest_decisions_of_a_night(tmp_path: Path) -> None:
     assert found["hands"] == 2 and found["estimated"] == 1
     assert found["unavailable"] == {"the journal has no game 2 on table 't1'": 1}
     assert found["decisions"] == [{
+        "table": "t1", "game": 1, "hand": 2, "trick": None, "decision": 0,
+        "kind": "order-up", "played": "pass", "best": "order up", "cost": 0.8,
+        "cost_ci95": [0.5, 1.1], "exact": False, "why": "passing cost 0.8 points",
+        "played_out": False}, {
         "table": "t1", "game": 1, "hand": 1, "trick": None, "decision": 0,
         "kind": "order-up", "played": "order up", "best": "pass", "cost": 0.6,
-        "cost_ci95": [0.3, 0.9], "exact": False, "why": "ordering up cost 0.6 points"}]
+        "cost_ci95": [0.3, 0.9], "exact": False, "why": "ordering up cost 0.6 points",
+        "played_out": True}]
     ann = night_decisions(estimates, journal, [("t1", 1, 1, 0)])
     assert ann["estimated"] == 1 and ann["decisions"] == []

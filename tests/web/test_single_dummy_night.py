@@ -64,8 +64,9 @@ def costly(board: Scoreboard) -> tuple[str, dict[str, Any]]:
         return None if any(f["pending"] for f in found.values()) else found
     found = eventually(estimated, "the night's games were estimated", timeout=WAIT_MS / 1000,
                        every=0.5)
-    pid = max(found, key=lambda p: len(found[p]["decisions"]))
-    assert found[pid]["decisions"], f"nobody made a costly decision: {found}"
+    pid = max(found, key=lambda p: sum(d["played_out"] for d in found[p]["decisions"]))
+    assert any(d["played_out"] for d in found[pid]["decisions"]), \
+        f"nobody made a costly decision in a hand played: {found}"
     return pid, found[pid]
 
 
@@ -115,7 +116,7 @@ def test_the_replay_and_the_player_page_fit_a_phone(browser: Browser, board: Sco
     phone = browser.new_context(viewport={"width": width, "height": height}).new_page()
     try:
         _, found = costly
-        d = found["decisions"][0]
+        d = next(d for d in found["decisions"] if d["played_out"])
         step = d["trick"] or 1
         phone.goto(f"{board.url}/replay/{found['night']}~{d['table']}?game={d['game']}"
                    f"&hand={d['hand']}&trick={step}&decision={d['decision']}")

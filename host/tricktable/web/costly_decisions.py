@@ -5,7 +5,9 @@ page's "Costly decisions", ``/api/player/{id}/decisions``).
 player sat: table, game, hand, seat), the decisions the estimate says cost most, costliest
 first, each with where to replay it; and how many of those hands are
 estimated, still being worked out (a game not yet estimated is queued for the background
-worker, ``web.single_dummy``), or cannot be, and why. Only games already estimated count:
+worker, ``web.single_dummy``), or cannot be, and why. A hand passed out has no seats of its
+own (the statistics count hands played): its bidding counts for the player who held one
+seat through the game's other hands, and it has no replay to link to. Only games already estimated count:
 the page asks again while some are being worked out.
 """
 
@@ -62,11 +64,23 @@ def night_decisions(estimates: Estimates, journal: Path, seats: Iterable[Seat],
                             or "the hand has no decision to estimate"] += 1
                     continue
                 estimated += 1
-                found += [_entry(table, game, hand, i, d) for i, d in enumerate(decisions)
-                          if d["seat"] == seat and d["cost"] >= NOTICEABLE]
+                found += _costly(table, game, hand, decisions, seat)
+            seat_of_game = set(where.values())
+            if len(seat_of_game) == 1:  # the player's seat for the game's passed-out hands
+                for passed_out in status.get("hands_not_played", []):
+                    found += _costly(table, game, passed_out["hand_number"],
+                                     passed_out["decisions"], *seat_of_game, played=False)
     found.sort(key=lambda d: -d["cost"])
     return {"hands": hands, "estimated": estimated, "pending": pending,
             "unavailable": dict(missing), "decisions": found[:limit]}
+
+
+def _costly(table: str, game: int, hand: int, decisions: list[dict[str, Any]], seat: int,
+            played: bool = True) -> list[dict[str, Any]]:
+    """The decisions of ``seat`` in a hand that cost something, each with where it was
+    (``played_out``: the hand was played, so its replay shows it; else it was passed out)."""
+    return [_entry(table, game, hand, i, d) | {"played_out": played}
+            for i, d in enumerate(decisions) if d["seat"] == seat and d["cost"] >= NOTICEABLE]
 
 
 def _entry(table: str, game: int, hand: int, index: int, d: dict[str, Any]

@@ -122,12 +122,13 @@ async function costlyDecisions(id) {
     body.pending ? `${plural(body.pending, "hand")} still being worked out.` : "",
     why.length ? `Not estimated: ${why.join("; ")}.` : ""].filter(Boolean).join(" ");
   list.replaceChildren(...(body.decisions.length ? body.decisions.map((d) => {
-    const where = `${tableName(d.table)}, game ${d.game}, hand ${d.hand}, ${sdWhere(d).toLowerCase()}`;
+    const where = `${tableName(d.table)}, game ${d.game}, hand ${d.hand}${d.played_out ? "" : " (passed out)"}, ${sdWhere(d).toLowerCase()}`;
     const played = sdChoiceLabel(d, d.played);
     const best = d.best != null ? sdChoiceLabel(d, d.best) : "?";
     const spread = sdSpread(d, d.cost_ci95);
     const href = `/replay/${body.night}~${encodeURIComponent(d.table)}?game=${d.game}&hand=${d.hand}&trick=${sdStep(d)}&decision=${d.decision}`;
-    return el("li", {}, el("a", { href, class: "decision-link", text: `${where}: ${played}, where ${best} was best` }),
+    const text = `${where}: ${played}, where ${best} was best`;
+    return el("li", {}, d.played_out ? el("a", { href, class: "decision-link", text }) : el("span", { text }),
       el("span", { class: "sd-cost costly", text: `: cost ${d.cost.toFixed(1)} points${spread ? ` (${spread})` : ""}` }),
       d.why ? el("p", { class: "sd-why", text: d.why }) : null);
   }) : [el("li", { text: body.estimated ? "No decision cost a noticeable number of points." : "None estimated yet." })]));
