@@ -131,7 +131,8 @@ async function costlyDecisions(id) {
     return el("li", {}, d.played_out ? el("a", { href, class: "decision-link", text }) : el("span", { text }),
       el("span", { class: "sd-cost costly", text: `: cost ${d.cost.toFixed(1)} points${spread ? ` (${spread})` : ""}` }),
       d.why ? el("p", { class: "sd-why", text: d.why }) : null);
-  }) : [el("li", { text: body.estimated ? "No decision cost a noticeable number of points." : "None estimated yet." })]));
+  }) : [el("li", { text: body.estimated ? "No decision cost a noticeable number of points."
+    : body.pending ? "None estimated yet." : "None estimated." })]));
   document.body.dataset.decisions = body.pending ? "pending" : "ready";
   if (body.pending) setTimeout(() => costlyDecisions(id), 3000);
 }
