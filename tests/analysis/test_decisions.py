@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 
 import pytest
@@ -187,7 +188,10 @@ def test_a_whole_night_with_single_dummy_is_the_same_on_every_core(tmp_path):
     for table, seed in (("t1", 4), ("t2", 5), ("t3", 6)):
         write_journal(path, table, random_game(seed, hands=1, variant="euchre"))
     args = ["analyse", str(path), "--quiet", "--single-dummy", "--samples", "5"]
-    assert CliRunner().invoke(main, [*args, "--jobs", "2"]).exit_code == 0
+    result = CliRunner().invoke(main, [*args, "--jobs", "2"])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"analysed 3 game\(s\), 3 hand\(s\), \d+ decision\(s\) weighed single "
+                     r"dummy, in ", result.output), result.output
     caches = [journal_cache(path, t, 1) for t in ("t1", "t2", "t3")]
     parallel = [json.loads(c.read_text()) for c in caches]
     assert all(p["single_dummy"]["samples"] == 5 and p["hands"][0]["decisions"]
@@ -204,18 +208,19 @@ def test_a_hand_passed_out_has_its_auction_weighed_beside_the_hands_played(tmp_p
     (an order-up missed costs points)."""
     eng = Engine.new("euchre", {"target": None}, seed=3, players=PLAYERS)
     rng = random.Random(3)
+    eng.apply_id(eng.legal_ids()[0])  # the engine deals
     while eng.state.hand_number == 1:  # everybody passes, twice round
-        legal = eng.legal_actions()
-        eng.apply(next((a for a in legal if type(a) is Pass), rng.choice(legal)))
+        assert eng.apply(Pass(eng.state.to_act)).ok
     while not eng.state.hands_played:  # the next hand is played
         eng.apply_id(rng.choice(eng.legal_ids()))
     record = record_from_engine(eng)
     found = analyse_decisions(record, samples=6)
-    unplayed = [h for h in found if h.get("played") is False]
-    assert unplayed and all(d["kind"] in ("pass", "order-up", "alone", "trump")
-                            for h in unplayed for d in h["decisions"])
+    (unplayed,) = [h for h in found if h.get("played") is False]
+    assert len(unplayed["decisions"]) == 8
+    assert {d["kind"] for d in unplayed["decisions"]} == {"pass"}
+    assert {c["choice"] for c in unplayed["decisions"][0]["choices"]} == {
+        "pass", "order up", "order up, alone"}
     got = cached_analysis(record, tmp_path / "g.json", single_dummy=Settings(0, 6))
     numbers = {h["hand_number"] for h in got["hands"]}
-    assert [h["hand_number"] for h in got["hands_not_played"]] == [
-        h["hand_number"] for h in unplayed if h["decisions"]]
+    assert [h["hand_number"] for h in got["hands_not_played"]] == [1]
     assert not numbers & {h["hand_number"] for h in got["hands_not_played"]}

@@ -115,8 +115,11 @@ def analyse(path: Path, table: str | None, game: int | None, as_json: bool, jobs
                 _print_decisions(hand)
     if is_journal:
         hands = sum(len(result["hands"]) for _, result in results)
-        _note(f"analysed {len(results)} game(s), {hands} hand(s), in {took:.1f} s with "
-              f"{len(cpu)} process(es) (CPU s: {', '.join(f'{c:.1f}' for c in cpu)})")
+        weighed = "" if settings is None else ", {} decision(s) weighed single dummy".format(
+            sum(len(h["decisions"]) for _, result in results
+                for h in result["hands"] + result.get("hands_not_played", [])))
+        _note(f"analysed {len(results)} game(s), {hands} hand(s){weighed}, in {took:.1f} s "
+              f"with {len(cpu)} process(es) (CPU s: {', '.join(f'{c:.1f}' for c in cpu)})")
 
 
 class _Progress:
