@@ -200,3 +200,17 @@ def test_the_season_report_prints_on_a4_without_overflow(browser: Browser, serve
         assert pdf.startswith(b"%PDF")
     finally:
         page.close()
+
+
+def test_a_players_costliest_decisions_of_a_spades_night_say_why_there_are_none(
+        server: Scoreboard) -> None:
+    """The latest night is Spades: 52 cards in play, over what single dummy weighs on the
+    page (docs/web.md, "The single-dummy estimate on the replay"); a hidden player has no
+    such list either."""
+    body = httpx.get(f"{server.url}/api/player/ann/decisions", timeout=30).json()
+    assert body["night_name"] == "spades"
+    assert body["decisions"] == [] and body["estimated"] == 0 and body["pending"] == 0
+    assert body["unavailable"] and all(
+        why.startswith("analysis not available for this hand size (52 cards in play")
+        for why in body["unavailable"]), body["unavailable"]
+    assert httpx.get(f"{server.url}/api/player/hal/decisions").status_code == 404

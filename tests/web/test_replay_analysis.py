@@ -197,4 +197,4 @@ def test_a_large_game_analysed_beforehand_is_shown_from_its_cache(
             .hexdigest(), "hands": [{"hand_number": 1, "plays": [], "contracts": []}]}
     file_cache(path).write_text(json.dumps(kept))
     hand = HistoryFiles([path]).hand("spades-night", 1, 1)
-    assert hand["analysis"] == {"hand_number": 1, "plays": [], "contracts": []}
+    assert hand["analysis"].items() >= {"hand_number": 1, "plays": [], "contracts": []}.items()

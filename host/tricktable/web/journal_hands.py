@@ -11,7 +11,9 @@ keeps writing). ``HistoryFiles(paths)`` answers them for hand-history files (the
 text or JSON form, or EGN), each served as the "table" named by its file name;
 ``file_hands(text, name)`` reads an uploaded file. A single hand comes with its game's
 double-dummy analysis (``web.replay_analysis``: cached beside the journal or file, worked
-out for an upload), so ``hand`` can be slow the first time: call it off the event loop.
+out for an upload), so ``hand`` can be slow the first time: call it off the event loop; and
+with the single-dummy estimate of its decisions when it is cached, else queued to be worked
+out in the background (``web.single_dummy``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from tricktable.history.replay import game_json, hand_analysis
 from tricktable.history.verify import parse
 from tricktable.serve.journal import Journal
 from tricktable.web.replay_analysis import game_analysis
+from tricktable.web.single_dummy import ESTIMATES
 
 __all__ = ["JournalHands", "HistoryFiles", "file_hands", "hand_line", "MAX_UPLOAD"]
 
@@ -60,7 +63,8 @@ class JournalHands:
         if not records:
             return None
         record = records[0][1]
-        analysis = game_analysis(record, journal_cache(self.path, table, game))
+        cache = journal_cache(self.path, table, game)
+        analysis = ESTIMATES.merged(game_analysis(record, cache), record, cache)
         return next((self._of_night(table, h) for h in game_json(record, game, analysis)
                      if h["hand"] == hand), None)
 
@@ -113,8 +117,9 @@ class HistoryFiles:
             return None
         path = self.paths[table]
         record = load(str(path))
-        return next((h for h in game_json(record, 1, game_analysis(record, file_cache(path)))
-                     if h["hand"] == hand), None)
+        cache = file_cache(path)
+        analysis = ESTIMATES.merged(game_analysis(record, cache), record, cache)
+        return next((h for h in game_json(record, 1, analysis) if h["hand"] == hand), None)
 
     def _all(self, table: str) -> list[dict[str, Any]]:
         return game_json(load(str(self.paths[table])))
@@ -128,7 +133,7 @@ def file_hands(text: str, name: str) -> list[dict[str, Any]]:
         hands = game_json(record)
     except EngineError as exc:
         raise HistoryError(f"{name}: {exc}") from None
-    analysis = game_analysis(record, None)
+    analysis = ESTIMATES.merged(game_analysis(record, None), record, None)
     return [h | {"analysis": hand_analysis(analysis, h["hand"])} for h in hands]
 
 

@@ -8,7 +8,9 @@ the host keeps writing), on the scoreboard's own app (``web.app``, given ``club_
 - ``/player/{id}`` (``/api/player/{id}``; the id is the player's name casefolded, so that ids
   say nothing of how many players are hidden; an older name of theirs finds them too): the statistics per family and partnership, the
   rating after each night (drawn as a chart), the recent hands each linking to its replay,
-  the nights played;
+  the nights played; ``/api/player/{id}/decisions``: their costliest decisions at their
+  latest night, as the single-dummy estimate has them (``web.costly_decisions``; games not
+  yet estimated are worked out in the background, and the page asks again);
 - ``/season/{id}`` (``/api/season/{id}``, ``/api/seasons``): the ladder; ``/season/{id}/report``
   the printable season report (also ``tricktable season report``);
 - ``/api/players/names``: each public name (casefolded) and its player's id, for the live
@@ -36,16 +38,19 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from tricktable.players import GUEST, ClubDB, PlayersError
-from tricktable.players.roster import name_key
+from tricktable.players.roster import Player, name_key
 from tricktable.stats import FAMILIES, Stats
 from tricktable.stats.seasons import Season, Seasons
+from tricktable.stats.store import Night
 from tricktable.stats.words import summary
+from tricktable.web.costly_decisions import Seat, night_decisions
 from tricktable.web.journal_hands import JournalHands
 from tricktable.web.privacy import PublicNames
 from tricktable.web.responses import error, event_stream, page
+from tricktable.web.single_dummy import ESTIMATES
 
 __all__ = ["StatsPages", "ClubReader", "leaderboard_view", "player_view", "season_view",
-           "season_report_html"]
+           "season_report_html", "last_night_seats"]
 
 POLL_SECONDS = 0.5
 KEEPALIVE_SECONDS = 15.0
@@ -93,14 +98,20 @@ def leaderboard_view(stats: Stats) -> dict[str, Any]:
     return {"players": out, "nights": [n.to_json() for n in stats.nights()]}
 
 
-def player_view(stats: Stats, pid: int) -> dict[str, Any] | None:
-    """A player's page (None for a hidden or merged player, or no such player)."""
+def _public(stats: Stats, pid: int) -> Player | None:
+    """The player ``pid`` when they have a public page (not hidden, not merged)."""
     try:
         player = stats.players.get(pid)
     except PlayersError:
         return None
     merged = stats.db.query("SELECT merged_into FROM players WHERE id = ?", (pid,))[0][0]
-    if player.hidden or merged:
+    return None if player.hidden or merged else player
+
+
+def player_view(stats: Stats, pid: int) -> dict[str, Any] | None:
+    """A player's page (None for a hidden or merged player, or no such player)."""
+    player = _public(stats, pid)
+    if player is None:
         return None
     families = [{"family": family, "title": FAMILIES[family],
                  "lines": summary(family, counts)}
@@ -116,6 +127,22 @@ def player_view(stats: Stats, pid: int) -> dict[str, Any] | None:
             "active": player.active, "families": families, "partners": partners,
             "ratings": stats.ratings(player), "recent": stats.recent_hands(player),
             "nights": stats.nights_played(player)}
+
+
+def last_night_seats(stats: Stats, pid: int) -> tuple[Night, list[Seat]] | None:
+    """The latest night the player ``pid`` sat at a hand and where they sat at each hand of
+    it; None without a public page or a night played."""
+    player = _public(stats, pid)
+    if player is None:
+        return None
+    marks = ",".join("?" * len(player.names))
+    rows = stats.db.query(
+        f"SELECT night, table_id, game, hand, seat FROM seats WHERE name IN ({marks}) AND "
+        f"night = (SELECT MAX(night) FROM seats WHERE name IN ({marks}))",
+        (*player.names, *player.names))
+    if not rows:
+        return None
+    return stats.night(rows[0][0]), [(t, g, h, s) for _, t, g, h, s in rows]
 
 
 def season_view(stats: Stats, season: Season, public: bool = True) -> dict[str, Any]:
@@ -213,6 +240,19 @@ class StatsPages:
                 return error(404, "no public page for that player")
             return JSONResponse(view)
 
+        async def api_player_decisions(request: Request) -> Response:
+            key = request.path_params["player"]
+            found = await ask(lambda s: None if (pid := public_player(s, key)) is None
+                              else (pid, last_night_seats(s, pid)))
+            if found is None:
+                return error(404, "no public page for that player")
+            if found[1] is None or not Path(found[1][0].journal).exists():
+                return JSONResponse({"night": None, "decisions": []})
+            night, seats = found[1]
+            view = await asyncio.to_thread(night_decisions, ESTIMATES, Path(night.journal),
+                                           seats)
+            return JSONResponse({"night": night.id, "night_name": night.name, **view})
+
         async def api_names(_request: Request) -> Response:
             return JSONResponse({"players": await asyncio.to_thread(lambda: self.names.links)})
 
@@ -264,6 +304,7 @@ class StatsPages:
             Route("/season/{season:int}/report", season_report),
             Route("/api/leaderboard", api_leaderboard),
             Route("/api/player/{player}", api_player),
+            Route("/api/player/{player}/decisions", api_player_decisions),
             Route("/api/players/names", api_names),
             Route("/api/seasons", api_seasons),
             Route("/api/season/{season:int}", api_season),

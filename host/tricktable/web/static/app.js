@@ -509,6 +509,125 @@ function showPar(hand) {
   }
 }
 
+// The single-dummy estimate (tricktable.analysis.decisions, in hand.analysis.decisions): at
+// each decision the choices the player had, best first, with the points each was worth to
+// their side on average over deals of the cards they could not see; the one played marked; its
+// cost in points and in words ("why"). An estimate, and the panel says so (docs/analysis.md,
+// "Single dummy: was that the right card?"). Text carries every mark, not colour alone.
+const SD_NOTICEABLE = 0.05; // a cost under this shows as 0.0 points: not a cost at all
+
+function sdPoints(x) {
+  const r = Math.round(x * 10) / 10;
+  return `${r > 0 ? "+" : ""}${(r === 0 ? 0 : r).toFixed(1)}`;
+}
+
+function sdSpread(d, ci) {
+  if (d.exact) return "exact";
+  return ci ? `±${(Math.abs(ci[1] - ci[0]) / 2).toFixed(1)}` : "";
+}
+
+// A choice as the analysis labels it ("pass", "order up", "bid 4", "name hearts",
+// "discard 9C", a card "JH"), its cards drawn with their suit signs.
+function sdChoiceLabel(d, choice) {
+  if (d.kind === "card") return cardLabel(choice);
+  return String(choice).replace(/^discard (\S+)$/, (_, card) => `discard ${cardLabel(card)}`);
+}
+
+function sdIsPlayed(d, c) {
+  return c.played != null ? Boolean(c.played) : c.choice === d.played;
+}
+
+function sdPlayedLabel(d) {
+  return sdChoiceLabel(d, d.played);
+}
+
+function sdWhere(d) {
+  return d.trick != null ? `Trick ${d.trick}` : d.kind === "discard" ? "Before the play" : "Bidding";
+}
+
+// Who decided: the name the replay shows at that seat (the night's), else the analysis's.
+function sdWho(hand, d) {
+  return (hand.seats || [])[d.seat] ?? d.player ?? "–";
+}
+
+function sdHeading(hand, d) {
+  const who = sdWho(hand, d);
+  return `${sdWhere(d)} · ${who}${d.kind === "card" ? " played " : ": "}${sdPlayedLabel(d)}`;
+}
+
+function sdCostText(d) {
+  if (d.cost < SD_NOTICEABLE) return "The best choice, or as good as the best as far as the estimate can tell.";
+  const spread = sdSpread(d, d.cost_ci95);
+  return `Cost ${d.cost.toFixed(1)} points on average${spread ? ` (${spread})` : ""} against the best choice.`;
+}
+
+// The step where decision `d` is shown: its trick, or the first trick for the bidding.
+function sdStep(d) {
+  return d.trick != null ? d.trick : 1;
+}
+
+function sdDecision(hand, d, index, focused) {
+  const head = el("h4", { text: sdHeading(hand, d) });
+  const cost = el("p", { class: `sd-cost${d.cost >= SD_NOTICEABLE ? " costly" : ""}`, text: sdCostText(d) });
+  const why = d.why ? el("p", { class: "sd-why", text: d.why }) : null;
+  const table = el("table", { class: "sd-choices" },
+    el("caption", { text: `Choices, best first: expected points for ${sdWho(hand, d)}'s side (estimate)` }),
+    el("tr", {}, el("th", { scope: "col", text: "Choice" }), el("th", { scope: "col", text: "Expected points" }),
+      el("th", { scope: "col", text: "Tricks (average)" }), el("th", { scope: "col", text: "Deals tried" })));
+  (d.choices || []).forEach((c, rank) => {
+    const played = sdIsPlayed(d, c);
+    const spread = sdSpread(d, c.points_ci95);
+    const label = `${rank === 0 ? "best: " : ""}${sdChoiceLabel(d, c.choice)}${played ? " (played)" : ""}`;
+    table.append(el("tr", { class: played ? "played" : "", "data-choice": c.choice },
+      el("th", { scope: "row", text: label }),
+      el("td", { class: "sd-num", text: `${sdPoints(c.points)} points${spread ? ` (${spread})` : ""}` }),
+      el("td", { class: "sd-num", text: c.tricks.toFixed(1) }),
+      el("td", { class: "sd-num", text: String(c.samples) })));
+  });
+  const box = el("article", { class: "sd-decision", "data-decision": index, "data-seat": d.seat, "data-kind": d.kind },
+    head, cost, why, table);
+  if (focused) box.setAttribute("aria-current", "true");
+  return box;
+}
+
+// The panel: why there is no estimate, or the hand's costliest decisions (each a link to its
+// step) and the decisions at this step.
+function showSingleDummy(hand, step, link, focus) {
+  const a = hand.analysis;
+  const sd = a && a.single_dummy;
+  const decisions = (a && a.decisions) || null;
+  const note = document.getElementById("sd-note");
+  const body = document.getElementById("sd-hand");
+  const section = document.getElementById("sd");
+  section.dataset.state = decisions ? "ready" : sd && sd.pending ? "pending" : "none";
+  if (!decisions) {
+    note.textContent = !a ? "No single-dummy estimate for this hand: it has no analysis."
+      : a.unavailable ? `No single-dummy estimate: ${a.unavailable}.`
+        : a.unknown ? `No single-dummy estimate: ${a.unknown}.`
+          : sd && sd.pending ? `Working out the single-dummy estimate: ${sd.pending}. It shows here when it is ready.`
+            : sd && sd.unavailable ? `No single-dummy estimate: ${sd.unavailable}.`
+              : "No single-dummy estimate for this hand.";
+    body.hidden = true;
+    return;
+  }
+  const how = sd && sd.samples ? `${sd.method === "exact" ? "worked out exactly" : `${sd.samples} deals of the unseen cards per decision`}` : "";
+  note.textContent = `An estimate${how ? ` (${how})` : ""}: expected points are averages, ± the margin of error (95%).`;
+  body.hidden = false;
+  const costly = decisions.map((d, i) => [d, i]).filter(([d]) => d.cost >= SD_NOTICEABLE)
+    .sort(([x], [y]) => y.cost - x.cost).slice(0, 5);
+  document.getElementById("sd-costly").replaceChildren(...(costly.length ? costly.map(([d, i]) => {
+    const text = `${sdHeading(hand, d)}, cost ${d.cost.toFixed(1)} points${sdSpread(d, d.cost_ci95) ? ` (${sdSpread(d, d.cost_ci95)})` : ""}`;
+    const href = link(sdStep(d));
+    return el("li", {}, href ? el("a", { href: `${href}&decision=${i}`, "data-decision": i, text }) : el("span", { text }));
+  }) : [el("li", { text: "No decision cost a noticeable number of points." })]));
+  const here = decisions.map((d, i) => [d, i]).filter(([d]) => sdStep(d) === step);
+  document.getElementById("sd-step-title").textContent = step === 1
+    ? "Decisions in the bidding and trick 1" : `Decisions in trick ${step}`;
+  document.getElementById("sd-decisions").replaceChildren(...(here.length
+    ? here.map(([d, i]) => sdDecision(hand, d, i, i === focus))
+    : [el("p", { class: "empty", text: "No decision was estimated at this step (a card with no other choice is not a decision)." })]));
+}
+
 // A hand the scoreboard only saw live (no journal): no dealt hands, revokes without cards.
 function seenLive(hand) {
   const played = (seat) => hand.tricks.flatMap((t) => t.cards.filter((c) => c.seat === seat).map((c) => c.card));
@@ -525,6 +644,7 @@ async function replayPage() {
   const pick = document.getElementById("hand-pick");
   let uploaded = null; // the hands of an opened file, when one is shown
   let hand = null, step = 0;
+  let focus = params.get("decision") != null ? Number(params.get("decision")) : null; // a decision linked to
   const link = (t) => (uploaded ? null
     : `/replay/${encodeURIComponent(table)}?game=${hand.game}&hand=${hand.hand}&trick=${t}`);
   const show = () => {
@@ -573,6 +693,11 @@ async function replayPage() {
       el("li", { text: `${r.text}: ${r.card ? cardLabel(r.card) : "?"} played${r.proof ? `; the proof: ${cardLabel(r.proof)}` : ""}` })));
     showAnalysis(hand);
     showPar(hand);
+    showSingleDummy(hand, step, link, focus);
+    if (focus != null) {
+      const box = document.querySelector(`#sd-decisions [data-decision="${focus}"]`);
+      if (box) box.scrollIntoView({ block: "center" });
+    }
   };
   const fill = (list) => {
     pick.replaceChildren(...list.map((h) => el("option", { value: `${h.game}/${h.hand}`,
@@ -586,12 +711,27 @@ async function replayPage() {
     if (!hand.hands_from) hand = seenLive(hand);
     step = to;
     show();
+    awaitEstimate(hand);
+  };
+  // The single-dummy estimate is worked out in the background: while it is, ask again now
+  // and then, and show it once it is there (if the same hand is still on show).
+  const awaitEstimate = (shown) => {
+    const sd = shown.analysis && shown.analysis.single_dummy;
+    if (uploaded || !sd || !sd.pending) return;
+    setTimeout(async () => {
+      if (hand !== shown) return;
+      const r = await fetch(`/api/table/${encodeURIComponent(table)}/hands/${shown.game}/${shown.hand}`);
+      if (!r.ok || hand !== shown) return;
+      hand = { ...shown, analysis: (await r.json()).analysis };
+      show();
+      awaitEstimate(hand);
+    }, 2000);
   };
   const list = (await (await fetch(`/api/table/${encodeURIComponent(table)}/hands`)).json()).hands;
   fill(list.map((h) => ({ game: h.game, night_game: h.night_game, hand: h.hand, tricks: { length: h.tricks } })));
   const wanted = params.get("game") && params.get("hand") ? `${params.get("game")}/${params.get("hand")}` : null;
   if (wanted && list.some((h) => `${h.game}/${h.hand}` === wanted)) pick.value = wanted;
-  pick.addEventListener("change", () => open(1));
+  pick.addEventListener("change", () => { focus = null; open(1); });
   document.getElementById("history-file").addEventListener("change", async (e) => {
     const file = e.target.files[0];
     if (!file) return;
@@ -605,7 +745,7 @@ async function replayPage() {
     fill(uploaded);
     await open(1);
   });
-  const go = (to) => { if (hand) { step = to(step); show(); } };
+  const go = (to) => { if (hand) { step = to(step); focus = null; show(); } };
   document.getElementById("first").onclick = () => go(() => 1);
   document.getElementById("prev").onclick = () => go((s) => s - 1);
   document.getElementById("next").onclick = () => go((s) => s + 1);

@@ -100,7 +100,41 @@ async function playerPage() {
     document.body.dataset.ready = "yes";
   };
   await load();
+  costlyDecisions(id);
   follow(load);
+}
+
+// The player's costliest decisions of their latest night, as the single-dummy estimate has
+// them (/api/player/{id}/decisions): each links to its step of the replay. Games not yet
+// estimated are being worked out on the host: ask again until they are.
+async function costlyDecisions(id) {
+  const { ok, body } = await getJSON(`/api/player/${id}/decisions`);
+  const note = document.getElementById("costly-note");
+  const list = document.getElementById("costly-decisions");
+  if (!ok || body.night == null) {
+    note.textContent = "No night played yet.";
+    list.replaceChildren();
+    document.body.dataset.decisions = "none";
+    return;
+  }
+  const why = Object.entries(body.unavailable || {}).map(([w, n]) => `${plural(n, "hand")}: ${w}`);
+  note.textContent = [`${body.night_name}: an estimate (single dummy: the unseen cards dealt many ways, each played out; the replay page says more), from ${body.estimated} of the ${plural(body.hands, "hand")} played.`,
+    body.pending ? `${plural(body.pending, "hand")} still being worked out.` : "",
+    why.length ? `Not estimated: ${why.join("; ")}.` : ""].filter(Boolean).join(" ");
+  list.replaceChildren(...(body.decisions.length ? body.decisions.map((d) => {
+    const where = `${tableName(d.table)}, game ${d.game}, hand ${d.hand}${d.played_out ? "" : " (passed out)"}, ${sdWhere(d).toLowerCase()}`;
+    const played = sdChoiceLabel(d, d.played);
+    const best = d.best != null ? sdChoiceLabel(d, d.best) : "?";
+    const spread = sdSpread(d, d.cost_ci95);
+    const href = `/replay/${body.night}~${encodeURIComponent(d.table)}?game=${d.game}&hand=${d.hand}&trick=${sdStep(d)}&decision=${d.decision}`;
+    const text = `${where}: ${played}, where ${best} was best`;
+    return el("li", {}, d.played_out ? el("a", { href, class: "decision-link", text }) : el("span", { text }),
+      el("span", { class: "sd-cost costly", text: `: cost ${d.cost.toFixed(1)} points${spread ? ` (${spread})` : ""}` }),
+      d.why ? el("p", { class: "sd-why", text: d.why }) : null);
+  }) : [el("li", { text: body.estimated ? "No decision cost a noticeable number of points."
+    : body.pending ? "None estimated yet." : "None estimated." })]));
+  document.body.dataset.decisions = body.pending ? "pending" : "ready";
+  if (body.pending) setTimeout(() => costlyDecisions(id), 3000);
 }
 
 async function seasonPage() {
