@@ -135,7 +135,7 @@ def test_no_estimate_says_why(tmp_path: Path) -> None:
         "analysis not available for this hand size (52 cards in play")
 
 
-def test_the_analysis_gives_up_between_decisions_and_writes_nothing(tmp_path: Path) -> None:
+def test_the_analysis_gives_up_between_layouts_and_writes_nothing(tmp_path: Path) -> None:
     record, _ = euchre()
     cache = tmp_path / "g.analysis.json"
     source = analysis_source()

@@ -102,18 +102,21 @@ def with_single_dummy(analysis: dict[str, Any], record: GameRecord, settings: Se
 def cached_analysis(record: GameRecord, cache: Path,
                     warn: Callable[[str], None] = _log.warning,
                     single_dummy: Settings | None = None,
-                    progress: Progress | None = None) -> dict[str, Any]:
+                    progress: Progress | None = None,
+                    cancel: Cancel | None = None) -> dict[str, Any]:
     """The analysis of ``record``, read from ``cache`` when it is of this record and format
     (and holds single dummy by ``single_dummy``'s settings when asked for), else computed
     (the double dummy kept when only the single dummy is missing) and written there;
-    ``progress(done, total)`` counts single dummy's decisions. A cache that cannot be
+    ``cancel`` and ``progress(done, total)`` go to single dummy (``analysis.decisions``:
+    cancelled, it raises ``Cancelled`` and nothing is written). A cache that cannot be
     written is said with ``warn`` and the analysis returned all the same."""
     kept = _kept(record, cache)
     if kept is not None and (single_dummy is None or _has(kept, single_dummy)):
         return kept
     result = kept or analyse_game(record) | {"record_sha256": _digest(record)}
     if single_dummy is not None:
-        result = with_single_dummy(result, record, single_dummy, progress=progress)
+        result = with_single_dummy(result, record, single_dummy, cancel=cancel,
+                                   progress=progress)
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache.with_name(cache.name + ".tmp")

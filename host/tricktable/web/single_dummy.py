@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from tricktable.analysis.cache import cached_analysis, kept_analysis
-from tricktable.analysis.decisions import Settings
+from tricktable.analysis.decisions import Cancelled, Settings
 from tricktable.history import GameRecord
 from tricktable.web.replay_analysis import MAX_CARDS_IN_PLAY, TOO_BIG, TURN, cards_in_play
 
@@ -45,10 +45,6 @@ NOT_FOR_FILES = "the estimate is worked out for recorded games, not for a file o
 _ESTIMATE_KEYS = ("decisions", "decisions_none", "single_dummy")
 """What a hand of the cache holds of an estimate: replaced by the estimate of the settings
 asked for, or by why there is none."""
-
-
-class Cancelled(Exception):
-    """The estimate was given up (a page's analysis wanted the turn); it is queued again."""
 
 
 Kept = Callable[[GameRecord, Path], "dict[str, Any] | None"]
@@ -160,9 +156,9 @@ class Estimates:
 def analysis_source(settings: Settings | None = None) -> EstimateSource:
     """The estimates of ``tricktable.analysis.decisions`` (``settings``: its seed and
     samples a decision, by default its own), kept in the game's analysis cache beside the
-    double dummy (``analysis.cache``). The worker's turn is given up between two decisions:
-    the progress callback raises ``Cancelled`` when a page waits for the turn, and nothing
-    is written."""
+    double dummy (``analysis.cache``). The worker's turn is given up between two layouts:
+    ``cancel`` is the engine's own (``Cancelled`` when a page waits for the turn), and
+    nothing is written."""
     settings = settings or Settings()
 
     def kept(record: GameRecord, cache: Path) -> dict[str, Any] | None:
@@ -171,10 +167,9 @@ def analysis_source(settings: Settings | None = None) -> EstimateSource:
     def work_out(record: GameRecord, cache: Path, cancel: Callable[[], bool],
                  progress: Callable[[str], None]) -> dict[str, Any]:
         def told(done: int, total: int) -> None:
-            if cancel():
-                raise Cancelled
             progress(f"{done} of {total} decisions")
-        return cached_analysis(record, cache, single_dummy=settings, progress=told)
+        return cached_analysis(record, cache, single_dummy=settings, cancel=cancel,
+                               progress=told)
 
     return EstimateSource(kept, work_out)
 
