@@ -2289,8 +2289,8 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
         FN(play_card)(c, seat, p, 1);
         if (ok < 0) {
             c->free = was_free;
-            for (int t = 0; t < NSUITS; t++)
-                if (kept_suits >> t & 1) set_suit_left(c, t, &kept[t]);
+            for (int m = kept_suits; m; m &= m - 1)
+                set_suit_left(c, __builtin_ctz(m), &kept[__builtin_ctz(m)]);
             return -1;
         }
         if (ok == maxing) {
@@ -2305,8 +2305,8 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
             floor[s] = rel->t[s];
     }
     c->free = was_free;
-    for (int t = 0; t < NSUITS; t++)
-        if (kept_suits >> t & 1) set_suit_left(c, t, &kept[t]);
+    for (int m = kept_suits; m; m &= m - 1)
+        set_suit_left(c, __builtin_ctz(m), &kept[__builtin_ctz(m)]);
     if (cut < 0) FN(extend_groups)(c, rel, moves, nmoves, legal, others);
     if (restricted) rel_all(rel); /* the variant's restriction may depend on any card */
     if (n == 0 && FN(tt_store)(c, bkey, where, key, rel, result, need,
