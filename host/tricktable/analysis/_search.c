@@ -1179,7 +1179,24 @@ static int FN(force_top)(Core *c, int led, uint32_t four, int best, int second, 
     return q;
 }
 
-/* seat plays the trick's n-th card (0 < n): best_seat, best_card the trick's best card so
+/* The fourth hand following suit (moves: one card a group, best first, as reps_in gives
+ * them): DDS's weights put the cards that win the trick first, then the others, each lowest
+ * first (30 - R and -R); the same order without working them out. */
+static void FN(fourth_follow_order)(Core *c, int seat, int best_seat, int best_card, int *moves,
+                                int nmoves, CS present) {
+    int bs = c->strength[best_card], trumps = (present & c->trumps) != 0 && c->trumps_win;
+    int best_trump = c->eff[best_card] == c->trump_suit && c->eff[moves[0]] != c->trump_suit;
+    int win = c->ours[best_seat] != c->ours[seat] && !(trumps && best_trump), k = 0, j = 0;
+    int order[NCARDS], rest[NCARDS];
+    for (int i = nmoves; i-- > 0;) {
+        if (win && c->strength[moves[i]] > bs) order[k++] = moves[i];
+        else rest[j++] = moves[i];
+    }
+    for (int i = 0; i < k; i++) moves[i] = order[i];
+    for (int i = 0; i < j; i++) moves[k + i] = rest[i];
+}
+
+/* seat plays the trick's n-th card (0 < n; the fourth hand following: fourth_follow_order): best_seat, best_card the trick's best card so
  * far (at second hand the card led). */
 static void FN(follow_weights)(Core *c, int seat, int n, int led, int best_seat, int best_card,
                            int *moves, int nmoves, CS present) {
@@ -1190,18 +1207,6 @@ static void FN(follow_weights)(Core *c, int seat, int n, int led, int best_seat,
     int follows = mine[led] != 0, bs = c->strength[best_card];
     int best_trump = c->eff[best_card] == t && led != t;
     int fourth = n == 1 ? last : next; /* the trick's third and fourth hands, after seat */
-    if (n == 3 && follows) { /* fourth hand following: moves come best first (reps_in); */
-        /* the weights below put the cards that win the trick first, then the others, each
-         * lowest first (30 - R and -R): the same order without working them out */
-        int win = c->ours[best_seat] != c->ours[seat] && !(trumps && best_trump), k = 0;
-        int order[NCARDS];
-        for (int i = nmoves; i-- > 0;)
-            if (win && c->strength[moves[i]] > bs) order[k++] = moves[i];
-        for (int i = nmoves; i-- > 0;)
-            if (!win || c->strength[moves[i]] <= bs) order[k++] = moves[i];
-        memcpy(moves, order, nmoves * sizeof(int));
-        return;
-    }
     int max3 = INT_MIN, max4 = INT_MIN, min3 = INT_MIN, min4 = INT_MIN, t3 = INT_MIN, t4 = INT_MIN;
     if (n == 1) { /* the later hands' cards: only the second and third hands look at them */
         max3 = FN(top_of)(c, led, h[next][led]);
@@ -2227,7 +2232,9 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
             nmoves = follow ? FN(reps_in)(c, seat, led, c->held[seat][led], moves, 0)
                             : FN(reps_of)(c, seat, legal, moves);
         }
-        if (nmoves > 1 && OPPOSITE(c))
+        if (nmoves > 1 && OPPOSITE(c) && n == 3 && follow)
+            FN(fourth_follow_order)(c, seat, best_seat, best_card, moves, nmoves, present);
+        else if (nmoves > 1 && OPPOSITE(c))
             FN(follow_weights)(c, seat, n, led, best_seat, best_card, moves, nmoves, present);
         else if (nmoves > 1)
             FN(follow_order)(c, seat, n, led, best, c->ours[best_seat] == c->ours[seat], moves,
