@@ -1746,14 +1746,14 @@ static void FN(tt_key)(Core *c, int seat, uint64_t *key) {
 }
 
 /* Take cards out of the cards left, their codes and bits (Left). */
-static void FN(take_out)(Core *c, CS cards) {
+static inline __attribute__((always_inline)) void FN(take_out)(Core *c, CS cards) {
     for (; cards; cards &= cards - 1) {
         int q = cs_low(cards), i = c->key_pos[q], s = c->eff[q];
         c->left.bits[s] &= ~c->rbit[q];
         if (i < 0) continue;
         uint64_t kpres = c->left.kpres[s];
         int r = __builtin_popcountll(kpres & (((uint64_t)1 << i) - 1));
-        int tie = (uint64_t)c->tie_above[s] >> (i + 1) & 1 && kpres >> (i + 1) & 1;
+        int tie = TWINS(c) && (uint64_t)c->tie_above[s] >> (i + 1) & 1 && kpres >> (i + 1) & 1;
         if (NARROW(c)) { /* the suit's code in one word */
             uint64_t low = ((uint64_t)1 << (4 * r)) - 1, code = c->left.code[s][0];
             code = (code & low) | (code >> 4 & ~low);
