@@ -249,6 +249,8 @@ typedef struct {
     int twins; /* both copies of some card in play */
     int narrow; /* every suit's key code fits one word (16 cards a suit at most) */
     int fast; /* the search's first pass: see "the search, compiled twice" */
+    int word_suit[KEYWORDS]; /* first pass: the suit whose code is each word of the key (a
+                              * suit with no cards, its code 0, for a word no suit has) */
     int killer[MAXSUIT + 1]; /* per cards in hand, the last lead that cut */
     long long nodes, probes, hits;
 } Core;
@@ -575,9 +577,16 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
     for (int s = 0; s < NSUITS; s++) suits += c->key_len[s] > 0;
     c->fast = c->nseats == 4 && c->opposite && !c->twins && c->narrow && !c->restricts &&
               c->partition && !(present >> 64) && suits <= KEYWORDS;
-    if (c->fast) /* the key: a word per suit (the leader is in the bucket key) */
+    if (c->fast) { /* the key: a word per suit (the leader is in the bucket key) */
+        int none = 0; /* a suit with no cards: there is one, NSUITS > KEYWORDS */
+        while (c->key_len[none]) none++;
+        for (int w = 0; w < KEYWORDS; w++) c->word_suit[w] = none;
         for (int s = 0, w = 0; s < NSUITS; s++)
-            if (c->key_len[s]) c->key_offset[s] = 64 * w++;
+            if (c->key_len[s]) {
+                c->word_suit[w] = s;
+                c->key_offset[s] = 64 * w++;
+            }
+    }
     for (int s = 0; s < NSUITS; s++)
         for (int m = 0; m <= c->key_len[s]; m++) {
             uint64_t *w = c->prefix[s][m];
@@ -1726,12 +1735,11 @@ static void FN(sure)(Core *c, CS present, int leader, const int *want, int *mine
  * cards left in rank order (+ 8 for a card that ties the one above): the suit's code (Left)
  * and a 1 after it (the end). */
 static void FN(tt_key)(Core *c, int seat, uint64_t *key) {
-    memset(key, 0, KEYWORDS * sizeof(uint64_t));
 #if SEARCH_PASS == 1 /* a word per suit (Core.fast), the end marker left out: no mask holds it */
-    for (int s = 0; s < NSUITS; s++)
-        if (c->key_len[s]) key[c->key_offset[s] >> 6] = c->left.code[s][0];
+    for (int w = 0; w < KEYWORDS; w++) key[w] = c->left.code[c->word_suit[w]][0];
     return;
 #endif
+    memset(key, 0, KEYWORDS * sizeof(uint64_t));
     key[0] = (uint64_t)seat;
     for (int s = 0; s < NSUITS; s++) {
         if (!c->key_len[s]) continue;
