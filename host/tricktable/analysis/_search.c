@@ -33,6 +33,7 @@ typedef unsigned __int128 wide; /* a suit's key code of more than 16 cards (not 
 #define MAXSEATS 8
 #define MAXSUIT 32
 #define KEYWORDS 4
+#define STRENGTHS 128 /* the first pass: every card's strength below this */
 
 static int popcount(u128 x) {
     return __builtin_popcountll((uint64_t)x) + __builtin_popcountll((uint64_t)(x >> 64));
@@ -251,6 +252,10 @@ typedef struct {
     int fast; /* the search's first pass: see "the search, compiled twice" */
     int word_suit[KEYWORDS]; /* first pass: the suit whose code is each word of the key (a
                               * suit with no cards, its code 0, for a word no suit has) */
+    /* first pass: per suit and strength t (0 to STRENGTHS - 1), the places in the key's
+     * order of the suit's cards of strength t or more (its best cards: a stored result's
+     * relevant cards, counted in one go) */
+    uint32_t at_least[NSUITS][STRENGTHS];
     int killer[MAXSUIT + 1]; /* per cards in hand, the last lead that cut */
     long long nodes, probes, hits;
 } Core;
@@ -573,10 +578,23 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
             }
         }
     }
-    int suits = 0; /* suits with cards */
-    for (int s = 0; s < NSUITS; s++) suits += c->key_len[s] > 0;
+    int suits = 0, small = 1; /* suits with cards; strengths within 0 to STRENGTHS - 1 */
+    for (int s = 0; s < NSUITS; s++) {
+        suits += c->key_len[s] > 0;
+        for (int i = 0; i < c->key_len[s]; i++)
+            small &= c->strength[c->key_card[s][i]] >= 0 &&
+                     c->strength[c->key_card[s][i]] < STRENGTHS;
+    }
     c->fast = c->nseats == 4 && c->opposite && !c->twins && c->narrow && !c->restricts &&
-              c->partition && !(present >> 64) && suits <= KEYWORDS;
+              c->partition && !(present >> 64) && suits <= KEYWORDS && small;
+    if (c->fast) /* a suit's strengths fall in the key's order (partition) */
+        for (int s = 0; s < NSUITS; s++) {
+            uint32_t m = 0;
+            for (int t = STRENGTHS - 1, i = 0; t >= 0; t--) {
+                while (i < c->key_len[s] && c->strength[c->key_card[s][i]] >= t) m |= 1u << i++;
+                c->at_least[s][t] = m;
+            }
+        }
     if (c->fast) { /* the key: a word per suit (the leader is in the bucket key) */
         int none = 0; /* a suit with no cards: there is one, NSUITS > KEYWORDS */
         while (c->key_len[none]) none++;
@@ -1894,11 +1912,17 @@ static int FN(tt_store)(Core *c, const uint64_t *bkey, int64_t where, const uint
     uint64_t mask[KEYWORDS] = {0, 0, 0, 0}, pat[KEYWORDS];
     uint8_t m[NSUITS] = {0, 0, 0, 0, 0};
     for (int s = 0; s < NSUITS; s++) {
+#if SEARCH_PASS == 1 /* the cards at or above the suit's threshold (strengths fall in key order) */
+        int t = rel->t[s];
+        m[s] = (uint8_t)__builtin_popcount(c->left.kpres[s] &
+                                           (t >= STRENGTHS ? 0 : c->at_least[s][t < 0 ? 0 : t]));
+#else
         for (uint32_t left = c->left.kpres[s]; left; left &= left - 1) {
             if (PARTITION(c) && c->strength[c->key_card[s][__builtin_ctz(left)]] < rel->t[s])
                 break;
             m[s]++;
         }
+#endif
         for (int w = 0; w < KEYWORDS; w++) mask[w] |= c->prefix[s][m[s]][w];
     }
     for (int w = 0; w < KEYWORDS; w++) pat[w] = key[w] & mask[w];
