@@ -1694,11 +1694,10 @@ static void FN(sure)(Core *c, CS present, int leader, const int *want, int *mine
     }
     if (OPPOSITE(c) && !(RESTRICTS(c) && !c->free) && (c->trumps_win || !(present & c->trumps))) {
         int partner = c->next_seat[c->next_seat[leader]];
-        for (int s = 0; s < NSUITS; s++) {
+        for (int s = 0; s < NSUITS && best[team] < want[team]; s++) { /* until it settles */
             int la = __builtin_popcount(c->held[leader][s]);
             int lb = __builtin_popcount(c->held[partner][s]);
-            if ((la > lb ? la : lb) <= best[team] || best[team] >= want[team])
-                continue; /* it cannot count more, or the count settles the test already */
+            if ((la > lb ? la : lb) <= best[team]) continue; /* it cannot count more */
             Rel r;
             int k = FN(side_run)(c, s, leader, &r);
             if (k > best[team]) {
@@ -1853,8 +1852,10 @@ static void FN(rel_of_entry)(Core *c, const PEntry *e, Rel *rel) {
     for (int s = 0; s < NSUITS; s++) {
         rel->t[s] = INT_MAX;
         uint32_t left = c->left.kpres[s];
-        for (int m = e->m[s]; m && left; m--, left &= left - 1)
-            if (m == 1) rel->t[s] = c->strength[c->key_card[s][__builtin_ctz(left)]];
+        int m = e->m[s];
+        if (!m) continue;
+        while (--m && left) left &= left - 1;
+        if (left) rel->t[s] = c->strength[c->key_card[s][__builtin_ctz(left)]];
     }
 }
 
