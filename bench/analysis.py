@@ -56,7 +56,7 @@ import time
 
 from tricktable.analysis.decisions import analyse_decisions, decisions_of, draw, weigh
 from tricktable.analysis.hand import analyse_game, contracts_table
-from tricktable.analysis.positions import STRAINS, bridge, bridge_table, deal, pbn
+from tricktable.analysis.positions import STRAINS, bridge, deal, pbn, table
 from tricktable.analysis.solver import Solver, Stats
 from tricktable.engine import Engine
 from tricktable.engine.intplay import CardPlay
@@ -195,7 +195,8 @@ def compare_dds(deals: int) -> None:
     alternates): per deal, each strain solved once with the declarer's left-hand opponent
     leading (a declarer going round the table from deal to deal), then the full 5x4 table
     (ours: 20 searches, the leaders of one strain sharing tables). CPU time of the process
-    (DDS told to use one thread)."""
+    (DDS told to use one thread), both timed from the deal made beforehand (DDS's ``Deal``,
+    our ``CardPlay``): the solve or the table, not the dealing."""
     from endplay import _dds  # the bench extra: pip install -e .[bench]
     from endplay.dds import calc_dd_table
     from endplay.types import Deal, Denom, Player
@@ -229,13 +230,14 @@ def compare_dds(deals: int) -> None:
                 agree += 1
             else:
                 wrong.append(f"deal {seed} {strain} led by {leader}: DDS {got[0]}, ours {got[1]}")
-        dl = Deal(pbn(bridge(seed, "NT", 0)))
+        cp = bridge(seed, "NT", 0)  # both timed from the deal made beforehand
+        dl = Deal(pbn(cp))
         for turn in ((0, 1) if dds_first else (1, 0)):
             t = cpu()
             if turn == 0:
                 dds_table = calc_dd_table(dl).to_list()  # [strain][declarer]
             else:
-                ours_table = bridge_table(seed)
+                ours_table = table(cp)
             tables[turn].append(cpu() - t)
         for i, strain in enumerate(STRAINS):
             for d in range(4):
@@ -255,15 +257,15 @@ def compare_dds(deals: int) -> None:
               f"  p99 {_p99(dds) * 1e3:8.1f} ms   ours median {statistics.median(ours) * 1e3:8.2f} ms"
               f"  p99 {_p99(ours) * 1e3:8.1f} ms   ratio of medians {median:5.2f}  p99 {p99:5.2f}",
               flush=True)
-    table = statistics.median(tables[1]) / statistics.median(tables[0])
+    table_ratio = statistics.median(tables[1]) / statistics.median(tables[0])
     print(f"full 5x4 table  {len(tables[0]):4d} deals  DDS median {statistics.median(tables[0]) * 1e3:8.2f} ms"
           f"  p99 {_p99(tables[0]) * 1e3:8.1f} ms   ours median {statistics.median(tables[1]) * 1e3:8.2f} ms"
-          f"  p99 {_p99(tables[1]) * 1e3:8.1f} ms   ratio of medians {table:5.2f}"
+          f"  p99 {_p99(tables[1]) * 1e3:8.1f} ms   ratio of medians {table_ratio:5.2f}"
           f"  p99 {_p99(tables[1]) / _p99(tables[0]):5.2f}")
     for line in wrong[:20]:
         print("disagree:", line)
     print(f"dds: agree {agree}/{total}, median ratio {worst_median:.2f}, p99 ratio {worst_p99:.2f},"
-          f" table ratio {table:.2f}", flush=True)
+          f" table ratio {table_ratio:.2f}", flush=True)
 
 
 def _played_hand(variant: str, seed: int) -> GameRecord:

@@ -33,6 +33,7 @@ typedef unsigned __int128 wide; /* a suit's key code of more than 16 cards (not 
 #define MAXSEATS 8
 #define MAXSUIT 32
 #define KEYWORDS 4
+#define STRENGTHS 128 /* the first pass: every card's strength below this */
 
 static int popcount(u128 x) {
     return __builtin_popcountll((uint64_t)x) + __builtin_popcountll((uint64_t)(x >> 64));
@@ -249,6 +250,12 @@ typedef struct {
     int twins; /* both copies of some card in play */
     int narrow; /* every suit's key code fits one word (16 cards a suit at most) */
     int fast; /* the search's first pass: see "the search, compiled twice" */
+    int word_suit[KEYWORDS]; /* first pass: the suit whose code is each word of the key (a
+                              * suit with no cards, its code 0, for a word no suit has) */
+    /* first pass: per suit and strength t (0 to STRENGTHS - 1), the places in the key's
+     * order of the suit's cards of strength t or more (its best cards: a stored result's
+     * relevant cards, counted in one go) */
+    uint32_t at_least[NSUITS][STRENGTHS];
     int killer[MAXSUIT + 1]; /* per cards in hand, the last lead that cut */
     long long nodes, probes, hits;
 } Core;
@@ -571,13 +578,33 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
             }
         }
     }
-    int suits = 0; /* suits with cards */
-    for (int s = 0; s < NSUITS; s++) suits += c->key_len[s] > 0;
+    int suits = 0, small = 1; /* suits with cards; strengths within 0 to STRENGTHS - 1 */
+    for (int s = 0; s < NSUITS; s++) {
+        suits += c->key_len[s] > 0;
+        for (int i = 0; i < c->key_len[s]; i++)
+            small &= c->strength[c->key_card[s][i]] >= 0 &&
+                     c->strength[c->key_card[s][i]] < STRENGTHS;
+    }
     c->fast = c->nseats == 4 && c->opposite && !c->twins && c->narrow && !c->restricts &&
-              c->partition && !(present >> 64) && suits <= KEYWORDS;
-    if (c->fast) /* the key: a word per suit (the leader is in the bucket key) */
+              c->partition && !(present >> 64) && suits <= KEYWORDS && small;
+    if (c->fast) /* a suit's strengths fall in the key's order (partition) */
+        for (int s = 0; s < NSUITS; s++) {
+            uint32_t m = 0;
+            for (int t = STRENGTHS - 1, i = 0; t >= 0; t--) {
+                while (i < c->key_len[s] && c->strength[c->key_card[s][i]] >= t) m |= 1u << i++;
+                c->at_least[s][t] = m;
+            }
+        }
+    if (c->fast) { /* the key: a word per suit (the leader is in the bucket key) */
+        int none = 0; /* a suit with no cards: there is one, NSUITS > KEYWORDS */
+        while (c->key_len[none]) none++;
+        for (int w = 0; w < KEYWORDS; w++) c->word_suit[w] = none;
         for (int s = 0, w = 0; s < NSUITS; s++)
-            if (c->key_len[s]) c->key_offset[s] = 64 * w++;
+            if (c->key_len[s]) {
+                c->word_suit[w] = s;
+                c->key_offset[s] = 64 * w++;
+            }
+    }
     for (int s = 0; s < NSUITS; s++)
         for (int m = 0; m <= c->key_len[s]; m++) {
             uint64_t *w = c->prefix[s][m];
@@ -1179,7 +1206,24 @@ static int FN(force_top)(Core *c, int led, uint32_t four, int best, int second, 
     return q;
 }
 
-/* seat plays the trick's n-th card (0 < n): best_seat, best_card the trick's best card so
+/* The fourth hand following suit (moves: one card a group, best first, as reps_in gives
+ * them): DDS's weights put the cards that win the trick first, then the others, each lowest
+ * first (30 - R and -R); the same order without working them out. */
+static void FN(fourth_follow_order)(Core *c, int seat, int best_seat, int best_card, int *moves,
+                                int nmoves, CS present) {
+    int bs = c->strength[best_card], trumps = (present & c->trumps) != 0 && c->trumps_win;
+    int best_trump = c->eff[best_card] == c->trump_suit && c->eff[moves[0]] != c->trump_suit;
+    int win = c->ours[best_seat] != c->ours[seat] && !(trumps && best_trump), k = 0, j = 0;
+    int order[NCARDS], rest[NCARDS];
+    for (int i = nmoves; i-- > 0;) {
+        if (win && c->strength[moves[i]] > bs) order[k++] = moves[i];
+        else rest[j++] = moves[i];
+    }
+    for (int i = 0; i < k; i++) moves[i] = order[i];
+    for (int i = 0; i < j; i++) moves[k + i] = rest[i];
+}
+
+/* seat plays the trick's n-th card (0 < n; the fourth hand following: fourth_follow_order): best_seat, best_card the trick's best card so
  * far (at second hand the card led). */
 static void FN(follow_weights)(Core *c, int seat, int n, int led, int best_seat, int best_card,
                            int *moves, int nmoves, CS present) {
@@ -1190,18 +1234,6 @@ static void FN(follow_weights)(Core *c, int seat, int n, int led, int best_seat,
     int follows = mine[led] != 0, bs = c->strength[best_card];
     int best_trump = c->eff[best_card] == t && led != t;
     int fourth = n == 1 ? last : next; /* the trick's third and fourth hands, after seat */
-    if (n == 3 && follows) { /* fourth hand following: moves come best first (reps_in); */
-        /* the weights below put the cards that win the trick first, then the others, each
-         * lowest first (30 - R and -R): the same order without working them out */
-        int win = c->ours[best_seat] != c->ours[seat] && !(trumps && best_trump), k = 0;
-        int order[NCARDS];
-        for (int i = nmoves; i-- > 0;)
-            if (win && c->strength[moves[i]] > bs) order[k++] = moves[i];
-        for (int i = nmoves; i-- > 0;)
-            if (!win || c->strength[moves[i]] <= bs) order[k++] = moves[i];
-        memcpy(moves, order, nmoves * sizeof(int));
-        return;
-    }
     int max3 = INT_MIN, max4 = INT_MIN, min3 = INT_MIN, min4 = INT_MIN, t3 = INT_MIN, t4 = INT_MIN;
     if (n == 1) { /* the later hands' cards: only the second and third hands look at them */
         max3 = FN(top_of)(c, led, h[next][led]);
@@ -1662,11 +1694,10 @@ static void FN(sure)(Core *c, CS present, int leader, const int *want, int *mine
     }
     if (OPPOSITE(c) && !(RESTRICTS(c) && !c->free) && (c->trumps_win || !(present & c->trumps))) {
         int partner = c->next_seat[c->next_seat[leader]];
-        for (int s = 0; s < NSUITS; s++) {
+        for (int s = 0; s < NSUITS && best[team] < want[team]; s++) { /* until it settles */
             int la = __builtin_popcount(c->held[leader][s]);
             int lb = __builtin_popcount(c->held[partner][s]);
-            if ((la > lb ? la : lb) <= best[team] || best[team] >= want[team])
-                continue; /* it cannot count more, or the count settles the test already */
+            if ((la > lb ? la : lb) <= best[team]) continue; /* it cannot count more */
             Rel r;
             int k = FN(side_run)(c, s, leader, &r);
             if (k > best[team]) {
@@ -1721,12 +1752,11 @@ static void FN(sure)(Core *c, CS present, int leader, const int *want, int *mine
  * cards left in rank order (+ 8 for a card that ties the one above): the suit's code (Left)
  * and a 1 after it (the end). */
 static void FN(tt_key)(Core *c, int seat, uint64_t *key) {
-    memset(key, 0, KEYWORDS * sizeof(uint64_t));
 #if SEARCH_PASS == 1 /* a word per suit (Core.fast), the end marker left out: no mask holds it */
-    for (int s = 0; s < NSUITS; s++)
-        if (c->key_len[s]) key[c->key_offset[s] >> 6] = c->left.code[s][0];
+    for (int w = 0; w < KEYWORDS; w++) key[w] = c->left.code[c->word_suit[w]][0];
     return;
 #endif
+    memset(key, 0, KEYWORDS * sizeof(uint64_t));
     key[0] = (uint64_t)seat;
     for (int s = 0; s < NSUITS; s++) {
         if (!c->key_len[s]) continue;
@@ -1741,14 +1771,14 @@ static void FN(tt_key)(Core *c, int seat, uint64_t *key) {
 }
 
 /* Take cards out of the cards left, their codes and bits (Left). */
-static void FN(take_out)(Core *c, CS cards) {
+static inline __attribute__((always_inline)) void FN(take_out)(Core *c, CS cards) {
     for (; cards; cards &= cards - 1) {
         int q = cs_low(cards), i = c->key_pos[q], s = c->eff[q];
         c->left.bits[s] &= ~c->rbit[q];
         if (i < 0) continue;
         uint64_t kpres = c->left.kpres[s];
         int r = __builtin_popcountll(kpres & (((uint64_t)1 << i) - 1));
-        int tie = (uint64_t)c->tie_above[s] >> (i + 1) & 1 && kpres >> (i + 1) & 1;
+        int tie = TWINS(c) && (uint64_t)c->tie_above[s] >> (i + 1) & 1 && kpres >> (i + 1) & 1;
         if (NARROW(c)) { /* the suit's code in one word */
             uint64_t low = ((uint64_t)1 << (4 * r)) - 1, code = c->left.code[s][0];
             code = (code & low) | (code >> 4 & ~low);
@@ -1822,8 +1852,10 @@ static void FN(rel_of_entry)(Core *c, const PEntry *e, Rel *rel) {
     for (int s = 0; s < NSUITS; s++) {
         rel->t[s] = INT_MAX;
         uint32_t left = c->left.kpres[s];
-        for (int m = e->m[s]; m && left; m--, left &= left - 1)
-            if (m == 1) rel->t[s] = c->strength[c->key_card[s][__builtin_ctz(left)]];
+        int m = e->m[s];
+        if (!m) continue;
+        while (--m && left) left &= left - 1;
+        if (left) rel->t[s] = c->strength[c->key_card[s][__builtin_ctz(left)]];
     }
 }
 
@@ -1881,11 +1913,17 @@ static int FN(tt_store)(Core *c, const uint64_t *bkey, int64_t where, const uint
     uint64_t mask[KEYWORDS] = {0, 0, 0, 0}, pat[KEYWORDS];
     uint8_t m[NSUITS] = {0, 0, 0, 0, 0};
     for (int s = 0; s < NSUITS; s++) {
+#if SEARCH_PASS == 1 /* the cards at or above the suit's threshold (strengths fall in key order) */
+        int t = rel->t[s];
+        m[s] = (uint8_t)__builtin_popcount(c->left.kpres[s] &
+                                           (t >= STRENGTHS ? 0 : c->at_least[s][t < 0 ? 0 : t]));
+#else
         for (uint32_t left = c->left.kpres[s]; left; left &= left - 1) {
             if (PARTITION(c) && c->strength[c->key_card[s][__builtin_ctz(left)]] < rel->t[s])
                 break;
             m[s]++;
         }
+#endif
         for (int w = 0; w < KEYWORDS; w++) mask[w] |= c->prefix[s][m[s]][w];
     }
     for (int w = 0; w < KEYWORDS; w++) pat[w] = key[w] & mask[w];
@@ -2227,7 +2265,9 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
             nmoves = follow ? FN(reps_in)(c, seat, led, c->held[seat][led], moves, 0)
                             : FN(reps_of)(c, seat, legal, moves);
         }
-        if (nmoves > 1 && OPPOSITE(c))
+        if (nmoves > 1 && OPPOSITE(c) && n == 3 && follow)
+            FN(fourth_follow_order)(c, seat, best_seat, best_card, moves, nmoves, present);
+        else if (nmoves > 1 && OPPOSITE(c))
             FN(follow_weights)(c, seat, n, led, best_seat, best_card, moves, nmoves, present);
         else if (nmoves > 1)
             FN(follow_order)(c, seat, n, led, best, c->ours[best_seat] == c->ours[seat], moves,
@@ -2289,8 +2329,8 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
         FN(play_card)(c, seat, p, 1);
         if (ok < 0) {
             c->free = was_free;
-            for (int t = 0; t < NSUITS; t++)
-                if (kept_suits >> t & 1) set_suit_left(c, t, &kept[t]);
+            for (int m = kept_suits; m; m &= m - 1)
+                set_suit_left(c, __builtin_ctz(m), &kept[__builtin_ctz(m)]);
             return -1;
         }
         if (ok == maxing) {
@@ -2305,8 +2345,8 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
             floor[s] = rel->t[s];
     }
     c->free = was_free;
-    for (int t = 0; t < NSUITS; t++)
-        if (kept_suits >> t & 1) set_suit_left(c, t, &kept[t]);
+    for (int m = kept_suits; m; m &= m - 1)
+        set_suit_left(c, __builtin_ctz(m), &kept[__builtin_ctz(m)]);
     if (cut < 0) FN(extend_groups)(c, rel, moves, nmoves, legal, others);
     if (restricted) rel_all(rel); /* the variant's restriction may depend on any card */
     if (n == 0 && FN(tt_store)(c, bkey, where, key, rel, result, need,

@@ -10,8 +10,9 @@ side with DDS (the field's double-dummy solver, which knows bridge only): the ``
 variant with ``breaking_spades`` off is bridge's card play (four hands of 13 cards, two
 partnerships, any card may be led, follow suit, the highest trump or card of the suit led
 wins), and the strain is the ordering's trump (``S H D C``, ``NT``). ``pbn(cp)`` writes the
-hands in PBN, seat 0 as North; ``bridge_table(seed)`` is the deal's 5x4 table of tricks by
-strain and declarer, as DDS's ``CalcDDtable`` gives it.
+hands in PBN, seat 0 as North; ``table(cp)`` is a bridge deal's 5x4 table of tricks by
+strain and declarer, as DDS's ``CalcDDtable`` gives it (from the deal as ``bridge`` makes it,
+any strain and leader), and ``bridge_table(seed)`` that of bridge deal ``seed``.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from tricktable.engine.intplay import CardPlay
 from tricktable.rules import get_variant
 from tricktable.rules.base import build_options
 
-__all__ = ["deal", "bridge", "bridge_table", "pbn", "STRAINS"]
+__all__ = ["deal", "bridge", "bridge_table", "table", "pbn", "STRAINS"]
 
 STRAINS = ("S", "H", "D", "C", "NT")
 """Bridge's strains in DDS's order."""
@@ -77,17 +78,29 @@ def pbn(cp: CardPlay) -> str:
 
 
 def bridge_table(seed: int) -> list[list[int]]:
-    """The 5x4 table of bridge deal ``seed``: per strain (``STRAINS``), per declarer (seat 0
-    North, going round), the declarer's side's tricks with its left-hand opponent leading
-    (the leaders of one strain sharing the search's tables, as the contracts table does)."""
+    """The 5x4 table of bridge deal ``seed`` (``table``)."""
+    return table(bridge(seed, "NT", 0))
+
+
+def table(cp: CardPlay) -> list[list[int]]:
+    """The 5x4 table of the bridge deal ``cp`` (before its first card; its strain and leader
+    do not matter): per strain (``STRAINS``), per declarer (seat 0 North, going round), the
+    declarer's side's tricks with its left-hand opponent leading (the leaders of one strain
+    sharing the search's tables, as the contracts table does). The 20 positions are made
+    from ``cp``'s hands, not dealt again."""
+    if cp.trick or cp.tricks:
+        raise ValueError("a table is of a deal before its first card")
+    v = cp.variant
     rows = []
     for strain in STRAINS:
+        order = v.ordering(strain)
         first: Solver | None = None
         row = []
         for declarer in range(4):
-            cp = bridge(seed, strain, (declarer + 1) % 4)
-            solver = Solver(cp, share=first)
+            at = CardPlay(v, cp.options, order, cp.hands, cp.seats, cp.side_of,
+                          (declarer + 1) % 4)
+            solver = Solver(at, share=first)
             first = first or solver
-            row.append(cp.remaining - solver.tricks(cp.side_of[cp.to_play]))
+            row.append(at.remaining - solver.tricks(at.side_of[at.to_play]))
         rows.append(row)
     return rows
