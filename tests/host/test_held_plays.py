@@ -5,29 +5,12 @@ raw pad events through a real broker, host, journal and engine."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
-from hostkit import Host, bot_choice, make_registry, new_shadow, play_to, tap_for
+from hostkit import Host, bot_choice, new_shadow, play_to, tap_for
 from tricktable.protocol import Ack, Control, decode, encode
 from waiting import eventually
 
 WAIT = 15.0
-
-
-@pytest.fixture(scope="module")
-def registry_file(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("registry") / "decks.sqlite"
-    make_registry(path).close()
-    return path
-
-
-@pytest.fixture
-def host(mqtt_broker, topic_prefix, tmp_path, registry_file) -> Iterator[Host]:
-    h = Host(mqtt_broker.port, topic_prefix, tmp_path / "journal.sqlite", registry_file)
-    yield h
-    h.close()
 
 
 def kept_tap(host: Host, seat: int, uid: bytes):

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -16,7 +14,6 @@ from hostkit import (
     Host,
     Observer,
     make_club,
-    make_registry,
     new_shadow,
     play_to,
     token_uid,
@@ -36,20 +33,6 @@ from tricktable.protocol import (
     encode,
 )
 from tricktable.serve.service import BrokerURL, Service, ServiceError
-
-
-@pytest.fixture(scope="module")
-def registry_file(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("registry") / "decks.sqlite"
-    make_registry(path).close()
-    return path
-
-
-@pytest.fixture
-def host(mqtt_broker, topic_prefix, tmp_path, registry_file) -> Iterator[Host]:
-    h = Host(mqtt_broker.port, topic_prefix, tmp_path / "journal.sqlite", registry_file)
-    yield h
-    h.close()
 
 
 def test_a_whole_game_by_raw_pad_events(host):

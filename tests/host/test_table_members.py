@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from hostkit import (
     PLAYERS,
-    Host,
     Observer,
     enroll_members,
     make_club,
@@ -102,13 +101,6 @@ def test_a_member_tag_keeps_the_directors_seating_for_the_next_game(session, mem
     tap(session, 0, member["Ann"])
     assert session.state()["seats"] == ["Ann", "East", "South", "West"]   # this game
     assert session.defaults["players"] == ["Ann", "X", "Y", "Z"]          # the next
-
-
-@pytest.fixture
-def host(mqtt_broker, topic_prefix, tmp_path, registry_file) -> Iterator[Host]:
-    h = Host(mqtt_broker.port, topic_prefix, tmp_path / "journal.sqlite", registry_file)
-    yield h
-    h.close()
 
 
 def test_through_the_service_the_seat_is_journaled_and_survives_a_restart(host, member):
