@@ -30,7 +30,7 @@ from tricktable.analysis.hand import analyse_game
 from tricktable.engine import Engine, EngineError
 from tricktable.history import GameRecord
 
-__all__ = ["game_analysis", "cards_in_play", "MAX_CARDS_IN_PLAY", "TOO_BIG", "Turn", "TURN"]
+__all__ = ["game_analysis", "beyond_bound", "MAX_CARDS_IN_PLAY", "TOO_BIG", "Turn", "TURN"]
 
 MAX_CARDS_IN_PLAY = 32
 """The most cards dealt to the hands in play that the replay page analyses."""
@@ -91,6 +91,16 @@ def cards_in_play(record: GameRecord) -> int:
     return st.variant.hand_size(st.n, st.options) * st.n
 
 
+def beyond_bound(record: GameRecord, doing: str) -> dict[str, Any] | None:
+    """``{"unavailable": why}`` for a game over the bound (``doing``: what the replay does up
+    to it, "analyses"), else None."""
+    cards = cards_in_play(record)
+    if cards > MAX_CARDS_IN_PLAY:
+        return {"unavailable": f"{TOO_BIG} ({cards} cards in play; the replay {doing} "
+                               f"up to {MAX_CARDS_IN_PLAY})"}
+    return None
+
+
 def game_analysis(record: GameRecord, cache: Path | None) -> dict[str, Any]:
     """The analysis of ``record`` (from or into ``cache`` when given), or ``{"unavailable":
     reason}`` for a game over the bound that has no cached analysis, or one the analysis
@@ -99,10 +109,9 @@ def game_analysis(record: GameRecord, cache: Path | None) -> dict[str, Any]:
         kept = kept_analysis(record, cache) if cache is not None else None
         if kept is not None:
             return kept
-        cards = cards_in_play(record)
-        if cards > MAX_CARDS_IN_PLAY:
-            return {"unavailable": f"{TOO_BIG} ({cards} cards in play; the replay analyses "
-                                   f"up to {MAX_CARDS_IN_PLAY})"}
+        over = beyond_bound(record, "analyses")
+        if over is not None:
+            return over
         with TURN.page():
             return cached_analysis(record, cache) if cache else analyse_game(record)
     except (EngineError, ValueError) as exc:

@@ -32,7 +32,7 @@ from typing import Any
 from tricktable.analysis.cache import cached_analysis, kept_analysis
 from tricktable.analysis.decisions import Cancelled, Settings
 from tricktable.history import GameRecord
-from tricktable.web.replay_analysis import MAX_CARDS_IN_PLAY, TOO_BIG, TURN, cards_in_play
+from tricktable.web.replay_analysis import TURN, beyond_bound
 
 __all__ = ["Estimates", "EstimateSource", "Cancelled", "analysis_source",
            "ESTIMATES", "NOT_FOR_FILES"]
@@ -105,10 +105,9 @@ class Estimates:
         kept = self.source.kept(record, cache)
         if kept is not None:
             return kept
-        cards = cards_in_play(record)
-        if cards > MAX_CARDS_IN_PLAY:
-            return {"unavailable": f"{TOO_BIG} ({cards} cards in play; the replay estimates "
-                                   f"up to {MAX_CARDS_IN_PLAY})"}
+        over = beyond_bound(record, "estimates")
+        if over is not None:
+            return over
         with self._lock:
             failed = self._failed.get(cache)
             if failed is not None and failed[0] == record:
