@@ -109,6 +109,10 @@ def test_a_bell_rung_by_hand_is_taken_back_and_the_night_rebuilds_after_a_restar
                        load_night(tmp_path / "night.json"), "the players moving")
     for table, players in zip(TABLES, moved.seating, strict=True):
         room.seated(table, 3, list(players))
+    # asked back only while the tables were closing: refused now they have moved, nothing changed
+    late = director.send("undo_bell", {"while_closing": True}, "Dana")
+    assert not late.ok and "the players have moved" in late.reason
+    assert load_night(tmp_path / "night.json").games == moved.games
     # taken back before any table began game 2 of the night: game 1 goes on where it was
     answer = director.send("undo_bell", {}, "Dana")
     assert answer.ok, answer.reason

@@ -27,9 +27,11 @@ the reason), and answered with the same refusal if it comes again. The correctio
   its game starts it again with the new name; one in play shows it from its next game.
 - ``end``: the night ends early: the game in play is the last (the bell still ends it), or, if
   no table has a hand of it yet, the last bell was (``ProgressiveTournament.end``).
-- ``undo_bell``: a bell rung by hand is taken back; before the players moved the game goes on,
-  after they moved (and before any table's next game has begun) the game is reopened: each table
-  starts a new journal game with that game's players, its hands so far carried over.
+- ``undo_bell`` {while_closing}: a bell rung by hand is taken back; before the players moved
+  the game goes on, after they moved (and before any table's next game has begun) the game is
+  reopened: each table starts a new journal game with that game's players, its hands so far
+  carried over. ``while_closing`` true: only before the players moved (refused after), for a
+  sender that decided while the tables were closing (the demo's director).
 
 Tables are named by the club's table ids (``t3``); the night numbers them in natural order.
 """
@@ -400,6 +402,9 @@ class Director:
             live.closed = {}
             return (f"the bell of game {night.round}", "rung by hand; the tables were closing",
                     "not rung: the game goes on")
+        if args.get("while_closing"):
+            raise ClubError("the players have moved since the bell: asked to take it back "
+                            "only while the tables were closing")
         if not night.games:
             raise ClubError("no bell has rung tonight: nothing to undo")
         last = night.games[-1]

@@ -211,7 +211,10 @@ class DemoDirector:
             self._in_a_hand() else None
 
     def _undo(self) -> Args:
-        return {} if self.live.bell_rung and self.live.director.early else None
+        # only while closing: the tables may finish and move before the night reads it (a
+        # loaded machine); refused then, and the bell is rung again for an undo to catch
+        return {"while_closing": True} if self.live.bell_rung and self.live.director.early \
+            else None
 
     def _ring_again(self) -> Args:
         night = self.live.night

@@ -72,7 +72,10 @@ async def case_the_buzzer_plays_the_refusal_tune(tmp):
     fb = SeatFeedback(1, buzzer=pwm)
     fb.apply({"pad": 0, "led": "red", "buzz": "error"})
     task = asyncio.create_task(fb.run())
-    await asyncio.sleep(0.5)
+    for _ in range(1000):  # until the tune has ended (its last note off), 10 s at most
+        if len(pwm.history) >= 4:
+            break
+        await asyncio.sleep(0.01)
     task.cancel()
     check(pwm.history == [(400, 32768), (400, 0), (400, 32768), (400, 0)], f"{pwm.history!r}")
 
