@@ -35,15 +35,21 @@ def bidding(host: Host) -> tuple:
     return shadow, rng
 
 
-def test_a_kept_event_out_of_turn_waits_for_the_play_before_it(host):
-    """The seat after next sends its kept bid first: held, not journaled, not acknowledged;
-    the next seat's bid (sent at once) is applied, then the held one, acknowledged in that
-    order; an admin's entered action releases a held play the same way."""
+def two_bids(host: Host) -> tuple:
+    """The next two bids of the auction, chosen (on the shadow engine), not yet sent."""
     shadow, rng = bidding(host)
     first = bot_choice(shadow, rng)
     assert shadow.apply(first).ok
     second = bot_choice(shadow, rng)
     assert shadow.apply(second).ok
+    return shadow, rng, first, second
+
+
+def test_a_kept_event_out_of_turn_waits_for_the_play_before_it(host):
+    """The seat after next sends its kept bid first: held, not journaled, not acknowledged;
+    the next seat's bid (sent at once) is applied, then the held one, acknowledged in that
+    order; an admin's entered action releases a held play the same way."""
+    shadow, rng, first, second = two_bids(host)
     entries = host.journal.count("pad")
     mark = host.observer.mark()
     later = kept_tap(host, second.seat, tap_for(second))
@@ -97,11 +103,7 @@ def test_a_held_event_waits_its_time_then_is_refused_saying_so(host):
 def test_a_host_stopped_while_holding_forgets_and_the_copy_sent_again_is_held_again(host):
     """Held is not stored: a restarted host has nothing of the held play; the board, which
     still keeps it, sends it again, and it is applied once its turn comes: nothing lost."""
-    shadow, rng = bidding(host)
-    first = bot_choice(shadow, rng)
-    assert shadow.apply(first).ok
-    second = bot_choice(shadow, rng)
-    assert shadow.apply(second).ok
+    shadow, rng, first, second = two_bids(host)
     entries = host.journal.count("pad")
     later = kept_tap(host, second.seat, tap_for(second))
     eventually(lambda: host.service.held.count() == 1, "the kept bid held", WAIT)
