@@ -190,14 +190,14 @@ def test_deck_check_lists_missing_extra_and_foreign_cards(emulator, usb_reader, 
 def test_deck_check_of_a_complete_deck_is_ok_and_warns_of_a_swapped_chip(emulator, usb_reader, registry):
     hand = make_tags(25)
     enroll_deck(registry, usb_reader, 1, "25", ScriptedUI(emulator, hand), tap_timeout=5)
-    report = check_deck(registry, usb_reader, 1, ScriptedUI(emulator, hand), idle_timeout=0.3)
+    report = check_deck(registry, usb_reader, 1, ScriptedUI(emulator, hand), idle_timeout=3)
     assert report.ok and len(report.seen) == 25
     # a chip answering with the JOKER's UID and record but another originality signature
     joker = hand[-1]
     clone = Tag(joker.uid, signature=bytes(32))
     clone.write_user(joker.user_bytes())
     report = check_deck(registry, usb_reader, 1, ScriptedUI(emulator, [*hand[:-1], clone]),
-                        idle_timeout=0.3)
+                        idle_timeout=3)
     assert report.warnings == [(joker.uid, "JOKER: originality signature differs from enrollment")]
 
 
@@ -212,7 +212,7 @@ def test_genuine_only_refuses_a_tag_whose_originality_signature_does_not_verify(
         ("9S", genuine[0].uid), ("10S", genuine[1].uid)]
     assert any("04e10cda993c81 is not a genuine NXP NTAG21x" in line for line in ui.log)
     assert registry.lookup(clone.uid) is None and clone.user_bytes()[:2] == b"\x00\x00"
-    report = check_deck(registry, usb_reader, 9, ScriptedUI(emulator, genuine), idle_timeout=0.3,
+    report = check_deck(registry, usb_reader, 9, ScriptedUI(emulator, genuine), idle_timeout=3,
                         genuine_only=True)
     assert report.warnings == [] and len(report.seen) == 2
 

@@ -261,7 +261,7 @@ def test_deck_check_says_which_tags_are_protected_and_catches_a_wrong_pack(
                 protect=True)
     secret = club_password(registry, 3, hand[20].uid)
     hand[20].set_password(secret.pwd, b"\xee\xee")
-    report = check_deck(registry, usb_reader, 3, ScriptedUI(emulator, hand), idle_timeout=0.3)
+    report = check_deck(registry, usb_reader, 3, ScriptedUI(emulator, hand), idle_timeout=3)
     slots = decks.deck_slots("24")
     assert report.protected == {slot: i >= 12 for i, slot in enumerate(slots)}
     assert report.warnings == [(hand[20].uid, (
