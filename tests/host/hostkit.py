@@ -188,12 +188,15 @@ class Observer:
         with self.lock:
             return len(self.messages)
 
-    def verdict(self, table: str, start: int) -> tuple[int, TableEvent]:
-        """The next accepted/refused/invalid event of ``table`` from index ``start``."""
+    def verdict(self, table: str, start: int, board: str | None = None) -> tuple[int, TableEvent]:
+        """The next accepted/refused/invalid event of ``table`` from index ``start`` (of
+        ``board``'s plays only, when given: another reader's verdict may arrive after the mark)."""
         events = self.topics.events(table)
 
         def match(topic: str, payload: bytes) -> bool:
-            return topic == events and b'"kind":"engine"' not in payload and b'"kind":"control"' not in payload
+            if topic != events or b'"kind":"engine"' in payload or b'"kind":"control"' in payload:
+                return False
+            return board is None or decode(TableEvent, payload, 1 << 16).board == board
 
         index, _, payload = self.wait_for(match, start)
         return index + 1, decode(TableEvent, payload, 1 << 16)
