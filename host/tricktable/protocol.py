@@ -77,6 +77,11 @@ class PadEvent(_Message, kw_only=True):
     kept: bool = False
 
     @property
+    def key(self) -> tuple[str, int, int]:
+        """``(board, boot, seq)``: the event's unique key (the journal's, the acks')."""
+        return (self.board, self.boot, self.seq)
+
+    @property
     def uid_bytes(self) -> bytes:
         return bytes.fromhex(self.uid)
 

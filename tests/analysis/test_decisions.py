@@ -4,6 +4,7 @@ answer, and its place in the cache and ``tricktable analyse --single-dummy``."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -135,6 +136,48 @@ def test_single_dummy_is_cached_beside_double_dummy_and_other_settings_work_it_o
         got["hands"][0]["decisions"]
 
 
+def first_hands(record, n: int):
+    """The record as it stood when its ``n`` first hands were over (a game still in play)."""
+    return dataclasses.replace(record, hands=record.hands[:n])
+
+
+def test_a_hand_weighed_is_not_weighed_again_as_its_game_goes_on():
+    """A hand's decisions are kept by the hand's key (the game's set-up and every action to
+    the hand's end): the game's next hand leaves the key of the hands before it alone, so
+    they are taken as weighed; a hand that changed (a correction) has another key."""
+    record = euchre(hands=2)
+    memo = {}
+    before = analyse_decisions(first_hands(record, 1), samples=6, memo=memo)
+    assert memo and {key for key, _ in memo} == {before[0]["key"]}
+    marked = {key: {"taken": key} for key in memo}
+    after = analyse_decisions(record, samples=6, memo=marked)
+    assert after[0]["key"] == before[0]["key"] and after[1]["key"] != before[0]["key"]
+    assert after[0]["decisions"] == [{"taken": (before[0]["key"], i)} for i in range(len(memo))]
+    assert all("choices" in d for d in after[1]["decisions"]) and after[1]["decisions"]
+    first = record.hands[0]
+    corrected = dataclasses.replace(record, hands=[  # its last card taken back
+        dataclasses.replace(first, actions=first.actions[:-1])])
+    assert analyse_decisions(corrected, samples=6)[0]["key"] != before[0]["key"]
+
+
+def test_the_cache_of_a_game_in_play_keeps_the_hands_weighed_before(tmp_path):
+    """A game's analysis cached after its first hand, its record grown by a hand: only the new
+    hand is weighed; the first hand's decisions come from the cache as they were."""
+    record = euchre(hands=2)
+    cache = tmp_path / "g.analysis.json"
+    early = cached_analysis(first_hands(record, 1), cache, single_dummy=Settings(1, 6))
+    kept = json.loads(cache.read_text())
+    kept["hands"][0]["decisions"][0]["why"] = "as the cache had it"
+    cache.write_text(json.dumps(kept))
+    later = cached_analysis(record, cache, single_dummy=Settings(1, 6))
+    assert later["hands"][0]["decisions_key"] == early["hands"][0]["decisions_key"]
+    assert later["hands"][0]["decisions"][0]["why"] == "as the cache had it"
+    fresh = cached_analysis(record, tmp_path / "fresh.json", single_dummy=Settings(1, 6))
+    assert later["hands"][1]["decisions"] == fresh["hands"][1]["decisions"]
+    reseeded = cached_analysis(record, cache, single_dummy=Settings(2, 6))  # weighed again
+    assert reseeded["hands"][0]["decisions"][0]["why"] != "as the cache had it"
+
+
 def test_tricktable_analyse_single_dummy_prints_the_costly_decisions(tmp_path):
     path = tmp_path / "game.json"
     path.write_text(write_json(euchre(hands=1)))
@@ -177,8 +220,8 @@ def test_a_player_whose_hand_is_not_known_has_no_decision_weighed():
     unknown = Engine.new("bid-euchre", seed=1, players=PLAYERS)
     for a in (Bid(1, "3"), Pass(2), Pass(3), Pass(0), DeclareTrump(1, "H")):
         assert unknown.apply(a).ok, a
-    assert analyse_decisions(record_from_engine(unknown), samples=4) == [
-        {"hand_number": 1, "decisions": []}]
+    [hand] = analyse_decisions(record_from_engine(unknown), samples=4)
+    assert hand["hand_number"] == 1 and hand["decisions"] == []
 
 
 def test_a_whole_night_with_single_dummy_is_the_same_on_every_core(tmp_path):

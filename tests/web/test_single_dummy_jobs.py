@@ -151,6 +151,46 @@ def test_the_analysis_gives_up_between_layouts_and_writes_nothing(tmp_path: Path
     assert done and done[1] == done[2] == str(sum(len(h["decisions"]) for h in kept["hands"]))
 
 
+def test_an_estimate_cancelled_goes_on_from_the_decision_it_stopped_at(tmp_path: Path) -> None:
+    """The real source, its turn taken away after two decisions: the next turn weighs only
+    the decisions left (it asks whether to give way fewer times than a whole estimate does),
+    and the estimate is the same as one worked out in one go."""
+    record, _ = euchre()
+    asked = {"whole": 0, "rest": 0}
+
+    def counting(name: str, stop: Callable[[], bool] = lambda: False) -> Callable[[], bool]:
+        def cancel() -> bool:
+            asked[name] += 1
+            return stop()
+        return cancel
+
+    whole = analysis_source().work_out(record, tmp_path / "whole.json", counting("whole"),
+                                       lambda _: None)
+    source, cache, said = analysis_source(), tmp_path / "g.analysis.json", []
+    with pytest.raises(Cancelled):
+        source.work_out(record, cache, lambda: len(said) >= 2, said.append)
+    rest = source.work_out(record, cache, counting("rest"), lambda _: None)
+    assert 0 < asked["rest"] < asked["whole"]
+    assert [h["decisions"] for h in rest["hands"]] == [h["decisions"] for h in whole["hands"]]
+
+
+def test_a_replay_reads_a_game_estimated_from_its_cache_once(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The replay's double-dummy analysis, read from a cache that holds the estimate too, is
+    merged as it is: the cache is not read a second time for the estimate."""
+    record, _ = euchre()
+    cache = tmp_path / "g.analysis.json"
+    source = analysis_source()
+    source.work_out(record, cache, lambda: False, lambda _: None)
+    reads: list[Path] = []
+    read_text = Path.read_text
+    monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: reads.append(self) or
+                        read_text(self, *a, **k))
+    hands = Estimates(source).merged(game_analysis(record, cache), record, cache)["hands"]
+    assert reads == [cache]
+    assert hands[0]["decisions"] == source.kept(record, cache)["hands"][0]["decisions"]
+
+
 def test_a_game_whose_estimate_fails_says_why_and_the_worker_goes_on(tmp_path: Path) -> None:
     """A record the analysis refuses: its hands say why; the next game is estimated."""
     stand_in = StandIn()

@@ -32,9 +32,11 @@ with more than two sides, or more than ``MAX_CARDS_IN_PLAY`` cards in play.
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,7 +53,7 @@ from tricktable.rules.base import TRUMP_SUITS
 from tricktable.rules.euchre import ALONE, ORDER_UP
 
 __all__ = ["analyse_decisions", "decisions_of", "draw", "weigh", "Decision", "Hand", "Cancelled",
-           "Settings", "FORMAT", "Z95"]
+           "Settings", "Memo", "FORMAT", "Z95"]
 
 FORMAT = 1
 """The version of the single-dummy JSON (docs/analysis.md, "Single dummy")."""
@@ -66,6 +68,11 @@ Spades' 52 nor Double Deck's 48, where each layout's search takes up to seconds)
 
 Cancel = Callable[[], bool] | Any
 Progress = Callable[[int, int], None]
+Memo = MutableMapping[tuple[str, int], dict[str, Any]]
+"""Decisions already weighed (by one seed and sample count): ``(hand key, index)`` -> the
+decision's JSON. A hand's key (``Hand.key``) is a digest of the game's set-up and every action
+up to the hand's end, so a hand is weighed once even as its game goes on, and again only when
+it, or a hand before it, changed (a correction)."""
 
 
 class Cancelled(Exception):
@@ -86,11 +93,14 @@ class Settings:
 
 def analyse_decisions(record: GameRecord, *, seed: int = 0, samples: int = 100,
                       cancel: Cancel | None = None, progress: Progress | None = None,
-                      exact_up_to: int | None = None) -> list[dict[str, Any]]:
-    """Per hand, ``{"hand_number", "decisions"}`` (see the module docstring; the JSON in
-    docs/analysis.md), with ``"played": false`` for a hand passed out (its auction's
+                      exact_up_to: int | None = None,
+                      memo: Memo | None = None) -> list[dict[str, Any]]:
+    """Per hand, ``{"hand_number", "key", "decisions"}`` (see the module docstring; the JSON
+    in docs/analysis.md), with ``"played": false`` for a hand passed out (its auction's
     decisions) and ``none`` (why there are no decisions); ``exact_up_to``: enumerate every layout where
-    there are at most this many (default ``samples``; 0: always sample)."""
+    there are at most this many (default ``samples``; 0: always sample); ``memo``: the
+    decisions weighed before with this seed and sample count, taken from it, and each one
+    weighed here put in it (so a cancelled analysis goes on where it stopped)."""
     if samples < 2:
         raise ValueError(f"single dummy needs at least 2 samples a decision, not {samples}")
     hands = decisions_of(record)
@@ -100,14 +110,19 @@ def analyse_decisions(record: GameRecord, *, seed: int = 0, samples: int = 100,
     out: list[dict[str, Any]] = []
     names = list(record.players)
     for found in hands:
-        hand: dict[str, Any] = {"hand_number": found.number, "decisions": []}
+        hand: dict[str, Any] = {"hand_number": found.number, "key": found.key, "decisions": []}
         if found.none:
             hand["none"] = found.none
         if not found.played:
             hand["played"] = False
-        for point in found.decisions:
-            knowledge, layouts, exact = draw(point, seed, samples, exact_up_to, cancel)
-            hand["decisions"].append(weigh(point, names, knowledge, layouts, exact, cancel))
+        for index, point in enumerate(found.decisions):
+            weighed = None if memo is None else memo.get((found.key, index))
+            if weighed is None:
+                knowledge, layouts, exact = draw(point, seed, samples, exact_up_to, cancel)
+                weighed = weigh(point, names, knowledge, layouts, exact, cancel)
+                if memo is not None:
+                    memo[(found.key, index)] = weighed
+            hand["decisions"].append(weighed)
             done += 1
             if progress is not None:
                 progress(done, total)
@@ -119,12 +134,14 @@ def analyse_decisions(record: GameRecord, *, seed: int = 0, samples: int = 100,
 class Hand:
     """One hand's decisions as ``decisions_of`` finds them: those with more than one choice,
     of a player whose hand is known; ``none``: why a hand has none; ``played``: whether the
-    hand reached its play (else it was passed out, or ended before it)."""
+    hand reached its play (else it was passed out, or ended before it); ``key``: a digest of
+    the game's set-up and its actions up to this hand's last (``Memo``)."""
 
     number: int
     decisions: list[Decision]
     none: str
     played: bool
+    key: str
 
 
 def decisions_of(record: GameRecord) -> list[Hand]:
@@ -139,7 +156,9 @@ def decisions_of(record: GameRecord) -> list[Hand]:
     passed: dict[int, dict[int, int]] = {}
     calls: list[tuple[int, str]] = []  # the hand's auction
     callers: list[tuple[Decision, int]] = []  # its decisions, each with its place in it
+    digest = hashlib.sha256(json.dumps(cfg, sort_keys=True).encode())
     for action in record.actions():
+        digest.update(json.dumps(action.to_json(), sort_keys=True).encode())
         st = eng.state
         number = st.hand_number
         point = None if none else _point(eng, action, passed, len(points))
@@ -162,12 +181,12 @@ def decisions_of(record: GameRecord) -> list[Hand]:
                 passed.setdefault(giver, {})[p] = receiver
         if st.hand_number != number or st.game_over:  # the hand is over (scored, passed out)
             if reached or calls:
-                hands.append(Hand(number, points, none, reached))
+                hands.append(Hand(number, points, none, reached, digest.hexdigest()))
             for caller, at in callers:
                 caller.later = calls[at + 1:]
             points, passed, calls, callers, reached = [], {}, [], [], False
     if eng.state.phase == "play":  # a game stopped in the middle of a hand
-        hands.append(Hand(eng.state.hand_number, points, none, True))
+        hands.append(Hand(eng.state.hand_number, points, none, True, digest.hexdigest()))
         for caller, at in callers:
             caller.later = calls[at + 1:]
     return hands

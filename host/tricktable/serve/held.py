@@ -11,11 +11,13 @@ held plays again, first held first. A held play is judged as usual (refused, ack
 red at its seat) once it has waited ``hold_s`` since it first arrived. Nothing here is stored:
 a host that stops forgets its held plays, which their readers still keep and send again.
 
-Pure bookkeeping: no MQTT, no journal, no clock (the service gives the time).
+Bookkeeping: no MQTT, no journal, no clock (the service gives the time and starts the timers).
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from tricktable.protocol import PadEvent
@@ -24,22 +26,24 @@ from tricktable.protocol import PadEvent
 # is named), the up-card (a bid before the dealer turned it up)
 WAITING = frozenset({"not_your_turn", "wrong_phase", "up_card_first"})
 
-Key = tuple[str, int, int]  # (board, boot, seq): the journal's key of a pad event
+Key = tuple[str, int, int]  # PadEvent.key: (board, boot, seq)
 
 
 @dataclass
 class Held:
-    """One kept play held back: its last copy, and when its first copy arrived."""
+    """One kept play held back: its last copy, when its first copy arrived, and the service's
+    timer that judges it once it has waited its time."""
 
     table: str
     event: PadEvent
     topic: str
     payload: bytes
     since: float
+    timer: threading.Timer | None = None
 
     @property
     def key(self) -> Key:
-        return (self.event.board, self.event.boot, self.event.seq)
+        return self.event.key
 
 
 class HeldPlays:
@@ -54,7 +58,7 @@ class HeldPlays:
         """Hold this copy of a kept play refused for a ``WAITING`` reason; None when it has
         waited ``hold_s`` already (judge it now). A second copy keeps the first one's time."""
         plays = self._held.setdefault(table, {})
-        key = (event.board, event.boot, event.seq)
+        key = event.key
         held = plays.get(key)
         if held is None:
             held = plays[key] = Held(table, event, topic, payload, now)
@@ -65,8 +69,11 @@ class HeldPlays:
         return self._held.get(table, {}).get(key)
 
     def drop(self, table: str, key: Key) -> None:
-        """The play was judged (applied, refused or a second copy): no longer held."""
-        self._held.get(table, {}).pop(key, None)
+        """The play was judged (applied, refused or a second copy): no longer held, its timer
+        stopped."""
+        held = self._held.get(table, {}).pop(key, None)
+        if held is not None and held.timer is not None:
+            held.timer.cancel()
 
     def waiting(self, table: str) -> list[Held]:
         """The table's held plays, first held first (a copy to iterate while judging)."""
@@ -74,6 +81,10 @@ class HeldPlays:
 
     def count(self) -> int:
         return sum(len(plays) for plays in self._held.values())
+
+    def all(self) -> Iterator[Held]:
+        for plays in self._held.values():
+            yield from plays.values()
 
 
 def waited_reason(reason: str, hold_s: float) -> str:

@@ -55,7 +55,7 @@ from tricktable.protocol import (
     encode,
 )
 from tricktable.serve.health import POISON_AFTER, REFUSED_PER_MINUTE, STORAGE_DISPLAY, Health
-from tricktable.serve.held import WAITING, Held, HeldPlays, Key, waited_reason
+from tricktable.serve.held import WAITING, Held, HeldPlays, waited_reason
 from tricktable.serve.journal import Entry, Journal, StorageError, digest
 from tricktable.serve.room import in_the_room
 from tricktable.serve.table import REFUSED_FEEDBACK, Result, TableSession
@@ -123,7 +123,6 @@ class Service:
         self._stop_watch = threading.Event()
         self.tables: dict[str, TableSession] = {}
         self.held = HeldPlays(KEPT_HOLD_S)  # kept plays not yet in turn (serve.held)
-        self._held_timers: dict[Key, threading.Timer] = {}
         self._handlers: dict[str, Listener] = {}  # topics served beside the tables (handle())
         if journal.unwritable:
             self.health.storage_failed(journal.unwritable)
@@ -159,8 +158,9 @@ class Service:
         self._stopping = True
         self._stop_watch.set()
         with self._lock:
-            for timer in self._held_timers.values():
-                timer.cancel()  # a held play is forgotten: its reader keeps it and sends it again
+            for held in self.held.all():
+                if held.timer is not None:  # a held play is forgotten: its reader sends it again
+                    held.timer.cancel()
         if self.connected.is_set():
             said = self.client.publish(self.topics.host_status(),
                                        encode(HostStatus(online=False)), qos=1, retain=True)
@@ -324,7 +324,6 @@ class Service:
         """Journal, apply, acknowledge and announce a pad event of ``table`` (or hold it back,
         ``serve.held``); True when it changed the table."""
         session = self.tables[table]
-        key = (event.board, event.boot, event.seq)
         try:
             with self._applying(session) as applying:
                 entry = self.journal.append_pad(table, event, topic, payload)
@@ -337,10 +336,7 @@ class Service:
                     self._record(session, entry.id, result)
         except _HeldBack:
             return False  # nothing stored, nothing acknowledged: the reader keeps it
-        self.held.drop(table, key)
-        timer = self._held_timers.pop(key, None)
-        if timer is not None:
-            timer.cancel()
+        self.held.drop(table, event.key)
         self._ack(event.board, event)
         if entry is None:  # a second copy: acknowledged again, not applied again
             return False
@@ -351,17 +347,15 @@ class Service:
               result: Result) -> None:
         """Hold a kept play refused for a reason an earlier play could lift (raising
         ``_HeldBack``), unless it has waited its time: then its refusal says so."""
-        key = (event.board, event.boot, event.seq)
-        new = self.held.get(table, key) is None
+        new = self.held.get(table, event.key) is None
         held = self.held.hold(table, event, topic, payload, time.monotonic())
         if held is None:
             result.reason = waited_reason(result.reason, self.held.hold_s)
             return
         if new:
-            timer = threading.Timer(self.held.hold_s + 0.05, self._waited, (held,))
-            timer.daemon = True
-            self._held_timers[key] = timer
-            timer.start()
+            held.timer = threading.Timer(self.held.hold_s + 0.05, self._waited, (held,))
+            held.timer.daemon = True
+            held.timer.start()
         raise _HeldBack
 
     def _release(self, table: str) -> None:

@@ -10,7 +10,8 @@ cache holds it; else the game is queued for the one background worker and each h
 bound, ``web.replay_analysis.MAX_CARDS_IN_PLAY``, whose cache holds no estimate). The worker
 takes its turn with the page's own analyses (``replay_analysis.TURN``: one analysis at a
 time on the club night's cores) and gives way to them: a page's double-dummy analysis asked
-for while an estimate is worked out cancels it, and it is worked out again after.
+for while an estimate is worked out cancels it, and it goes on after from the decision it
+stopped at.
 
 Where the estimate comes from is given (``EstimateSource``; ``analysis_source()``:
 ``analysis.decisions`` through the analysis cache, ``analysis.cache``);
@@ -29,8 +30,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from tricktable.analysis.cache import cached_analysis, kept_analysis
-from tricktable.analysis.decisions import Cancelled, Settings
+from tricktable.analysis.cache import cached_analysis, holds_single_dummy, kept_analysis
+from tricktable.analysis.decisions import Cancelled, Memo, Settings
 from tricktable.history import GameRecord
 from tricktable.web.replay_analysis import TURN, beyond_bound
 
@@ -60,6 +61,9 @@ raise ``Cancelled``; ``progress(words)`` says how far it is."""
 class EstimateSource:
     kept: Kept
     work_out: WorkOut
+    holds: Callable[[dict[str, Any]], bool] = lambda analysis: False
+    """Whether a game's analysis, as read from its cache, already holds the estimate (then
+    the cache is not read again)."""
 
 
 class Estimates:
@@ -80,7 +84,7 @@ class Estimates:
         """``analysis`` with the estimate of each hand (see the module docstring)."""
         if "unavailable" in analysis:
             return analysis
-        status = self.status(record, cache)
+        status = analysis if self.source.holds(analysis) else self.status(record, cache)
         by_hand = {h["hand_number"]: h for h in status.get("hands", [])}
         out = []
         for hand in analysis["hands"]:
@@ -157,8 +161,10 @@ def analysis_source(settings: Settings | None = None) -> EstimateSource:
     samples a decision, by default its own), kept in the game's analysis cache beside the
     double dummy (``analysis.cache``). The worker's turn is given up between two layouts:
     ``cancel`` is the engine's own (``Cancelled`` when a page waits for the turn), and
-    nothing is written."""
+    nothing is written, but the decisions weighed so far are kept for the game's next turn;
+    a game still in play has only its new hands weighed (``analysis.cache``)."""
     settings = settings or Settings()
+    weighing: dict[Path, Memo] = {}  # a game's decisions weighed in turns that were cancelled
 
     def kept(record: GameRecord, cache: Path) -> dict[str, Any] | None:
         return kept_analysis(record, cache, single_dummy=settings)
@@ -167,10 +173,13 @@ def analysis_source(settings: Settings | None = None) -> EstimateSource:
                  progress: Callable[[str], None]) -> dict[str, Any]:
         def told(done: int, total: int) -> None:
             progress(f"{done} of {total} decisions")
-        return cached_analysis(record, cache, single_dummy=settings, cancel=cancel,
-                               progress=told)
+        # cancelled, the game's next turn goes on from the decisions weighed in this one
+        result = cached_analysis(record, cache, single_dummy=settings, cancel=cancel,
+                                 progress=told, memo=weighing.setdefault(cache, {}))
+        del weighing[cache]  # kept in the cache now, which the game's next record starts from
+        return result
 
-    return EstimateSource(kept, work_out)
+    return EstimateSource(kept, work_out, partial(holds_single_dummy, settings=settings))
 
 
 ESTIMATES = Estimates(analysis_source())
