@@ -74,27 +74,37 @@ class Outbox:
         return None
 
     def _write(self, items):
-        """Append records (an Entry held back: its record, and from now on its offset)."""
-        with open(self.dir + "/outbox", "a") as f:
-            for item in items:
-                if item.__class__ is Entry:
-                    line = item.at
-                    item.at = self.size
-                    item.size = len(line)
-                else:
-                    line = item
-                f.write(line)
-                self.size += len(line)
+        """Append records (an Entry held back: its record, and from now on its offset). False,
+        RAM unchanged, when the file system refuses them (ENOSPC: full; firmware/README.md,
+        "A full flash"): ``full`` is then set, and the next write compacts the log first
+        (outboxload.compact: what ``items`` say is then in it, and a torn tail cut off)."""
+        if self.full:
+            return borrowed("outboxload").compact(self)
+        try:
+            with open(self.dir + "/outbox", "a") as f:
+                for item in items:
+                    f.write(item.at if item.__class__ is Entry else item)
+        except OSError as e:
+            self.full = e
+            return False
+        for item in items:
+            line = item
+            if item.__class__ is Entry:
+                line = item.at
+                item.at = self.size
+                item.size = len(line)
+            self.size += len(line)
         self.writes += 1
         if self.size > self.max_bytes and 2 * self.dead > self.size:
             borrowed("outboxload").compact(self)
+        return True
 
     def add(self, pad, uid, rec, t, hold_at=None):
         """Number a placement and queue it. In the window: return its Entry, written to flash
         at once or, with ``hold_at`` (ticks_ms), held back until ``settle`` (module
         docstring). Behind a full window: written at once, return None."""
-        if len(self.pending) + self.queued >= self.max_pending:
-            raise OutboxFull("%d events wait for the host's ack" % self.max_pending)
+        if self.full or len(self.pending) + self.queued >= self.max_pending:
+            raise OutboxFull(self.full or "%d events wait for the host's ack" % self.max_pending)
         self.seq += 1
         body = "e %d %d %d %d %s %s" % (self.boot, self.seq, t, pad, hexlify(uid),
                                         "-" if rec is None else hexlify(rec))
@@ -103,7 +113,9 @@ class Outbox:
             if not self.queued:
                 self.cursor = self.size
             self.queued += 1
-            self._write([record(body)])
+            if self.full or not self._write([record(body)]):  # refused (or what was held)
+                self.queued -= 1
+                raise OutboxFull  # (the next card is told why: full)
             return None
         entry = Entry(self.boot, self.seq, record(body))
         self.pending.append(entry)
@@ -112,6 +124,10 @@ class Outbox:
         self.held.append(entry)
         if hold_at is None:
             self.settle()
+            if self.held:  # refused: nothing of it kept, the card stays on its pad
+                self.pending.pop()
+                self.held.pop()
+                raise OutboxFull  # (the next card is told why: full)
         return entry
 
     def payload(self, entry):
@@ -137,17 +153,9 @@ class Outbox:
                     if left > 0:
                         return left
                     break
-        items = self.held
-        self.held = []
-        self._write(items)
+        if self._write(self.held):  # else held until a write succeeds
+            self.held = []
         return 0
-
-    def unsent_held(self):
-        """True when an event held back from flash has not left the board (sent_at None)."""
-        for item in self.held:
-            if item.__class__ is Entry and item.sent_at is None:
-                return True
-        return False
 
     def ack(self, boot, seq):
         """The host journaled (boot, seq): forget it (never written if still held). False if
