@@ -45,7 +45,7 @@ def case_a_full_flash_refuses_the_play_and_keeps_the_log_as_it_was(tmp):
     """littlefs: the append that finds no room fails (at its write or at its close) and
     leaves the file as of its last close; the play is refused, nothing else changes."""
     for behind in (False, True):  # in the window, or behind a full one (queued on flash)
-        d = "%s/%d" % (tmp, behind)
+        d = f"{tmp}/{int(behind)}"
         os.mkdir(d)
         box = Outbox(d, "north")
         for i in range(WINDOW + 2 if behind else 3):
@@ -73,7 +73,7 @@ def case_a_write_torn_by_enospc_at_every_byte_is_cut_off(tmp):
     k = 0
     while True:
         for reboot in (False, True):
-            d = "%s/%d-%d" % (tmp, k, reboot)
+            d = f"{tmp}/{k}-{int(reboot)}"
             os.mkdir(d)
             box = Outbox(d, "north")
             box.add(0, UID4, None, 1)
@@ -132,7 +132,7 @@ def case_a_compaction_without_room_leaves_the_old_log(tmp):
     the old log stands, outbox.tmp is removed, RAM still points into the old log; once
     there is room, the next write compacts it."""
     for renames in (False, True):
-        d = "%s/%d" % (tmp, renames)
+        d = f"{tmp}/{int(renames)}"
         os.mkdir(d)
         box = Outbox(d, "north", max_bytes=800)
         for i in range(8):
