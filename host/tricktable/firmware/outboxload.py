@@ -174,8 +174,8 @@ def compact(outbox):
         remove(tmp)
         outbox.full = e
         return False
-    for e, at, length in moved:
-        e.at, e.size = at, length
+    for entry, at, length in moved:
+        entry.at, entry.size = at, length
     outbox.cursor = cursor
     outbox.held = []  # all of it is in the new log
     outbox.size = size
