@@ -75,11 +75,12 @@ class Outbox:
 
     def _write(self, items):
         """Append records (an Entry held back: its record, and from now on its offset). False,
-        RAM unchanged, when the file system refuses them (ENOSPC: full; firmware/README.md,
-        "A full flash"): ``full`` is then set, and the next write compacts the log first
-        (outboxload.compact: what ``items`` say is then in it, and a torn tail cut off)."""
+        RAM unchanged, when the file system refuses them (ENOSPC: firmware/README.md, "A
+        full flash"): ``full`` is then set, and a later write compacts the log instead
+        (outboxload.compact: what ``items`` say is then in it, a torn tail cut off), tried
+        again only once it would drop more than the last that found no room (``tried``)."""
         if self.full:
-            return borrowed("outboxload").compact(self)
+            return self.dead != self.tried and borrowed("outboxload").compact(self)
         try:
             with open(self.dir + "/outbox", "a") as f:
                 for item in items:
@@ -103,7 +104,7 @@ class Outbox:
         """Number a placement and queue it. In the window: return its Entry, written to flash
         at once or, with ``hold_at`` (ticks_ms), held back until ``settle`` (module
         docstring). Behind a full window: written at once, return None."""
-        if self.full or len(self.pending) + self.queued >= self.max_pending:
+        if self.full and not self._write([]) or len(self.pending) + self.queued >= self.max_pending:
             raise OutboxFull(self.full or "%d events wait for the host's ack" % self.max_pending)
         self.seq += 1
         body = "e %d %d %d %d %s %s" % (self.boot, self.seq, t, pad, hexlify(uid),

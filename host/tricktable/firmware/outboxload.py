@@ -40,6 +40,7 @@ def load(outbox, directory, board, max_bytes, max_pending):
     outbox.held_at = 0  # ticks_ms when the oldest of ``held`` was held
     outbox.full = None  # the OSError of a write the file system refused (ENOSPC), until a
     # compaction stands (outbox.py, ``_write``)
+    outbox.tried = None  # ``dead`` when a compaction last found no room
     outbox.boot = next_boot(outbox)
     read_log(outbox)
 
@@ -173,6 +174,7 @@ def compact(outbox):
     except OSError as e:
         remove(tmp)
         outbox.full = e
+        outbox.tried = outbox.dead
         return False
     for entry, at, length in moved:
         entry.at, entry.size = at, length
