@@ -29,6 +29,10 @@ a running board keeps none of that code in its heap). Flash layout in ``director
   (acked events, acks, old pad states) it is compacted: rewritten to ``outbox.tmp`` with the
   pad states and the unacked events only, then renamed over; a power cut leaves either the
   old or the new log, and each byte appended is rewritten about once at most.
+
+A write the file system refuses (ENOSPC: no room left; firmware/README.md, "A full flash")
+changes nothing in RAM and sets ``full``: plays are refused (OutboxFull) until a compaction
+stands, which later writes try instead of appending (a torn tail cut off).
 """
 
 from binascii import crc32

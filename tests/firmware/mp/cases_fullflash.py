@@ -127,6 +127,36 @@ def case_a_flash_filled_by_the_log_drains_when_the_host_acks(tmp):
           "a reboot finds just that play and the pads")
 
 
+def case_a_refused_card_makes_room_from_acked_records(tmp):
+    """Nothing waits for an ack but the log still holds acked plays (not yet half of it, so
+    not yet compacted) when an append finds no room: the refused card tries a compaction
+    once, which drops them, and is taken. While a compaction would drop nothing more than
+    the last that failed, a refused card writes nothing (no flash worn at the scan's pace)."""
+    box = Outbox(tmp, "north")
+    for i in range(12):
+        box.add(i % 4, UID7, b"r" * 16, i)
+        box.set_pad(i % 4, UID7)
+    for seq in range(1, 13):
+        box.ack(box.boot, seq)
+    check(box.rotations == 0 and box.dead > 1000, "acked, not compacted")
+    flash = fill(tmp, 10)
+    try:
+        check(refused(box, pad=1) and box.full, "the append finds no room")
+        check(not refused(box, pad=1) and not box.full and box.rotations == 1,
+              "the card again: the log compacted (removed first: nothing unacked), taken")
+        flash.capacity = flash.capacity - flash.free() + 10  # full again
+        check(refused(box, pad=2) and refused(box, pad=2) and box.tried == box.dead,
+              "a play waits on flash now: its compaction finds no room either")
+        opens = flash.opens
+        for _ in range(50):
+            check(refused(box, pad=2), "refused while full")
+        check(flash.opens == opens, "and nothing written meanwhile")
+        box.set_pad(3, None)
+        check(flash.opens == opens + 1, "a pad's state is more to drop: tried again")
+    finally:
+        room_back()
+
+
 def case_a_compaction_without_room_leaves_the_old_log(tmp):
     """Room for the appends, not for the compacted copy (its writes, or its rename, fail):
     the old log stands, outbox.tmp is removed, RAM still points into the old log; once

@@ -124,13 +124,15 @@ class FullOs:
 
 class Flash:
     """The directory's room: ``free()`` bytes left; ``grow(n)`` adds n (a file removed
-    elsewhere); ``renames`` False makes every rename fail."""
+    elsewhere); ``renames`` False makes every rename fail; ``opens``: files opened for
+    writing so far."""
 
     def __init__(self, directory, room, fat, renames):
         self.directory = directory
         self.capacity = used(directory) + room
         self.renames = renames
         self.file = FatFile if fat else LittleFile
+        self.opens = 0
 
     def free(self):
         return self.capacity - used(self.directory)
@@ -145,6 +147,7 @@ def fill(directory, room, fat=False, renames=True):
 
     def full_open(path, mode="r"):
         if "a" in mode or "w" in mode:
+            flash.opens += 1
             return flash.file(flash, path, mode)
         return OPEN(path, mode)
 
