@@ -130,18 +130,20 @@ def refill(outbox):
 def compact(outbox):
     """Rewrite the log (``outbox.tmp``, renamed over it) with the pad states and the unacked
     events alone: the window's (those held back from flash too), then the ``queued`` waiting
-    from the cursor on (a torn tail behind them is left out). With no unacked event on flash
-    the old log is removed first: RAM has all it holds (the pads' states), and its room is
-    what a full flash lacks. A file system that refuses it (ENOSPC: firmware/README.md, "A
-    full flash") leaves the old log as it was, ``outbox.tmp`` removed, RAM unchanged and
-    ``outbox.full`` set; done, ``full`` is cleared."""
+    from the cursor on (a torn tail behind them is left out). A file system that refuses it
+    (ENOSPC: firmware/README.md, "A full flash") leaves the old log as it was, ``outbox.tmp``
+    removed, RAM unchanged, ``outbox.full`` set and ``outbox.tried`` the ``dead`` it would
+    have dropped; done, ``full`` is cleared. While ``full`` with no unacked event on flash,
+    the old log is removed first: its room is what the flash lacks, and RAM has all it
+    holds that matters (the pads' states: a power cut before the new log stands reports a
+    card lying on a pad again, as a cut while a play is held does)."""
     log = outbox.dir + "/" + LOG
     tmp = outbox.dir + "/" + TMP
     keep = outbox.queued or [e for e in outbox.pending if e.at.__class__ is int]
     moved = []  # (Entry, its offset and length in the new log), applied once it stands
     size = 0
     try:
-        if not keep:
+        if outbox.full and not keep:
             remove(log)
         old = open(log, "rb") if keep else None
         try:
