@@ -81,8 +81,8 @@ class Outbox:
         """Append records (an Entry held back: its record, and from now on its offset). False,
         RAM unchanged, when the file system refuses them (ENOSPC: firmware/README.md, "A
         full flash"): ``full`` is then set, and a later write compacts the log instead
-        (outboxload.compact: what ``items`` say is then in it, a torn tail cut off), tried
-        again only once it would drop more than the last that found no room (``tried``)."""
+        (outboxload.compact: what ``items`` say is then in it, a torn tail cut off), once
+        there is more for it to drop than at the last compaction (``tried``)."""
         if self.full:
             return self.dead != self.tried and borrowed("outboxload").compact(self)
         try:

@@ -40,7 +40,7 @@ def load(outbox, directory, board, max_bytes, max_pending):
     outbox.held_at = 0  # ticks_ms when the oldest of ``held`` was held
     outbox.full = None  # the OSError of a write the file system refused (ENOSPC), until a
     # compaction stands (outbox.py, ``_write``)
-    outbox.tried = None  # ``dead`` when a compaction last found no room
+    outbox.tried = None  # ``dead`` after the last compaction (None: none yet)
     outbox.boot = next_boot(outbox)
     read_log(outbox)
 
@@ -63,6 +63,9 @@ def read_log(outbox):
             outbox.size += len(line)
     if torn or (outbox.size > outbox.max_bytes and 2 * outbox.dead > outbox.size):
         compact(outbox)
+        # no room for it (full)? a refused card tries once more: the old log may then be
+        # removed first (compact)
+        outbox.tried = None
 
 
 def next_boot(outbox):
@@ -132,11 +135,12 @@ def compact(outbox):
     events alone: the window's (those held back from flash too), then the ``queued`` waiting
     from the cursor on (a torn tail behind them is left out). A file system that refuses it
     (ENOSPC: firmware/README.md, "A full flash") leaves the old log as it was, ``outbox.tmp``
-    removed, RAM unchanged, ``outbox.full`` set and ``outbox.tried`` the ``dead`` it would
-    have dropped; done, ``full`` is cleared. While ``full`` with no unacked event on flash,
-    the old log is removed first: its room is what the flash lacks, and RAM has all it
-    holds that matters (the pads' states: a power cut before the new log stands reports a
-    card lying on a pad again, as a cut while a play is held does)."""
+    removed, RAM unchanged and ``outbox.full`` set; done, ``full`` is cleared. Either way
+    ``outbox.tried`` is then ``dead`` (outbox.py tries no compaction before it grows).
+    While ``full`` with no unacked event on flash, the old log is removed first: its room
+    is what the flash lacks, and RAM has all it holds that matters (the pads' states: a
+    power cut before the new log stands reports a card lying on a pad again, as a cut
+    while a play is held does)."""
     log = outbox.dir + "/" + LOG
     tmp = outbox.dir + "/" + TMP
     keep = outbox.queued or [e for e in outbox.pending if e.at.__class__ is int]
@@ -183,7 +187,7 @@ def compact(outbox):
     outbox.cursor = cursor
     outbox.held = []  # all of it is in the new log
     outbox.size = size
-    outbox.dead = 0
+    outbox.dead = outbox.tried = 0  # tried again only once there is more to drop
     outbox.full = None
     outbox.rotations += 1
     return True

@@ -146,7 +146,7 @@ def case_a_refused_card_makes_room_from_acked_records(tmp):
               "the card again: the log compacted (removed first: nothing unacked), taken")
         flash.capacity = flash.capacity - flash.free() + 10  # full again
         check(refused(box, pad=2) and refused(box, pad=2) and box.tried == box.dead,
-              "a play waits on flash now: its compaction finds no room either")
+              "no room for the next: a compaction would drop nothing more, none is tried")
         opens = flash.opens
         for _ in range(50):
             check(refused(box, pad=2), "refused while full")
@@ -224,6 +224,29 @@ def case_a_board_boots_on_a_full_flash(tmp):
         flash.grow(4096)
         again.ack(box.boot, 1)
         check(not again.full and None not in records(tmp), "room: compacted, the torn bytes gone")
+    finally:
+        room_back()
+
+
+def case_a_torn_log_of_pad_states_on_a_full_flash_is_rewritten_once(tmp):
+    """Nothing unacked, a torn record, no room at boot: the first refused card lets the old
+    log be removed first and rewritten without the torn bytes; while the play still finds
+    no room, the next cards are refused without a write (not at the scan's pace)."""
+    box = Outbox(tmp, "north")
+    box.set_pad(0, UID4)
+    box.set_pad(1, UID7)
+    with open(tmp + "/outbox", "a") as f:
+        f.write("1234abcd p 2")  # a torn record
+    flash = fill(tmp, 0)
+    try:
+        again = Outbox(tmp, "north")
+        check(again.full and again.pads == box.pads, "started full, the pads known")
+        check(refused(again) and again.rotations == 1 and len(records(tmp)) == 2 and
+              None not in records(tmp), "no room for the play; the log rewritten, whole")
+        opens = flash.opens
+        for _ in range(50):
+            check(refused(again), "refused while full")
+        check(flash.opens == opens, "and nothing written meanwhile")
     finally:
         room_back()
 
