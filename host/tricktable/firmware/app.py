@@ -135,7 +135,7 @@ class App:
             except MemoryError:  # heap short this round: the entries stay due, try again
                 self.last_error = "heap short while sending"
             for item in self.outbox.held:  # held for a verdict but never left: on flash now
-                if getattr(item, "sent_at", 0) is None:
+                if item.__class__ is not str and item.sent_at is None:
                     self.outbox.settle()
                     break
             collect()  # after the publish: a full collection keeps the small heap whole
