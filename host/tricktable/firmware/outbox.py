@@ -107,7 +107,9 @@ class Outbox:
     def add(self, pad, uid, rec, t, hold_at=None):
         """Number a placement and queue it. In the window: return its Entry, written to flash
         at once or, with ``hold_at`` (ticks_ms), held back until ``settle`` (module
-        docstring). Behind a full window: written at once, return None."""
+        docstring). Behind a full window: written at once, return None. OutboxFull when
+        ``max_pending`` events wait, or when the flash has no room (``full``: a compaction
+        tried first if it could drop more; the play is not kept, its seq left unused)."""
         if self.full and not self._write([]) or len(self.pending) + self.queued >= self.max_pending:
             raise OutboxFull(self.full or "%d events wait for the host's ack" % self.max_pending)
         self.seq += 1
@@ -120,7 +122,7 @@ class Outbox:
             self.queued += 1
             if self.full or not self._write([record(body)]):  # refused (or what was held)
                 self.queued -= 1
-                raise OutboxFull  # (the next card is told why: full)
+                raise OutboxFull  # no room; the next card's refusal names the OSError
             return None
         entry = Entry(self.boot, self.seq, record(body))
         self.pending.append(entry)
@@ -132,7 +134,7 @@ class Outbox:
             if self.held:  # refused: nothing of it kept, the card stays on its pad
                 self.pending.pop()
                 self.held.pop()
-                raise OutboxFull  # (the next card is told why: full)
+                raise OutboxFull  # no room; the next card's refusal names the OSError
         return entry
 
     def payload(self, entry):
