@@ -82,15 +82,16 @@ class Outbox:
         RAM unchanged, when the file system refuses them (ENOSPC: firmware/README.md, "A
         full flash"): ``full`` is then set, and a later write compacts the log instead
         (outboxload.compact: what ``items`` say is then in it, a torn tail cut off), once
-        there is more for it to drop than at the last compaction (``tried``)."""
+        there is more for it to drop than at the last compaction (``full`` is 1 + ``dead``
+        then: one field for both, the Outbox's 17th, which costs no heap; an 18th would)."""
         if self.full:
-            return self.dead != self.tried and borrowed("outboxload").compact(self)
+            return self.dead + 1 != self.full and borrowed("outboxload").compact(self)
         try:
             with open(self.dir + "/outbox", "a") as f:
                 for item in items:
                     f.write(item.at if item.__class__ is Entry else item)
-        except OSError as e:
-            self.full = e
+        except OSError:
+            self.full = 1  # a compaction tried once there is something to drop
             return False
         for item in items:
             line = item
@@ -111,7 +112,8 @@ class Outbox:
         ``max_pending`` events wait, or when the flash has no room (``full``: a compaction
         tried first if it could drop more; the play is not kept, its seq left unused)."""
         if self.full and not self._write([]) or len(self.pending) + self.queued >= self.max_pending:
-            raise OutboxFull(self.full or "%d events wait for the host's ack" % self.max_pending)
+            raise OutboxFull("%d events wait for the host's ack, or the flash is full"
+                             % self.max_pending)
         self.seq += 1
         body = "e %d %d %d %d %s %s" % (self.boot, self.seq, t, pad, hexlify(uid),
                                         "-" if rec is None else hexlify(rec))
@@ -122,7 +124,7 @@ class Outbox:
             self.queued += 1
             if self.full or not self._write([record(body)]):  # refused (or what was held)
                 self.queued -= 1
-                raise OutboxFull  # no room; the next card's refusal names the OSError
+                raise OutboxFull  # no room (the next card's refusal says so)
             return None
         entry = Entry(self.boot, self.seq, record(body))
         self.pending.append(entry)
@@ -134,7 +136,7 @@ class Outbox:
             if self.held:  # refused: nothing of it kept, the card stays on its pad
                 self.pending.pop()
                 self.held.pop()
-                raise OutboxFull  # no room; the next card's refusal names the OSError
+                raise OutboxFull  # no room (the next card's refusal says so)
         return entry
 
     def payload(self, entry):

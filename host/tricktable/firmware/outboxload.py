@@ -38,9 +38,8 @@ def load(outbox, directory, board, max_bytes, max_pending):
     outbox.seq = 0
     outbox.held = []  # what waits for flash, in order: Entry (an event) or a pad-state record
     outbox.held_at = 0  # ticks_ms when the oldest of ``held`` was held
-    outbox.full = None  # the OSError of a write the file system refused (ENOSPC), until a
-    # compaction stands (outbox.py, ``_write``)
-    outbox.tried = None  # ``dead`` after the last compaction (None: none yet)
+    outbox.full = None  # the flash has room; else 1 + ``dead`` at the last compaction tried
+    # (outbox.py, ``_write``)
     outbox.boot = next_boot(outbox)
     read_log(outbox)
 
@@ -63,9 +62,8 @@ def read_log(outbox):
             outbox.size += len(line)
     if torn or (outbox.size > outbox.max_bytes and 2 * outbox.dead > outbox.size):
         compact(outbox)
-        # no room for it (full)? a refused card tries once more: the old log may then be
-        # removed first (compact)
-        outbox.tried = None
+        if outbox.full:  # no room for it: a refused card tries once more, and the old log
+            outbox.full = -1  # may then be removed first (compact)
 
 
 def next_boot(outbox):
@@ -135,8 +133,8 @@ def compact(outbox):
     events alone: the window's (those held back from flash too), then the ``queued`` waiting
     from the cursor on (a torn tail behind them is left out). A file system that refuses it
     (ENOSPC: firmware/README.md, "A full flash") leaves the old log as it was, ``outbox.tmp``
-    removed, RAM unchanged and ``outbox.full`` set; done, ``full`` is cleared. Either way
-    ``outbox.tried`` is then ``dead`` (outbox.py tries no compaction before it grows).
+    removed, RAM unchanged and ``outbox.full`` 1 + ``dead`` (outbox.py tries no compaction
+    before ``dead`` grows); done, ``full`` is cleared.
     While ``full`` with no unacked event on flash, the old log is removed first: its room
     is what the flash lacks, and RAM has all it holds that matters (the pads' states: a
     power cut before the new log stands reports a card lying on a pad again, as a cut
@@ -177,17 +175,16 @@ def compact(outbox):
             if old:
                 old.close()
         os.rename(tmp, log)
-    except OSError as e:
+    except OSError:
         remove(tmp)
-        outbox.full = e
-        outbox.tried = outbox.dead
+        outbox.full = outbox.dead + 1
         return False
     for entry, at, length in moved:
         entry.at, entry.size = at, length
     outbox.cursor = cursor
     outbox.held = []  # all of it is in the new log
     outbox.size = size
-    outbox.dead = outbox.tried = 0  # tried again only once there is more to drop
+    outbox.dead = 0
     outbox.full = None
     outbox.rotations += 1
     return True

@@ -147,7 +147,7 @@ def case_a_refused_card_makes_room_from_acked_records(tmp):
         check(not refused(box, pad=1) and not box.full and box.rotations == 1,
               "the card again: the log compacted (removed first: nothing unacked), taken")
         flash.capacity = flash.capacity - flash.free() + 10  # full again
-        check(refused(box, pad=2) and refused(box, pad=2) and box.tried == box.dead,
+        check(refused(box, pad=2) and refused(box, pad=2) and box.full == box.dead + 1,
               "no room for the next: a compaction would drop nothing more, none is tried")
         opens = flash.opens
         for _ in range(50):
@@ -271,7 +271,8 @@ async def case_a_full_flash_holds_the_card_back_and_the_seat_says_full(tmp):
         for _ in range(3):
             await app.scan_once()
         check(seqs(app.outbox) == [1] and app.pads[1].placements == 0, "the card is held back")
-        check("outbox full" in app.last_error and "28" in app.last_error, app.last_error)
+        check(app.last_error.startswith("outbox full") and "flash is full" in app.last_error,
+              app.last_error)
         check(app.trouble() == ("full", [0, 1]), "the seats say full")
         check(app.feedback.level(1, 500) == ("amber", 0.5), "amber, pulsing")
         app.on_message(app.topic_ack, json.dumps({"v": 1, "boot": app.outbox.boot, "seq": 1}))
