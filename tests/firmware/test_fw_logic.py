@@ -17,7 +17,7 @@ from fwkit import MicroPython
 
 MODULES = ("cases_reader", "cases_scanner", "cases_outbox", "cases_io", "cases_display", "cases_hw",
            "cases_app", "cases_config", "cases_cardpath", "cases_stack", "cases_setup", "cases_time",
-           "cases_heal", "cases_heal_app")
+           "cases_heal", "cases_heal_app", "cases_fullflash")
 CASES = [
     pytest.param(module, name, id=f"{module}.{name[5:]}")
     for module in MODULES

@@ -46,9 +46,10 @@ class App:
     def trouble(self):
         """What the seats say is wrong ("wifi", "host", "full": feedback.py), and the pads
         that say it: the
-        outbox nearly full (three quarters of ``outbox_max`` wait for the host), else, with
-        the link down, no Wi-Fi or no host."""
-        if (len(self.outbox.pending) + self.outbox.queued) * 4 >= self.cfg["outbox_max"] * 3:
+        outbox nearly full (three quarters of ``outbox_max`` wait for the host) or its flash
+        full (``Outbox.full``), else, with the link down, no Wi-Fi or no host."""
+        box = self.outbox
+        if box.full or (len(box.pending) + box.queued) * 4 >= self.cfg["outbox_max"] * 3:
             return "full", self.enabled
         if self.link.connected:
             return None, ()
@@ -76,9 +77,9 @@ class App:
                 try:
                     if not self.heap_to_spare():
                         raise OutboxFull("heap below %d bytes" % HEAP_RESERVE)
-                    self.outbox.add(pad.index, hit[0], hit[1], self.uptime(), ticks_ms())
-                    if not self.link.connected:  # it cannot leave the board now: on flash now
-                        self.outbox.settle()
+                    # held back from flash for its verdict; with the link down, on flash now
+                    self.outbox.add(pad.index, hit[0], hit[1], self.uptime(),
+                                    ticks_ms() if self.link.connected else None)
                 except OutboxFull as e:
                     self.last_error = "outbox full: %s" % e
                     pad.hold_back()  # reported once acks make room
@@ -133,8 +134,10 @@ class App:
                 await self.send_due()
             except MemoryError:  # heap short this round: the entries stay due, try again
                 self.last_error = "heap short while sending"
-            if self.outbox.unsent_held():  # held for a verdict but never left: on flash now
-                self.outbox.settle()
+            for item in self.outbox.held:  # held for a verdict but never left: on flash now
+                if item.__class__ is not str and item.sent_at is None:
+                    self.outbox.settle()
+                    break
             collect()  # after the publish: a full collection keeps the small heap whole
 
     async def on_connect(self):

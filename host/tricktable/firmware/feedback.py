@@ -10,7 +10,8 @@ PWM's ``freq``/``duty_u16``). ``apply(msg)`` takes a host feedback message
 frame; such a pad with nothing else to show shows it in its own pattern: no Wi-Fi
 (red, two short flashes every 2 s), no host (red, pulsing slowly: Wi-Fi is up, the broker
 out of reach), outbox nearly full (amber, pulsing slowly: the host has not acknowledged most
-of what the board may keep). The plays wait on the board and go when the host is back.
+of what the board may keep, or its flash is full). The plays wait on the board and go when
+the host is back.
 
 ``signal(pad, name)`` shows what the pad says by itself, with no host involved (SIGNALS:
 "read_again" when a card could not be read surely; "stacked" at each scan that finds a card

@@ -29,6 +29,10 @@ a running board keeps none of that code in its heap). Flash layout in ``director
   (acked events, acks, old pad states) it is compacted: rewritten to ``outbox.tmp`` with the
   pad states and the unacked events only, then renamed over; a power cut leaves either the
   old or the new log, and each byte appended is rewritten about once at most.
+
+A write the file system refuses (ENOSPC: no room left; firmware/README.md, "A full flash")
+changes nothing in RAM and sets ``full``: plays are refused (OutboxFull) until a compaction
+stands, which later writes try instead of appending (a torn tail cut off).
 """
 
 from binascii import crc32
@@ -74,27 +78,42 @@ class Outbox:
         return None
 
     def _write(self, items):
-        """Append records (an Entry held back: its record, and from now on its offset)."""
-        with open(self.dir + "/outbox", "a") as f:
-            for item in items:
-                if item.__class__ is Entry:
-                    line = item.at
-                    item.at = self.size
-                    item.size = len(line)
-                else:
-                    line = item
-                f.write(line)
-                self.size += len(line)
+        """Append records (an Entry held back: its record, and from now on its offset). False,
+        RAM unchanged, when the file system refuses them (ENOSPC: firmware/README.md, "A
+        full flash"): ``full`` is then set, and a later write compacts the log instead
+        (outboxload.compact: what ``items`` say is then in it, a torn tail cut off), once
+        there is more for it to drop than at the last compaction (``full`` is 1 + ``dead``
+        then: one field for both, the Outbox's 17th, which costs no heap; an 18th would)."""
+        if self.full:
+            return self.dead + 1 != self.full and borrowed("outboxload").compact(self)
+        try:
+            with open(self.dir + "/outbox", "a") as f:
+                for item in items:
+                    f.write(item.at if item.__class__ is Entry else item)
+        except OSError:
+            self.full = 1  # a compaction tried once there is something to drop
+            return False
+        for item in items:
+            line = item
+            if item.__class__ is Entry:
+                line = item.at
+                item.at = self.size
+                item.size = len(line)
+            self.size += len(line)
         self.writes += 1
         if self.size > self.max_bytes and 2 * self.dead > self.size:
             borrowed("outboxload").compact(self)
+        return True
 
     def add(self, pad, uid, rec, t, hold_at=None):
         """Number a placement and queue it. In the window: return its Entry, written to flash
         at once or, with ``hold_at`` (ticks_ms), held back until ``settle`` (module
-        docstring). Behind a full window: written at once, return None."""
-        if len(self.pending) + self.queued >= self.max_pending:
-            raise OutboxFull("%d events wait for the host's ack" % self.max_pending)
+        docstring). Behind a full window: written at once, return None. OutboxFull when
+        ``max_pending`` events wait, or when the flash has no room (``full``: a compaction
+        tried first if it could drop more; the play is not kept, its seq left unused)."""
+        if self.full and not self._write([]) or len(self.pending) + self.queued >= self.max_pending:
+            raise OutboxFull("%d events wait for the host's ack, or the flash is full"
+                             % self.max_pending)
         self.seq += 1
         body = "e %d %d %d %d %s %s" % (self.boot, self.seq, t, pad, hexlify(uid),
                                         "-" if rec is None else hexlify(rec))
@@ -103,7 +122,9 @@ class Outbox:
             if not self.queued:
                 self.cursor = self.size
             self.queued += 1
-            self._write([record(body)])
+            if self.full or not self._write([record(body)]):  # refused (or what was held)
+                self.queued -= 1
+                raise OutboxFull  # no room (the next card's refusal says so)
             return None
         entry = Entry(self.boot, self.seq, record(body))
         self.pending.append(entry)
@@ -112,6 +133,10 @@ class Outbox:
         self.held.append(entry)
         if hold_at is None:
             self.settle()
+            if self.held:  # refused: nothing of it kept, the card stays on its pad
+                self.pending.pop()
+                self.held.pop()
+                raise OutboxFull  # no room (the next card's refusal says so)
         return entry
 
     def payload(self, entry):
@@ -137,17 +162,9 @@ class Outbox:
                     if left > 0:
                         return left
                     break
-        items = self.held
-        self.held = []
-        self._write(items)
+        if self._write(self.held):  # else held until a write succeeds
+            self.held = []
         return 0
-
-    def unsent_held(self):
-        """True when an event held back from flash has not left the board (sent_at None)."""
-        for item in self.held:
-            if item.__class__ is Entry and item.sent_at is None:
-                return True
-        return False
 
     def ack(self, boot, seq):
         """The host journaled (boot, seq): forget it (never written if still held). False if

@@ -38,16 +38,15 @@ def load(outbox, directory, board, max_bytes, max_pending):
     outbox.seq = 0
     outbox.held = []  # what waits for flash, in order: Entry (an event) or a pad-state record
     outbox.held_at = 0  # ticks_ms when the oldest of ``held`` was held
+    outbox.full = None  # the flash has room; else 1 + ``dead`` at the last compaction tried
+    # (outbox.py, ``_write``)
     outbox.boot = next_boot(outbox)
     read_log(outbox)
 
 
 def read_log(outbox):
     """The log's records in order (module docstring)."""
-    try:
-        os.remove(outbox.dir + "/" + TMP)  # a compaction cut short: the old log is intact
-    except OSError:
-        pass
+    remove(outbox.dir + "/" + TMP)  # a compaction cut short: the old log is intact
     try:
         f = open(outbox.dir + "/" + LOG, "rb")
     except OSError:
@@ -63,19 +62,25 @@ def read_log(outbox):
             outbox.size += len(line)
     if torn or (outbox.size > outbox.max_bytes and 2 * outbox.dead > outbox.size):
         compact(outbox)
+        if outbox.full:  # no room for it: a refused card tries once more, and the old log
+            outbox.full = -1  # may then be removed first (compact)
 
 
 def next_boot(outbox):
     """The boot counter plus one, written back (a random odd start on a fresh flash)."""
+    # a random start, so a board that lost its count never reuses a (board, boot, seq) key
+    # the host has already journaled
+    fresh = (int.from_bytes(os.urandom(4), "big") & 0x7FFFFFFF) | 1
     try:
         with open(outbox.dir + "/" + BOOT) as f:
             boot = (int(f.read().strip()) + 1) & 0xFFFFFFFF
-    except (OSError, ValueError):
-        # First start (or flash erased): a random start, so a board that lost its count
-        # never reuses a (board, boot, seq) key the host has already journaled.
-        boot = (int.from_bytes(os.urandom(4), "big") & 0x7FFFFFFF) | 1
-    with open(outbox.dir + "/" + BOOT, "w") as f:
-        f.write(str(boot))
+    except (OSError, ValueError):  # first start (or flash erased)
+        boot = fresh
+    try:
+        with open(outbox.dir + "/" + BOOT, "w") as f:
+            f.write(str(boot))
+    except OSError:  # no room to count it (a full flash): the next boot counts from the
+        return fresh  # old value again, so this one takes a random id, not that one
     return boot
 
 
@@ -125,33 +130,72 @@ def refill(outbox):
 
 def compact(outbox):
     """Rewrite the log (``outbox.tmp``, renamed over it) with the pad states and the unacked
-    events alone: the window's (those held back from flash too), then those waiting."""
+    events alone: the window's (those held back from flash too), then the ``queued`` waiting
+    from the cursor on (a torn tail behind them is left out). A file system that refuses it
+    (ENOSPC: firmware/README.md, "A full flash") leaves the old log as it was, ``outbox.tmp``
+    removed, RAM unchanged and ``outbox.full`` 1 + ``dead`` (outbox.py tries no compaction
+    before ``dead`` grows); done, ``full`` is cleared.
+    While ``full`` with no unacked event on flash, the old log is removed first: its room
+    is what the flash lacks, and RAM has all it holds that matters (the pads' states: a
+    power cut before the new log stands reports a card lying on a pad again, as a cut
+    while a play is held does)."""
+    log = outbox.dir + "/" + LOG
+    tmp = outbox.dir + "/" + TMP
+    keep = outbox.queued or [e for e in outbox.pending if e.at.__class__ is int]
+    moved = []  # (Entry, its offset and length in the new log), applied once it stands
     size = 0
-    with open(outbox.dir + "/" + LOG, "rb") as old, open(outbox.dir + "/" + TMP, "w") as f:
-        for pad in outbox.pads:
-            line = record("p %d %s" % (pad, outbox.pads[pad]))
-            f.write(line)
-            size += len(line)
-        for e in outbox.pending:
-            line = e.at  # its record while held back from flash
-            if line.__class__ is int:
-                old.seek(line)
-                line = old.readline().decode()
-            e.at, e.size = size, len(line)
-            f.write(line)
-            size += len(line)
-        if outbox.queued:
-            old.seek(outbox.cursor)
-            outbox.cursor = size
-            for line in old:
-                if is_event(line):
-                    f.write(line.decode())
+    try:
+        if outbox.full and not keep:
+            remove(log)
+        old = open(log, "rb") if keep else None
+        try:
+            with open(tmp, "w") as f:
+                for pad in outbox.pads:
+                    line = record("p %d %s" % (pad, outbox.pads[pad]))
+                    f.write(line)
                     size += len(line)
-    os.rename(outbox.dir + "/" + TMP, outbox.dir + "/" + LOG)
+                for e in outbox.pending:
+                    line = e.at  # its record while held back from flash
+                    if line.__class__ is int:
+                        old.seek(line)
+                        line = old.readline().decode()
+                    moved.append((e, size, len(line)))
+                    f.write(line)
+                    size += len(line)
+                cursor = size
+                n = outbox.queued
+                if n:
+                    old.seek(outbox.cursor)
+                    for line in old:
+                        if n and is_event(line):
+                            f.write(line.decode())
+                            size += len(line)
+                            n -= 1
+        finally:
+            if old:
+                old.close()
+        os.rename(tmp, log)
+    except OSError:
+        remove(tmp)
+        outbox.full = outbox.dead + 1
+        return False
+    for entry, at, length in moved:
+        entry.at, entry.size = at, length
+    outbox.cursor = cursor
     outbox.held = []  # all of it is in the new log
     outbox.size = size
     outbox.dead = 0
+    outbox.full = None
     outbox.rotations += 1
+    return True
+
+
+def remove(path):
+    """Remove a file if it is there."""
+    try:
+        os.remove(path)
+    except OSError:
+        pass
 
 
 def parse(line):

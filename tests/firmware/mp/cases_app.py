@@ -173,9 +173,7 @@ async def case_a_host_gone_half_an_hour_gets_every_play_once_in_order_when_back(
             app = App(LinkBoard([E.PN532() for _ in range(4)]), cfg, tmp)
             host.attach(app)
         pad, uid = night_play(i)
-        app.outbox.add(pad, uid, None, i * 7500, 0)  # as scan_once does
-        if not app.link.connected:
-            app.outbox.settle()
+        app.outbox.add(pad, uid, None, i * 7500, 0 if app.link.connected else None)  # scan_once's
         await app.send_due()
         await host.answer(app)
         app.outbox.settle()  # the send loop's, once the verdict is in
