@@ -48,8 +48,9 @@ from tricktable.web.server import Scoreboard
                    "with a phone at /enroll")
 @click.option("--tls-cert", default=None, type=click.Path(exists=True, dir_okay=False,
                                                           path_type=Path),
-              help="serve HTTPS with this certificate (PEM; Web NFC needs it): the club CA's "
-                   "(`tricktable web-cert`) or the club's own domain's")
+              help="serve HTTPS with this certificate (PEM; Web NFC needs it): the one "
+                   "`tricktable broker certs` makes from the club CA, or the club's own "
+                   "domain's")
 @click.option("--tls-key", default=None, type=click.Path(exists=True, dir_okay=False,
                                                          path_type=Path),
               help="the certificate's private key (PEM)")
