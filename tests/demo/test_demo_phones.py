@@ -51,6 +51,23 @@ def test_the_seat_pages_play_by_the_place_card_stand_in(demo: Demo) -> None:
                WAIT_MS / 1000)
 
 
+def test_each_tab_stays_its_seat_after_a_reload(demo: Demo) -> None:
+    """The demo opens the four seat pages as tabs of one browser, which share localStorage:
+    a reloaded tab is still the seat it was opened for, not the seat of the tab saved last."""
+    seats = ["North", "East", "South", "West"]
+    with chromium() as browser:
+        one_browser = browser.new_context(viewport={"width": 1280, "height": 800})
+        tabs = []
+        for url, seat in zip(demo.seat_pages(), seats, strict=True):
+            tab = one_browser.new_page()
+            tab.goto(url)
+            expect(tab.locator("#where")).to_have_text(f"Table 1 · {seat}", timeout=WAIT_MS)
+            tabs.append(tab)
+        for tab, seat in zip(tabs, seats, strict=True):
+            tab.reload()
+            expect(tab.locator("#where")).to_have_text(f"Table 1 · {seat}", timeout=WAIT_MS)
+
+
 def test_phones_need_the_scoreboard_and_no_night() -> None:
     result = CliRunner().invoke(main, ["demo", "--phones", "--night", "--no-view"])
     assert result.exit_code == 1 and "--phones plays table 1 by hand" in result.output

@@ -33,9 +33,15 @@ function randomHex(bytes) {
   return Array.from(a, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+// Saved in localStorage (a phone keeps its pairing and outbox when Chrome is closed) and in
+// this tab's sessionStorage, read first: tabs of one browser share localStorage, so
+// `demo --phones`'s four seat pages would otherwise each come back from a reload as the seat
+// that saved last.
 function load() {
   let saved = null;
-  try { saved = JSON.parse(localStorage.getItem(KEY) || "null"); } catch (_) { saved = null; }
+  try {
+    saved = JSON.parse(sessionStorage.getItem(KEY) || localStorage.getItem(KEY) || "null");
+  } catch (_) { saved = null; }
   if (!saved || typeof saved !== "object") saved = {};
   saved.device = saved.device || randomHex(16);
   saved.outbox = Array.isArray(saved.outbox) ? saved.outbox : [];
@@ -56,7 +62,9 @@ function load() {
 }
 
 function save() {
-  localStorage.setItem(KEY, JSON.stringify(pad.saved));
+  const text = JSON.stringify(pad.saved);
+  localStorage.setItem(KEY, text);
+  sessionStorage.setItem(KEY, text);
   const n = pad.saved.outbox.length;
   document.body.dataset.pending = String(n);
   document.getElementById("pending").textContent =
