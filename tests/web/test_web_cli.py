@@ -1,6 +1,7 @@
 """``tricktable web`` and ``tricktable watch``: bad input is a clear error, nothing starts; a
 table that never appears is named; Ctrl-C stops the web quietly, and SIGTERM too, without
-waiting on a browser's open event stream; a finished night is served without a broker."""
+waiting on a browser's open event stream; a finished night, or a hand history to replay,
+is served without a broker."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import signal
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import httpx
 import pytest
@@ -19,6 +21,8 @@ from tricktable.club.store import save_night
 from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
 from tricktable.mqtt.broker import free_port
 from waiting import eventually
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -139,3 +143,29 @@ def _get(url: str) -> httpx.Response | None:
         return httpx.get(url)
     except httpx.TransportError:
         return None
+
+
+def test_web_replays_a_hand_history_without_a_broker() -> None:
+    """The demo's summary names each game's hand history; after the demo its broker is gone,
+    and ``web --history FILE`` still serves the file's replay, saying it runs without one."""
+    history = REPO / "examples" / "bid-euchre-unknown-revoke.txt"
+    port = free_port()
+    web = subprocess.Popen([sys.executable, "-c", "from tricktable.cli import main; main()", "web",
+                            "--broker", f"mqtt://127.0.0.1:{port}", "--port", "0",
+                            "--history", str(history)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           preexec_fn=ctrl_c_default)
+    try:
+        first = web.stdout.readline()
+        assert "without a broker" in first and "replays" in first, first + web.stderr.read()
+        url = re.search(r"http://\S+", first).group(0).rstrip(",")
+        hands = eventually(lambda: _get(f"{url}/api/table/{history.stem}/hands"),
+                           "the scoreboard answering")
+        assert len(hands.json()["hands"]) == 1
+        assert httpx.get(f"{url}/replay/{history.stem}").status_code == 200
+        web.send_signal(signal.SIGINT)
+        out, err = web.communicate(timeout=20)
+    finally:
+        if web.poll() is None:
+            web.kill()
+    assert web.returncode == 0, out + err

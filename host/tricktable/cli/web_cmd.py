@@ -81,7 +81,8 @@ def web(broker: str, ca_file: str | None, prefix: str, host: str, port: int,
                            admin_token=admin_token or None, username=url.username,
                            password=url.password, tls=url.tls, ca_file=ca_file,
                            journal=journal, night=night, histories=list(histories),
-                           club_db=club_db, addresses=addresses, offline=night is not None,
+                           club_db=club_db, addresses=addresses,
+                           offline=night is not None or bool(histories),
                            pairings=phones, https=(tls_cert, tls_key) if tls_cert and tls_key
                            else None, club_ca=club_ca, registry=registry)
     except (BrokerConfigError, JournalError, HistoryError, PlayersError, OSError) as exc:
@@ -90,10 +91,11 @@ def web(broker: str, ca_file: str | None, prefix: str, host: str, port: int,
         if board.connect():
             click.echo(f"scoreboard on {board.url} (broker {url.host}:{url.port}); "
                        "Ctrl-C stops it")
-        else:  # a night over: its pages need no broker
+        else:  # a night over, or hand histories to replay: their pages need no broker
+            served = ("the night's standings, results, TV and hands from its files"
+                      if night is not None else "the hand histories' replays")
             click.echo(f"scoreboard on {board.url}, without a broker (none answered at "
-                       f"{url.host}:{url.port}): the night's standings, results, TV and "
-                       "hands from its files; Ctrl-C stops it")
+                       f"{url.host}:{url.port}): {served}; Ctrl-C stops it")
         for path in histories:
             click.echo(f"replay of {path}: {board.url}/replay/{path.stem}")
         if phones is not None:
