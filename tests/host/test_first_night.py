@@ -77,3 +77,22 @@ def test_up_without_the_deck_registry_stops_at_once_saying_what_to_do(tmp_path):
     assert len(lines) == 1 and "no deck registry" in lines[0] and "club init" in lines[0], \
         up.stderr
     assert took < 5, f"up took {took:.1f} s to give up"
+
+
+def test_up_says_when_it_uses_a_broker_it_did_not_start(tmp_path, mqtt_broker):
+    """Debian's mosquitto left running (docs/club.md, "Setting up"): up uses the broker it
+    finds as it is, so it says so where it would print the boards' `board setup` line, which
+    is for the club's own broker (its TLS port would not be listening)."""
+    ports = free_ports()
+    ports["broker"] = mqtt_broker.port
+    init(tmp_path / "club", ports)
+    up = subprocess.Popen([*CLI, "up", "--club", str(tmp_path / "club" / "club.toml"),
+                           "--data", str(tmp_path / "data")], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        boards = next(line for line in up.stdout if line.startswith("boards:"))
+    finally:
+        os.killpg(up.pid, signal.SIGTERM)
+        up.communicate(timeout=30)
+    assert f"a broker was running at 127.0.0.1:{mqtt_broker.port} before up" in boards, boards
+    assert "board setup" not in boards and "systemctl disable --now mosquitto" in boards

@@ -25,7 +25,15 @@ from tricktable.appliance.settings import (
     default_data_dir,
     load_settings,
 )
-from tricktable.appliance.up import UpError, addresses, boards_entry, check, run, running
+from tricktable.appliance.up import (
+    UpError,
+    addresses,
+    boards_entry,
+    check,
+    existing_broker,
+    run,
+    running,
+)
 
 CLUB_ENV = "TRICKTABLE_CLUB"
 
@@ -58,6 +66,7 @@ def up(club_file: Path, data: Path | None, night: Path | None) -> None:
     settings = settings_of(club_file, data, night)
     try:
         check(settings)
+        found = existing_broker(settings)
     except UpError as exc:
         raise click.ClickException(str(exc)) from None
     creds = credentials.ensure(settings.data)
@@ -67,9 +76,16 @@ def up(club_file: Path, data: Path | None, night: Path | None) -> None:
     for place in addresses(settings):
         click.echo(f"{place.what}: {place.url}")
         click.echo(place.terminal())
-    entry = boards_entry(settings)
-    click.echo(f"boards (when up starts the broker): tricktable board setup --broker {entry.url}"
-               + (f" --ca-file {entry.ca}" if entry.ca else "  (plain MQTT: host.tls = false)"))
+    if found:  # not the club's broker up makes: its users, ACL and TLS are its own
+        click.echo(f"boards: a broker was running at {settings.broker.host}:"
+                   f"{settings.broker.port} before up and up uses it as it is, not with the "
+                   "club's users and the boards' TLS: set the boards up for that broker, or stop "
+                   "it (a distribution's mosquitto: `systemctl disable --now mosquitto`) and up "
+                   "starts the club's own")
+    else:
+        entry = boards_entry(settings)
+        click.echo(f"boards: tricktable board setup --broker {entry.url}"
+                   + (f" --ca-file {entry.ca}" if entry.ca else "  (plain MQTT: host.tls = false)"))
     if settings.night is not None:  # the token itself is never printed: stdout is kept in
         # the system journal, which others may read
         click.echo(f"the console's token is in {creds.console_token_file} (readable by "
