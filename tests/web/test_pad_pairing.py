@@ -145,3 +145,17 @@ def test_the_console_pairs_phones_only_knowing_the_seat_pages_address(tmp_path):
                                        str(tmp_path / "phones.sqlite")],
                                 env={"TRICKTABLE_ADMIN_TOKEN": "x"})
     assert result.exit_code == 2 and "--phones needs --pad-url" in result.output
+
+
+def test_a_director_signed_in_on_the_console_needs_no_second_sign_in(browser, table):
+    """The console (console.js) keeps the token and the director's name in the tab's
+    sessionStorage; its /phones page, opened in that tab, takes them: the seats show at once,
+    not the sign-in form again."""
+    page = browser.new_page()
+    page.goto(f"{table.web.url}/")
+    page.evaluate("([token, by]) => { sessionStorage.setItem('token', token); "
+                  "sessionStorage.setItem('by', by); }", [ADMIN_TOKEN, "Dana"])
+    page.goto(f"{table.web.url}/phones")
+    page.wait_for_selector("#seats tr[data-seat='0']", timeout=WAIT * 1000)
+    assert page.locator("#signin").is_hidden()
+    page.close()

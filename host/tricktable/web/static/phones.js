@@ -3,7 +3,9 @@
 "use strict";
 
 let token = sessionStorage.getItem("token") || "";
-let by = localStorage.getItem("director") || "";
+// The console's sign-in (console.js: the token and the name in this tab's sessionStorage)
+// signs the director in here too: the console serves this page beside its own.
+let by = localStorage.getItem("director") || sessionStorage.getItem("by") || "";
 const $ = (id) => document.getElementById(id);
 
 async function call(path, body) {
