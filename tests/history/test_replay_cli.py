@@ -25,3 +25,11 @@ def test_replay_marks_the_revoke_and_the_card_that_proved_it() -> None:
             "played hearts in trick 4); the proof: QH") in text
     assert "score: Ann & Cy -18 (-18), Bob & Di 6 (+6)" in text
     assert "ORDER_UP" not in text and "PASS" not in text
+
+
+def test_replay_names_the_winning_side_in_words_that_fit_a_pair() -> None:
+    game = REVOKE.with_name("bid-euchre-game.txt")
+    out = CliRunner().invoke(main, ["replay", str(game)], env={"COLUMNS": "200"})
+    assert out.exit_code == 0, out.output
+    last = out.output.strip().splitlines()[-1]
+    assert last.startswith("game over: ") and " wins" not in last, last

@@ -131,7 +131,7 @@ def _replay_game(console: Console, path: str, record: GameRecord, only: int | No
             _print_hand(console, view, players, sides)
     if st.game_over:
         winner = "nobody" if st.winner is None else sides[st.winner]
-        console.print(f"\n[bold]game over[/]: {winner} wins")
+        console.print(f"\n[bold]game over[/]: won by {winner}")  # "Bob & Di" is two people
 
 
 @click.command("verify")
