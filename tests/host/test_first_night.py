@@ -14,6 +14,7 @@ import sys
 import time
 
 import httpx
+from tricktable.appliance import credentials
 from upkit import listen_port
 from waiting import eventually
 
@@ -96,3 +97,21 @@ def test_up_says_when_it_uses_a_broker_it_did_not_start(tmp_path, mqtt_broker):
         up.communicate(timeout=30)
     assert f"a broker was running at 127.0.0.1:{mqtt_broker.port} before up" in boards, boards
     assert "board setup" not in boards and "systemctl disable --now mosquitto" in boards
+
+
+def test_the_doctor_stops_a_night_on_a_broker_that_checks_no_password(tmp_path, mqtt_broker):
+    """Such a broker (here the tests' own, anonymous) lets the watch user in and a made-up
+    password too: anyone who reaches it could speak for the boards, so the doctor's broker
+    line fails. Its control: up's own broker refuses the made-up password
+    (tests/host/test_up_ports.py, the squatter's test)."""
+    ports = free_ports()
+    ports["broker"] = mqtt_broker.port
+    init(tmp_path / "club", ports)
+    credentials.ensure(tmp_path / "data")  # as up makes them
+    done = subprocess.run([*CLI, "doctor", "--club", str(tmp_path / "club" / "club.toml"),
+                           "--data", str(tmp_path / "data")],
+                          capture_output=True, text=True, timeout=120)
+    broker = next((line for line in done.stdout.splitlines() if " broker " in line), "")
+    assert done.returncode == 1 and broker.startswith(
+        f"✗ broker mqtt://127.0.0.1:{mqtt_broker.port} lets in a password nobody was given: "
+        "it checks no password"), done.stdout + done.stderr

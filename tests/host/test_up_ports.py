@@ -114,8 +114,8 @@ def test_with_the_ports_free_up_starts_its_own_broker_and_every_part_and_keeps_d
 def test_the_doctor_sends_no_password_to_a_squatter_on_the_broker_port(club):
     club.start()  # the control: with up's own broker, the doctor's broker line passes
     done = club.command("doctor", "--club", str(club.tmp / "club.toml"), "--data", str(club.data))
-    assert f"✓ broker mqtt://127.0.0.1:{club.port} answers to tricktable-watch" in done.stdout, \
-        done.stdout
+    assert f"✓ broker mqtt://127.0.0.1:{club.port} answers to tricktable-watch and refuses a " \
+           "wrong password" in done.stdout, done.stdout
     club.stop()
     with Squatter("127.0.0.1", club.port) as squatter:
         done = club.command("doctor", "--club", str(club.tmp / "club.toml"), "--data",

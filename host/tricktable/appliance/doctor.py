@@ -4,7 +4,9 @@ in words, and whether a failure would stop the night.
 ``examine(settings, creds)`` checks, against the running ``up`` (or the club's own broker): the
 broker, vouched for as ``up`` vouches for it (no password goes to a listener another user
 holds), answers to the read-only ``tricktable-watch`` user (never a running part's user: the
-broker binds client ids to users); the TLS listener ``up``'s broker gives the boards answers
+broker binds client ids to users) and refuses a user with a made-up password (a broker that
+checks no password, a distribution's mosquitto left running, lets anyone speak for the
+boards); the TLS listener ``up``'s broker gives the boards answers
 with a certificate of the club's CA for the boards' address; every board of the club file has a
 retained status that says it is online, runs the club's firmware (``host.firmware``), has no
 update refused or rolled back (a bundle whose signature or hash it refused), shares its id with
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import secrets
 import shutil
 import socket
 import ssl
@@ -41,7 +44,7 @@ from tricktable.clubfile import TableConfig
 from tricktable.deckkit.decks import DeckCheck, Registry, RegistryError
 from tricktable.fleet.health import flags
 from tricktable.mqtt.client import new_client, start_client, stop_client
-from tricktable.mqtt.url import BrokerConfigError
+from tricktable.mqtt.url import BrokerConfigError, BrokerURL
 from tricktable.protocol import (
     MAX_STATUS_MESSAGE,
     BoardStatus,
@@ -55,6 +58,7 @@ from tricktable.web.pairings import seat_words, table_words
 
 WEAK_RSSI_DBM = -80  # below this a board's Wi-Fi drops plays now and then
 WAIT_S = 5.0
+STRANGER = "tricktable-doctor-stranger"  # no broker of the club's has this user
 
 
 @dataclass(frozen=True)
@@ -124,7 +128,39 @@ def _statuses(settings: Settings, creds: Credentials) -> tuple[Check, dict[str, 
         threading.Event().wait(0.5)  # the retained statuses follow the subscription at once
     finally:
         stop_client(client)
-    return Check(True, f"broker {where} answers to {WATCH_USER}"), dict(statuses)
+    if _lets_in(url, STRANGER, secrets.token_hex(16)):  # the watch user is the positive control
+        return Check(False, f"broker {where} lets in a password nobody was given", "it checks "
+                     "no password, so anyone who reaches it can speak for the boards and "
+                     "the host: stop that broker (a distribution's mosquitto: `systemctl "
+                     "disable --now mosquitto`) and let `tricktable up` start the club's "
+                     "own"), dict(statuses)
+    return Check(True, f"broker {where} answers to {WATCH_USER} and refuses a wrong "
+                 "password"), dict(statuses)
+
+
+def _lets_in(url: BrokerURL, username: str, password: str) -> bool:
+    """Whether the broker at ``url`` accepts ``username`` with ``password`` (no answer in
+    time counts as refused)."""
+    answered = threading.Event()
+    accepted: list[bool] = []
+
+    def connected(_c: mqtt.Client, _u: object, _f: object, reason: mqtt.ReasonCode,
+                  _p: object = None) -> None:
+        accepted.append(not reason.is_failure)
+        answered.set()
+
+    client = new_client(dataclasses.replace(url, username=username, password=password),
+                        client_id=f"{username}-{secrets.token_hex(4)}")
+    client.on_connect = connected
+    try:
+        start_client(client, url, keepalive=10)
+    except OSError:
+        return False
+    try:
+        answered.wait(WAIT_S)
+    finally:
+        stop_client(client)
+    return accepted == [True]
 
 
 def _seats(table: TableConfig) -> list[Check]:
