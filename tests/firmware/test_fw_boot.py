@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from fwkit import FIRMWARE, HostSide, MicroPython, mpy_cross
-from tricktable.provision.rawrepl import RawREPL
+from tricktable.provision.rawrepl import BoardError, RawREPL
 from usbboard import USBBoard
 from waiting import eventually
 
@@ -97,6 +97,15 @@ def test_a_soft_reset_at_the_repl_never_lets_the_watchdog_bite(
     try:
         host.wait(lambda: host.statuses.get("north", {}).get("online"),
                   f"north online; it printed {bytes(board.output)!r}")
+        # One Ctrl-C stops the firmware (setup's own Ctrl-Cs on a running board: the test
+        # before), and the board's prompt is awaited: the tool's Ctrl-Cs then reach the REPL
+        # as keys. Sent while a loaded board was still stopping, they were SIGINTs to the
+        # unix port, which raises KeyboardInterrupt at once wherever its thread is (a
+        # collection left locked) and, once main.py has ended and before its REPL has the
+        # terminal, exits on it: the raw REPL never answered.
+        board.type(b"\x03")
+        eventually(lambda: b"tricktable: stopped" in board.output
+                   and bytes(board.output).endswith(b">>> "), "the board stopped at its REPL")
         with RawREPL(board.port) as repl:
             repl.exec("import virtual\nvirtual.soft_reset()")  # as mpremote's Ctrl-D
 
@@ -107,8 +116,11 @@ def test_a_soft_reset_at_the_repl_never_lets_the_watchdog_bite(
             # 4 feeds a second apart: past the 3 s watchdog with the timers of before gone
             eventually(lambda: fed() >= first + 4, "the watchdog fed after the soft reset",
                        every=0.25)
-        assert b"watchdog reset" not in board.output, bytes(board.output)
-        assert board.proc.poll() is None, bytes(board.output)
+        assert b"watchdog reset" not in board.output, "the watchdog bit"
+        assert board.proc.poll() is None, "the board's process ended"
+    except (AssertionError, BoardError) as exc:
+        raise AssertionError(f"{exc}\n--- board (exit {board.proc.poll()}) ---\n"
+                             f"{bytes(board.output).decode(errors='replace')}") from None
     finally:
         board.close()
         host.close()

@@ -65,6 +65,10 @@ class USBBoard:
                     self.output += data
                 os.write(pairs[fd], data)
 
+    def type(self, keys: bytes) -> None:
+        """Keys typed at a serial console on the host's end of the cable."""
+        os.write(self.board_master, keys)
+
     def pull_cable(self) -> None:
         """The board loses power mid-whatever: its process ends at once."""
         self.proc.kill()

@@ -260,10 +260,15 @@ class Host:
         self.boards = [Board(port, prefix, f"t1-{s}") for s in SEATS]
         self.topics = self.observer.topics
 
-    def _start_service(self) -> None:
+    def _start_service(self, hold_s: float | None = None) -> None:
+        """Start the service on the journal; ``hold_s``: how long it holds a kept play not yet
+        in turn (serve.held), set before it connects, as the broker hands it the plays it kept
+        for the host's session at once."""
         self.journal = Journal(self.journal_path)
         self.service = Service(self.club, self.journal, self.registry,
                                BrokerURL("127.0.0.1", self.port), client_id=f"host-{self.prefix}")
+        if hold_s is not None:
+            self.service.held.hold_s = hold_s
         self.service.start()
         assert self.service.connected.wait(10)
 
