@@ -11,7 +11,7 @@
   words, for a mis-scan), the finished games' hands, the bell (and when it rang), and the
   audit log (newest first, refusals too), read from the night file that
   ``serve --night`` keeps; ``host_running``: the tables' host has said it runs (the page
-  says so when it does not). Once the night is over, each table as its last game left it.
+  says so when it does not); ``phones``: the console serves the phones page (its link shows). Once the night is over, each table as its last game left it.
 - ``GET /api/console/choices/{table}/{at}``: what the ``at``-th action of the table's game
   this round could have been (same kind, same seat, allowed then), in words: the console's
   card and bid picker.
@@ -145,7 +145,8 @@ def create_console(feed: Feed, token: str, night: Path, journal: Path | None,
         with feed.lock:
             phases = {t["table"]: t for t in feed.club.summary()}
             host = feed.club.host
-        running = {"host_running": host is not None and host.online}
+        running = {"host_running": host is not None and host.online,
+                   "phones": pairings is not None}
         if journal is None:
             return night_console(data, None, phases) | running
         opened = Journal(journal, readonly=True)
