@@ -15,7 +15,7 @@
 - ``GET /api/console/choices/{table}/{at}``: what the ``at``-th action of the table's game
   this round could have been (same kind, same seat, allowed then), in words: the console's
   card and bid picker.
-- ``GET /api/players/names``: empty (the console links no player pages; ``app.js`` asks).
+- ``GET /api/players/names``: ``privacy.NO_CLUB`` (the console links no player pages; ``app.js`` asks).
 - ``POST /api/console/command`` ``{"cmd", "args", "by"}``: one correction, sent to the night
   over MQTT (``console_link.NightLink``) and answered with the night's verdict: 200 and the
   audit entry, or 400 and the reason (nothing changed).
@@ -54,6 +54,7 @@ from tricktable.web.fleet_routes import fleet_routes
 from tricktable.web.guard import SecurityHeaders, admin_auth, admin_only
 from tricktable.web.pad_routes import pairing_routes
 from tricktable.web.pairings import PairingStore
+from tricktable.web.privacy import NO_CLUB
 from tricktable.web.responses import STATIC, error, page
 
 
@@ -217,7 +218,7 @@ def create_console(feed: Feed, token: str, night: Path, journal: Path | None,
         Route("/api/console", api_console),
         Route("/api/console/command", api_command, methods=["POST"]),
         Route("/api/console/choices/{table}/{at:int}", api_choices),
-        Route("/api/players/names", lambda _r: JSONResponse({"players": {}})),
+        NO_CLUB,
         *fleet_routes(feed),
         *(pairing_routes(feed, pairings, lambda _r: pad_url or "/pad")
           if pairings is not None else []),
