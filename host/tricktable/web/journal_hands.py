@@ -32,7 +32,8 @@ from tricktable.serve.journal import Journal
 from tricktable.web.replay_analysis import game_analysis
 from tricktable.web.single_dummy import ESTIMATES
 
-__all__ = ["JournalHands", "HistoryFiles", "file_hands", "hand_line", "MAX_UPLOAD"]
+__all__ = ["JournalHands", "HistoryFiles", "file_hands", "hand_line", "night_record",
+           "MAX_UPLOAD"]
 
 MAX_UPLOAD = 2_000_000
 """The largest hand-history file the replay page accepts (bytes)."""
@@ -80,11 +81,7 @@ class JournalHands:
                     for game in games]
 
     def _named(self, table: str, game: int, record: GameRecord) -> GameRecord:
-        """``record`` with the night's players of its game (the names the tallies credit)."""
-        of = self.night(table, game) if self.night is not None else None
-        if of is None or len(of["players"]) != len(record.players):
-            return record
-        return replace(record, config={**record.config, "players": of["players"]})
+        return night_record(record, self.night(table, game) if self.night is not None else None)
 
     def _of_night(self, table: str, hand: dict[str, Any]) -> dict[str, Any]:
         """``hand`` with its game of the night and what the director corrected in it."""
@@ -93,6 +90,14 @@ class JournalHands:
             return hand
         return {**hand, "night_game": of["round"],
                 "corrected": of["corrected"].get(hand["hand"])}
+
+
+def night_record(record: GameRecord, of: dict[str, Any] | None) -> GameRecord:
+    """``record`` with the night's players of its game (the names the tallies credit), given
+    ``of``, what ``NightFile.game_of`` says of that game (None: ``record`` as it is)."""
+    if of is None or len(of["players"]) != len(record.players):
+        return record
+    return replace(record, config={**record.config, "players": of["players"]})
 
 
 class HistoryFiles:
