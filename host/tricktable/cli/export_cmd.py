@@ -28,7 +28,6 @@ from tricktable.history.egn import write_egn
 from tricktable.players import ClubDB, Players, PlayersError
 from tricktable.protocol import natural_key
 from tricktable.serve.journal import Journal, JournalError
-from tricktable.web.journal_hands import night_record
 from tricktable.web.night import NightFile
 
 
@@ -111,7 +110,7 @@ def _games(journal: Journal, tables: list[str], night: NightFile | None) -> list
 def _record(journal: Journal, table: str, played: int, number: int,
             of: dict[str, Any] | None) -> GameRecord:
     """The journal's game ``played`` of ``table`` as game ``number``, as the night has it."""
-    record = night_record(journal.history(table, played), of)
+    record = journal.history(table, played, of["players"] if of is not None else None)
     record.tags["Round"] = str(number)
     if of is not None and of["corrected"]:
         record.tags["Corrected"] = "; ".join(f"hand {hand} {what}" for hand, what

@@ -19,7 +19,6 @@ out in the background (``web.single_dummy``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +31,7 @@ from tricktable.serve.journal import Journal
 from tricktable.web.replay_analysis import game_analysis
 from tricktable.web.single_dummy import ESTIMATES
 
-__all__ = ["JournalHands", "HistoryFiles", "file_hands", "hand_line", "night_record",
-           "MAX_UPLOAD"]
+__all__ = ["JournalHands", "HistoryFiles", "file_hands", "hand_line", "MAX_UPLOAD"]
 
 MAX_UPLOAD = 2_000_000
 """The largest hand-history file the replay page accepts (bytes)."""
@@ -77,11 +75,13 @@ class JournalHands:
         with Journal(self.path, readonly=True) as journal:
             games = [g.game for g in journal.games(table)
                      if only_game is None or g.game == only_game]
-            return [(game, self._named(table, game, journal.history(table, game)))
+            return [(game, journal.history(table, game, self._players(table, game)))
                     for game in games]
 
-    def _named(self, table: str, game: int, record: GameRecord) -> GameRecord:
-        return night_record(record, self.night(table, game) if self.night is not None else None)
+    def _players(self, table: str, game: int) -> list[str] | None:
+        """The night's players of its game (the names the tallies credit), if a night's."""
+        of = self.night(table, game) if self.night is not None else None
+        return None if of is None else of["players"]
 
     def _of_night(self, table: str, hand: dict[str, Any]) -> dict[str, Any]:
         """``hand`` with its game of the night and what the director corrected in it."""
@@ -90,14 +90,6 @@ class JournalHands:
             return hand
         return {**hand, "night_game": of["round"],
                 "corrected": of["corrected"].get(hand["hand"])}
-
-
-def night_record(record: GameRecord, of: dict[str, Any] | None) -> GameRecord:
-    """``record`` with the night's players of its game (the names the tallies credit), given
-    ``of``, what ``NightFile.game_of`` says of that game (None: ``record`` as it is)."""
-    if of is None or len(of["players"]) != len(record.players):
-        return record
-    return replace(record, config={**record.config, "players": of["players"]})
 
 
 class HistoryFiles:
