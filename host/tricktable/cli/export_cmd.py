@@ -63,7 +63,7 @@ def export(journal_path: Path, tables: tuple[str, ...], game: int | None, fmt: s
         night = NightFile(night_path) if night_path is not None else None
         if night is not None and night.tournament() is None:
             raise click.ClickException(f"{night_path}: {night.view().get('error')}")
-        chosen = [c for c in _games(journal, tables or journal.tables(), night)
+        chosen = [c for c in _games(journal, list(tables) or journal.tables(), night)
                   if game is None or c[2] == game]
         if not chosen:
             raise click.ClickException(f"no game matches in {journal_path}")
