@@ -26,6 +26,7 @@ from tricktable.club.signs import parse_move_line
 from tricktable.club.tournament import ProgressiveTournament
 from tricktable.demo.runner import Demo, DemoConfig
 from tricktable.engine.actions import action_from_json
+from tricktable.history import load, verify
 from tricktable.serve.journal import Journal
 from tricktable.web.server import Scoreboard
 from waiting import eventually
@@ -114,6 +115,23 @@ def test_a_whole_night_plays_itself_on_the_live_tables(tmp_path: Path) -> None:
             left = next(t for t in night.games[game - 2].seating if name in t)
             assert board == f"t{night.games[game - 2].seating.index(left) + 1}-display"
             assert [m[0] for m in moves if m] == [p.upper() for p in left]
+
+    # the night's hand histories: game n of the night is t{table}-game{n} with [Round "n"]
+    # and the night's players; the club file's game each table started with, in which nobody
+    # played (the night replaced it), is no game to export
+    for extra in ([], ["--night", str(demo.night_path)]):
+        out = tmp_path / f"export{len(extra)}"
+        result = CliRunner().invoke(main, ["export", str(demo.journal_path), "--out", str(out),
+                                           *extra])
+        assert result.exit_code == 0, result.output
+        assert sorted(p.name for p in out.iterdir()) == sorted(
+            f"t{t}-game{g}.txt" for t in range(1, TABLES + 1) for g in range(1, ROUNDS + 1))
+        for game in night.games:
+            for number, seating in enumerate(game.seating, 1):
+                record = load(str(out / f"t{number}-game{game.number}.txt"))
+                assert record.tags["Round"] == str(game.number)
+                assert record.players == list(seating)
+                assert verify(record) == []
 
 
 def test_demo_night_is_one_flag_with_its_rounds_and_hands() -> None:

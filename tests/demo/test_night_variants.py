@@ -18,7 +18,9 @@ import random
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from demo_runs import played_to_end
+from tricktable.cli import main
 from tricktable.club.audit import round_hands, unrecorded
 from tricktable.club.journal_hands import hands_and_rest
 from tricktable.club.live import FRESH, NEW_GAME_ID
@@ -27,6 +29,7 @@ from tricktable.club.store import load_night
 from tricktable.demo.runner import DemoConfig, DemoError
 from tricktable.engine import Engine
 from tricktable.engine.actions import Deal, Pass
+from tricktable.history import load
 from tricktable.league.club_feed import night_round
 from tricktable.serve.journal import Journal
 from tricktable.sim import room as room_module
@@ -103,7 +106,16 @@ def test_a_countdown_over_before_the_bell_starts_a_fresh_game_on_the_same_tally(
         games = [g for g in journal.games("t1") if g.game > 1]
         assert len(games) >= 2, "no game of the night ended before the bell"
         assert round_hands(journal, ["t1"])[1][0] == list(night.games[0].hands[0])
+        played = [g for g in games if g.actions]
     assert len(night.games[0].hands[0]) == 4
+    # exported, each is game 1 of the night: t1-game1, then the fresh ones t1-game1-2, ...
+    out = tmp_path / "histories"
+    result = CliRunner().invoke(main, ["export", str(journal_path), "--night", str(night_path),
+                                       "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        ["t1-game1.txt", *(f"t1-game1-{n}.txt" for n in range(2, len(played) + 1))])
+    assert all(load(str(p)).tags["Round"] == "1" for p in out.iterdir())
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

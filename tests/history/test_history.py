@@ -246,3 +246,14 @@ def test_partly_scanned_deal_is_written_with_dashes() -> None:
     assert "Ann: AS KS - - - -\nBob: - - - - - -\nCy: 9H - - - - -\n" in text
     again = read_text(text)
     assert Engine.replay(again.config, again.actions()).public_state() == eng.public_state()
+
+
+def test_verify_says_a_game_nobody_played_has_nothing_to_verify(tmp_path: Path) -> None:
+    """A game dealt to but never bid or played in (its one hand has no action) is not
+    "1 hand(s) verified": nothing in it was checked."""
+    path = tmp_path / "empty.txt"
+    path.write_text(write_text(record_from_engine(Engine.new("bid-euchre", players=PLAYERS))))
+    result = CliRunner().invoke(main, ["verify", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "hand(s) verified" not in result.output
+    assert "no hand was played, nothing to verify" in result.output

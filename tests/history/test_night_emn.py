@@ -83,4 +83,4 @@ def test_a_night_egn_cannot_hold_is_refused_in_one_line(
     assert out.output == ("Error: EMN holds Euchre nights only; table t1 plays bid-euchre, "
                           "which EGN cannot express\n")
     out = CliRunner().invoke(main, ["export", str(demo.journal_path), "--format", "emn"])
-    assert out.exit_code == 2 and "--format emn and --night go together" in out.output
+    assert out.exit_code == 2 and "--format emn needs --night" in out.output

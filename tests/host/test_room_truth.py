@@ -15,10 +15,13 @@ import time
 import httpx
 import pytest
 from browsing import chromium, needs_chromium
+from click.testing import CliRunner
 from playwright.sync_api import Page, expect
 from test_console_night import first_hand, open_room  # noqa: F401 (a fixture)
+from tricktable.cli import main
 from tricktable.club.movement import SEAT_WORDS
 from tricktable.club.store import load_night
+from tricktable.history import read_text
 from tricktable.protocol import Topics
 from tricktable.serve.journal import Journal
 from tricktable.serve.service import BrokerURL
@@ -218,6 +221,15 @@ def test_every_public_view_shows_the_night_after_a_correction(
             assert hand["seats"] == names and hand["night_game"] == 1
             if correction == "void":
                 assert hand["corrected"].startswith("voided by the director")
+            # the hand history of the night's game 1 at table 1 reads the night the same way
+            exported = CliRunner().invoke(main, [
+                "export", str(tmp_path / "journal.sqlite"), "--night", str(tmp_path / "night.json"),
+                "--table", "t1", "--game", "1"])
+            assert exported.exit_code == 0, exported.output
+            record = read_text(exported.output)
+            assert record.players == names and record.tags["Round"] == "1"
+            if correction == "void":
+                assert record.tags["Corrected"].startswith("hand 1 voided by the director")
             desk.screenshot(path=str(shots / f"console-{correction}.png"))
     finally:
         public.stop()

@@ -14,10 +14,12 @@ import paho.mqtt.client as mqtt
 import pytest
 from browsing import needs_chromium
 from playwright.sync_api import Browser, Page, expect
+from tricktable.club import ProgressiveOptions, ProgressiveTournament, save_night
 from tricktable.mqtt.broker import BrokerHandle
 from tricktable.mqtt.url import BrokerURL
 from tricktable.web.console import create_console
 from tricktable.web.console_link import NightLink
+from tricktable.web.pairings import PairingStore
 from tricktable.web.server import Scoreboard
 from waiting import eventually
 from web_fixtures import ADMIN_TOKEN, Publisher
@@ -110,5 +112,38 @@ def test_the_director_console_finds_a_board_by_blinking_it(
         eventually(lambda: feedback, "the board's feedback message")
         assert feedback[0]["topic"].endswith("/board/t2-w/feedback")
         assert httpx.post(f"{console.url}/api/fleet/nobody/blink", headers=auth).status_code == 404
+    finally:
+        console.stop()
+
+
+@pytest.mark.parametrize("phones", [True, False])
+def test_the_console_links_its_fleet_and_phones_pages(
+        mqtt_broker: BrokerHandle, topic_prefix: str, page: Page, tmp_path, phones: bool) -> None:
+    """docs/phones.md sends the director to the console's Phones page: the console links it
+    (when it pairs phones) beside the fleet, and the phones page takes the console's sign-in."""
+    night = ProgressiveTournament.new(["Ann", "Bob", "Cy", "Di"], 1,
+                                      ProgressiveOptions(hands_per_round=1, rounds=1))
+    save_night(night, tmp_path / "night.json")
+    link = NightLink(BrokerURL("127.0.0.1", mqtt_broker.port), topic_prefix)
+    pairings = PairingStore(tmp_path / "phones.sqlite") if phones else None
+    console = Scoreboard(mqtt_broker.host, mqtt_broker.port, port=0, prefix=topic_prefix,
+                         make_app=lambda feed: create_console(
+                             feed, ADMIN_TOKEN, tmp_path / "night.json", None, link,
+                             pairings=pairings, pad_url="https://club.example/pad"))
+    console.start()
+    try:
+        page.goto(console.url)
+        page.fill("#by", "Dana")
+        page.fill("#token", ADMIN_TOKEN)
+        page.click("#signin button")
+        expect(page.locator("#desk")).to_be_visible(timeout=WAIT_MS)
+        expect(page.get_by_role("link", name="Fleet")).to_have_attribute("href", "/fleet")
+        phones_link = page.get_by_role("link", name="Phones")
+        if not phones:
+            expect(phones_link).to_have_count(0)  # no phones page on this console
+            return
+        phones_link.click(timeout=WAIT_MS)
+        expect(page).to_have_url(f"{console.url}/phones")
+        expect(page.locator("#signin")).to_be_hidden(timeout=WAIT_MS)
     finally:
         console.stop()

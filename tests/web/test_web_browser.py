@@ -129,3 +129,22 @@ def test_pages_fit_tv_and_phone_without_sideways_overflow(
             assert overflow <= 0, f"{name} page overflows by {overflow}px at {width}x{height}"
     finally:
         context.close()
+
+
+def test_pages_without_a_club_database_ask_its_names_without_an_error(
+        page: Page, scoreboard: Scoreboard) -> None:
+    """Every page asks ``/api/players/names`` (app.js); a scoreboard without a club database
+    answers it with no players and no club, not a 404 the browser logs as an error, and
+    the pages then link no player and show no leaderboard link."""
+    errors: list[str] = []  # (without a night, /api/standings is a 404 of its own)
+    page.on("response", lambda r: errors.append(f"{r.status} {r.url}")
+            if r.status >= 400 and "/api/players/" in r.url else None)
+    for path in ("/", "/tv", "/seat", "/standings", "/table/1"):
+        with page.expect_response(lambda r: r.url.endswith("/api/players/names"),
+                                  timeout=WAIT_MS) as asked:
+            page.goto(scoreboard.url + path)
+        answer = asked.value
+        assert answer.status == 200 and answer.json() == {"players": {}, "club": False}, path
+        expect(page.locator("[data-needs-club]:visible")).to_have_count(0)
+        assert page.evaluate("document.body.dataset.players") is None, path
+    assert errors == [], errors

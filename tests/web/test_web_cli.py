@@ -136,6 +136,7 @@ def test_web_serves_a_finished_night_without_a_broker(tmp_path) -> None:
         if web.poll() is None:
             web.kill()
     assert web.returncode == 0, out + err
+    assert err.count("serving without a broker") == 1, err  # said once, not per start
 
 
 def _get(url: str) -> httpx.Response | None:
@@ -169,3 +170,4 @@ def test_web_replays_a_hand_history_without_a_broker() -> None:
         if web.poll() is None:
             web.kill()
     assert web.returncode == 0, out + err
+    assert err.count("serving without a broker") == 1, err

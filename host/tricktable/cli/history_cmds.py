@@ -146,8 +146,10 @@ def verify_command(path: str) -> None:
         found += len(diffs)
         if rule := record.tags.get(HOUSE_RULE_TAG):  # the file's play needed a house rule
             click.echo(f"{where}: read with the house rule {rule}")
+        played = sum(1 for hand in record.hands if hand.actions)  # a hand only dealt to: none
         if not diffs:
-            click.echo(f"{where}: {len(record.hands)} hand(s) verified, no differences")
+            click.echo(f"{where}: {played} hand(s) verified, no differences" if played
+                       else f"{where}: no hand was played, nothing to verify")
         for diff in diffs:
             click.echo(f"{where}: {diff}")
     if len(games) > 1:

@@ -428,19 +428,24 @@ class Journal:
         seats = {phone_reader_seat(board, table) for (board,) in rows if board}
         return sorted(s for s in seats if s is not None)
 
-    def history(self, table: str, game: int) -> history.GameRecord:
+    def history(self, table: str, game: int,
+                players: list[str] | None = None) -> history.GameRecord:
         """Game ``game`` of ``table`` as a hand-history record (its live actions replayed),
-        with a ``[Phones]`` tag naming the players whose seat a phone read.
+        with a ``[Phones]`` tag naming the players whose seat a phone read; with ``players``
+        (one a seat: a club night's, after its director's swaps), those in its seats.
 
         KeyError when the journal has no such game."""
         for record in self.games(table):
             if record.game == game:
                 tags = {"Table": table, "Round": str(game)}
                 phones = self.phone_seats(table, game)
-                players = record.setup.get("players") or []
+                setup = record.setup
+                if players is not None and len(players) == len(setup.get("players") or []):
+                    setup = setup | {"players": list(players)}
+                players = setup.get("players") or []
                 if phones and len(players) > max(phones):
                     tags["Phones"] = " | ".join(players[s] for s in phones)
-                return history.capture(record.setup, [action_from_json(a) for a in record.actions],
+                return history.capture(setup, [action_from_json(a) for a in record.actions],
                                        tags)
         raise KeyError(f"the journal has no game {game} on table {table!r}")
 

@@ -34,7 +34,7 @@ from tricktable.web.night import NightFile
 from tricktable.web.pad_relay import PadRelay
 from tricktable.web.pad_routes import pairing_routes, seat_routes
 from tricktable.web.pairings import PairingStore
-from tricktable.web.privacy import Scrub
+from tricktable.web.privacy import NO_CLUB, Scrub
 from tricktable.web.replay_routes import replay_routes
 from tricktable.web.responses import STATIC, page
 from tricktable.web.results import results_routes
@@ -90,7 +90,7 @@ def create_app(feed: Feed, admin_token: str | None = None,
         *(pairing_routes(feed, pairings, lambda r: str(r.base_url).rstrip("/") + "/pad",
                          relay.offline if relay is not None else None)
           if pairings is not None else []),
-        *(club.routes(hub.closing) if club is not None else []),
+        *(club.routes(hub.closing) if club is not None else [NO_CLUB]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [Middleware(SecurityHeaders), admin_auth(admin_token),

@@ -11,11 +11,11 @@
   words, for a mis-scan), the finished games' hands, the bell (and when it rang), and the
   audit log (newest first, refusals too), read from the night file that
   ``serve --night`` keeps; ``host_running``: the tables' host has said it runs (the page
-  says so when it does not). Once the night is over, each table as its last game left it.
+  says so when it does not); ``phones``: the console serves the phones page (its link shows). Once the night is over, each table as its last game left it.
 - ``GET /api/console/choices/{table}/{at}``: what the ``at``-th action of the table's game
   this round could have been (same kind, same seat, allowed then), in words: the console's
   card and bid picker.
-- ``GET /api/players/names``: empty (the console links no player pages; ``app.js`` asks).
+- ``GET /api/players/names``: ``privacy.NO_CLUB`` (the console links no player pages; ``app.js`` asks).
 - ``POST /api/console/command`` ``{"cmd", "args", "by"}``: one correction, sent to the night
   over MQTT (``console_link.NightLink``) and answered with the night's verdict: 200 and the
   audit entry, or 400 and the reason (nothing changed).
@@ -54,6 +54,7 @@ from tricktable.web.fleet_routes import fleet_routes
 from tricktable.web.guard import SecurityHeaders, admin_auth, admin_only
 from tricktable.web.pad_routes import pairing_routes
 from tricktable.web.pairings import PairingStore
+from tricktable.web.privacy import NO_CLUB
 from tricktable.web.responses import STATIC, error, page
 
 
@@ -145,7 +146,8 @@ def create_console(feed: Feed, token: str, night: Path, journal: Path | None,
         with feed.lock:
             phases = {t["table"]: t for t in feed.club.summary()}
             host = feed.club.host
-        running = {"host_running": host is not None and host.online}
+        running = {"host_running": host is not None and host.online,
+                   "phones": pairings is not None}
         if journal is None:
             return night_console(data, None, phases) | running
         opened = Journal(journal, readonly=True)
@@ -216,7 +218,7 @@ def create_console(feed: Feed, token: str, night: Path, journal: Path | None,
         Route("/api/console", api_console),
         Route("/api/console/command", api_command, methods=["POST"]),
         Route("/api/console/choices/{table}/{at:int}", api_choices),
-        Route("/api/players/names", lambda _r: JSONResponse({"players": {}})),
+        NO_CLUB,
         *fleet_routes(feed),
         *(pairing_routes(feed, pairings, lambda _r: pad_url or "/pad")
           if pairings is not None else []),

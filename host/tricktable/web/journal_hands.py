@@ -19,7 +19,6 @@ out in the background (``web.single_dummy``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -76,15 +75,13 @@ class JournalHands:
         with Journal(self.path, readonly=True) as journal:
             games = [g.game for g in journal.games(table)
                      if only_game is None or g.game == only_game]
-            return [(game, self._named(table, game, journal.history(table, game)))
+            return [(game, journal.history(table, game, self._players(table, game)))
                     for game in games]
 
-    def _named(self, table: str, game: int, record: GameRecord) -> GameRecord:
-        """``record`` with the night's players of its game (the names the tallies credit)."""
+    def _players(self, table: str, game: int) -> list[str] | None:
+        """The night's players of its game (the names the tallies credit), if a night's."""
         of = self.night(table, game) if self.night is not None else None
-        if of is None or len(of["players"]) != len(record.players):
-            return record
-        return replace(record, config={**record.config, "players": of["players"]})
+        return None if of is None else of["players"]
 
     def _of_night(self, table: str, hand: dict[str, Any]) -> dict[str, Any]:
         """``hand`` with its game of the night and what the director corrected in it."""

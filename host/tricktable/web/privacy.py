@@ -8,7 +8,8 @@ hidden), for the pages to link names to player pages; ``pattern`` matches every 
 player was known by. ``Scrub(app, names)`` is the ASGI middleware that replaces those names
 with "Guest" in every JSON answer, event stream and CSV file the app sends (live table views,
 standings, results, statistics, replayed hands alike), so no page has to remember to.
-The season report (HTML) scrubs itself with ``PublicNames.scrub``.
+The season report (HTML) scrubs itself with ``PublicNames.scrub``. ``NO_CLUB`` answers
+``/api/players/names`` on a server without a club database: no names, ``"club": false``.
 """
 
 from __future__ import annotations
@@ -20,15 +21,20 @@ from collections.abc import Callable
 from typing import Any
 
 from starlette.datastructures import MutableHeaders
+from starlette.responses import JSONResponse
+from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tricktable.players import GUEST
 from tricktable.players.roster import name_key
 
+NO_CLUB = Route("/api/players/names", lambda _r: JSONResponse({"players": {}, "club": False}))
+"""The player names of a server without a club database: none, so the pages link nobody."""
+
 REFRESH_SECONDS = 1.0
 SCRUBBED_TYPES = ("application/json", "text/event-stream", "text/csv")
 
-__all__ = ["PublicNames", "Scrub"]
+__all__ = ["PublicNames", "Scrub", "NO_CLUB"]
 
 
 class PublicNames:

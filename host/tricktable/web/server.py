@@ -62,6 +62,7 @@ class Scoreboard:
         ``offline``: serve even when no broker answers (a night's pages from its files)."""
         self.offline = offline
         self.live = False  # the feed reached the broker
+        self.without_broker = False  # none answered, and this serves without one
         self.feed = Feed(broker_host, broker_port, prefix, username=username, password=password,
                          tls=tls, ca_file=ca_file)
         if make_app is not None:
@@ -137,7 +138,7 @@ class Scoreboard:
             signal.raise_signal(signalled[0])
 
     def _start_feed(self) -> None:
-        if self.live:
+        if self.live or self.without_broker:  # connect() then start(): tried once, said once
             return
         try:
             self.feed.start()
@@ -145,6 +146,7 @@ class Scoreboard:
         except ConnectionError as exc:
             if self.offline:  # the files still have the night and its hands
                 log.warning("serving without a broker: %s", exc)
+                self.without_broker = True
                 return
             self._sock.close()
             raise

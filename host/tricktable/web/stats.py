@@ -14,7 +14,9 @@ the host keeps writing), on the scoreboard's own app (``web.app``, given ``club_
 - ``/season/{id}`` (``/api/season/{id}``, ``/api/seasons``): the ladder; ``/season/{id}/report``
   the printable season report (also ``tricktable season report``);
 - ``/api/players/names``: each public name (casefolded) and its player's id, for the live
-  pages to link the names they show;
+  pages to link the names they show, and ``"club": true``; without a club database the
+  scoreboard (and the console) answers it with none and ``"club": false`` (``privacy.NO_CLUB``):
+  every page asks, and a page of a club-less scoreboard links no player and no leaderboard;
 - ``/api/stats/stream``: server-sent event ``changed`` whenever the database changes (its
   ``serial``), so the open pages refresh themselves live.
 
@@ -254,7 +256,8 @@ class StatsPages:
             return JSONResponse({"night": night.id, "night_name": night.name, **view})
 
         async def api_names(_request: Request) -> Response:
-            return JSONResponse({"players": await asyncio.to_thread(lambda: self.names.links)})
+            return JSONResponse({"players": await asyncio.to_thread(lambda: self.names.links),
+                                 "club": True})
 
         async def api_seasons(_request: Request) -> Response:
             return JSONResponse({"seasons": await ask(lambda s: [

@@ -39,7 +39,9 @@ async function loadPlayerIds() {
   try {
     const r = await fetch("/api/players/names");
     if (!r.ok) return;
-    playerIds = new Map(Object.entries((await r.json()).players));
+    const names = await r.json();
+    playerIds = new Map(Object.entries(names.players));
+    if (!names.club) return; // no club database: no player pages, no leaderboard
     document.querySelectorAll("[data-needs-club]").forEach((node) => { node.hidden = false; });
     document.body.dataset.players = String(playerIds.size);
   } catch (_) { /* offline: names stay plain until the next read */ }

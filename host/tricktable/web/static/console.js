@@ -166,6 +166,7 @@ function render(v) {
   view = v;
   // no host has said it runs: nothing the director sends can be done (up's log says why)
   $("host-down").hidden = v.host_running !== false;
+  $("phones-link").hidden = !v.phones; // the phones page, when the console pairs phones
   $("round").textContent = `${v.round} of ${v.rounds}`;
   $("bell-state").textContent = v.finished ? "the night is over" : v.bell ? `the bell has rung${v.early ? " (by hand)" : ""}`
     : `${plural(v.hands_left, "hand")} before the bell`;
