@@ -1555,6 +1555,35 @@ static int FN(partner_plan)(Core *c, int leader, int own, const int *holder, con
     return best;
 }
 
+/* The trick the leader's opponents are sure of, with trumps (each beating every other card)
+ * at a table of four with partners opposite, when they hold the second best trump with
+ * another and the leader's side the best: their second best sits right after the best's
+ * holder (it plays after it in every trick it does not lead, and it leads only after its
+ * side has won one) or they hold the third best too ("K behind A", "KQ": DDS's later
+ * tricks). Asked only when they need one trick (want 1) and count none yet (best). rel:
+ * the trumps down to the second or third best (the rest is in the suit lengths, the
+ * bucket). */
+static void FN(behind_best)(Core *c, int leader, const int *want, int *best, Rel *rel) {
+    int t = c->trump_suit, o = c->ours[leader] ? 1 : 0; /* the opponents' team */
+    uint32_t lb = c->left.bits[t];
+    if (!OPPOSITE(c) || TWINS(c) || !c->trumps_win || want[o] != 1 || best[o] || !(lb & (lb - 1)))
+        return;
+    int b1 = 31 - __builtin_clz(lb), a = c->owner[c->by_place[t][b1]];
+    uint32_t r = lb & ~(1u << b1);
+    int k2 = c->by_place[t][31 - __builtin_clz(r)], k = c->owner[k2], low = -1;
+    if (c->ours[a] != c->ours[leader] || c->ours[k] == c->ours[leader] ||
+        __builtin_popcount(c->held[k][t]) < 2)
+        return;
+    r &= ~(1u << (31 - __builtin_clz(r)));
+    if (c->next_seat[a] == k) low = k2;
+    else if (r && c->ours[c->owner[c->by_place[t][31 - __builtin_clz(r)]]] == c->ours[k])
+        low = c->by_place[t][31 - __builtin_clz(r)];
+    if (low < 0) return;
+    best[o] = 1;
+    rel_none(&rel[o]);
+    rel_card(&rel[o], t, c->strength[low]);
+}
+
 /* Tricks each team (the side searched; everyone else) is sure of when leader leads: see
  * Solver's docs ("sure tricks"): the leader's runs it cashes, or a partner's run in a suit
  * the leader can lead to it, the better of the two; the best trumps' run. rel: per team,
@@ -1744,6 +1773,7 @@ static void FN(sure)(Core *c, CS present, int leader, const int *want, int *mine
                 rel_none(&rel[t]);
             }
     }
+    FN(behind_best)(c, leader, want, best, rel);
     *mine_out = best[0];
     *theirs_out = best[1];
 }
