@@ -2039,9 +2039,12 @@ static void FN(extend_groups)(Core *c, Rel *rel, const int *moves, int nmoves, C
 }
 
 /* A trick start (seat to lead, more than one card each) answered without a search: by a
- * stored result, or by the sure tricks of one team. 1 or 0 (and what it depended on in rel),
- * or -1 (bkey and key: the start's bucket and key, *where its index as tt_lookup's; *lead: a
- * lead that settled a test there, or 0). */
+ * stored result, or by the sure tricks of one team (then stored with what they depend on,
+ * fewer cards than a search's result there often does: a later trick start like it is
+ * answered by the table, without counting them again, and its parents' results depend on
+ * fewer cards). 1 or 0 (and what it depended on in rel), -1 (bkey and key: the start's
+ * bucket and key, *where its index as tt_lookup's; *lead: a lead that settled a test
+ * there, or 0), or -2: out of memory. */
 static int FN(settled)(Core *c, int need, CS present, int seat, int restricted, uint64_t *bkey,
                    int64_t *where, uint64_t *key, Rel *rel, uint16_t *lead) {
     FN(bucket_key)(c, seat, restricted, bkey);
@@ -2053,10 +2056,14 @@ static int FN(settled)(Core *c, int need, CS present, int seat, int restricted, 
     Rel counted[2];
     int want[2] = {need, cs_popcount(c->hands[seat]) - need + 1};
     FN(sure)(c, present, seat, want, &mine, &theirs, counted);
-    if (mine >= need) { *rel = counted[0]; return 1; }
-    if (cs_popcount(c->hands[seat]) - theirs < need) { *rel = counted[1]; return 0; }
-    rel_none(rel);
-    return -1;
+    r = mine >= need ? 1 : cs_popcount(c->hands[seat]) - theirs < need ? 0 : -1;
+    if (r < 0) {
+        rel_none(rel);
+        return -1;
+    }
+    *rel = counted[!r];
+    if (!restricted && FN(tt_store)(c, bkey, *where, key, rel, r, need, 0) < 0) return -2;
+    return r;
 }
 
 /* The best key of the cards seat may play to a trick led in suit led (its cards of the suit,
@@ -2261,6 +2268,10 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
         }
         restricted = RESTRICTS(c) && !c->free;
         int r = FN(settled)(c, need, present, seat, restricted, bkey, &where, key, rel, &lead);
+        if (r == -2) {
+            PyErr_NoMemory();
+            return -1;
+        }
         if (r >= 0) return r;
         legal = hand;
         if (restricted) {
