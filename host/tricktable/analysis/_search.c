@@ -1555,27 +1555,28 @@ static int FN(partner_plan)(Core *c, int leader, int own, const int *holder, con
     return best;
 }
 
-/* The trick the leader's opponents are sure of, with trumps (each beating every other card)
- * at a table of four with partners opposite, when they hold the second best trump with
- * another and the leader's side the best: their second best sits right after the best's
- * holder (it plays after it in every trick it does not lead, and it leads only after its
- * side has won one) or they hold the third best too ("K behind A", "KQ": DDS's later
- * tricks). Asked only when they need one trick (want 1) and count none yet (best). rel:
- * the trumps down to the second or third best (the rest is in the suit lengths, the
- * bucket). */
+/* The trick a team is sure of with trumps (each beating every other card) at a table of
+ * four with partners opposite, when it holds the second best trump with another and the
+ * other team the best: its second best sits right after the best's holder (it plays after
+ * it in every trick it does not lead, and it leads only once its side has won a trick: so
+ * not the leader) or it holds the third best too (the best takes one of them at most):
+ * "K behind A", "KQ", DDS's later tricks. Asked only of a team that needs one trick (want
+ * 1) and counts none yet (best). rel: the trumps down to the second or third best (the
+ * rest is in the suit lengths, the bucket). */
 static void FN(behind_best)(Core *c, int leader, const int *want, int *best, Rel *rel) {
-    int t = c->trump_suit, o = c->ours[leader] ? 1 : 0; /* the opponents' team */
+    int t = c->trump_suit;
     uint32_t lb = c->left.bits[t];
-    if (!OPPOSITE(c) || TWINS(c) || !c->trumps_win || want[o] != 1 || best[o] || !(lb & (lb - 1)))
+    if (!OPPOSITE(c) || TWINS(c) || !c->trumps_win || !(lb & (lb - 1)))
         return;
     int b1 = 31 - __builtin_clz(lb), a = c->owner[c->by_place[t][b1]];
     uint32_t r = lb & ~(1u << b1);
     int k2 = c->by_place[t][31 - __builtin_clz(r)], k = c->owner[k2], low = -1;
-    if (c->ours[a] != c->ours[leader] || c->ours[k] == c->ours[leader] ||
+    int o = c->ours[k] ? 0 : 1;
+    if (want[o] != 1 || best[o] || c->ours[a] == c->ours[k] ||
         __builtin_popcount(c->held[k][t]) < 2)
         return;
     r &= ~(1u << (31 - __builtin_clz(r)));
-    if (c->next_seat[a] == k) low = k2;
+    if (c->next_seat[a] == k && k != leader) low = k2;
     else if (r && c->ours[c->owner[c->by_place[t][31 - __builtin_clz(r)]]] == c->ours[k])
         low = c->by_place[t][31 - __builtin_clz(r)];
     if (low < 0) return;
