@@ -1555,6 +1555,36 @@ static int FN(partner_plan)(Core *c, int leader, int own, const int *holder, con
     return best;
 }
 
+/* The trick a team is sure of with trumps (each beating every other card) at a table of
+ * four with partners opposite, when it holds the second best trump with another and the
+ * other team the best: its second best sits right after the best's holder (it plays after
+ * it in every trick it does not lead, and it leads only once its side has won a trick: so
+ * not the leader) or it holds the third best too (the best takes one of them at most):
+ * "K behind A", "KQ", DDS's later tricks. Asked only of a team that needs one trick (want
+ * 1) and counts none yet (best). rel: the trumps down to the second or third best (the
+ * rest is in the suit lengths, the bucket). */
+static void FN(behind_best)(Core *c, int leader, const int *want, int *best, Rel *rel) {
+    int t = c->trump_suit;
+    uint32_t lb = c->left.bits[t];
+    if (!OPPOSITE(c) || TWINS(c) || !c->trumps_win || !(lb & (lb - 1)))
+        return;
+    int b1 = 31 - __builtin_clz(lb), a = c->owner[c->by_place[t][b1]];
+    uint32_t r = lb & ~(1u << b1);
+    int k2 = c->by_place[t][31 - __builtin_clz(r)], k = c->owner[k2], low = -1;
+    int o = c->ours[k] ? 0 : 1;
+    if (want[o] != 1 || best[o] || c->ours[a] == c->ours[k] ||
+        __builtin_popcount(c->held[k][t]) < 2)
+        return;
+    r &= ~(1u << (31 - __builtin_clz(r)));
+    if (c->next_seat[a] == k && k != leader) low = k2;
+    else if (r && c->ours[c->owner[c->by_place[t][31 - __builtin_clz(r)]]] == c->ours[k])
+        low = c->by_place[t][31 - __builtin_clz(r)];
+    if (low < 0) return;
+    best[o] = 1;
+    rel_none(&rel[o]);
+    rel_card(&rel[o], t, c->strength[low]);
+}
+
 /* Tricks each team (the side searched; everyone else) is sure of when leader leads: see
  * Solver's docs ("sure tricks"): the leader's runs it cashes, or a partner's run in a suit
  * the leader can lead to it, the better of the two; the best trumps' run. rel: per team,
@@ -1744,6 +1774,7 @@ static void FN(sure)(Core *c, CS present, int leader, const int *want, int *mine
                 rel_none(&rel[t]);
             }
     }
+    FN(behind_best)(c, leader, want, best, rel);
     *mine_out = best[0];
     *theirs_out = best[1];
 }
@@ -2009,9 +2040,12 @@ static void FN(extend_groups)(Core *c, Rel *rel, const int *moves, int nmoves, C
 }
 
 /* A trick start (seat to lead, more than one card each) answered without a search: by a
- * stored result, or by the sure tricks of one team. 1 or 0 (and what it depended on in rel),
- * or -1 (bkey and key: the start's bucket and key, *where its index as tt_lookup's; *lead: a
- * lead that settled a test there, or 0). */
+ * stored result, or by the sure tricks of one team (then stored with what they depend on,
+ * fewer cards than a search's result there often does: a later trick start like it is
+ * answered by the table, without counting them again, and its parents' results depend on
+ * fewer cards). 1 or 0 (and what it depended on in rel), -1 (bkey and key: the start's
+ * bucket and key, *where its index as tt_lookup's; *lead: a lead that settled a test
+ * there, or 0), or -2: out of memory. */
 static int FN(settled)(Core *c, int need, CS present, int seat, int restricted, uint64_t *bkey,
                    int64_t *where, uint64_t *key, Rel *rel, uint16_t *lead) {
     FN(bucket_key)(c, seat, restricted, bkey);
@@ -2023,10 +2057,14 @@ static int FN(settled)(Core *c, int need, CS present, int seat, int restricted, 
     Rel counted[2];
     int want[2] = {need, cs_popcount(c->hands[seat]) - need + 1};
     FN(sure)(c, present, seat, want, &mine, &theirs, counted);
-    if (mine >= need) { *rel = counted[0]; return 1; }
-    if (cs_popcount(c->hands[seat]) - theirs < need) { *rel = counted[1]; return 0; }
-    rel_none(rel);
-    return -1;
+    r = mine >= need ? 1 : cs_popcount(c->hands[seat]) - theirs < need ? 0 : -1;
+    if (r < 0) {
+        rel_none(rel);
+        return -1;
+    }
+    *rel = counted[!r];
+    if (!restricted && FN(tt_store)(c, bkey, *where, key, rel, r, need, 0) < 0) return -2;
+    return r;
 }
 
 /* The best key of the cards seat may play to a trick led in suit led (its cards of the suit,
@@ -2231,6 +2269,10 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
         }
         restricted = RESTRICTS(c) && !c->free;
         int r = FN(settled)(c, need, present, seat, restricted, bkey, &where, key, rel, &lead);
+        if (r == -2) {
+            PyErr_NoMemory();
+            return -1;
+        }
         if (r >= 0) return r;
         legal = hand;
         if (restricted) {

@@ -31,7 +31,10 @@ one trick at a time from there (the tests near the answer are the costly ones), 
   hand's best cards first, the longer keeping the lead) while the side's cards are above
   the opponents' or they are out of the suit and no opponent can ruff; with no trump in
   any hand, the leader cashes its runs and then leads to a partner who cashes its own (and
-  the cards the leader's runs left the best); a team is sure of its surest hand's count;
+  the cards the leader's runs left the best); with partners opposite, a team holding the
+  second best trump with another, sitting right after the best one's holder or with the
+  third best too, is sure of a trick ("K behind A", "KQ"); a team is sure of its surest
+  hand's count, and a trick start the sure tricks settle is stored in the table;
 - at second hand, a side whose card beats whatever the opponents still to play can play is
   sure of the trick, and its winning hand of its runs after it (with trumps left, as many
   rounds as every opponent holding a trump follows), then, with partners opposite, of its
