@@ -171,6 +171,61 @@ typedef struct {
     uint32_t n, cap;
 } Bucket;
 
+/* Where a Core's buckets keep their entries: blocks of 4 << k entries (a block: the filters,
+ * then the entries), cut from chunks the pool mallocs (each twice the last, up to 4 MB) and
+ * freed together with the Core. A bucket that fills moves to a block twice as big and
+ * leaves its old block for the next bucket of that size (a list per size). Before, each
+ * bucket malloc'd and realloc'd two arrays of its own, and a Core freed them one by one:
+ * thousands of calls for a bridge deal. */
+#define POOL_SIZES 24
+
+typedef struct Chunk {
+    struct Chunk *next;
+} Chunk;
+
+typedef struct {
+    Chunk *chunks;
+    char *at, *end;      /* the free part of the newest chunk */
+    size_t next_chunk;   /* the size of the next chunk */
+    void *spare[POOL_SIZES]; /* per size, blocks left by buckets that grew (a list) */
+} Pool;
+
+static size_t block_bytes(int k) {
+    return ((size_t)4 << k) * (sizeof(uint64_t[2]) + sizeof(PEntry));
+}
+
+/* A block of 4 << k entries. NULL: out of memory. */
+static void *pool_block(Pool *pool, int k) {
+    void *b = pool->spare[k];
+    if (b) {
+        pool->spare[k] = *(void **)b;
+        return b;
+    }
+    size_t bytes = block_bytes(k);
+    if ((size_t)(pool->end - pool->at) < bytes) {
+        size_t size = pool->next_chunk ? pool->next_chunk : (size_t)1 << 16;
+        while (size < bytes + 64) size *= 2;
+        Chunk *chunk = malloc(size);
+        if (!chunk) return NULL;
+        chunk->next = pool->chunks;
+        pool->chunks = chunk;
+        pool->at = (char *)chunk + 64;
+        pool->end = (char *)chunk + size;
+        pool->next_chunk = size < ((size_t)1 << 22) ? 2 * size : size;
+    }
+    b = pool->at;
+    pool->at += bytes;
+    return b;
+}
+
+static void pool_free(Pool *pool) {
+    for (Chunk *chunk = pool->chunks, *next; chunk; chunk = next) {
+        next = chunk->next;
+        free(chunk);
+    }
+    pool->chunks = NULL;
+}
+
 /* -- the core ------------------------------------------------------------------------- */
 
 /* The cards left, as the transposition key sees them: per suit, the places (in the key order
@@ -233,6 +288,7 @@ typedef struct {
     Table tt, leads; /* tt: a bucket per leader, restriction and suit lengths -> entries */
     Bucket *buckets;
     uint32_t nbuckets, capbuckets;
+    Pool pool; /* the buckets' entries */
     /* per suit and count m of its best cards left, the bits of the key that hold them and
      * the tie flag of the card after them */
     uint64_t prefix[NSUITS][MAXSUIT + 1][KEYWORDS];
@@ -353,10 +409,7 @@ static int Core_clear(Core *c) {
 static void Core_dealloc(Core *c) {
     PyObject_GC_UnTrack(c);
     free(c->tt.slots);
-    for (uint32_t i = 0; i < c->nbuckets; i++) {
-        free(c->buckets[i].e);
-        free(c->buckets[i].f);
-    }
+    pool_free(&c->pool);
     free(c->buckets);
     free(c->leads.slots);
     Py_CLEAR(c->ask);
@@ -1955,14 +2008,21 @@ static int FN(tt_store)(Core *c, const uint64_t *bkey, int64_t where, const uint
         }
     }
     if (!e) {
-        if (bucket->n == bucket->cap) {
-            uint32_t cap = bucket->cap ? 2 * bucket->cap : 4;
-            PEntry *more = realloc(bucket->e, cap * sizeof(PEntry));
-            if (!more) return -1;
-            bucket->e = more;
-            uint64_t (*fmore)[2] = realloc(bucket->f, cap * sizeof(*fmore));
-            if (!fmore) return -1;
-            bucket->f = fmore;
+        if (bucket->n == bucket->cap) { /* a block twice as big (pool_block) */
+            int k = bucket->cap ? __builtin_ctz(bucket->cap) - 1 : 0;
+            if (k >= POOL_SIZES) return -1;
+            uint32_t cap = (uint32_t)4 << k;
+            uint64_t (*f)[2] = pool_block(&c->pool, k);
+            if (!f) return -1;
+            PEntry *e = (PEntry *)(f + cap);
+            if (bucket->n) {
+                memcpy(f, bucket->f, bucket->n * sizeof(*f));
+                memcpy(e, bucket->e, bucket->n * sizeof(PEntry));
+                *(void **)bucket->f = c->pool.spare[k - 1];
+                c->pool.spare[k - 1] = bucket->f;
+            }
+            bucket->f = f;
+            bucket->e = e;
             bucket->cap = cap;
         }
         bucket->f[bucket->n][0] = fpat;
