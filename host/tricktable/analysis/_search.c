@@ -144,13 +144,17 @@ static void rel_all(Rel *r) {
     for (int s = 0; s < NSUITS; s++) r->t[s] = INT_MIN;
 }
 
+/* (the minimum written without a branch: which is lower is not predictable) */
 static void rel_merge(Rel *r, const Rel *o) {
-    for (int s = 0; s < NSUITS; s++)
-        if (o->t[s] < r->t[s]) r->t[s] = o->t[s];
+    for (int s = 0; s < NSUITS; s++) {
+        int a = r->t[s], b = o->t[s];
+        r->t[s] = b < a ? b : a;
+    }
 }
 
 static void rel_card(Rel *r, int suit, int strength) {
-    if (strength < r->t[suit]) r->t[suit] = strength;
+    int a = r->t[suit];
+    r->t[suit] = strength < a ? strength : a;
 }
 
 /* A stored result: the trick start's key masked to the relevant cards (pat, mask: Core.prefix's
