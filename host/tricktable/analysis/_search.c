@@ -184,6 +184,7 @@ typedef struct {
 } PEntry;
 
 typedef struct {
+    uint64_t key[KEYWORDS]; /* the bucket's key (bucket_key) */
     PEntry *e;
     uint64_t (*f)[2]; /* per entry, its filter: (sig, sigmask) of filter() */
     uint32_t n, cap;
@@ -303,9 +304,14 @@ typedef struct {
     int finished[NCARDS][3];
     int nfinished, finished_before;
     int free; /* no lead is restricted below this node (the variant's leads_free) */
-    Table tt, leads; /* tt: a bucket per leader, restriction and suit lengths -> entries */
+    Table leads;
+    /* the transposition table: a bucket per leader, restriction and suit lengths, found
+     * through an index of bcap slots (a power of two, at most half of them used), each the
+     * bucket's number + 1 (0: an empty slot) and, in its high half, its key's hash */
     Bucket *buckets;
     uint32_t nbuckets, capbuckets;
+    uint64_t *bslots;
+    size_t bcap;
     Pool pool; /* the buckets' entries */
     /* per suit and count m of its best cards left, the bits of the key that hold them and
      * the tie flag of the card after them */
@@ -333,6 +339,57 @@ typedef struct {
     int killer[MAXSUIT + 1]; /* per cards in hand, the last lead that cut */
     long long nodes, probes, hits;
 } Core;
+
+/* The bucket of key k (its hash h), -1: none (*slot: the empty slot where it would go). */
+static int64_t bucket_find(const Core *c, const uint64_t *k, uint64_t h, size_t *slot) {
+    size_t mask = c->bcap - 1;
+    uint64_t tag = h & ~(uint64_t)0xFFFFFFFF;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        uint64_t v = c->bslots[i];
+        if (!v) {
+            *slot = i;
+            return -1;
+        }
+        if ((v & ~(uint64_t)0xFFFFFFFF) == tag &&
+            !memcmp(c->buckets[(uint32_t)v - 1].key, k, sizeof(c->buckets->key)))
+            return (uint32_t)v - 1;
+    }
+}
+
+/* The bucket of key k, made when there is none. -1: out of memory. */
+static int64_t bucket_add(Core *c, const uint64_t *k) {
+    if (2 * ((size_t)c->nbuckets + 1) > c->bcap) { /* the index twice as big */
+        size_t cap = 2 * c->bcap;
+        uint64_t *slots = calloc(cap, sizeof(uint64_t));
+        if (!slots) return -1;
+        for (uint32_t b = 0; b < c->nbuckets; b++) {
+            uint64_t h = hash_key(c->buckets[b].key);
+            size_t i = h & (cap - 1);
+            while (slots[i]) i = (i + 1) & (cap - 1);
+            slots[i] = (h & ~(uint64_t)0xFFFFFFFF) | (b + 1);
+        }
+        free(c->bslots);
+        c->bslots = slots;
+        c->bcap = cap;
+    }
+    uint64_t h = hash_key(k);
+    size_t slot;
+    int64_t b = bucket_find(c, k, h, &slot);
+    if (b >= 0) return b;
+    if (c->nbuckets == c->capbuckets) {
+        Bucket *more = realloc(c->buckets, 2 * (size_t)c->capbuckets * sizeof(Bucket));
+        if (!more) return -1;
+        c->buckets = more;
+        c->capbuckets *= 2;
+    }
+    Bucket *bucket = &c->buckets[c->nbuckets];
+    memcpy(bucket->key, k, sizeof(bucket->key));
+    bucket->e = NULL;
+    bucket->f = NULL;
+    bucket->n = bucket->cap = 0;
+    c->bslots[slot] = (h & ~(uint64_t)0xFFFFFFFF) | (c->nbuckets + 1);
+    return c->nbuckets++;
+}
 
 static void suit_left(const Core *c, int s, SuitLeft *x) {
     x->kpres = c->left.kpres[s];
@@ -426,7 +483,7 @@ static int Core_clear(Core *c) {
 
 static void Core_dealloc(Core *c) {
     PyObject_GC_UnTrack(c);
-    free(c->tt.slots);
+    free(c->bslots);
     pool_free(&c->pool);
     free(c->buckets);
     free(c->leads.slots);
@@ -701,7 +758,9 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
     size_t cap = pow2_at_least((size_t)popcount(present));
     c->capbuckets = (uint32_t)cap;
     c->buckets = malloc(c->capbuckets * sizeof(Bucket));
-    if (!c->buckets || table_init(&c->tt, 2 * cap) < 0 ||
+    c->bcap = 2 * cap;
+    c->bslots = calloc(c->bcap, sizeof(uint64_t));
+    if (!c->buckets || !c->bslots ||
         table_init(&c->leads, c->restricts ? cap : 1) < 0) {
         PyErr_NoMemory();
         goto fail;
@@ -1953,11 +2012,10 @@ static uint64_t FN(filter)(Core *c, const uint64_t *key) {
  * the index of the start's bucket in c->buckets, -1 when it has none yet. */
 static int FN(tt_lookup)(Core *c, const uint64_t *bkey, const uint64_t *key, int need, Rel *rel,
                      uint16_t *lead, int64_t *where) {
-    int found;
-    Entry *b = table_find(&c->tt, bkey, &found);
-    *where = found ? (int64_t)b->v0 : -1;
-    if (!found) return -1;
-    Bucket *bucket = &c->buckets[b->v0];
+    size_t slot;
+    *where = bucket_find(c, bkey, hash_key(bkey), &slot);
+    if (*where < 0) return -1;
+    Bucket *bucket = &c->buckets[*where];
     uint64_t f = FN(filter)(c, key);
     for (uint32_t i = bucket->n; i-- > 0;) { /* the newest first */
         if ((f & bucket->f[i][1]) != bucket->f[i][0]) continue;
@@ -1994,22 +2052,7 @@ static int FN(tt_store)(Core *c, const uint64_t *bkey, int64_t where, const uint
         for (int w = 0; w < KEYWORDS; w++) mask[w] |= c->prefix[s][m[s]][w];
     }
     for (int w = 0; w < KEYWORDS; w++) pat[w] = key[w] & mask[w];
-    if (where < 0) {
-        int found;
-        Entry *b = table_get(&c->tt, bkey, &found);
-        if (!b) return -1;
-        if (!found) {
-            if (c->nbuckets == c->capbuckets) {
-                Bucket *more = realloc(c->buckets, 2 * (size_t)c->capbuckets * sizeof(Bucket));
-                if (!more) return -1;
-                c->buckets = more;
-                c->capbuckets *= 2;
-            }
-            c->buckets[c->nbuckets] = (Bucket){NULL, NULL, 0, 0};
-            b->v0 = c->nbuckets++;
-        }
-        where = (int64_t)b->v0;
-    }
+    if (where < 0 && (where = bucket_add(c, bkey)) < 0) return -1;
     Bucket *bucket = &c->buckets[where];
     PEntry *e = NULL;
     uint64_t fpat = FN(filter)(c, pat), fmask = FN(filter)(c, mask);
