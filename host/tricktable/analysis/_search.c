@@ -1075,19 +1075,6 @@ static void FN(sort_moves)(int *moves, int (*score)[3], int n) {
     }
 }
 
-/* Stable insertion sort of moves by their weights w, highest first. */
-static void FN(sort_weights)(int *moves, int *w, int n) {
-    for (int i = 1; i < n; i++) {
-        int m = moves[i], x = w[i], j = i - 1;
-        for (; j >= 0 && w[j] < x; j--) {
-            moves[j + 1] = moves[j];
-            w[j + 1] = w[j];
-        }
-        moves[j + 1] = m;
-        w[j + 1] = x;
-    }
-}
-
 /* Winners nobody ruffs (other suits' before trumps), low cards to a partner's winner or to
  * a partner who ruffs (the suit's other cards, when no opponent ruffs), the suits whose best
  * card an opponent holds (low cards first: the high ones are left to win later), the best
@@ -1211,7 +1198,9 @@ static void FN(top_holders)(Core *c, int s, uint32_t left, int *holder) {
     }
 }
 
-static void FN(lead_weights)(Core *c, int seat, int *moves, int n, CS present, int tt_lead) {
+/* The weights (score) of moves at a lead by seat. */
+static void FN(lead_weights)(Core *c, int seat, const int *moves, int n, CS present, int tt_lead,
+                             int *score) {
     int lho = c->next_seat[seat], pd = c->next_seat[lho], rho = c->next_seat[pd];
     int tricks = cs_popcount(c->hands[seat]), t = c->trump_suit;
     int killer = c->killer[tricks];
@@ -1221,7 +1210,7 @@ static void FN(lead_weights)(Core *c, int seat, int *moves, int n, CS present, i
     int tl = __builtin_popcount(h[lho][t]), tr = __builtin_popcount(h[rho][t]);
     int tp = __builtin_popcount(h[pd][t]), tpt = FN(top_of)(c, t, h[pd][t]);
     int plt = FN(top_of)(c, t, h[lho][t]), prt = FN(top_of)(c, t, h[rho][t]);
-    int score[NCARDS], cur = -1, hold[3] = {-1, -1, -1}, cl = 0, cr = 0, cp = 0, count = 0;
+    int cur = -1, hold[3] = {-1, -1, -1}, cl = 0, cr = 0, cp = 0, count = 0;
     int pd_tops = 0;
     for (int i = 0; i < n; i++) {
         int p = moves[i], s = c->eff[p], R = FN(rank_of)(c, p);
@@ -1310,7 +1299,6 @@ static void FN(lead_weights)(Core *c, int seat, int *moves, int n, CS present, i
         else if (p == tt_lead) w += bonus_tt;
         score[i] = w;
     }
-    FN(sort_weights)(moves, score, n);
 }
 
 /* Third hand, unable to beat the fourth hand's best card of the suit led (bits four): the
@@ -1353,10 +1341,11 @@ static void FN(fourth_follow_order)(Core *c, int seat, int best_seat, int best_c
     for (int i = 0; i < j; i++) moves[k + i] = rest[i];
 }
 
-/* seat plays the trick's n-th card (0 < n; the fourth hand following: fourth_follow_order): best_seat, best_card the trick's best card so
- * far (at second hand the card led). */
+/* The weights (score) of moves when seat plays the trick's n-th card (0 < n; the fourth hand
+ * following: fourth_follow_order): best_seat, best_card the trick's best card so far (at
+ * second hand the card led). */
 static void FN(follow_weights)(Core *c, int seat, int n, int led, int best_seat, int best_card,
-                           int *moves, int nmoves, CS present) {
+                               const int *moves, int nmoves, CS present, int *score) {
     int t = c->trump_suit, trumps = (present & c->trumps) != 0 && c->trumps_win;
     int next = c->next_seat[seat], last = c->next_seat[next];
     int leader = n == 1 ? c->next_seat[last] : n == 2 ? last : next;
@@ -1378,7 +1367,6 @@ static void FN(follow_weights)(Core *c, int seat, int n, int led, int best_seat,
     int force = n == 2 && mine[led] && max4 > FN(top_of)(c, led, mine[led]) && max4 > bs &&
                 !(trumps && best_trump) ? FN(force_top)(c, led, h[fourth][led], bs,
                                                     best_seat != leader, moves, nmoves) : -1;
-    int score[NCARDS];
     for (int i = 0; i < nmoves; i++) {
         int p = moves[i], s = c->eff[p], S = c->strength[p], R = FN(rank_of)(c, p), w;
         if (n == 1 && NSEATS(c) > 2) { /* second hand (as DDS): later, it costs more than it saves */ /* second hand: next is third, last fourth (the player's partner) */
@@ -1463,7 +1451,6 @@ static void FN(follow_weights)(Core *c, int seat, int n, int led, int best_seat,
         }
         score[i] = w;
     }
-    FN(sort_weights)(moves, score, nmoves);
 }
 
 /* The cheapest card that wins the trick against the opponents still to play first, then:
@@ -2326,6 +2313,11 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
     CS hand = c->hands[seat], legal, others;
     uint64_t key[KEYWORDS], bkey[KEYWORDS];
     int moves[NCARDS], nmoves, free = c->free, restricted = 0;
+    /* At a table of four with partners opposite, the moves' weights (DDS's): the moves are
+     * tried highest first, each picked when its turn comes, not sorted beforehand (most
+     * nodes cut at their first move; an insertion sort mispredicted a branch at about every
+     * move). A move tried has the weight INT_MIN, below any weight. */
+    int weight[NCARDS], weighted = 0;
     uint16_t lead = 0;
     int64_t where = -1;
     rel_none(rel);
@@ -2359,7 +2351,8 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
         nmoves = FN(reps_of)(c, seat, legal, moves);
         int q = lead ? FN(lead_card)(c, lead, present) : -1;
         if (OPPOSITE(c)) {
-            FN(lead_weights)(c, seat, moves, nmoves, present, q);
+            FN(lead_weights)(c, seat, moves, nmoves, present, q, weight);
+            weighted = 1;
         } else {
             FN(lead_order)(c, seat, moves, nmoves, present);
             FN(first_lead)(q, moves, nmoves);
@@ -2384,8 +2377,9 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
         }
         if (nmoves > 1 && OPPOSITE(c) && n == 3 && follow)
             FN(fourth_follow_order)(c, seat, best_seat, best_card, moves, nmoves, present);
-        else if (nmoves > 1 && OPPOSITE(c))
-            FN(follow_weights)(c, seat, n, led, best_seat, best_card, moves, nmoves, present);
+        else if ((weighted = nmoves > 1 && OPPOSITE(c)))
+            FN(follow_weights)(c, seat, n, led, best_seat, best_card, moves, nmoves, present,
+                               weight);
         else if (nmoves > 1)
             FN(follow_order)(c, seat, n, led, best, c->ours[best_seat] == c->ours[seat], moves,
                          nmoves);
@@ -2406,7 +2400,14 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
         FN(take_out)(c, gone);
     }
     for (int i = 0; i < nmoves; i++) {
-        int p = moves[i], ok, s = c->eff[p];
+        int p = moves[i];
+        if (weighted) { /* the next by weight, the first of equal weights first (see weight) */
+            int j = 0;
+            for (int k = 1; k < nmoves; k++) j = weight[k] > weight[j] ? k : j;
+            p = moves[j];
+            weight[j] = INT_MIN;
+        }
+        int ok, s = c->eff[p];
         if (c->strength[p] < floor[s]) continue; /* a small card like one tried */
         CS bit = CS_BIT(p);
         Rel crel;
