@@ -2421,8 +2421,9 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
             ok = FN(search)(c, need, present, c->next_seat[seat], 1, l, c->keys[l][p], seat, p, bit,
                         &crel);
         } else {
-            int k = c->keys[led][p], b = best, bs = best_seat, bc = best_card;
-            if (k > best) { b = k; bs = seat; bc = p; }
+            int k = c->keys[led][p], up = -(k > best); /* all ones when p is the best now */
+            int b = best ^ ((best ^ k) & up), bs = best_seat ^ ((best_seat ^ seat) & up);
+            int bc = best_card ^ ((best_card ^ p) & up); /* (no branch: it is not predictable) */
             if (last) {
                 if (RESTRICTS(c)) {
                     int *row = c->finished[c->nfinished++];
@@ -2459,8 +2460,8 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
             break;
         }
         rel_merge(rel, &crel);
-        if (PARTITION(c) && floor[s] == INT_MIN && c->strength[p] < rel->t[s])
-            floor[s] = rel->t[s];
+        if (PARTITION(c)) /* (without a branch) */
+            floor[s] = floor[s] == INT_MIN && c->strength[p] < rel->t[s] ? rel->t[s] : floor[s];
     }
     c->free = was_free;
     for (int m = kept_suits; m; m &= m - 1)
