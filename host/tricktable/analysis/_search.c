@@ -52,6 +52,20 @@ static int low_bit(u128 x) { /* x != 0 */
 
 #define BIT(p) (((u128)1) << (p))
 
+/* Per byte and k, the place of its k-th lowest set bit (k from 0; set by PyInit__search). */
+static uint8_t nth_in_byte[256][8];
+
+/* The place of the m-th lowest set bit of x (m >= 1); -1: x has fewer. A byte at a time
+ * (a loop clearing bits one by one mispredicts at its end). */
+static int nth_bit(uint32_t x, int m) {
+    for (int base = 0; x; base += 8, x >>= 8) {
+        int k = __builtin_popcount(x & 0xFF);
+        if (m <= k) return base + nth_in_byte[x & 0xFF][m - 1];
+        m -= k;
+    }
+    return -1;
+}
+
 /* -- a hash table: four words of key -> two words of value ------------------------------ */
 
 /* A slot: one cache line (a look-up reads one line per slot, not two). */
@@ -144,13 +158,17 @@ static void rel_all(Rel *r) {
     for (int s = 0; s < NSUITS; s++) r->t[s] = INT_MIN;
 }
 
+/* (the minimum written without a branch: which is lower is not predictable) */
 static void rel_merge(Rel *r, const Rel *o) {
-    for (int s = 0; s < NSUITS; s++)
-        if (o->t[s] < r->t[s]) r->t[s] = o->t[s];
+    for (int s = 0; s < NSUITS; s++) {
+        int a = r->t[s], b = o->t[s];
+        r->t[s] = b < a ? b : a;
+    }
 }
 
 static void rel_card(Rel *r, int suit, int strength) {
-    if (strength < r->t[suit]) r->t[suit] = strength;
+    int a = r->t[suit];
+    r->t[suit] = strength < a ? strength : a;
 }
 
 /* A stored result: the trick start's key masked to the relevant cards (pat, mask: Core.prefix's
@@ -166,10 +184,66 @@ typedef struct {
 } PEntry;
 
 typedef struct {
+    uint64_t key[KEYWORDS]; /* the bucket's key (bucket_key) */
     PEntry *e;
     uint64_t (*f)[2]; /* per entry, its filter: (sig, sigmask) of filter() */
     uint32_t n, cap;
 } Bucket;
+
+/* Where a Core's buckets keep their entries: blocks of 4 << k entries (a block: the filters,
+ * then the entries), cut from chunks the pool mallocs (each twice the last, up to 4 MB) and
+ * freed together with the Core. A bucket that fills moves to a block twice as big and
+ * leaves its old block for the next bucket of that size (a list per size). Before, each
+ * bucket malloc'd and realloc'd two arrays of its own, and a Core freed them one by one:
+ * thousands of calls for a bridge deal. */
+#define POOL_SIZES 24
+
+typedef struct Chunk {
+    struct Chunk *next;
+} Chunk;
+
+typedef struct {
+    Chunk *chunks;
+    char *at, *end;      /* the free part of the newest chunk */
+    size_t next_chunk;   /* the size of the next chunk */
+    void *spare[POOL_SIZES]; /* per size, blocks left by buckets that grew (a list) */
+} Pool;
+
+static size_t block_bytes(int k) {
+    return ((size_t)4 << k) * (sizeof(uint64_t[2]) + sizeof(PEntry));
+}
+
+/* A block of 4 << k entries. NULL: out of memory. */
+static void *pool_block(Pool *pool, int k) {
+    void *b = pool->spare[k];
+    if (b) {
+        pool->spare[k] = *(void **)b;
+        return b;
+    }
+    size_t bytes = block_bytes(k);
+    if ((size_t)(pool->end - pool->at) < bytes) {
+        size_t size = pool->next_chunk ? pool->next_chunk : (size_t)1 << 16;
+        while (size < bytes + 64) size *= 2;
+        Chunk *chunk = malloc(size);
+        if (!chunk) return NULL;
+        chunk->next = pool->chunks;
+        pool->chunks = chunk;
+        pool->at = (char *)chunk + 64;
+        pool->end = (char *)chunk + size;
+        pool->next_chunk = size < ((size_t)1 << 22) ? 2 * size : size;
+    }
+    b = pool->at;
+    pool->at += bytes;
+    return b;
+}
+
+static void pool_free(Pool *pool) {
+    for (Chunk *chunk = pool->chunks, *next; chunk; chunk = next) {
+        next = chunk->next;
+        free(chunk);
+    }
+    pool->chunks = NULL;
+}
 
 /* -- the core ------------------------------------------------------------------------- */
 
@@ -230,9 +304,15 @@ typedef struct {
     int finished[NCARDS][3];
     int nfinished, finished_before;
     int free; /* no lead is restricted below this node (the variant's leads_free) */
-    Table tt, leads; /* tt: a bucket per leader, restriction and suit lengths -> entries */
+    Table leads;
+    /* the transposition table: a bucket per leader, restriction and suit lengths, found
+     * through an index of bcap slots (a power of two, at most half of them used), each the
+     * bucket's number + 1 (0: an empty slot) and, in its high half, its key's hash */
     Bucket *buckets;
     uint32_t nbuckets, capbuckets;
+    uint64_t *bslots;
+    size_t bcap;
+    Pool pool; /* the buckets' entries */
     /* per suit and count m of its best cards left, the bits of the key that hold them and
      * the tie flag of the card after them */
     uint64_t prefix[NSUITS][MAXSUIT + 1][KEYWORDS];
@@ -259,6 +339,57 @@ typedef struct {
     int killer[MAXSUIT + 1]; /* per cards in hand, the last lead that cut */
     long long nodes, probes, hits;
 } Core;
+
+/* The bucket of key k (its hash h), -1: none (*slot: the empty slot where it would go). */
+static int64_t bucket_find(const Core *c, const uint64_t *k, uint64_t h, size_t *slot) {
+    size_t mask = c->bcap - 1;
+    uint64_t tag = h & ~(uint64_t)0xFFFFFFFF;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        uint64_t v = c->bslots[i];
+        if (!v) {
+            *slot = i;
+            return -1;
+        }
+        if ((v & ~(uint64_t)0xFFFFFFFF) == tag &&
+            !memcmp(c->buckets[(uint32_t)v - 1].key, k, sizeof(c->buckets->key)))
+            return (uint32_t)v - 1;
+    }
+}
+
+/* The bucket of key k, made when there is none. -1: out of memory. */
+static int64_t bucket_add(Core *c, const uint64_t *k) {
+    if (2 * ((size_t)c->nbuckets + 1) > c->bcap) { /* the index twice as big */
+        size_t cap = 2 * c->bcap;
+        uint64_t *slots = calloc(cap, sizeof(uint64_t));
+        if (!slots) return -1;
+        for (uint32_t b = 0; b < c->nbuckets; b++) {
+            uint64_t h = hash_key(c->buckets[b].key);
+            size_t i = h & (cap - 1);
+            while (slots[i]) i = (i + 1) & (cap - 1);
+            slots[i] = (h & ~(uint64_t)0xFFFFFFFF) | (b + 1);
+        }
+        free(c->bslots);
+        c->bslots = slots;
+        c->bcap = cap;
+    }
+    uint64_t h = hash_key(k);
+    size_t slot;
+    int64_t b = bucket_find(c, k, h, &slot);
+    if (b >= 0) return b;
+    if (c->nbuckets == c->capbuckets) {
+        Bucket *more = realloc(c->buckets, 2 * (size_t)c->capbuckets * sizeof(Bucket));
+        if (!more) return -1;
+        c->buckets = more;
+        c->capbuckets *= 2;
+    }
+    Bucket *bucket = &c->buckets[c->nbuckets];
+    memcpy(bucket->key, k, sizeof(bucket->key));
+    bucket->e = NULL;
+    bucket->f = NULL;
+    bucket->n = bucket->cap = 0;
+    c->bslots[slot] = (h & ~(uint64_t)0xFFFFFFFF) | (c->nbuckets + 1);
+    return c->nbuckets++;
+}
 
 static void suit_left(const Core *c, int s, SuitLeft *x) {
     x->kpres = c->left.kpres[s];
@@ -352,11 +483,8 @@ static int Core_clear(Core *c) {
 
 static void Core_dealloc(Core *c) {
     PyObject_GC_UnTrack(c);
-    free(c->tt.slots);
-    for (uint32_t i = 0; i < c->nbuckets; i++) {
-        free(c->buckets[i].e);
-        free(c->buckets[i].f);
-    }
+    free(c->bslots);
+    pool_free(&c->pool);
     free(c->buckets);
     free(c->leads.slots);
     Py_CLEAR(c->ask);
@@ -630,7 +758,9 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
     size_t cap = pow2_at_least((size_t)popcount(present));
     c->capbuckets = (uint32_t)cap;
     c->buckets = malloc(c->capbuckets * sizeof(Bucket));
-    if (!c->buckets || table_init(&c->tt, 2 * cap) < 0 ||
+    c->bcap = 2 * cap;
+    c->bslots = calloc(c->bcap, sizeof(uint64_t));
+    if (!c->buckets || !c->bslots ||
         table_init(&c->leads, c->restricts ? cap : 1) < 0) {
         PyErr_NoMemory();
         goto fail;
@@ -945,19 +1075,6 @@ static void FN(sort_moves)(int *moves, int (*score)[3], int n) {
     }
 }
 
-/* Stable insertion sort of moves by their weights w, highest first. */
-static void FN(sort_weights)(int *moves, int *w, int n) {
-    for (int i = 1; i < n; i++) {
-        int m = moves[i], x = w[i], j = i - 1;
-        for (; j >= 0 && w[j] < x; j--) {
-            moves[j + 1] = moves[j];
-            w[j + 1] = w[j];
-        }
-        moves[j + 1] = m;
-        w[j + 1] = x;
-    }
-}
-
 /* Winners nobody ruffs (other suits' before trumps), low cards to a partner's winner or to
  * a partner who ruffs (the suit's other cards, when no opponent ruffs), the suits whose best
  * card an opponent holds (low cards first: the high ones are left to win later), the best
@@ -1081,7 +1198,9 @@ static void FN(top_holders)(Core *c, int s, uint32_t left, int *holder) {
     }
 }
 
-static void FN(lead_weights)(Core *c, int seat, int *moves, int n, CS present, int tt_lead) {
+/* The weights (score) of moves at a lead by seat. */
+static void FN(lead_weights)(Core *c, int seat, const int *moves, int n, CS present, int tt_lead,
+                             int *score) {
     int lho = c->next_seat[seat], pd = c->next_seat[lho], rho = c->next_seat[pd];
     int tricks = cs_popcount(c->hands[seat]), t = c->trump_suit;
     int killer = c->killer[tricks];
@@ -1091,7 +1210,7 @@ static void FN(lead_weights)(Core *c, int seat, int *moves, int n, CS present, i
     int tl = __builtin_popcount(h[lho][t]), tr = __builtin_popcount(h[rho][t]);
     int tp = __builtin_popcount(h[pd][t]), tpt = FN(top_of)(c, t, h[pd][t]);
     int plt = FN(top_of)(c, t, h[lho][t]), prt = FN(top_of)(c, t, h[rho][t]);
-    int score[NCARDS], cur = -1, hold[3] = {-1, -1, -1}, cl = 0, cr = 0, cp = 0, count = 0;
+    int cur = -1, hold[3] = {-1, -1, -1}, cl = 0, cr = 0, cp = 0, count = 0;
     int pd_tops = 0;
     for (int i = 0; i < n; i++) {
         int p = moves[i], s = c->eff[p], R = FN(rank_of)(c, p);
@@ -1180,7 +1299,6 @@ static void FN(lead_weights)(Core *c, int seat, int *moves, int n, CS present, i
         else if (p == tt_lead) w += bonus_tt;
         score[i] = w;
     }
-    FN(sort_weights)(moves, score, n);
 }
 
 /* Third hand, unable to beat the fourth hand's best card of the suit led (bits four): the
@@ -1223,10 +1341,11 @@ static void FN(fourth_follow_order)(Core *c, int seat, int best_seat, int best_c
     for (int i = 0; i < j; i++) moves[k + i] = rest[i];
 }
 
-/* seat plays the trick's n-th card (0 < n; the fourth hand following: fourth_follow_order): best_seat, best_card the trick's best card so
- * far (at second hand the card led). */
+/* The weights (score) of moves when seat plays the trick's n-th card (0 < n; the fourth hand
+ * following: fourth_follow_order): best_seat, best_card the trick's best card so far (at
+ * second hand the card led). */
 static void FN(follow_weights)(Core *c, int seat, int n, int led, int best_seat, int best_card,
-                           int *moves, int nmoves, CS present) {
+                               const int *moves, int nmoves, CS present, int *score) {
     int t = c->trump_suit, trumps = (present & c->trumps) != 0 && c->trumps_win;
     int next = c->next_seat[seat], last = c->next_seat[next];
     int leader = n == 1 ? c->next_seat[last] : n == 2 ? last : next;
@@ -1248,7 +1367,6 @@ static void FN(follow_weights)(Core *c, int seat, int n, int led, int best_seat,
     int force = n == 2 && mine[led] && max4 > FN(top_of)(c, led, mine[led]) && max4 > bs &&
                 !(trumps && best_trump) ? FN(force_top)(c, led, h[fourth][led], bs,
                                                     best_seat != leader, moves, nmoves) : -1;
-    int score[NCARDS];
     for (int i = 0; i < nmoves; i++) {
         int p = moves[i], s = c->eff[p], S = c->strength[p], R = FN(rank_of)(c, p), w;
         if (n == 1 && NSEATS(c) > 2) { /* second hand (as DDS): later, it costs more than it saves */ /* second hand: next is third, last fourth (the player's partner) */
@@ -1333,7 +1451,6 @@ static void FN(follow_weights)(Core *c, int seat, int n, int led, int best_seat,
         }
         score[i] = w;
     }
-    FN(sort_weights)(moves, score, nmoves);
 }
 
 /* The cheapest card that wins the trick against the opponents still to play first, then:
@@ -1881,12 +1998,8 @@ static void FN(play_card)(Core *c, int seat, int p, int back) {
  * its m-th card left (its relevant cards are the m best). */
 static void FN(rel_of_entry)(Core *c, const PEntry *e, Rel *rel) {
     for (int s = 0; s < NSUITS; s++) {
-        rel->t[s] = INT_MAX;
-        uint32_t left = c->left.kpres[s];
-        int m = e->m[s];
-        if (!m) continue;
-        while (--m && left) left &= left - 1;
-        if (left) rel->t[s] = c->strength[c->key_card[s][__builtin_ctz(left)]];
+        int i = e->m[s] ? nth_bit(c->left.kpres[s], e->m[s]) : -1;
+        rel->t[s] = i < 0 ? INT_MAX : c->strength[c->key_card[s][i]];
     }
 }
 
@@ -1917,11 +2030,10 @@ static uint64_t FN(filter)(Core *c, const uint64_t *key) {
  * the index of the start's bucket in c->buckets, -1 when it has none yet. */
 static int FN(tt_lookup)(Core *c, const uint64_t *bkey, const uint64_t *key, int need, Rel *rel,
                      uint16_t *lead, int64_t *where) {
-    int found;
-    Entry *b = table_find(&c->tt, bkey, &found);
-    *where = found ? (int64_t)b->v0 : -1;
-    if (!found) return -1;
-    Bucket *bucket = &c->buckets[b->v0];
+    size_t slot;
+    *where = bucket_find(c, bkey, hash_key(bkey), &slot);
+    if (*where < 0) return -1;
+    Bucket *bucket = &c->buckets[*where];
     uint64_t f = FN(filter)(c, key);
     for (uint32_t i = bucket->n; i-- > 0;) { /* the newest first */
         if ((f & bucket->f[i][1]) != bucket->f[i][0]) continue;
@@ -1958,22 +2070,7 @@ static int FN(tt_store)(Core *c, const uint64_t *bkey, int64_t where, const uint
         for (int w = 0; w < KEYWORDS; w++) mask[w] |= c->prefix[s][m[s]][w];
     }
     for (int w = 0; w < KEYWORDS; w++) pat[w] = key[w] & mask[w];
-    if (where < 0) {
-        int found;
-        Entry *b = table_get(&c->tt, bkey, &found);
-        if (!b) return -1;
-        if (!found) {
-            if (c->nbuckets == c->capbuckets) {
-                Bucket *more = realloc(c->buckets, 2 * (size_t)c->capbuckets * sizeof(Bucket));
-                if (!more) return -1;
-                c->buckets = more;
-                c->capbuckets *= 2;
-            }
-            c->buckets[c->nbuckets] = (Bucket){NULL, NULL, 0, 0};
-            b->v0 = c->nbuckets++;
-        }
-        where = (int64_t)b->v0;
-    }
+    if (where < 0 && (where = bucket_add(c, bkey)) < 0) return -1;
     Bucket *bucket = &c->buckets[where];
     PEntry *e = NULL;
     uint64_t fpat = FN(filter)(c, pat), fmask = FN(filter)(c, mask);
@@ -1986,14 +2083,21 @@ static int FN(tt_store)(Core *c, const uint64_t *bkey, int64_t where, const uint
         }
     }
     if (!e) {
-        if (bucket->n == bucket->cap) {
-            uint32_t cap = bucket->cap ? 2 * bucket->cap : 4;
-            PEntry *more = realloc(bucket->e, cap * sizeof(PEntry));
-            if (!more) return -1;
-            bucket->e = more;
-            uint64_t (*fmore)[2] = realloc(bucket->f, cap * sizeof(*fmore));
-            if (!fmore) return -1;
-            bucket->f = fmore;
+        if (bucket->n == bucket->cap) { /* a block twice as big (pool_block) */
+            int k = bucket->cap ? __builtin_ctz(bucket->cap) - 1 : 0;
+            if (k >= POOL_SIZES) return -1;
+            uint32_t cap = (uint32_t)4 << k;
+            uint64_t (*f)[2] = pool_block(&c->pool, k);
+            if (!f) return -1;
+            PEntry *e = (PEntry *)(f + cap);
+            if (bucket->n) {
+                memcpy(f, bucket->f, bucket->n * sizeof(*f));
+                memcpy(e, bucket->e, bucket->n * sizeof(PEntry));
+                *(void **)bucket->f = c->pool.spare[k - 1];
+                c->pool.spare[k - 1] = bucket->f;
+            }
+            bucket->f = f;
+            bucket->e = e;
             bucket->cap = cap;
         }
         bucket->f[bucket->n][0] = fpat;
@@ -2247,6 +2351,11 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
     CS hand = c->hands[seat], legal, others;
     uint64_t key[KEYWORDS], bkey[KEYWORDS];
     int moves[NCARDS], nmoves, free = c->free, restricted = 0;
+    /* At a table of four with partners opposite, the moves' weights (DDS's): the moves are
+     * tried highest first, each picked when its turn comes, not sorted beforehand (most
+     * nodes cut at their first move; an insertion sort mispredicted a branch at about every
+     * move). A move tried has the weight INT_MIN, below any weight. */
+    int weight[NCARDS], weighted = 0;
     uint16_t lead = 0;
     int64_t where = -1;
     rel_none(rel);
@@ -2284,7 +2393,8 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
         nmoves = FN(reps_of)(c, seat, legal, moves);
         int q = lead ? FN(lead_card)(c, lead, present) : -1;
         if (OPPOSITE(c)) {
-            FN(lead_weights)(c, seat, moves, nmoves, present, q);
+            FN(lead_weights)(c, seat, moves, nmoves, present, q, weight);
+            weighted = 1;
         } else {
             FN(lead_order)(c, seat, moves, nmoves, present);
             FN(first_lead)(q, moves, nmoves);
@@ -2309,8 +2419,9 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
         }
         if (nmoves > 1 && OPPOSITE(c) && n == 3 && follow)
             FN(fourth_follow_order)(c, seat, best_seat, best_card, moves, nmoves, present);
-        else if (nmoves > 1 && OPPOSITE(c))
-            FN(follow_weights)(c, seat, n, led, best_seat, best_card, moves, nmoves, present);
+        else if ((weighted = nmoves > 1 && OPPOSITE(c)))
+            FN(follow_weights)(c, seat, n, led, best_seat, best_card, moves, nmoves, present,
+                               weight);
         else if (nmoves > 1)
             FN(follow_order)(c, seat, n, led, best, c->ours[best_seat] == c->ours[seat], moves,
                          nmoves);
@@ -2331,7 +2442,14 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
         FN(take_out)(c, gone);
     }
     for (int i = 0; i < nmoves; i++) {
-        int p = moves[i], ok, s = c->eff[p];
+        int p = moves[i];
+        if (weighted) { /* the next by weight, the first of equal weights first (see weight) */
+            int j = 0;
+            for (int k = 1; k < nmoves; k++) j = weight[k] > weight[j] ? k : j;
+            p = moves[j];
+            weight[j] = INT_MIN;
+        }
+        int ok, s = c->eff[p];
         if (c->strength[p] < floor[s]) continue; /* a small card like one tried */
         CS bit = CS_BIT(p);
         Rel crel;
@@ -2345,8 +2463,9 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
             ok = FN(search)(c, need, present, c->next_seat[seat], 1, l, c->keys[l][p], seat, p, bit,
                         &crel);
         } else {
-            int k = c->keys[led][p], b = best, bs = best_seat, bc = best_card;
-            if (k > best) { b = k; bs = seat; bc = p; }
+            int k = c->keys[led][p], up = -(k > best); /* all ones when p is the best now */
+            int b = best ^ ((best ^ k) & up), bs = best_seat ^ ((best_seat ^ seat) & up);
+            int bc = best_card ^ ((best_card ^ p) & up); /* (no branch: it is not predictable) */
             if (last) {
                 if (RESTRICTS(c)) {
                     int *row = c->finished[c->nfinished++];
@@ -2383,8 +2502,8 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
             break;
         }
         rel_merge(rel, &crel);
-        if (PARTITION(c) && floor[s] == INT_MIN && c->strength[p] < rel->t[s])
-            floor[s] = rel->t[s];
+        if (PARTITION(c)) /* (without a branch) */
+            floor[s] = floor[s] == INT_MIN && c->strength[p] < rel->t[s] ? rel->t[s] : floor[s];
     }
     c->free = was_free;
     for (int m = kept_suits; m; m &= m - 1)
@@ -2505,6 +2624,9 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__search(void) {
+    for (int b = 0; b < 256; b++)
+        for (int i = 0, k = 0; i < 8; i++)
+            if (b >> i & 1) nth_in_byte[b][k++] = (uint8_t)i;
     if (PyType_Ready(&CoreType) < 0 || PyType_Ready(&RulesType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
