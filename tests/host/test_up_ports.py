@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from localuser import NOBODY, Squatter, needs_nobody
+from tricktable.appliance import credentials
 from upkit import Up
 
 pytestmark = [pytest.mark.slow, needs_nobody]
@@ -47,6 +48,7 @@ def last_line(done: subprocess.CompletedProcess[str]) -> str:
 
 
 def test_a_squatter_on_the_broker_port_gets_no_password_and_up_stops(club):
+    credentials.ensure(club.data)  # the parts' passwords, as an earlier night left them
     with Squatter("127.0.0.1", club.port) as squatter:
         done = up_once(club.tmp)
         got = squatter.got()
