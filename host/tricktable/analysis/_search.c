@@ -1324,6 +1324,28 @@ static int FN(force_top)(Core *c, int led, uint32_t four, int best, int second, 
     return q;
 }
 
+/* Third hand in no trump, the partner's singleton lead (best, of strength bs) winning
+ * against the second and fourth hands: when seat holds the suit's best card and a run from
+ * it (the cards led and played out, the second hand's in) at least as long as the longer
+ * opponent's cards left of the suit, the cheapest of moves that overtakes, to run the suit;
+ * -1: none (DDS's overtake in WeightAllocNTNotvoid2, GetTopNumber). */
+static int FN(overtake)(Core *c, int led, int seat, int second, int fourth, int best,
+                        const int *moves, int nmoves) {
+    uint32_t mine = c->held[seat][led], left = c->left.bits[led];
+    if (c->held[c->next_seat[fourth]][led] || !(mine >> (31 - __builtin_clz(left)) & 1))
+        return -1;
+    uint32_t others = left & ~mine & ~c->rbit[best];
+    int run = __builtin_popcount(others ? mine >> (32 - __builtin_clz(others)) : mine);
+    int opp = __builtin_popcount(c->held[fourth][led]) - 1;
+    int lho = __builtin_popcount(c->held[second][led]);
+    if ((lho > opp ? lho : opp) > run - 1) return -1;
+    int q = -1, bs = c->strength[best];
+    for (int i = 0; i < nmoves; i++)
+        if (c->strength[moves[i]] > bs && (q < 0 || c->strength[moves[i]] < c->strength[q]))
+            q = moves[i];
+    return q;
+}
+
 /* The fourth hand following suit (moves: one card a group, best first, as reps_in gives
  * them): DDS's weights put the cards that win the trick first, then the others, each lowest
  * first (30 - R and -R); the same order without working them out. */
@@ -1367,6 +1389,8 @@ static void FN(follow_weights)(Core *c, int seat, int n, int led, int best_seat,
     int force = n == 2 && mine[led] && max4 > FN(top_of)(c, led, mine[led]) && max4 > bs &&
                 !(trumps && best_trump) ? FN(force_top)(c, led, h[fourth][led], bs,
                                                     best_seat != leader, moves, nmoves) : -1;
+    if (n == 2 && !trumps && mine[led] && best_seat == leader && bs > max4)
+        force = FN(overtake)(c, led, seat, c->next_seat[last], next, best_card, moves, nmoves);
     for (int i = 0; i < nmoves; i++) {
         int p = moves[i], s = c->eff[p], S = c->strength[p], R = FN(rank_of)(c, p), w;
         if (n == 1 && NSEATS(c) > 2) { /* second hand (as DDS): later, it costs more than it saves */ /* second hand: next is third, last fourth (the player's partner) */
