@@ -15,11 +15,16 @@ import sys
 from pathlib import Path
 
 import pytest
+from tricktable.analysis import _search
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "bench"
 
+SEARCH = _search.__file__  # the installed build of the search, run beside itself
+
 SMOKE: dict[str, tuple[list[str], str]] = {
+    "ab_search": ([SEARCH, SEARCH, "--reps", "1", "--deals", "1"],
+                  r"^old sum [\d.]+ ms  new sum [\d.]+ ms  sum ratio [\d.]+"),
     "analyse_night": (["--tables", "2", "--games", "1", "--hands", "1", "--runs", "1"],
                       r"^analyse night: serial \d"),
     "analysis": (["--deals", "3", "--big-deals", "1", "--variant", "euchre", "--no-hand"],
