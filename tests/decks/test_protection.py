@@ -16,6 +16,8 @@ from tricktable.deckkit import decks, tags
 from tricktable.deckkit.enroll import ReaderError, check_deck, enroll_deck
 from tricktable.sim.pn532_emulator import PN532, ST_NAK, ST_OK, ST_TIMEOUT, Tag, build_frame
 
+WAIT = 30  # a card the script places is tapped long before: the time only ends a failure
+
 UID = bytes.fromhex("04a1b2c3d4e5f6")
 PWD = bytes.fromhex("11223344")
 PACK = bytes.fromhex("abcd")
@@ -172,7 +174,7 @@ def club_password(registry: decks.Registry, deck_id: int, uid: bytes) -> tags.Pa
 
 def enroll_protected(emulator, usb_reader, registry, hand):
     result = enroll_deck(registry, usb_reader, 3, "24", ScriptedUI(emulator, hand),
-                         tap_timeout=2, protect=True)
+                         tap_timeout=WAIT, protect=True)
     assert result.complete
     return result
 
@@ -221,7 +223,7 @@ def test_re_enrolling_a_protected_tag_unlocks_it_with_the_derived_password(
     enroll_protected(emulator, usb_reader, registry, hand)
     ace = hand[5]
     ui = ScriptedUI(emulator, [ace])
-    result = enroll_deck(registry, usb_reader, 3, "24", ui, redo=("AS",), tap_timeout=0.5)
+    result = enroll_deck(registry, usb_reader, 3, "24", ui, redo=("AS",), tap_timeout=WAIT)
     assert result.complete and [s.name for s, _ in result.enrolled] == ["AS"], ui.log
     assert ace.auth0() == tags.PROTECT_FROM  # still protected: enroll never removes it
 
@@ -257,7 +259,7 @@ def test_deck_check_says_which_tags_are_protected_and_catches_a_wrong_pack(
 ):
     hand = make_tags(24)
     enroll_deck(registry, usb_reader, 3, "24", ScriptedUI(emulator, hand[:12]), tap_timeout=0.5)
-    enroll_deck(registry, usb_reader, 3, "24", ScriptedUI(emulator, hand[12:]), tap_timeout=2,
+    enroll_deck(registry, usb_reader, 3, "24", ScriptedUI(emulator, hand[12:]), tap_timeout=WAIT,
                 protect=True)
     secret = club_password(registry, 3, hand[20].uid)
     hand[20].set_password(secret.pwd, b"\xee\xee")

@@ -106,7 +106,8 @@ def test_a_game_not_estimated_is_pending_then_worked_out_in_the_background(
     stand_in.go.set()
     ready = eventually(lambda: "decisions" in estimates.merged(analysis, record, cache)["hands"][0],
                        "the estimate was worked out")
-    assert ready and stand_in.runs == 1
+    # once, or again after each time a page of another test in this process took the turn
+    assert ready and stand_in.runs == 1 + stand_in.cancelled
 
 
 def test_a_page_analysis_goes_before_the_background(tmp_path: Path) -> None:

@@ -308,11 +308,15 @@ class Updater:
         """Fetch and check the manifest, then the files, into ``where``; returns the bundle's
         counter. The link is lent one chunk's buffer meanwhile, made while the heap is freshly
         collected: a heap in pieces after a few chunks has no piece a chunk long for each one
-        anew."""
+        anew. The signature's check (sigcheck.py, whose import asks for pieces longer than a
+        chunk) is imported before it, on the freshly collected heap: imported after, it once found
+        the pieces left between the buffer and the manifest's chunks too short, try after try."""
         collect()
         try:
+            check = borrowed("sigcheck").verify
             self.app.link.spare = bytearray(CHUNK + SPARE_HEAD)
-            counter = await self.fetch_manifest(version, sizes, where, running)
+            counter = await self.fetch_manifest(version, sizes, where, running, check)
+            check = None  # the check's code is freed for the files
             manifest = where + "/" + MANIFEST
             for name, length, _ in manifest_files(manifest):
                 await self.fetch(version, name, where + "/" + name, length)
@@ -326,18 +330,17 @@ class Updater:
         finally:
             self.app.link.spare = None
 
-    async def fetch_manifest(self, version, sizes, where, running):
+    async def fetch_manifest(self, version, sizes, where, running, check):
         """The offer's manifest and its signature (``sizes``: their lengths), fetched into
-        ``where`` and checked: the signature under this board's public key, the same key in
-        the manifest, its files' rules, its version, a counter above ``running`` (the booted
-        bundle's). Returns its counter."""
+        ``where`` and checked (``check``: sigcheck.verify): the signature under this board's
+        public key, the same key in the manifest, its files' rules, its version, a counter
+        above ``running`` (the booted bundle's). Returns its counter."""
         path = where + "/" + MANIFEST
         signature = where + "/" + SIGNATURE
         await self.fetch(version, MANIFEST, path, sizes[0])
         await self.fetch(version, SIGNATURE, signature, sizes[1])
         key = public_key(self.app)
         collect()
-        check = borrowed("sigcheck").verify
         if size_of(path) != sizes[0] or size_of(signature) != sizes[1] \
                 or not check(unhexlify(key), signature, lambda h: feed(h, path)):
             raise ValueError("bad signature: the bundle is not signed with this club's "
