@@ -28,5 +28,6 @@ def emulator() -> Iterator[SerialPN532]:
 @pytest.fixture
 def usb_reader(emulator: SerialPN532) -> Iterator[UsbReader]:
     reader = UsbReader.open(emulator.port)
+    reader.answer_s = 5.0  # the emulator's thread on a loaded machine answers late, a chip never
     yield reader
     reader.close()

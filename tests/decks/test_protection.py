@@ -304,6 +304,6 @@ def test_enroll_protect_and_deck_check_from_the_command_line(emulator, tmp_path)
     done = run("enroll", "--deck", "12", "--kind", "24", "--protect", "--timeout", "5", polls=3)
     assert done.returncode == 0, done.stdout + done.stderr
     assert all(tag.auth0() == tags.PROTECT_FROM for tag in hand)
-    checked = run("deck", "check", "--deck", "12", "--idle", "0.5", polls=2)
+    checked = run("deck", "check", "--deck", "12", "--idle", "5", polls=2)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "password-protected: 24/24" in checked.stdout

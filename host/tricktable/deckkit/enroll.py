@@ -106,6 +106,9 @@ class UsbReader:
         ser.close()
         raise ReaderError(f"no PN532 answers on {port}: {error}") from None
 
+    answer_s = 0.5
+    """How long a command's answer is waited for (a PN532 answers in milliseconds)."""
+
     def close(self) -> None:
         """Close the port."""
         if self._close is not None:
@@ -114,7 +117,7 @@ class UsbReader:
     def _call(self, command: int, params: list[int], reply_len: int) -> bytes:
         try:
             reply = self.pn532.call_function(
-                command, params=params, response_length=reply_len, timeout=0.5
+                command, params=params, response_length=reply_len, timeout=self.answer_s
             )
         except RuntimeError as exc:  # the driver's frame errors (BusyError is one too)
             raise ReaderError(f"PN532 command 0x{command:02X} failed: {exc}") from None
