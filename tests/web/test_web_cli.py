@@ -10,6 +10,8 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -117,19 +119,26 @@ def test_web_serves_a_finished_night_without_a_broker(tmp_path) -> None:
     night.set_hands(1, [(4, 2)])
     night.bell()
     save_night(night, tmp_path / "night.json")
+    with web_without_broker("--night", str(tmp_path / "night.json")) as (first, url):
+        standings = eventually(lambda: _get(f"{url}/api/standings"), "the scoreboard answering")
+        assert standings.json()["finished"] and standings.json()["standings"][0]["total"] == 4
+        assert httpx.get(f"{url}/results").status_code == 200
+
+
+@contextmanager
+def web_without_broker(*args: str) -> Iterator[tuple[str, str]]:
+    """``tricktable web ARGS`` with no broker at its address: its first line and its address;
+    stopped by Ctrl-C after the block, which it must take cleanly, having said once that it
+    serves without a broker."""
     port = free_port()
     web = subprocess.Popen([sys.executable, "-c", "from tricktable.cli import main; main()", "web",
-                            "--broker", f"mqtt://127.0.0.1:{port}", "--port", "0",
-                            "--night", str(tmp_path / "night.json")],
+                            "--broker", f"mqtt://127.0.0.1:{port}", "--port", "0", *args],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                            preexec_fn=ctrl_c_default)
     try:
         first = web.stdout.readline()
         assert "without a broker" in first, first + web.stderr.read()
-        url = re.search(r"http://\S+", first).group(0).rstrip(",")
-        standings = eventually(lambda: _get(f"{url}/api/standings"), "the scoreboard answering")
-        assert standings.json()["finished"] and standings.json()["standings"][0]["total"] == 4
-        assert httpx.get(f"{url}/results").status_code == 200
+        yield first, re.search(r"http://\S+", first).group(0).rstrip(",")
         web.send_signal(signal.SIGINT)
         out, err = web.communicate(timeout=20)
     finally:
@@ -150,24 +159,9 @@ def test_web_replays_a_hand_history_without_a_broker() -> None:
     """The demo's summary names each game's hand history; after the demo its broker is gone,
     and ``web --history FILE`` still serves the file's replay, saying it runs without one."""
     history = REPO / "examples" / "bid-euchre-unknown-revoke.txt"
-    port = free_port()
-    web = subprocess.Popen([sys.executable, "-c", "from tricktable.cli import main; main()", "web",
-                            "--broker", f"mqtt://127.0.0.1:{port}", "--port", "0",
-                            "--history", str(history)],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                           preexec_fn=ctrl_c_default)
-    try:
-        first = web.stdout.readline()
-        assert "without a broker" in first and "replays" in first, first + web.stderr.read()
-        url = re.search(r"http://\S+", first).group(0).rstrip(",")
+    with web_without_broker("--history", str(history)) as (first, url):
+        assert "replays" in first, first
         hands = eventually(lambda: _get(f"{url}/api/table/{history.stem}/hands"),
                            "the scoreboard answering")
         assert len(hands.json()["hands"]) == 1
         assert httpx.get(f"{url}/replay/{history.stem}").status_code == 200
-        web.send_signal(signal.SIGINT)
-        out, err = web.communicate(timeout=20)
-    finally:
-        if web.poll() is None:
-            web.kill()
-    assert web.returncode == 0, out + err
-    assert err.count("serving without a broker") == 1, err
