@@ -2,7 +2,10 @@
 
 - the double-dummy search's inner loop (C; docs/analysis.md, "The compiled search"); on
   x86-64 the count of a bit set is the processor's ``popcnt`` (every x86-64 processor since
-  2008 has it), not a library call;
+  2008 has it), not a library call, and with gcc 12 or later the search is compiled a second
+  time for x86-64-v3 processors (AVX2, BMI1/2, ...; ``#pragma GCC target`` in the C file,
+  not a flag here), that build picked when the module loads on a processor that runs it: the
+  wheel still runs on any x86-64;
 - the rules engine and the rules (``cards``, ``engine``, ``rules``) compiled from their own
   Python source by mypyc (PyPI's mypy, a build requirement in pyproject.toml; docs/analysis.md,
   "The compiled engine"). mypyc type-checks what it compiles, with ``--strict-equality``: a

@@ -4,11 +4,16 @@ each card, the joker, no trump, a seat sitting out), and gives the tricks the ru
 certain in positions built from the rules' own statements."""
 
 import gc
+import json
+import os
 import random
+import subprocess
+import sys
 import weakref
 
 import pytest
-from tricktable.analysis.positions import deal
+from tricktable.analysis import _search
+from tricktable.analysis.positions import bridge_table, deal
 from tricktable.analysis.solver import Solver
 from tricktable.cards import Suit, from_physical, parse_card
 from tricktable.engine.intplay import CardPlay
@@ -254,3 +259,30 @@ def test_a_solver_is_freed(variant):
     del solver
     gc.collect()
     assert gone() is None, f"{variant}: the solver is still alive after gc.collect()"
+
+
+_BUILDS_ANSWER = """
+import json
+from tricktable.analysis import _search
+from tricktable.analysis.positions import bridge_table, deal
+from tricktable.analysis.solver import Solver
+spades = [Solver(cp).tricks(0) for cp in (deal("spades", seed, leader=seed % 4, cards=6)
+                                          for seed in range(8))]
+print(json.dumps([_search.BUILD, [bridge_table(seed) for seed in range(2)], spades]))
+"""
+
+
+def test_the_baseline_build_answers_alike():
+    """On x86-64 the search is compiled twice more for x86-64-v3 processors and picked when
+    the processor runs it (``_search.BUILD``); TRICKTABLE_SEARCH_BASELINE keeps the plain
+    build. Both answer alike: bridge tables (the first pass) and Spades under its lead
+    restriction (the second), here and in a process made to keep the plain build."""
+    assert _search.BUILD in ("baseline", "x86-64-v3")
+    env = {**os.environ, "TRICKTABLE_SEARCH_BASELINE": "1"}
+    out = subprocess.run([sys.executable, "-c", _BUILDS_ANSWER], env=env, check=True,
+                         capture_output=True, text=True).stdout
+    build, tables, spades = json.loads(out)
+    assert build == "baseline"
+    assert tables == [bridge_table(seed) for seed in range(2)]
+    assert spades == [Solver(cp).tricks(0) for cp in (deal("spades", seed, leader=seed % 4,
+                                                           cards=6) for seed in range(8))]
