@@ -23,6 +23,9 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#endif
 
 typedef unsigned __int128 u128;
 typedef unsigned __int128 wide; /* a suit's key code of more than 16 cards (not a card set) */
@@ -200,7 +203,55 @@ typedef struct {
 
 typedef struct Chunk {
     struct Chunk *next;
+    size_t size; /* a power of two, 64 KB or more */
 } Chunk;
+
+/* Chunks of freed Cores, kept for the next Cores of the process: per size 64 KB << k up to
+ * 4 MB a list, at most KEPT_BYTES in all (under the GIL, as every call here). A chunk new
+ * from the system has its pages faulted in and zeroed as the search first writes them (a
+ * bridge deal's single solve cuts 4 to 16 MB of chunks); a kept one has them already. The
+ * chunks are mapped from the system on their own where it can (POSIX), not malloc'd: a kept
+ * chunk high in malloc's heap would hold the heap's free memory below it in the process. */
+#define KEPT_SIZES 7
+#define KEPT_BYTES ((size_t)16 << 20)
+static Chunk *kept[KEPT_SIZES];
+static size_t kept_bytes;
+
+/* A chunk of size bytes (a power of two, 64 KB or more): a kept one, else a new one. */
+static Chunk *chunk_new(size_t size) {
+    int k = __builtin_ctzll(size) - 16;
+    Chunk *chunk = k < KEPT_SIZES ? kept[k] : NULL;
+    if (chunk) {
+        kept[k] = chunk->next;
+        kept_bytes -= size;
+        return chunk;
+    }
+#ifdef MAP_ANONYMOUS
+    chunk = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (chunk == MAP_FAILED) return NULL;
+#else
+    chunk = malloc(size);
+    if (!chunk) return NULL;
+#endif
+    chunk->size = size;
+    return chunk;
+}
+
+/* A chunk kept (while KEPT_BYTES allows) or given back. */
+static void chunk_free(Chunk *chunk) {
+    int k = __builtin_ctzll(chunk->size) - 16;
+    if (k < KEPT_SIZES && kept_bytes + chunk->size <= KEPT_BYTES) {
+        chunk->next = kept[k];
+        kept[k] = chunk;
+        kept_bytes += chunk->size;
+        return;
+    }
+#ifdef MAP_ANONYMOUS
+    munmap(chunk, chunk->size);
+#else
+    free(chunk);
+#endif
+}
 
 typedef struct {
     Chunk *chunks;
@@ -224,7 +275,7 @@ static void *pool_block(Pool *pool, int k) {
     if ((size_t)(pool->end - pool->at) < bytes) {
         size_t size = pool->next_chunk ? pool->next_chunk : (size_t)1 << 16;
         while (size < bytes + 64) size *= 2;
-        Chunk *chunk = malloc(size);
+        Chunk *chunk = chunk_new(size);
         if (!chunk) return NULL;
         chunk->next = pool->chunks;
         pool->chunks = chunk;
@@ -240,7 +291,7 @@ static void *pool_block(Pool *pool, int k) {
 static void pool_free(Pool *pool) {
     for (Chunk *chunk = pool->chunks, *next; chunk; chunk = next) {
         next = chunk->next;
-        free(chunk);
+        chunk_free(chunk);
     }
     pool->chunks = NULL;
 }
