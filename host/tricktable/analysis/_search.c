@@ -1002,9 +1002,9 @@ static int first_guess(Core *c, u128 present, int remaining) {
  *
  * On x86-64 with gcc 12 or later both passes are compiled once more for x86-64-v3
  * processors (AVX2, BMI1/2, LZCNT, MOVBE: most made since 2015), SEARCH_V3 1: FN(name) is
- * name_fast_v3 or name_gen_v3 (bridge deals 0-9: 5 % less time). PyInit__search picks them
- * when the processor has those instructions (search_first, search_general): a wheel built
- * for any x86-64 still runs on every one. */
+ * name_fast_v3 or name_gen_v3 (bridge deals 0-9: 1 to 5 % less time). PyInit__search picks
+ * them when the processor has those instructions (search_first, search_general): a wheel
+ * built for any x86-64 still runs on every one. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
 #define HAVE_V3 1
 #else
