@@ -343,6 +343,9 @@ typedef struct {
      * of five bits (word, bit; -1: none), twelve to a word after the leader's four bits */
     uint64_t lens[KEYWORDS];
     int len_word[MAXSEATS][NSUITS], len_bit[MAXSEATS][NSUITS];
+    /* the bucket key's hash kept as cards are played (bucket_hash's sum of lens, lsum; per
+     * seat and suit what one card of the suit adds to it, len_step) */
+    uint64_t lsum, len_step[MAXSEATS][NSUITS];
     int trump_suit;
     u128 trumps;
     int restricts;
@@ -391,6 +394,25 @@ typedef struct {
     long long nodes, probes, hits;
 } Core;
 
+/* The hash of a bucket key: its words times odd constants, summed, then mixed. The sum is
+ * linear in the key, so that play_card keeps it (Core.lsum) as a hand's suit length changes
+ * and a trick start needs only the leader's part and the mix (bucket_mix), not a hash of
+ * four words. */
+static const uint64_t bucket_mul[KEYWORDS] = {0x9E3779B97F4A7C15ull, 0xBF58476D1CE4E5B9ull,
+                                              0x94D049BB133111EBull, 0xD6E8FEB86659FD93ull};
+
+static uint64_t bucket_mix(uint64_t sum) {
+    sum ^= sum >> 32;
+    sum *= 0xD6E8FEB86659FD93ull;
+    return sum ^ sum >> 32;
+}
+
+static uint64_t bucket_hash(const uint64_t *k) {
+    uint64_t sum = 0;
+    for (int w = 0; w < KEYWORDS; w++) sum += k[w] * bucket_mul[w];
+    return bucket_mix(sum);
+}
+
 /* The bucket of key k (its hash h), -1: none (*slot: the empty slot where it would go). */
 static int64_t bucket_find(const Core *c, const uint64_t *k, uint64_t h, size_t *slot) {
     size_t mask = c->bcap - 1;
@@ -414,7 +436,7 @@ static int64_t bucket_add(Core *c, const uint64_t *k) {
         uint64_t *slots = calloc(cap, sizeof(uint64_t));
         if (!slots) return -1;
         for (uint32_t b = 0; b < c->nbuckets; b++) {
-            uint64_t h = hash_key(c->buckets[b].key);
+            uint64_t h = bucket_hash(c->buckets[b].key);
             size_t i = h & (cap - 1);
             while (slots[i]) i = (i + 1) & (cap - 1);
             slots[i] = (h & ~(uint64_t)0xFFFFFFFF) | (b + 1);
@@ -423,7 +445,7 @@ static int64_t bucket_add(Core *c, const uint64_t *k) {
         c->bslots = slots;
         c->bcap = cap;
     }
-    uint64_t h = hash_key(k);
+    uint64_t h = bucket_hash(k);
     size_t slot;
     int64_t b = bucket_find(c, k, h, &slot);
     if (b >= 0) return b;
@@ -802,6 +824,7 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
             if (c->key_len[s]) {
                 c->len_word[c->seats[j]][s] = fields / 12;
                 c->len_bit[c->seats[j]][s] = 4 + 5 * (fields % 12);
+                c->len_step[c->seats[j]][s] = bucket_mul[fields / 12] << (4 + 5 * (fields % 12));
                 fields++;
             }
     /* the tables grow as they fill: a few dozen buckets for a five-card hand, thousands for
@@ -936,9 +959,10 @@ done:
     return status;
 }
 
-/* The bucket key's suit lengths (lens) and the bits held (held) from the hands. */
+/* The bucket key's suit lengths (lens, lsum) and the bits held (held) from the hands. */
 static void set_lens(Core *c) {
     memset(c->lens, 0, sizeof(c->lens));
+    c->lsum = 0;
     memset(c->held, 0, sizeof(c->held));
     memset(c->owner, -1, sizeof(c->owner));
     for (int j = 0; j < c->nseats; j++)
@@ -948,9 +972,11 @@ static void set_lens(Core *c) {
         }
     for (int x = 0; x < MAXSEATS; x++)
         for (int s = 0; s < NSUITS; s++)
-            if (c->len_word[x][s] >= 0)
-                c->lens[c->len_word[x][s]] |= (uint64_t)popcount(c->hands[x] & c->suit_masks[s])
-                                              << c->len_bit[x][s];
+            if (c->len_word[x][s] >= 0) {
+                uint64_t k = (uint64_t)popcount(c->hands[x] & c->suit_masks[s]);
+                c->lens[c->len_word[x][s]] |= k << c->len_bit[x][s];
+                c->lsum += k * c->len_step[x][s];
+            }
 }
 
 /* A first target. With trumps in play at a table of two partnerships (c->opposite): half
@@ -2085,22 +2111,29 @@ static void FN(first_lead)(int q, int *moves, int nmoves) {
 }
 
 /* The bucket of a trick start: the leader, whether its lead is restricted, and each playing
- * hand's length in each suit (lens, kept by play_card). */
-static void FN(bucket_key)(Core *c, int seat, int restricted, uint64_t *k) {
+ * hand's length in each suit (lens, kept by play_card); its hash (bucket_hash) from lsum. */
+static uint64_t FN(bucket_key)(Core *c, int seat, int restricted, uint64_t *k) {
+    uint64_t lead = (uint64_t)seat | (uint64_t)restricted << 3;
     memcpy(k, c->lens, KEYWORDS * sizeof(uint64_t));
-    k[0] |= (uint64_t)seat | (uint64_t)restricted << 3;
+    k[0] |= lead; /* (the leader's bits of lens[0] are 0: | adds) */
+    return bucket_mix(c->lsum + lead * bucket_mul[0]);
 }
 
 /* Seat plays card p (back: takes it back into its hand): its hand, its length in p's suit
- * in the bucket key (lens) and its bits of the suit (held). */
+ * in the bucket key (lens, lsum) and its bits of the suit (held). */
 static void FN(play_card)(Core *c, int seat, int p, int back) {
     c->hands[seat] ^= CS_BIT(p);
     int s = c->eff[p], w = c->len_word[seat][s];
     c->held[seat][s] ^= c->rbit[p];
     if (w < 0) return;
     uint64_t one = (uint64_t)1 << c->len_bit[seat][s];
-    if (back) c->lens[w] += one;
-    else c->lens[w] -= one;
+    if (back) {
+        c->lens[w] += one;
+        c->lsum += c->len_step[seat][s];
+    } else {
+        c->lens[w] -= one;
+        c->lsum -= c->len_step[seat][s];
+    }
 }
 
 /* The dependence of a stored result, at the position it matches: per suit the strength of
@@ -2137,10 +2170,10 @@ static uint64_t FN(filter)(Core *c, const uint64_t *key) {
 /* A stored result that answers "need more tricks?" at this trick start: 1 or 0 (and what it
  * depended on in rel), or -1 (none; *lead: a lead that settled a test there, or 0). *where:
  * the index of the start's bucket in c->buckets, -1 when it has none yet. */
-static int FN(tt_lookup)(Core *c, const uint64_t *bkey, const uint64_t *key, int need, Rel *rel,
-                     uint16_t *lead, int64_t *where) {
+static int FN(tt_lookup)(Core *c, const uint64_t *bkey, uint64_t h, const uint64_t *key, int need,
+                         Rel *rel, uint16_t *lead, int64_t *where) {
     size_t slot;
-    *where = bucket_find(c, bkey, hash_key(bkey), &slot);
+    *where = bucket_find(c, bkey, h, &slot);
     if (*where < 0) return -1;
     Bucket *bucket = &c->buckets[*where];
     uint64_t f = FN(filter)(c, key);
@@ -2261,10 +2294,10 @@ static void FN(extend_groups)(Core *c, Rel *rel, const int *moves, int nmoves, C
  * there, or 0), or -2: out of memory. */
 static int FN(settled)(Core *c, int need, CS present, int seat, int restricted, uint64_t *bkey,
                    int64_t *where, uint64_t *key, Rel *rel, uint16_t *lead) {
-    FN(bucket_key)(c, seat, restricted, bkey);
+    uint64_t h = FN(bucket_key)(c, seat, restricted, bkey);
     FN(tt_key)(c, seat, key);
     c->probes++;
-    int r = FN(tt_lookup)(c, bkey, key, need, rel, lead, where);
+    int r = FN(tt_lookup)(c, bkey, h, key, need, rel, lead, where);
     if (r >= 0) { c->hits++; return r; }
     int mine, theirs;
     Rel counted[2];
