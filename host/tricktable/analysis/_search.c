@@ -177,8 +177,8 @@ static void rel_card(Rel *r, int suit, int strength) {
 /* A stored result: the trick start's key masked to the relevant cards (pat, mask: Core.prefix's
  * of the count of relevant cards per suit, m), bounds on the side's tricks, and
  * the lead that settled the last test there (lead_code). A bucket (the leader, whether the
- * lead is restricted, each hand's suit lengths) keeps its entries in one array, scanned in
- * order. */
+ * lead is restricted, each hand's suit lengths) keeps its entries in one block, scanned
+ * newest first. */
 typedef struct {
     uint64_t pat[KEYWORDS], mask[KEYWORDS];
     uint8_t m[NSUITS];
@@ -186,15 +186,27 @@ typedef struct {
     uint16_t lead;
 } PEntry;
 
+/* A bucket: its key, its count of entries (n, room for cap), per entry its filter (sig,
+ * sigmask of filter()) newest first, then the entries oldest first (entries()), in one
+ * block of the pool. A look-up reads the key, the count and the newest filters in one or two
+ * neighbouring cache lines, not a bucket and then its arrays elsewhere. */
 typedef struct {
     uint64_t key[KEYWORDS]; /* the bucket's key (bucket_key) */
-    PEntry *e;
-    uint64_t (*f)[2]; /* per entry, its filter: (sig, sigmask) of filter() */
     uint32_t n, cap;
+    uint64_t pad;
+    uint64_t f[][2];
 } Bucket;
 
-/* Where a Core's buckets keep their entries: blocks of 4 << k entries (a block: the filters,
- * then the entries), cut from chunks the pool mallocs (each twice the last, up to 4 MB) and
+static PEntry *entries(Bucket *b) { return (PEntry *)(b->f + b->cap); }
+
+/* A slot of the index of buckets: the bucket's key's hash and the bucket (NULL: empty). */
+typedef struct {
+    uint64_t h;
+    Bucket *b;
+} BSlot;
+
+/* Where a Core keeps its buckets: blocks of room for 4 << k entries (a Bucket, a cache
+ * line's multiple), cut from chunks the pool mallocs (each twice the last, up to 4 MB) and
  * freed together with the Core. A bucket that fills moves to a block twice as big and
  * leaves its old block for the next bucket of that size (a list per size). Before, each
  * bucket malloc'd and realloc'd two arrays of its own, and a Core freed them one by one:
@@ -261,7 +273,8 @@ typedef struct {
 } Pool;
 
 static size_t block_bytes(int k) {
-    return ((size_t)4 << k) * (sizeof(uint64_t[2]) + sizeof(PEntry));
+    size_t bytes = sizeof(Bucket) + ((size_t)4 << k) * (sizeof(uint64_t[2]) + sizeof(PEntry));
+    return (bytes + 63) & ~(size_t)63;
 }
 
 /* A block of 4 << k entries. NULL: out of memory. */
@@ -275,7 +288,7 @@ static void *pool_block(Pool *pool, int k) {
     if ((size_t)(pool->end - pool->at) < bytes) {
         size_t size = pool->next_chunk ? pool->next_chunk : (size_t)1 << 16;
         while (size < bytes + 64) size *= 2;
-        Chunk *chunk = chunk_new(size);
+        Chunk *chunk = chunk_new(size); /* (mapped: its blocks start cache lines) */
         if (!chunk) return NULL;
         chunk->next = pool->chunks;
         pool->chunks = chunk;
@@ -360,12 +373,10 @@ typedef struct {
     int free; /* no lead is restricted below this node (the variant's leads_free) */
     Table leads;
     /* the transposition table: a bucket per leader, restriction and suit lengths, found
-     * through an index of bcap slots (a power of two, at most half of them used), each the
-     * bucket's number + 1 (0: an empty slot) and, in its high half, its key's hash */
-    Bucket *buckets;
-    uint32_t nbuckets, capbuckets;
-    uint64_t *bslots;
-    size_t bcap;
+     * through an index of bcap slots (a power of two, at most half of them used; open
+     * addressing) */
+    BSlot *bslots;
+    size_t nbuckets, bcap;
     Pool pool; /* the buckets' entries */
     /* per suit and count m of its best cards left, the bits of the key that hold them and
      * the tie flag of the card after them */
@@ -413,55 +424,57 @@ static uint64_t bucket_hash(const uint64_t *k) {
     return bucket_mix(sum);
 }
 
-/* The bucket of key k (its hash h), -1: none (*slot: the empty slot where it would go). */
+/* The slot of the bucket of key k (its hash h), -1: none (*slot: the empty slot where it
+ * would go). */
 static int64_t bucket_find(const Core *c, const uint64_t *k, uint64_t h, size_t *slot) {
     size_t mask = c->bcap - 1;
-    uint64_t tag = h & ~(uint64_t)0xFFFFFFFF;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
-        uint64_t v = c->bslots[i];
-        if (!v) {
+        const BSlot *x = &c->bslots[i];
+        if (!x->b) {
             *slot = i;
             return -1;
         }
-        if ((v & ~(uint64_t)0xFFFFFFFF) == tag &&
-            !memcmp(c->buckets[(uint32_t)v - 1].key, k, sizeof(c->buckets->key)))
-            return (uint32_t)v - 1;
+        if (x->h == h && !memcmp(x->b->key, k, sizeof(x->b->key))) return (int64_t)i;
     }
 }
 
-/* The bucket of key k, made when there is none. -1: out of memory. */
-static int64_t bucket_add(Core *c, const uint64_t *k) {
-    if (2 * ((size_t)c->nbuckets + 1) > c->bcap) { /* the index twice as big */
-        size_t cap = 2 * c->bcap;
-        uint64_t *slots = calloc(cap, sizeof(uint64_t));
-        if (!slots) return -1;
-        for (uint32_t b = 0; b < c->nbuckets; b++) {
-            uint64_t h = bucket_hash(c->buckets[b].key);
-            size_t i = h & (cap - 1);
-            while (slots[i]) i = (i + 1) & (cap - 1);
-            slots[i] = (h & ~(uint64_t)0xFFFFFFFF) | (b + 1);
-        }
-        free(c->bslots);
-        c->bslots = slots;
-        c->bcap = cap;
+/* The index of buckets with bcap slots, those of the old one moved in. -1: out of memory. */
+static int bslots_init(Core *c, size_t bcap) {
+    BSlot *slots = calloc(bcap, sizeof(BSlot));
+    if (!slots) return -1;
+    for (size_t j = 0; c->bslots && j < c->bcap; j++) {
+        if (!c->bslots[j].b) continue;
+        size_t i = c->bslots[j].h & (bcap - 1);
+        while (slots[i].b) i = (i + 1) & (bcap - 1);
+        slots[i] = c->bslots[j];
     }
+    free(c->bslots);
+    c->bslots = slots;
+    c->bcap = bcap;
+    return 0;
+}
+
+/* The slot of the bucket of key k, made (empty, room for four entries) when there is none.
+ * where: the slot tt_lookup found it in, -1: none (the index may have grown since, and moved
+ * it). -1: out of memory. */
+static int64_t bucket_add(Core *c, const uint64_t *k, int64_t where) {
+    if (where >= 0 && c->bslots[where].b &&
+        !memcmp(c->bslots[where].b->key, k, sizeof(c->bslots->b->key)))
+        return where;
+    if (2 * (c->nbuckets + 1) > c->bcap && bslots_init(c, 2 * c->bcap) < 0) return -1;
     uint64_t h = bucket_hash(k);
-    size_t slot;
-    int64_t b = bucket_find(c, k, h, &slot);
-    if (b >= 0) return b;
-    if (c->nbuckets == c->capbuckets) {
-        Bucket *more = realloc(c->buckets, 2 * (size_t)c->capbuckets * sizeof(Bucket));
-        if (!more) return -1;
-        c->buckets = more;
-        c->capbuckets *= 2;
-    }
-    Bucket *bucket = &c->buckets[c->nbuckets];
-    memcpy(bucket->key, k, sizeof(bucket->key));
-    bucket->e = NULL;
-    bucket->f = NULL;
-    bucket->n = bucket->cap = 0;
-    c->bslots[slot] = (h & ~(uint64_t)0xFFFFFFFF) | (c->nbuckets + 1);
-    return c->nbuckets++;
+    size_t slot = 0;
+    int64_t found = bucket_find(c, k, h, &slot);
+    if (found >= 0) return found;
+    Bucket *b = pool_block(&c->pool, 0);
+    if (!b) return -1;
+    memcpy(b->key, k, sizeof(b->key));
+    b->n = 0;
+    b->cap = 4;
+    c->bslots[slot].h = h;
+    c->bslots[slot].b = b;
+    c->nbuckets++;
+    return (int64_t)slot;
 }
 
 static void suit_left(const Core *c, int s, SuitLeft *x) {
@@ -558,7 +571,6 @@ static void Core_dealloc(Core *c) {
     PyObject_GC_UnTrack(c);
     free(c->bslots);
     pool_free(&c->pool);
-    free(c->buckets);
     free(c->leads.slots);
     Py_CLEAR(c->ask);
     Py_TYPE(c)->tp_free((PyObject *)c);
@@ -830,11 +842,7 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *Py_UNUSE
     /* the tables grow as they fill: a few dozen buckets for a five-card hand, thousands for
      * thirteen cards */
     size_t cap = pow2_at_least((size_t)popcount(present));
-    c->capbuckets = (uint32_t)cap;
-    c->buckets = malloc(c->capbuckets * sizeof(Bucket));
-    c->bcap = 2 * cap;
-    c->bslots = calloc(c->bcap, sizeof(uint64_t));
-    if (!c->buckets || !c->bslots ||
+    if (bslots_init(c, 2 * cap) < 0 ||
         table_init(&c->leads, c->restricts ? cap : 1) < 0) {
         PyErr_NoMemory();
         goto fail;
@@ -2169,17 +2177,17 @@ static uint64_t FN(filter)(Core *c, const uint64_t *key) {
 
 /* A stored result that answers "need more tricks?" at this trick start: 1 or 0 (and what it
  * depended on in rel), or -1 (none; *lead: a lead that settled a test there, or 0). *where:
- * the index of the start's bucket in c->buckets, -1 when it has none yet. */
+ * the slot of the start's bucket in c->bslots, -1 when it has none yet. */
 static int FN(tt_lookup)(Core *c, const uint64_t *bkey, uint64_t h, const uint64_t *key, int need,
                          Rel *rel, uint16_t *lead, int64_t *where) {
     size_t slot;
     *where = bucket_find(c, bkey, h, &slot);
     if (*where < 0) return -1;
-    Bucket *bucket = &c->buckets[*where];
+    Bucket *bucket = c->bslots[*where].b;
     uint64_t f = FN(filter)(c, key);
-    for (uint32_t i = bucket->n; i-- > 0;) { /* the newest first */
+    for (uint32_t i = 0; i < bucket->n; i++) { /* the newest first */
         if ((f & bucket->f[i][1]) != bucket->f[i][0]) continue;
-        const PEntry *e = &bucket->e[i];
+        const PEntry *e = &entries(bucket)[bucket->n - 1 - i];
         if (!FN(entry_matches)(e, key)) continue;
         if (e->lo >= need || e->hi < need) {
             FN(rel_of_entry)(c, e, rel);
@@ -2212,13 +2220,13 @@ static int FN(tt_store)(Core *c, const uint64_t *bkey, int64_t where, const uint
         for (int w = 0; w < KEYWORDS; w++) mask[w] |= c->prefix[s][m[s]][w];
     }
     for (int w = 0; w < KEYWORDS; w++) pat[w] = key[w] & mask[w];
-    if (where < 0 && (where = bucket_add(c, bkey)) < 0) return -1;
-    Bucket *bucket = &c->buckets[where];
+    if ((where = bucket_add(c, bkey, where)) < 0) return -1;
+    Bucket *bucket = c->bslots[where].b;
     PEntry *e = NULL;
     uint64_t fpat = FN(filter)(c, pat), fmask = FN(filter)(c, mask);
     for (uint32_t i = 0; i < bucket->n; i++) {
         if (bucket->f[i][0] != fpat || bucket->f[i][1] != fmask) continue;
-        PEntry *x = &bucket->e[i];
+        PEntry *x = &entries(bucket)[bucket->n - 1 - i];
         if (!memcmp(x->m, m, sizeof(m)) && !memcmp(x->pat, pat, sizeof(pat))) {
             e = x;
             break;
@@ -2226,25 +2234,21 @@ static int FN(tt_store)(Core *c, const uint64_t *bkey, int64_t where, const uint
     }
     if (!e) {
         if (bucket->n == bucket->cap) { /* a block twice as big (pool_block) */
-            int k = bucket->cap ? __builtin_ctz(bucket->cap) - 1 : 0;
+            int k = __builtin_ctz(bucket->cap) - 1;
             if (k >= POOL_SIZES) return -1;
-            uint32_t cap = (uint32_t)4 << k;
-            uint64_t (*f)[2] = pool_block(&c->pool, k);
-            if (!f) return -1;
-            PEntry *e = (PEntry *)(f + cap);
-            if (bucket->n) {
-                memcpy(f, bucket->f, bucket->n * sizeof(*f));
-                memcpy(e, bucket->e, bucket->n * sizeof(PEntry));
-                *(void **)bucket->f = c->pool.spare[k - 1];
-                c->pool.spare[k - 1] = bucket->f;
-            }
-            bucket->f = f;
-            bucket->e = e;
-            bucket->cap = cap;
+            Bucket *more = pool_block(&c->pool, k);
+            if (!more) return -1;
+            memcpy(more, bucket, sizeof(Bucket) + bucket->n * sizeof(bucket->f[0]));
+            more->cap = 2 * bucket->cap;
+            memcpy(entries(more), entries(bucket), bucket->n * sizeof(PEntry));
+            *(void **)bucket = c->pool.spare[k - 1];
+            c->pool.spare[k - 1] = bucket;
+            c->bslots[where].b = bucket = more;
         }
-        bucket->f[bucket->n][0] = fpat;
-        bucket->f[bucket->n][1] = fmask;
-        e = &bucket->e[bucket->n++];
+        memmove(bucket->f + 1, bucket->f, bucket->n * sizeof(bucket->f[0]));
+        bucket->f[0][0] = fpat;
+        bucket->f[0][1] = fmask;
+        e = &entries(bucket)[bucket->n++];
         memcpy(e->pat, pat, sizeof(pat));
         memcpy(e->mask, mask, sizeof(mask));
         memcpy(e->m, m, sizeof(m));
