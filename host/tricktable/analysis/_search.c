@@ -174,13 +174,13 @@ static void rel_card(Rel *r, int suit, int strength) {
     r->t[suit] = strength < a ? strength : a;
 }
 
-/* A stored result: the trick start's key masked to the relevant cards (pat, mask: Core.prefix's
- * of the count of relevant cards per suit, m), bounds on the side's tricks, and
+/* A stored result: the trick start's key masked to the relevant cards (pat; the mask is Core.prefix's
+ * of the count of relevant cards per suit, m: entry_matches), bounds on the side's tricks, and
  * the lead that settled the last test there (lead_code). A bucket (the leader, whether the
  * lead is restricted, each hand's suit lengths) keeps its entries in one block, scanned
  * newest first. */
 typedef struct {
-    uint64_t pat[KEYWORDS], mask[KEYWORDS];
+    uint64_t pat[KEYWORDS];
     uint8_t m[NSUITS];
     int8_t lo, hi;
     uint16_t lead;
@@ -2153,9 +2153,23 @@ static void FN(rel_of_entry)(Core *c, const PEntry *e, Rel *rel) {
     }
 }
 
-static int FN(entry_matches)(const PEntry *e, const uint64_t *key) {
-    return (key[0] & e->mask[0]) == e->pat[0] && (key[1] & e->mask[1]) == e->pat[1] &&
-           (key[2] & e->mask[2]) == e->pat[2] && (key[3] & e->mask[3]) == e->pat[3];
+/* Whether a trick start's key holds a stored result's relevant cards: the key masked as
+ * tt_store masked the entry's (the mask made again from m: an entry of 48 bytes, not 80,
+ * more of them to a cache line). */
+static int FN(entry_matches)(Core *c, const PEntry *e, const uint64_t *key) {
+#if SEARCH_PASS == 1 /* a word per suit (Core.fast) */
+    for (int w = 0; w < KEYWORDS; w++) {
+        int s = c->word_suit[w];
+        if ((key[w] & c->prefix[s][e->m[s]][w]) != e->pat[w]) return 0;
+    }
+    return 1;
+#endif
+    uint64_t mask[KEYWORDS] = {0, 0, 0, 0};
+    for (int s = 0; s < NSUITS; s++)
+        for (int w = 0; w < KEYWORDS; w++) mask[w] |= c->prefix[s][e->m[s]][w];
+    for (int w = 0; w < KEYWORDS; w++)
+        if ((key[w] & mask[w]) != e->pat[w]) return 0;
+    return 1;
 }
 
 /* The filter of a key (or a mask, a pattern): the first three cards' nibbles of each suit in
@@ -2188,7 +2202,7 @@ static int FN(tt_lookup)(Core *c, const uint64_t *bkey, uint64_t h, const uint64
     for (uint32_t i = 0; i < bucket->n; i++) { /* the newest first */
         if ((f & bucket->f[i][1]) != bucket->f[i][0]) continue;
         const PEntry *e = &entries(bucket)[bucket->n - 1 - i];
-        if (!FN(entry_matches)(e, key)) continue;
+        if (!FN(entry_matches)(c, e, key)) continue;
         if (e->lo >= need || e->hi < need) {
             FN(rel_of_entry)(c, e, rel);
             return e->lo >= need;
@@ -2250,7 +2264,6 @@ static int FN(tt_store)(Core *c, const uint64_t *bkey, int64_t where, const uint
         bucket->f[0][1] = fmask;
         e = &entries(bucket)[bucket->n++];
         memcpy(e->pat, pat, sizeof(pat));
-        memcpy(e->mask, mask, sizeof(mask));
         memcpy(e->m, m, sizeof(m));
         e->lo = 0;
         e->hi = 127;
