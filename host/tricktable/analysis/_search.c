@@ -183,7 +183,7 @@ typedef struct {
     uint64_t pat[KEYWORDS];
     uint8_t m[NSUITS];
     int8_t lo, hi;
-    uint16_t lead;
+    uint8_t lead;
 } PEntry;
 
 /* A bucket: its key, its count of entries (n, room for cap), per entry its filter (sig,
@@ -2088,18 +2088,19 @@ static inline __attribute__((always_inline)) void FN(take_out)(Core *c, CS cards
 }
 
 /* The lead that settled a test at a trick start, kept in its table entry for the next test
- * there: its suit + 1 and its place among the suit's cards left (positions that share an
- * entry hold the same ranks, not always the same cards). */
-static uint64_t FN(lead_code)(Core *c, int p, CS present) {
+ * there: its suit + 1 (three bits) and its place among the suit's cards left (above them;
+ * positions that share an entry hold the same ranks, not always the same cards). One byte:
+ * an entry of 40 bytes, not 48. */
+static uint8_t FN(lead_code)(Core *c, int p, CS present) {
     int s = c->eff[p], place = 0;
     for (int i = 0; i < c->suit_len[s] && c->suit_order[s][i] != p; i++)
         place += (present & CS_BIT(c->suit_order[s][i])) != 0;
-    return (uint64_t)(s + 1) | ((uint64_t)place << 8);
+    return (uint8_t)((s + 1) | place << 3);
 }
 
 /* The card of the lead kept by lead_code, -1: none. */
-static int FN(lead_card)(Core *c, uint64_t code, CS present) {
-    int s = (int)(code & 0xFF) - 1, place = (int)(code >> 8);
+static int FN(lead_card)(Core *c, uint8_t code, CS present) {
+    int s = (code & 7) - 1, place = code >> 3;
     for (int i = 0; i < c->suit_len[s]; i++) {
         int p = c->suit_order[s][i];
         if (present & CS_BIT(p) && place-- == 0) return p;
@@ -2154,7 +2155,7 @@ static void FN(rel_of_entry)(Core *c, const PEntry *e, Rel *rel) {
 }
 
 /* Whether a trick start's key holds a stored result's relevant cards: the key masked as
- * tt_store masked the entry's (the mask made again from m: an entry of 48 bytes, not 80,
+ * tt_store masked the entry's (the mask made again from m, not kept: smaller entries,
  * more of them to a cache line). */
 static int FN(entry_matches)(Core *c, const PEntry *e, const uint64_t *key) {
 #if SEARCH_PASS == 1 /* a word per suit (Core.fast) */
@@ -2193,7 +2194,7 @@ static uint64_t FN(filter)(Core *c, const uint64_t *key) {
  * depended on in rel), or -1 (none; *lead: a lead that settled a test there, or 0). *where:
  * the slot of the start's bucket in c->bslots, -1 when it has none yet. */
 static int FN(tt_lookup)(Core *c, const uint64_t *bkey, uint64_t h, const uint64_t *key, int need,
-                         Rel *rel, uint16_t *lead, int64_t *where) {
+                         Rel *rel, uint8_t *lead, int64_t *where) {
     size_t slot;
     *where = bucket_find(c, bkey, h, &slot);
     if (*where < 0) return -1;
@@ -2216,7 +2217,7 @@ static int FN(tt_lookup)(Core *c, const uint64_t *bkey, uint64_t h, const uint64
  * the start's bucket as tt_lookup found it (-1: none, then made here: its key is bkey). -1:
  * out of memory. */
 static int FN(tt_store)(Core *c, const uint64_t *bkey, int64_t where, const uint64_t *key,
-                    const Rel *rel, int result, int need, uint16_t lead) {
+                    const Rel *rel, int result, int need, uint8_t lead) {
     uint64_t mask[KEYWORDS] = {0, 0, 0, 0}, pat[KEYWORDS];
     uint8_t m[NSUITS] = {0, 0, 0, 0, 0};
     for (int s = 0; s < NSUITS; s++) {
@@ -2310,7 +2311,7 @@ static void FN(extend_groups)(Core *c, Rel *rel, const int *moves, int nmoves, C
  * bucket and key, *where its index as tt_lookup's; *lead: a lead that settled a test
  * there, or 0), or -2: out of memory. */
 static int FN(settled)(Core *c, int need, CS present, int seat, int restricted, uint64_t *bkey,
-                   int64_t *where, uint64_t *key, Rel *rel, uint16_t *lead) {
+                   int64_t *where, uint64_t *key, Rel *rel, uint8_t *lead) {
     uint64_t h = FN(bucket_key)(c, seat, restricted, bkey);
     FN(tt_key)(c, seat, key);
     c->probes++;
@@ -2515,7 +2516,7 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
      * nodes cut at their first move; an insertion sort mispredicted a branch at about every
      * move). A move tried has the weight INT_MIN, below any weight. */
     int weight[NCARDS], weighted = 0;
-    uint16_t lead = 0;
+    uint8_t lead = 0;
     int64_t where = -1;
     rel_none(rel);
     if (n == 0) {
@@ -2670,7 +2671,7 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
     if (cut < 0) FN(extend_groups)(c, rel, moves, nmoves, legal, others);
     if (restricted) rel_all(rel); /* the variant's restriction may depend on any card */
     if (n == 0 && FN(tt_store)(c, bkey, where, key, rel, result, need,
-                           cut >= 0 ? (uint16_t)FN(lead_code)(c, cut, present) : 0) < 0) {
+                           cut >= 0 ? FN(lead_code)(c, cut, present) : 0) < 0) {
         PyErr_NoMemory();
         return -1;
     }
