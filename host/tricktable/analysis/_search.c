@@ -174,11 +174,11 @@ static void rel_card(Rel *r, int suit, int strength) {
     r->t[suit] = strength < a ? strength : a;
 }
 
-/* A stored result: the trick start's key masked to the relevant cards (pat; the mask is Core.prefix's
- * of the count of relevant cards per suit, m: entry_matches), bounds on the side's tricks, and
- * the lead that settled the last test there (lead_code). A bucket (the leader, whether the
- * lead is restricted, each hand's suit lengths) keeps its entries in one block, scanned
- * newest first. */
+/* A stored result: the trick start's key masked to the relevant cards (pat; the mask is
+ * Core.prefix's of the count of relevant cards per suit, m: entry_matches), bounds on the
+ * side's tricks, and the lead that settled the last test there (lead_code). A bucket (the
+ * leader, whether the lead is restricted, each hand's suit lengths) keeps its entries in one
+ * block, scanned newest first. */
 typedef struct {
     uint64_t pat[KEYWORDS];
     uint8_t m[NSUITS];
@@ -2214,8 +2214,8 @@ static int FN(tt_lookup)(Core *c, const uint64_t *bkey, uint64_t h, const uint64
 }
 
 /* Store a result (the side takes need more tricks: result) with what it depended on; where:
- * the start's bucket as tt_lookup found it (-1: none, then made here: its key is bkey). -1:
- * out of memory. */
+ * the slot of the start's bucket as tt_lookup found it (-1: none, then made here: its key is
+ * bkey; bucket_add). -1: out of memory. */
 static int FN(tt_store)(Core *c, const uint64_t *bkey, int64_t where, const uint64_t *key,
                     const Rel *rel, int result, int need, uint8_t lead) {
     uint64_t mask[KEYWORDS] = {0, 0, 0, 0}, pat[KEYWORDS];
