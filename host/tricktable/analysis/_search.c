@@ -2338,18 +2338,22 @@ static int FN(sure_follow)(Core *c, int seat, int n, int led, int best, int best
                        int best_card, int want, Rel *rel) {
     int mine = c->ours[seat], ahead = c->ours[best_seat] == mine;
     int top = ahead ? best : INT_MIN, theirs = ahead ? INT_MIN : best;
-    int top_card = best_card, top_seat = best_seat, x = seat;
+    int top_card = best_card, top_seat = best_seat, x = seat, their_card = ahead ? -1 : best_card;
     for (int k = n; k < NSEATS(c); k++, x = c->next_seat[x]) {
         int q = -1, key = FN(best_follow)(c, x, led, &q);
         if (c->ours[x] == mine) {
             if (key > top) { top = key; top_card = q; top_seat = x; }
         } else if (key > theirs) {
             theirs = key;
+            their_card = q;
         }
     }
     if (top <= theirs) return 0;
     rel_none(rel);
-    rel_card(rel, c->eff[top_card], c->strength[top_card]);
+    int t = c->trump_suit; /* a ruff of a trick the opponents cannot ruff: any trump wins it */
+    if (!(c->eff[top_card] == t && led != t && c->trumps_win &&
+          (their_card < 0 || c->eff[their_card] != t)))
+        rel_card(rel, c->eff[top_card], c->strength[top_card]);
     int tricks = 1, nruff = 0;
     CS inhand = 0, ruffers[MAXSEATS];
     for (int j = 0; j < NSEATS(c); j++) {
