@@ -1736,7 +1736,8 @@ static void FN(behind_best)(Core *c, int leader, const int *want, int *best, Rel
  * suit, and a round of a suit the other team heads is that team's trick while its best
  * card is kept: with every trick needed, there is none to give up to squeeze it out)
  * (DDS's later tricks). Asked only of a team the count does not settle yet (best). rel:
- * the best cards of the suits the other team heads (held by another hand too). */
+ * the best cards of the leader's suits (the first), of the suits the other team heads and
+ * another hand holds too (the second). */
 static void FN(needs_all)(Core *c, CS present, int leader, const int *want, int *best,
                           Rel *rel) {
     int rem = cs_popcount(c->hands[leader]), t = c->trump_suit;
@@ -1748,8 +1749,9 @@ static void FN(needs_all)(Core *c, CS present, int leader, const int *want, int 
         if (want[i] != rem || best[other]) continue;
         int partner = c->next_seat[c->next_seat[leader]], leads = c->ours[leader] == side;
         int sum = 0, none = leads;
-        Rel r;
+        Rel r, q;
         rel_none(&r);
+        rel_none(&q);
         for (int s = 0; s < NSUITS; s++) {
             uint32_t all = c->left.bits[s];
             if (!all) continue;
@@ -1765,12 +1767,13 @@ static void FN(needs_all)(Core *c, CS present, int leader, const int *want, int 
                 continue;
             }
             if (all & ~c->held[h][s]) rel_card(&r, s, c->strength[top]);
+            if (c->held[leader][s]) rel_card(&q, s, c->strength[top]);
             if (c->held[leader][s] && s != t && !c->held[partner][s] && c->held[partner][t])
                 none = 0; /* the partner ruffs */
         }
         if (none || (!(present & c->trumps) && sum < rem)) {
             best[other] = 1;
-            rel[other] = r;
+            rel[other] = none ? q : r;
         }
     }
 }
