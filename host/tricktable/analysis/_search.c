@@ -2341,7 +2341,8 @@ static int FN(sure_follow)(Core *c, int seat, int n, int led, int best, int best
                        int best_card, int want, Rel *rel) {
     int mine = c->ours[seat], ahead = c->ours[best_seat] == mine;
     int top = ahead ? best : INT_MIN, theirs = ahead ? INT_MIN : best;
-    int top_card = best_card, top_seat = best_seat, x = seat, their_card = ahead ? -1 : best_card;
+    int top_card = best_card, top_seat = best_seat, x = seat;
+    int their_card = ahead ? -1 : best_card; /* the opponents' best card */
     for (int k = n; k < NSEATS(c); k++, x = c->next_seat[x]) {
         int q = -1, key = FN(best_follow)(c, x, led, &q);
         if (c->ours[x] == mine) {
