@@ -1845,6 +1845,58 @@ static void FN(behind_best)(Core *c, int leader, const int *want, int *best, Rel
     rel_card(&rel[o], t, c->strength[low]);
 }
 
+/* A team that needs every trick left (want: the remaining count) at a table of four with
+ * partners opposite, cards ranked by strength and no equal copies, is sure to fail, the
+ * other team sure of a trick, when the leader is of that team and every suit the leader
+ * holds is headed by the other team, none of them one the leader's partner ruffs (the
+ * other team's best card takes the first trick: DDS's quick tricks, none), or, with no
+ * trump in any hand, when its tricks cannot reach the count: over the suits it heads, its
+ * longer hand's cards of the suit (each round takes a card of each hand that holds the
+ * suit, and a round of a suit the other team heads is that team's trick while its best
+ * card is kept: with every trick needed, there is none to give up to squeeze it out)
+ * (DDS's later tricks). Asked only of a team the count does not settle yet (best). rel:
+ * the best cards of the leader's suits (the first), of the suits the other team heads and
+ * another hand holds too (the second). */
+static void FN(needs_all)(Core *c, CS present, int leader, const int *want, int *best,
+                          Rel *rel) {
+    int rem = cs_popcount(c->hands[leader]), t = c->trump_suit;
+    if (!OPPOSITE(c) || TWINS(c) || !PARTITION(c) || (RESTRICTS(c) && !c->free) ||
+        ((present & c->trumps) && !c->trumps_win))
+        return;
+    for (int i = 0; i < 2; i++) {
+        int other = 1 - i, side = !i; /* the team's members: ours[x] == side */
+        if (want[i] != rem || best[other]) continue;
+        int partner = c->next_seat[c->next_seat[leader]], leads = c->ours[leader] == side;
+        int sum = 0, none = leads;
+        Rel r, q;
+        rel_none(&r);
+        rel_none(&q);
+        for (int s = 0; s < NSUITS; s++) {
+            uint32_t all = c->left.bits[s];
+            if (!all) continue;
+            int top = c->by_place[s][31 - __builtin_clz(all)], h = c->owner[top];
+            if (c->ours[h] == side) {
+                int k = 0;
+                for (int j = 0; j < NSEATS(c); j++) {
+                    int x = c->seats[j], n = __builtin_popcount(c->held[x][s]);
+                    if (c->ours[x] == side && n > k) k = n;
+                }
+                sum += k;
+                none &= !c->held[leader][s];
+                continue;
+            }
+            if (all & ~c->held[h][s]) rel_card(&r, s, c->strength[top]);
+            if (c->held[leader][s]) rel_card(&q, s, c->strength[top]);
+            if (c->held[leader][s] && s != t && !c->held[partner][s] && c->held[partner][t])
+                none = 0; /* the partner ruffs */
+        }
+        if (none || (!(present & c->trumps) && sum < rem)) {
+            best[other] = 1;
+            rel[other] = none ? q : r;
+        }
+    }
+}
+
 /* Tricks each team (the side searched; everyone else) is sure of when leader leads: see
  * Solver's docs ("sure tricks"): the leader's runs it cashes, or a partner's run in a suit
  * the leader can lead to it, the better of the two; the best trumps' run. rel: per team,
@@ -2035,6 +2087,7 @@ static void FN(sure)(Core *c, CS present, int leader, const int *want, int *mine
             }
     }
     FN(behind_best)(c, leader, want, best, rel);
+    FN(needs_all)(c, present, leader, want, best, rel);
     *mine_out = best[0];
     *theirs_out = best[1];
 }
@@ -2425,17 +2478,22 @@ static int FN(sure_follow)(Core *c, int seat, int n, int led, int best, int best
     int mine = c->ours[seat], ahead = c->ours[best_seat] == mine;
     int top = ahead ? best : INT_MIN, theirs = ahead ? INT_MIN : best;
     int top_card = best_card, top_seat = best_seat, x = seat;
+    int their_card = ahead ? -1 : best_card; /* the opponents' best card */
     for (int k = n; k < NSEATS(c); k++, x = c->next_seat[x]) {
         int q = -1, key = FN(best_follow)(c, x, led, &q);
         if (c->ours[x] == mine) {
             if (key > top) { top = key; top_card = q; top_seat = x; }
         } else if (key > theirs) {
             theirs = key;
+            their_card = q;
         }
     }
     if (top <= theirs) return 0;
     rel_none(rel);
-    rel_card(rel, c->eff[top_card], c->strength[top_card]);
+    int t = c->trump_suit; /* a ruff of a trick the opponents cannot ruff: any trump wins it */
+    if (!(c->eff[top_card] == t && led != t && c->trumps_win &&
+          (their_card < 0 || c->eff[their_card] != t)))
+        rel_card(rel, c->eff[top_card], c->strength[top_card]);
     int tricks = 1, nruff = 0;
     CS inhand = 0, ruffers[MAXSEATS];
     for (int j = 0; j < NSEATS(c); j++) {

@@ -33,10 +33,15 @@ one trick at a time from there (the tests near the answer are the costly ones), 
   any hand, the leader cashes its runs and then leads to a partner who cashes its own (and
   the cards the leader's runs left the best); with partners opposite, a team holding the
   second best trump with another, sitting right after the best one's holder or with the
-  third best too, is sure of a trick ("K behind A", "KQ"); a team is sure of its surest
-  hand's count, and a trick start the sure tricks settle is stored in the table;
+  third best too, is sure of a trick ("K behind A", "KQ"); a team that needs every trick
+  left fails, at a table of four with partners opposite, when the leader is of it and the
+  other team heads every suit the leader holds (none one the leader's partner ruffs), or,
+  with no trump in any hand, when its longer hand's cards in the suits it heads come to
+  fewer than the tricks left (DDS's later tricks); a team is sure of its surest hand's
+  count, and a trick start the sure tricks settle is stored in the table;
 - at second hand, a side whose card beats whatever the opponents still to play can play is
-  sure of the trick, and its winning hand of its runs after it (with trumps left, as many
+  sure of the trick (by a ruff no opponent still to play can ruff: whatever the trumps'
+  ranks), and its winning hand of its runs after it (with trumps left, as many
   rounds as every opponent holding a trump follows), then, with partners opposite, of its
   partner's runs (DDS's quick tricks at the second hand, and more);
 - after a card of a suit is searched without a cutoff, the suit's other cards below every
