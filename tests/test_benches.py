@@ -59,6 +59,8 @@ SMOKE: dict[str, tuple[list[str], str]] = {
     "par": (["--deals", "3", "--variant", "euchre"], r"^euchre +par alone +\d+ deals"),
     "replay_bound": (["--hands", "1", "--variant", "euchre"],
                      r"^euchre +\d+ cards +analysed +1 hands +median"),
+    "search_work": (["--deals", "1", "--tables", "1"],
+                    r"^tables \(  1\) +nodes +[\d,]+  trick starts +[\d,]+  table hits +[\d,]+  answers [0-9a-f]{8}$"),
     "signing": (["--quick"], r"^  unix port at 96k: check [\d.]+ ms median"),
     "soak": (["--tables", "1", "--minutes", "0.1"], r"^  games the journal disagrees on +0$"),
     "stats": (["--nights", "2", "--tables", "2", "--rounds", "1", "--hands", "1",

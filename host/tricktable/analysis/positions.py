@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tricktable.analysis.solver import Solver
+from tricktable.analysis.solver import Solver, Stats
 from tricktable.cards import from_physical
 from tricktable.engine.intplay import CardPlay
 from tricktable.rules import get_variant
@@ -82,12 +82,12 @@ def bridge_table(seed: int) -> list[list[int]]:
     return table(bridge(seed, "NT", 0))
 
 
-def table(cp: CardPlay) -> list[list[int]]:
+def table(cp: CardPlay, stats: Stats | None = None) -> list[list[int]]:
     """The 5x4 table of the bridge deal ``cp`` (before its first card; its strain and leader
     do not matter): per strain (``STRAINS``), per declarer (seat 0 North, going round), the
     declarer's side's tricks with its left-hand opponent leading (the leaders of one strain
     sharing the search's tables, as the contracts table does). The 20 positions are made
-    from ``cp``'s hands, not dealt again."""
+    from ``cp``'s hands, not dealt again; ``stats`` counts the searches' work."""
     if cp.trick or cp.tricks:
         raise ValueError("a table is of a deal before its first card")
     v = cp.variant
@@ -99,7 +99,7 @@ def table(cp: CardPlay) -> list[list[int]]:
         for declarer in range(4):
             at = CardPlay(v, cp.options, order, cp.hands, cp.seats, cp.side_of,
                           (declarer + 1) % 4)
-            solver = Solver(at, share=first)
+            solver = Solver(at, stats, share=first)
             first = first or solver
             row.append(at.remaining - solver.tricks(at.side_of[at.to_play]))
         rows.append(row)
