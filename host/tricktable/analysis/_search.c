@@ -1159,9 +1159,18 @@ static int FN(reps_of)(Core *c, int seat, CS legal, int *reps) {
 }
 
 /* The strength of the lowest card of the group of equivalent cards p stands for (reps_of's
- * groups of legal, others the cards of the other hands and of the trick). */
-static int FN(group_low)(Core *c, int p, CS legal, CS others) {
-    int s = c->eff[p], i = 0, low = p, prev = p;
+ * groups of legal, cards of seat's hand, others the cards of the other hands and of the
+ * trick). */
+static int FN(group_low)(Core *c, int seat, int p, CS legal, CS others) {
+    int s = c->eff[p];
+#if SEARCH_PASS == 1 /* legal: seat's cards of p's suit, others the suit's other cards left
+                      * (as reps_in): the group, seat's cards below p above the next other */
+    uint32_t mine = c->held[seat][s], below = c->rbit[p] - 1;
+    uint32_t stop = c->left.bits[s] & ~mine & below;
+    uint32_t group = mine & below & ~(stop ? ((uint32_t)2 << (31 - __builtin_clz(stop))) - 1 : 0);
+    return c->strength[group ? c->by_place[s][__builtin_ctz(group)] : p];
+#endif
+    int i = 0, low = p, prev = p;
     while (c->suit_order[s][i] != p) i++;
     for (i++; i < c->suit_len[s]; i++) {
         int q = c->suit_order[s][i];
@@ -1317,8 +1326,9 @@ static void FN(top_holders)(Core *c, int s, uint32_t left, int *holder) {
     }
 }
 
-/* The weights (score) of moves at a lead by seat. */
-static void FN(lead_weights)(Core *c, int seat, const int *moves, int n, CS present, int tt_lead,
+/* The weights (score) of moves at a lead by seat; the index of the highest (the first of
+ * equal ones: search() tries it first without looking for it). */
+static int FN(lead_weights)(Core *c, int seat, const int *moves, int n, CS present, int tt_lead,
                              int *score) {
     int lho = c->next_seat[seat], pd = c->next_seat[lho], rho = c->next_seat[pd];
     int tricks = cs_popcount(c->hands[seat]), t = c->trump_suit;
@@ -1330,7 +1340,7 @@ static void FN(lead_weights)(Core *c, int seat, const int *moves, int n, CS pres
     int tp = __builtin_popcount(h[pd][t]), tpt = FN(top_of)(c, t, h[pd][t]);
     int plt = FN(top_of)(c, t, h[lho][t]), prt = FN(top_of)(c, t, h[rho][t]);
     int cur = -1, hold[3] = {-1, -1, -1}, cl = 0, cr = 0, cp = 0, count = 0;
-    int pd_tops = 0;
+    int pd_tops = 0, top = 0, top_w = INT_MIN;
     for (int i = 0; i < n; i++) {
         int p = moves[i], s = c->eff[p], R = FN(rank_of)(c, p);
         if (s != cur) { /* the suit's holders and lengths, once per suit */
@@ -1417,7 +1427,10 @@ static void FN(lead_weights)(Core *c, int seat, const int *moves, int n, CS pres
         if (p == killer) w += bonus_k;
         else if (p == tt_lead) w += bonus_tt;
         score[i] = w;
+        top = w > top_w ? i : top;
+        top_w = w > top_w ? w : top_w;
     }
+    return top;
 }
 
 /* Third hand, unable to beat the fourth hand's best card of the suit led (bits four): the
@@ -1484,8 +1497,8 @@ static void FN(fourth_follow_order)(Core *c, int seat, int best_seat, int best_c
 
 /* The weights (score) of moves when seat plays the trick's n-th card (0 < n; the fourth hand
  * following: fourth_follow_order): best_seat, best_card the trick's best card so far (at
- * second hand the card led). */
-static void FN(follow_weights)(Core *c, int seat, int n, int led, int best_seat, int best_card,
+ * second hand the card led). The index of the highest, as lead_weights. */
+static int FN(follow_weights)(Core *c, int seat, int n, int led, int best_seat, int best_card,
                                const int *moves, int nmoves, CS present, int *score) {
     int t = c->trump_suit, trumps = (present & c->trumps) != 0 && c->trumps_win;
     int next = c->next_seat[seat], last = c->next_seat[next];
@@ -1510,6 +1523,7 @@ static void FN(follow_weights)(Core *c, int seat, int n, int led, int best_seat,
                                                     best_seat != leader, moves, nmoves) : -1;
     if (n == 2 && !trumps && mine[led] && best_seat == leader && bs > max4)
         force = FN(overtake)(c, led, seat, c->next_seat[last], next, best_card, moves, nmoves);
+    int top = 0, top_w = INT_MIN;
     for (int i = 0; i < nmoves; i++) {
         int p = moves[i], s = c->eff[p], S = c->strength[p], R = FN(rank_of)(c, p), w;
         if (n == 1 && NSEATS(c) > 2) { /* second hand (as DDS): later, it costs more than it saves */ /* second hand: next is third, last fourth (the player's partner) */
@@ -1593,7 +1607,10 @@ static void FN(follow_weights)(Core *c, int seat, int n, int led, int best_seat,
             }
         }
         score[i] = w;
+        top = w > top_w ? i : top;
+        top_w = w > top_w ? w : top_w;
     }
+    return top;
 }
 
 /* The cheapest card that wins the trick against the opponents still to play first, then:
@@ -2340,14 +2357,14 @@ static void FN(trick_rel)(Core *c, Rel *rel, CS trick, int w) {
 /* When every move was needed for a result, a relevant card tried for its group stands for
  * the whole group: the group's cards become relevant too (a small card of the group in
  * another position could not be matched with the one tried). */
-static void FN(extend_groups)(Core *c, Rel *rel, const int *moves, int nmoves, CS legal,
-                          CS others) {
+static void FN(extend_groups)(Core *c, int seat, Rel *rel, const int *moves, int nmoves,
+                              CS legal, CS others) {
     for (int changed = 1; changed;) {
         changed = 0;
         for (int i = 0; i < nmoves; i++) {
             int p = moves[i], s = c->eff[p];
             if (c->strength[p] < rel->t[s]) continue;
-            int low = FN(group_low)(c, p, legal, others);
+            int low = FN(group_low)(c, seat, p, legal, others);
             if (low < rel->t[s]) {
                 rel->t[s] = low;
                 changed = 1;
@@ -2573,7 +2590,7 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
      * tried highest first, each picked when its turn comes, not sorted beforehand (most
      * nodes cut at their first move; an insertion sort mispredicted a branch at about every
      * move). A move tried has the weight INT_MIN, below any weight. */
-    int weight[NCARDS], weighted = 0;
+    int weight[NCARDS], weighted = 0, first = 0; /* first: the highest weight's move */
     uint8_t lead = 0;
     int64_t where = -1;
     rel_none(rel);
@@ -2611,7 +2628,7 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
         nmoves = FN(reps_of)(c, seat, legal, moves);
         int q = lead ? FN(lead_card)(c, lead, present) : -1;
         if (OPPOSITE(c)) {
-            FN(lead_weights)(c, seat, moves, nmoves, present, q, weight);
+            first = FN(lead_weights)(c, seat, moves, nmoves, present, q, weight);
             weighted = 1;
         } else {
             FN(lead_order)(c, seat, moves, nmoves, present);
@@ -2638,8 +2655,8 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
         if (nmoves > 1 && OPPOSITE(c) && n == 3 && follow)
             FN(fourth_follow_order)(c, seat, best_seat, best_card, moves, nmoves, present);
         else if ((weighted = nmoves > 1 && OPPOSITE(c)))
-            FN(follow_weights)(c, seat, n, led, best_seat, best_card, moves, nmoves, present,
-                               weight);
+            first = FN(follow_weights)(c, seat, n, led, best_seat, best_card, moves, nmoves,
+                                       present, weight);
         else if (nmoves > 1)
             FN(follow_order)(c, seat, n, led, best, c->ours[best_seat] == c->ours[seat], moves,
                          nmoves);
@@ -2662,8 +2679,11 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
     for (int i = 0; i < nmoves; i++) {
         int p = moves[i];
         if (weighted) { /* the next by weight, the first of equal weights first (see weight) */
-            int j = 0;
-            for (int k = 1; k < nmoves; k++) j = weight[k] > weight[j] ? k : j;
+            int j = first;
+            if (i) {
+                j = 0;
+                for (int k = 1; k < nmoves; k++) j = weight[k] > weight[j] ? k : j;
+            }
             p = moves[j];
             weight[j] = INT_MIN;
         }
@@ -2726,7 +2746,7 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
     c->free = was_free;
     for (int m = kept_suits; m; m &= m - 1)
         set_suit_left(c, __builtin_ctz(m), &kept[__builtin_ctz(m)]);
-    if (cut < 0) FN(extend_groups)(c, rel, moves, nmoves, legal, others);
+    if (cut < 0) FN(extend_groups)(c, seat, rel, moves, nmoves, legal, others);
     if (restricted) rel_all(rel); /* the variant's restriction may depend on any card */
     if (n == 0 && FN(tt_store)(c, bkey, where, key, rel, result, need,
                            cut >= 0 ? FN(lead_code)(c, cut, present) : 0) < 0) {
