@@ -1080,6 +1080,8 @@ static int first_guess(Core *c, u128 present, int remaining) {
 #define cs_low(x) __builtin_ctzll(x)
 #define cs_top(x) (63 - __builtin_clzll(x))
 #define CS_BIT(p) ((uint64_t)1 << (p))
+#define MAXMOVES 64 /* a hand's cards at most (and so its moves): a node's arrays of them, in
+                     * the stack frame of every level of the search, fit fewer cache lines */
 #define NSEATS(c) 4
 #define TWINS(c) 0
 #define RESTRICTS(c) 0
@@ -1097,6 +1099,7 @@ static int first_guess(Core *c, u128 present, int remaining) {
 #define cs_low low_bit
 #define cs_top top_bit
 #define CS_BIT BIT
+#define MAXMOVES NCARDS
 #define NSEATS(c) ((c)->nseats)
 #define TWINS(c) ((c)->twins)
 #define RESTRICTS(c) ((c)->restricts)
@@ -1480,19 +1483,24 @@ static int FN(overtake)(Core *c, int led, int seat, int second, int fourth, int 
 
 /* The fourth hand following suit (moves: one card a group, best first, as reps_in gives
  * them): DDS's weights put the cards that win the trick first, then the others, each lowest
- * first (30 - R and -R); the same order without working them out. */
+ * first (30 - R and -R); the same order without working them out. The winners are the first
+ * of moves (their strength falls along moves): each part turned round in place. */
 static void FN(fourth_follow_order)(Core *c, int seat, int best_seat, int best_card, int *moves,
                                 int nmoves, CS present) {
     int bs = c->strength[best_card], trumps = (present & c->trumps) != 0 && c->trumps_win;
     int best_trump = c->eff[best_card] == c->trump_suit && c->eff[moves[0]] != c->trump_suit;
-    int win = c->ours[best_seat] != c->ours[seat] && !(trumps && best_trump), k = 0, j = 0;
-    int order[NCARDS], rest[NCARDS];
-    for (int i = nmoves; i-- > 0;) {
-        if (win && c->strength[moves[i]] > bs) order[k++] = moves[i];
-        else rest[j++] = moves[i];
+    int win = c->ours[best_seat] != c->ours[seat] && !(trumps && best_trump), k = 0;
+    while (win && k < nmoves && c->strength[moves[k]] > bs) k++;
+    for (int i = 0, j = k - 1; i < j; i++, j--) {
+        int m = moves[i];
+        moves[i] = moves[j];
+        moves[j] = m;
     }
-    for (int i = 0; i < k; i++) moves[i] = order[i];
-    for (int i = 0; i < j; i++) moves[k + i] = rest[i];
+    for (int i = k, j = nmoves - 1; i < j; i++, j--) {
+        int m = moves[i];
+        moves[i] = moves[j];
+        moves[j] = m;
+    }
 }
 
 /* The weights (score) of moves when seat plays the trick's n-th card (0 < n; the fourth hand
@@ -2585,12 +2593,12 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
     if ((++c->nodes & 0xFFFF) == 0 && PyErr_CheckSignals() < 0) return -1;
     CS hand = c->hands[seat], legal, others;
     uint64_t key[KEYWORDS], bkey[KEYWORDS];
-    int moves[NCARDS], nmoves, free = c->free, restricted = 0;
+    int moves[MAXMOVES], nmoves, free = c->free, restricted = 0;
     /* At a table of four with partners opposite, the moves' weights (DDS's): the moves are
      * tried highest first, each picked when its turn comes, not sorted beforehand (most
      * nodes cut at their first move; an insertion sort mispredicted a branch at about every
      * move). A move tried has the weight INT_MIN, below any weight. */
-    int weight[NCARDS], weighted = 0, first = 0; /* first: the highest weight's move */
+    int weight[MAXMOVES], weighted = 0, first = 0; /* first: the highest weight's move */
     uint8_t lead = 0;
     int64_t where = -1;
     rel_none(rel);
@@ -2763,6 +2771,7 @@ static int FN(search)(Core *c, int need, CS present, int seat, int n, int led, i
 #undef cs_low
 #undef cs_top
 #undef CS_BIT
+#undef MAXMOVES
 #undef NSEATS
 #undef TWINS
 #undef RESTRICTS
