@@ -1935,6 +1935,39 @@ static void FN(sure)(Core *c, CS present, int leader, const int *want, int *mine
     int via_suit[NSUITS], via_run[NSUITS], via_holder[NSUITS], via_last[NSUITS], nvia = 0;
     int run_holder[NSUITS], run_len[NSUITS], run_last[NSUITS]; /* per suit */
     int mine = c->ours[leader];
+    if (OPPOSITE(c) && !TWINS(c)) {
+        /* Nothing can settle (the count is not needed): every rule below counts for the
+         * leader's team (lt) at most, per suit whose best card it holds or that the
+         * opponents are out of, its cards above every opponent's (top) when an opponent
+         * holds more cards of the suit than that (each round a top card or an opponent's
+         * trick), else its longer hand's cards of the suit (its two hands' with no trump left:
+         * partner_plan), and for the other team its trumps above every trump of the leader's
+         * team (all of a hand's when that team has none); each team 1 at least. */
+        int partner = c->next_seat[c->next_seat[leader]], lho = c->next_seat[leader];
+        int rho = c->next_seat[partner], lt = mine ? 0 : 1, t = c->trump_suit;
+        uint32_t ours = c->held[leader][t] | c->held[partner][t], opp = c->left.bits[t] & ~ours;
+        int o1 = __builtin_popcount(c->held[lho][t]), o2 = __builtin_popcount(c->held[rho][t]);
+        int theirs = !ours ? (o1 > o2 ? o1 : o2)
+                   : opp > ours ? __builtin_popcount(opp & ~((2u << (31 - __builtin_clz(ours))) - 1))
+                   : 0, most = 0;
+        for (int s = 0; s < NSUITS && most < want[lt] && want[1 - lt] > (theirs > 1 ? theirs : 1);
+             s++) { /* (the other team's first: it is cheaper) */
+            uint32_t a = c->held[leader][s], b = c->held[partner][s], side = a | b;
+            opp = c->left.bits[s] & ~side;
+            if (side <= opp) continue;
+            int top = __builtin_popcount(opp ? side & ~((2u << (31 - __builtin_clz(opp))) - 1)
+                                             : side);
+            int la = __builtin_popcount(a), lb = __builtin_popcount(b);
+            o1 = __builtin_popcount(c->held[lho][s]);
+            o2 = __builtin_popcount(c->held[rho][s]);
+            if ((o1 > o2 ? o1 : o2) > top) most += top;
+            else most += (present & c->trumps) ? (la > lb ? la : lb) : la + lb;
+        }
+        if (want[lt] > (most > 1 ? most : 1) && want[1 - lt] > (theirs > 1 ? theirs : 1)) {
+            *mine_out = *theirs_out = 0;
+            return;
+        }
+    }
     Rel cashed;
     rel_none(&cashed);
     for (int s = 0; s < NSUITS; s++) { /* the best cards of the suit in one hand (bits) */
@@ -2062,9 +2095,11 @@ static void FN(sure)(Core *c, CS present, int leader, const int *want, int *mine
     if (OPPOSITE(c) && !(RESTRICTS(c) && !c->free) && (c->trumps_win || !(present & c->trumps))) {
         int partner = c->next_seat[c->next_seat[leader]];
         for (int s = 0; s < NSUITS && best[team] < want[team]; s++) { /* until it settles */
-            int la = __builtin_popcount(c->held[leader][s]);
-            int lb = __builtin_popcount(c->held[partner][s]);
-            if ((la > lb ? la : lb) <= best[team]) continue; /* it cannot count more */
+            uint32_t a = c->held[leader][s], b = c->held[partner][s], side = a | b;
+            uint32_t opp = c->left.bits[s] & ~side;
+            int la = __builtin_popcount(a), lb = __builtin_popcount(b);
+            if ((la > lb ? la : lb) <= best[team] || side <= opp) continue; /* it cannot count
+                                      * more, or nothing: the opponents win the first round */
             Rel r;
             int k = FN(side_run)(c, s, leader, &r);
             if (k > best[team]) {
