@@ -1922,6 +1922,70 @@ static void FN(needs_all)(Core *c, CS present, int leader, const int *want, int 
     }
 }
 
+/* A team of the leader's that holds every trump (each beating every other card) is sure of
+ * a trick more than the leader's trumps when the leader holds a suit that another hand of
+ * its team holding a trump is void of: the leader leads it and that hand ruffs (nobody
+ * else can overruff), and each of the leader's trumps, played in a trick of its own later,
+ * wins it (DDS's quick tricks: the ruff when only the side holds trumps). Asked only
+ * where any lead is allowed, and only where it settles the test (want). rel: none (the
+ * suit lengths, the bucket, say it all). */
+static void FN(ruff_more)(Core *c, CS present, int leader, const int *want, int *best,
+                         Rel *rel) {
+    int team = c->ours[leader] ? 0 : 1;
+    if (!c->trumps_win || !(present & c->trumps) || (RESTRICTS(c) && !c->free)) return;
+    int own = cs_popcount(c->hands[leader] & c->trumps);
+    if (best[team] >= want[team] || own + 1 < want[team]) return;
+    CS voids = 0; /* the suits a hand of the team holding a trump is void of */
+    for (int j = 0; j < NSEATS(c); j++) {
+        int x = c->seats[j];
+        CS h = c->hands[x];
+        if (c->ours[x] != c->ours[leader]) {
+            if (h & c->trumps) return;
+            continue;
+        }
+        if (x == leader || !(h & c->trumps)) continue;
+        for (int s = 0; s < NSUITS; s++)
+            if (!(h & c->suit_masks[s])) voids |= c->suit_masks[s];
+    }
+    if (!(c->hands[leader] & voids & ~c->trumps)) return;
+    best[team] = own + 1;
+    rel_none(&rel[team]);
+}
+
+/* The trick a team of the leader's is sure of (trumps each beating every other card) when
+ * the leader holds a suit that a partner h holding a trump is void of and every opponent
+ * follows suit, holds no trump, or holds only trumps below h's best: the leader leads the
+ * suit and h ruffs with its best trump (DDS's quick tricks, the partner's ruff). Asked
+ * only where any lead is allowed, of a team sure of none yet that needs one trick (want).
+ * rel: h's best trump when it must beat an opponent's ruff (the rest is in the suit
+ * lengths, the bucket). */
+static void FN(partner_ruff)(Core *c, int leader, const int *want, int *best, Rel *rel) {
+    int team = c->ours[leader] ? 0 : 1, t = c->trump_suit;
+    if (best[team] || want[team] != 1 || !c->trumps_win || (RESTRICTS(c) && !c->free)) return;
+    for (int j = 0; j < NSEATS(c); j++) {
+        int h = c->seats[j];
+        uint32_t ht = c->held[h][t];
+        if (h == leader || c->ours[h] != c->ours[leader] || !ht) continue;
+        int top = 31 - __builtin_clz(ht);
+        for (int s = 0; s < NSUITS; s++) {
+            if (s == t || c->held[h][s] || !c->held[leader][s]) continue;
+            int ok = 1, over = 0;
+            for (int i = 0; i < NSEATS(c) && ok; i++) {
+                int x = c->seats[i];
+                uint32_t xt = c->held[x][t];
+                if (c->ours[x] == c->ours[leader] || c->held[x][s] || !xt) continue;
+                ok = !TWINS(c) && 31 - __builtin_clz(xt) < top;
+                over = 1;
+            }
+            if (!ok) continue;
+            best[team] = 1;
+            rel_none(&rel[team]);
+            if (over) rel_card(&rel[team], t, c->strength[c->by_place[t][top]]);
+            return;
+        }
+    }
+}
+
 /* Tricks each team (the side searched; everyone else) is sure of when leader leads: see
  * Solver's docs ("sure tricks"): the leader's runs it cashes, or a partner's run in a suit
  * the leader can lead to it, the better of the two; the best trumps' run. rel: per team,
@@ -2146,6 +2210,8 @@ static void FN(sure)(Core *c, CS present, int leader, const int *want, int *mine
                 rel_none(&rel[t]);
             }
     }
+    FN(ruff_more)(c, present, leader, want, best, rel);
+    FN(partner_ruff)(c, leader, want, best, rel);
     FN(behind_best)(c, leader, want, best, rel);
     FN(needs_all)(c, present, leader, want, best, rel);
     *mine_out = best[0];

@@ -37,8 +37,11 @@ one trick at a time from there (the tests near the answer are the costly ones), 
   left fails, at a table of four with partners opposite, when the leader is of it and the
   other team heads every suit the leader holds (none one the leader's partner ruffs), or,
   with no trump in any hand, when its longer hand's cards in the suits it heads come to
-  fewer than the tricks left (DDS's later tricks); a team is sure of its surest hand's
-  count, and a trick start the sure tricks settle is stored in the table;
+  fewer than the tricks left (DDS's later tricks); a leader whose team holds every trump
+  left is sure of a trick more than its own trumps when a partner holding a trump is void
+  of a suit the leader holds (the partner ruffs it; DDS's quick tricks), and of one trick
+  by such a ruff when no opponent can overruff; a team is sure of its surest hand's count,
+  and a trick start the sure tricks settle is stored in the table;
 - at second hand, a side whose card beats whatever the opponents still to play can play is
   sure of the trick (by a ruff no opponent still to play can ruff: whatever the trumps'
   ranks), and its winning hand of its runs after it (with trumps left, as many
