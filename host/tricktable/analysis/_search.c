@@ -2005,8 +2005,9 @@ static void FN(sure)(Core *c, CS present, int leader, const int *want, int *mine
          * opponents are out of, its cards above every opponent's (top) when an opponent
          * holds more cards of the suit than that (each round a top card or an opponent's
          * trick), else its longer hand's cards of the suit (its two hands' with no trump left:
-         * partner_plan), and for the other team its trumps above every trump of the leader's
-         * team (all of a hand's when that team has none); each team 1 at least. */
+         * partner_plan), one more when it holds every trump (ruff_more), and for the other
+         * team its trumps above every trump of the leader's team (all of a hand's when that
+         * team has none); each team 1 at least. */
         int partner = c->next_seat[c->next_seat[leader]], lho = c->next_seat[leader];
         int rho = c->next_seat[partner], lt = mine ? 0 : 1, t = c->trump_suit;
         uint32_t ours = c->held[leader][t] | c->held[partner][t], opp = c->left.bits[t] & ~ours;
@@ -2026,6 +2027,7 @@ static void FN(sure)(Core *c, CS present, int leader, const int *want, int *mine
             o2 = __builtin_popcount(c->held[rho][s]);
             if ((o1 > o2 ? o1 : o2) > top) most += top;
             else most += (present & c->trumps) ? (la > lb ? la : lb) : la + lb;
+            most += s == t && !opp; /* holding every trump: a ruff more (ruff_more) */
         }
         if (want[lt] > (most > 1 ? most : 1) && want[1 - lt] > (theirs > 1 ? theirs : 1)) {
             *mine_out = *theirs_out = 0;
