@@ -196,7 +196,9 @@ def compare_dds(deals: int) -> None:
     leading (a declarer going round the table from deal to deal), then the full 5x4 table
     (ours: 20 searches, the leaders of one strain sharing tables). CPU time of the process
     (DDS told to use one thread), both timed from the deal made beforehand (DDS's ``Deal``,
-    our ``CardPlay``): the solve or the table, not the dealing."""
+    our ``CardPlay``): the solve or the table, not the dealing. The ``dds:`` line gives the
+    worst strain's ratio of medians; the ``dds paired`` line after it the median of each
+    deal's ratio (``_paired``)."""
     from endplay import _dds  # the bench extra: pip install -e .[bench]
     from endplay.dds import calc_dd_table
     from endplay.types import Deal, Denom, Player
@@ -266,6 +268,17 @@ def compare_dds(deals: int) -> None:
         print("disagree:", line)
     print(f"dds: agree {agree}/{total}, median ratio {worst_median:.2f}, p99 ratio {worst_p99:.2f},"
           f" table ratio {table_ratio:.2f}", flush=True)
+    paired = {strain: _paired(*times[strain]) for strain in STRAINS}
+    print("dds paired (median of each deal's ours / DDS): "
+          + ", ".join(f"{strain} {r:.2f}" for strain, r in paired.items())
+          + f", worst {max(paired.values()):.2f}, table {_paired(*tables):.2f}", flush=True)
+
+
+def _paired(dds: list[float], ours: list[float]) -> float:
+    """The median over the deals of each deal's time ours / DDS's: the same deals timed side
+    by side, so a deal's own length cancels out (the ratio of medians above compares two
+    medians that may fall on different deals, and moves more from run to run)."""
+    return statistics.median(o / d for d, o in zip(dds, ours, strict=True))
 
 
 def _played_hand(variant: str, seed: int) -> GameRecord:
