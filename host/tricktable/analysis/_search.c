@@ -477,6 +477,14 @@ static int64_t bucket_add(Core *c, const uint64_t *k, int64_t where) {
     return (int64_t)slot;
 }
 
+/* The key's bits of the m[s] best cards left of each suit s (Core.prefix): the mask a
+ * stored result's key is kept under (tt_store) and matched with (entry_matches). */
+static void entry_mask(const Core *c, const uint8_t *m, uint64_t *mask) {
+    memset(mask, 0, KEYWORDS * sizeof(uint64_t));
+    for (int s = 0; s < NSUITS; s++)
+        for (int w = 0; w < KEYWORDS; w++) mask[w] |= c->prefix[s][m[s]][w];
+}
+
 static void suit_left(const Core *c, int s, SuitLeft *x) {
     x->kpres = c->left.kpres[s];
     x->bits = c->left.bits[s];
@@ -2346,9 +2354,8 @@ static int FN(entry_matches)(Core *c, const PEntry *e, const uint64_t *key) {
     }
     return 1;
 #endif
-    uint64_t mask[KEYWORDS] = {0, 0, 0, 0};
-    for (int s = 0; s < NSUITS; s++)
-        for (int w = 0; w < KEYWORDS; w++) mask[w] |= c->prefix[s][e->m[s]][w];
+    uint64_t mask[KEYWORDS];
+    entry_mask(c, e->m, mask);
     for (int w = 0; w < KEYWORDS; w++)
         if ((key[w] & mask[w]) != e->pat[w]) return 0;
     return 1;
@@ -2399,7 +2406,7 @@ static int FN(tt_lookup)(Core *c, const uint64_t *bkey, uint64_t h, const uint64
  * bkey; bucket_add). -1: out of memory. */
 static int FN(tt_store)(Core *c, const uint64_t *bkey, int64_t where, const uint64_t *key,
                     const Rel *rel, int result, int need, uint8_t lead) {
-    uint64_t mask[KEYWORDS] = {0, 0, 0, 0}, pat[KEYWORDS];
+    uint64_t mask[KEYWORDS], pat[KEYWORDS];
     uint8_t m[NSUITS] = {0, 0, 0, 0, 0};
     for (int s = 0; s < NSUITS; s++) {
 #if SEARCH_PASS == 1 /* the cards at or above the suit's threshold (strengths fall in key order) */
@@ -2413,8 +2420,8 @@ static int FN(tt_store)(Core *c, const uint64_t *bkey, int64_t where, const uint
             m[s]++;
         }
 #endif
-        for (int w = 0; w < KEYWORDS; w++) mask[w] |= c->prefix[s][m[s]][w];
     }
+    entry_mask(c, m, mask);
     for (int w = 0; w < KEYWORDS; w++) pat[w] = key[w] & mask[w];
     if ((where = bucket_add(c, bkey, where)) < 0) return -1;
     Bucket *bucket = c->bslots[where].b;
