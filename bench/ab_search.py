@@ -18,7 +18,7 @@ import time
 from types import ModuleType
 
 from tricktable.analysis import solver
-from tricktable.analysis.positions import STRAINS, bridge
+from tricktable.analysis.positions import STRAINS, bench_leader, bridge
 
 
 def load(path: str) -> ModuleType:
@@ -49,7 +49,7 @@ def main() -> None:
     builds = [load(args.old), load(args.new)]
     least: tuple[list[float], list[float]] = ([], [])
     for seed in range(args.deals):
-        leader = (seed % 4 + 1) % 4
+        leader = bench_leader(seed)
         for strain in STRAINS:
             cp = bridge(seed, strain, leader)
             times, answers = [float("inf")] * 2, [0, 0]

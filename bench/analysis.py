@@ -56,7 +56,7 @@ import time
 
 from tricktable.analysis.decisions import analyse_decisions, decisions_of, draw, weigh
 from tricktable.analysis.hand import analyse_game, contracts_table
-from tricktable.analysis.positions import STRAINS, bridge, deal, pbn, table
+from tricktable.analysis.positions import STRAINS, bench_leader, bridge, deal, pbn, table
 from tricktable.analysis.solver import Solver, Stats
 from tricktable.engine import Engine
 from tricktable.engine.intplay import CardPlay
@@ -210,8 +210,7 @@ def compare_dds(deals: int) -> None:
     agree = total = 0
     wrong: list[str] = []
     for seed in range(deals):
-        declarer = seed % 4
-        leader = (declarer + 1) % 4
+        leader = bench_leader(seed)
         dds_first = seed % 2 == 0
         for strain in STRAINS:
             cp = bridge(seed, strain, leader)

@@ -61,6 +61,13 @@ def bridge(seed: int, strain: str, leader: int, cards: int = 13) -> CardPlay:
                 options={"breaking_spades": False})
 
 
+def bench_leader(seed: int) -> int:
+    """The leader of deal ``seed``'s single solves in the benches beside DDS (``bench/``'s
+    ``analysis.py --compare-dds``, ``ab_search.py``, ``search_work.py``): the declarer goes
+    round the table from deal to deal (seat ``seed % 4``) and its left-hand opponent leads."""
+    return (seed % 4 + 1) % 4
+
+
 def pbn(cp: CardPlay) -> str:
     """The hands of a four-handed deal of one pack in PBN: ``N:`` then each seat's spades,
     hearts, diamonds and clubs, best first, seat 0 North, going round to the left."""
