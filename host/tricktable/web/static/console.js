@@ -25,16 +25,21 @@ function button(text, onclick, attrs = {}) {
 
 function answerSpan(key) {
   const a = answers.get(key);
-  return el("span", { class: `answer ${a ? (a.ok ? "ok" : "refused") : ""}`.trim(), "data-answer-for": key, text: a ? a.text : "" });
+  return el("span", { class: `answer ${a ? a.state : ""}`.trim(), "data-answer-for": key, text: a ? a.text : "" });
+}
+
+// What shows beside the button pressed: its answer, or that it is on its way.
+function besides(key, text, state) {
+  answers.set(key, { text, state });
+  document.querySelectorAll(`[data-answer-for="${CSS.escape(key)}"]`).forEach((span) => {
+    span.textContent = text;
+    span.className = `answer ${state}`;
+  });
 }
 
 // The answer to an action: beside the button pressed and at the top of the log strip.
 function say(key, text, ok) {
-  answers.set(key, { text, ok });
-  document.querySelectorAll(`[data-answer-for="${CSS.escape(key)}"]`).forEach((span) => {
-    span.textContent = text;
-    span.className = `answer ${ok ? "ok" : "refused"}`;
-  });
+  besides(key, text, ok ? "ok" : "refused");
   const out = $("result");
   out.textContent = text;
   out.className = ok ? "alert ok" : "alert";
@@ -63,6 +68,8 @@ async function send() {
     return;
   }
   $("confirm-dialog").close();
+  // an earlier answer beside the same button is not this one's
+  besides(key, "Sending…", "sending");
   const r = await fetch("/api/console/command", {
     method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
     body: JSON.stringify({ cmd, args: full, by }),
