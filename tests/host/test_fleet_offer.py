@@ -1,6 +1,7 @@
-"""``fleet update`` against a board that reads an offer past: a board with no piece of heap
-for a message just then drops it (docs/fleet.md, "Memory"), so an offer no status follows is
-made again (``OFFER_AGAIN_S``), and the board's answer to the second is the verdict."""
+"""``fleet update`` against a board whose heap is short just then (docs/fleet.md, "Memory"): one
+with no piece of heap for a message drops it, so an offer no status follows is made again
+(``OFFER_AGAIN_S``), and the board's answer to the second is the verdict; one whose heap was
+short for the download refuses it, and is offered it again (``HEAP_OFFERS`` times in all)."""
 
 from __future__ import annotations
 
@@ -16,12 +17,14 @@ from tricktable.mqtt.url import BrokerURL
 
 class ForgetfulBoard:
     """Board ``north`` on the broker: online, running 0.1.0; it reads the first ``lose``
-    offers past, and answers the next by running the offered version (a status with ``fw``)."""
+    offers past, refuses the next ``short`` for want of heap (as firmware/fwupdate.py words
+    it), and answers the next by running the offered version (a status with ``fw``)."""
 
-    def __init__(self, host: str, port: int, prefix: str, lose: int) -> None:
+    def __init__(self, host: str, port: int, prefix: str, lose: int, short: int = 0) -> None:
         self.status_topic = f"{prefix}/v1/board/north/status"
         self.offers: list[dict] = []
         self.lose = lose
+        self.short = short
         self.subscribed = threading.Event()
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"{prefix}-north")
         self.client.on_message = self._on_message
@@ -37,8 +40,13 @@ class ForgetfulBoard:
 
     def _on_message(self, client, userdata, msg) -> None:
         self.offers.append(json.loads(msg.payload))
-        if len(self.offers) > self.lose:
-            self.say({"v": 1, "online": True, "fw": self.offers[-1]["version"]})
+        version = self.offers[-1]["version"]
+        if len(self.offers) > self.lose + self.short:
+            self.say({"v": 1, "online": True, "fw": version})
+        elif len(self.offers) > self.lose:
+            self.say({"v": 1, "online": True, "fw": "0.1.0", "update": {
+                "state": "refused", "version": version,
+                "reason": "not enough heap free to take an update"}})
 
     def close(self) -> None:
         self.client.publish(self.status_topic, b"", retain=True)
@@ -64,6 +72,26 @@ def test_an_offer_read_past_is_made_again_until_the_board_answers_once(
         (result,) = fleet.update_boards(["north"], timeout=30)
         assert result.ok, result.why
         assert [o["version"] for o in board.offers] == ["0.2.0"] * (lose + 1)
+    finally:
+        fleet.stop()
+        board.close()
+
+
+@pytest.mark.parametrize("short", [1, updater.HEAP_OFFERS], ids=["short-once", "short-always"])
+def test_a_board_short_of_heap_is_offered_the_bundle_again_a_few_times(
+        mqtt_broker, topic_prefix, made_bundle, monkeypatch, short):
+    monkeypatch.setattr(updater, "RETRY_BUSY_S", 0.2)
+    board = ForgetfulBoard(mqtt_broker.host, mqtt_broker.port, topic_prefix, lose=0, short=short)
+    fleet = Updater(made_bundle, BrokerURL(mqtt_broker.host, mqtt_broker.port), topic_prefix)
+    fleet.start()
+    try:
+        (result,) = fleet.update_boards(["north"], timeout=30)
+        offers = min(short + 1, updater.HEAP_OFFERS)
+        assert [o["version"] for o in board.offers] == ["0.2.0"] * offers
+        if short < updater.HEAP_OFFERS:
+            assert result.ok, result.why
+        else:
+            assert not result.ok and "not enough heap free" in result.why, result.why
     finally:
         fleet.stop()
         board.close()

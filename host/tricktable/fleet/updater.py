@@ -7,7 +7,9 @@ went (``UpdateProgress`` in its status). ``update_tables`` goes table by table: 
 table to be between hands, updates all its boards at once, and stops at the first board that
 refuses the bundle, rolls back or does not answer, so a bad bundle reaches one table, not the
 club. A board's own "busy" refusal (a card on a pad, a play unacknowledged, a card read in the
-last minute) is not a failure: the bundle is offered again until ``busy_timeout``.
+last minute) is not a failure: the bundle is offered again until ``busy_timeout``; nor at
+first is a board's "not enough heap free" (its heap in pieces just then, with messages coming
+in): offered again, the board resumes its download, ``HEAP_OFFERS`` times in all.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ log = logging.getLogger("tricktable.fleet")
 MANIFEST = "manifest.json"  # the name a board fetches the offer's manifest by
 SIGNATURE = "manifest.sig"  # and its signature by
 RETRY_BUSY_S = 5.0  # a board busy with a hand is offered the bundle again this often
+HEAP_OFFERS = 3  # a board short of heap for the download is offered the bundle this often
+SHORT_OF_HEAP = "not enough heap free"  # how such a board's refusal reads (firmware/fwupdate.py)
 # An offer no status of the board's has followed this long was lost on the way (a board with
 # no piece of heap for a message just then reads it past): it is made again.
 OFFER_AGAIN_S = 10.0
@@ -211,13 +215,15 @@ class Updater:
         or no verdict within ``timeout`` seconds. A board is offered it once its status says
         it is online (an offer to a board still booting would be lost), unless it runs a newer
         bundle (``_downgrade``); a board busy with a hand is offered it again every
-        ``RETRY_BUSY_S`` for up to ``busy_timeout``, and a board that has said nothing since
+        ``RETRY_BUSY_S`` for up to ``busy_timeout`` (one short of heap, ``HEAP_OFFERS`` times in
+        all within ``timeout``), and a board that has said nothing since
         the offer is offered it again every ``OFFER_AGAIN_S`` (a repeated offer is one offer
         to a board already fetching it)."""
         pending = list(boards)
         results: dict[str, BoardResult] = {}
         offered: dict[str, tuple[float, protocol.BoardStatus | None]] = {}
         busy: set[str] = set()
+        offers = dict.fromkeys(pending, 0)  # made to each board
         start = time.monotonic()
         while pending:
             for board in list(pending):
@@ -238,6 +244,7 @@ class Updater:
                     with self._changed:
                         offered[board] = (time.monotonic(), self.statuses.get(board))
                     busy.discard(board)
+                    offers[board] += 1
                     self.offer(board)
             self.wait_for(lambda: any(b not in offered and (s := self.statuses.get(b))
                                       is not None and s.online
@@ -255,6 +262,9 @@ class Updater:
                         results[board] = BoardResult(board, False,
                                                      f"no verdict within {timeout:.0f} s")
                         pending.remove(board)
+                elif SHORT_OF_HEAP in verdict.why and offers[board] < HEAP_OFFERS \
+                        and elapsed <= timeout:
+                    busy.add(board)
                 elif verdict.ok or "busy:" not in verdict.why or elapsed > busy_timeout:
                     results[board] = verdict
                     pending.remove(board)
