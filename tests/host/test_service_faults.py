@@ -119,6 +119,9 @@ def test_a_message_that_fails_again_and_again_is_refused_for_good(host, monkeypa
                 assert "KeyError" in verdict.reason and "a bug in the table layer" in verdict.reason
         assert codes == ["fault"] * (POISON_AFTER - 1) + ["poison"], codes
         eventually(lambda: event.seq not in board.unacked, "the poison message acknowledged")
+        board.send(event)  # a copy sent again (its ack was on the way): acknowledged, no more
+        eventually(lambda: event.seq not in board.unacked, "the copy acknowledged")
+        assert host.service.health.faults == POISON_AFTER, "the copy was handled again"
         status = host_status(host.observer, poisoned=1)
         assert status.faults == POISON_AFTER and "a bug in the table layer" in status.last_fault
         assert host.service.state("t1") == before  # nothing of it stayed in the table

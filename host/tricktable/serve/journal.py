@@ -321,6 +321,13 @@ class Journal:
                 (digest(topic, payload), topic, error[:300], time.time())).fetchone()
         return int(row[0])
 
+    def fault_attempts(self, topic: str, payload: bytes) -> int:
+        """How many times handling this message has failed so far (0: never)."""
+        with self._lock:
+            row = self._db.execute("SELECT attempts FROM faults WHERE digest = ?",
+                                   (digest(topic, payload),)).fetchone()
+        return int(row[0]) if row else 0
+
     # --- what applying did -------------------------------------------------------------
 
     def record_game(self, table: str, game: int, entry_id: int, setup: dict[str, Any]) -> None:

@@ -324,6 +324,9 @@ class Service:
         """Journal, apply, acknowledge and announce a pad event of ``table`` (or hold it back,
         ``serve.held``); True when it changed the table."""
         session = self.tables[table]
+        if self._refused_for_good(topic, payload):
+            self._ack(event.board, event)  # its ack was on its way when the board sent it again
+            return False
         try:
             with self._applying(session) as applying:
                 entry = self.journal.append_pad(table, event, topic, payload)
@@ -473,15 +476,27 @@ class Service:
                 self._announce_invalid(table, "fault", f"handling failed (attempt {attempts} of "
                                        f"{POISON_AFTER}): {why}", board)
             else:
-                self.health.poison()
-                self._invalid(table, topic, payload, "poison",
-                              f"refused for good after failing {attempts} times: {why}", board)
+                if attempts == POISON_AFTER:  # a copy sent again before the ack came is not
+                    self.health.poison()  # refused again: acknowledged again, no more
+                    self._invalid(table, topic, payload, "poison",
+                                  f"refused for good after failing {attempts} times: {why}",
+                                  board)
                 event = _pad_key(payload) if board else None
                 if event is not None and event.board == board:
                     self._ack(board, event)
             self._publish_status()
         except Exception:  # the fault handler itself must never stop the service
             log.exception("fault while handling a fault on %s", topic)
+
+    def _refused_for_good(self, topic: str, payload: bytes) -> bool:
+        """A message already refused as poison (only looked up once one has been)."""
+        if not self.health.poisoned:
+            return False
+        try:
+            attempts = self.journal.fault_attempts(topic, payload)
+        except StorageError:
+            attempts = self._fault_attempts.get(digest(topic, payload), 0)
+        return attempts >= POISON_AFTER
 
     def _table_of(self, scope: str, name: str) -> str | None:
         """The table a board or table topic belongs to, if it is one of the club's."""
