@@ -2534,9 +2534,10 @@ static int FN(settled)(Core *c, int need, CS present, int seat, int restricted, 
  * median deal 2-3 %; from 9 or 13 cards alike, from 6 worse; in a single solve, the table
  * holding its own tests' results only, 1 % more). 1 (and what the result depended on in
  * rel) or 0. */
-static int FN(cut_ahead)(Core *c, int need, int seat, int led, int best,
-                         int best_seat, int best_card, CS gone, const int *moves, int nmoves,
-                         int skip, int maxing, Rel *rel) {
+static __attribute__((noinline)) int FN(cut_ahead)(Core *c, int need, int seat, int led,
+                                                   int best, int best_seat, int best_card,
+                                                   CS gone, const int *moves, int nmoves,
+                                                   int skip, int maxing, Rel *rel) {
     int restricted = RESTRICTS(c) && !c->free;
     for (int i = 0; i < nmoves; i++) {
         if (i == skip) continue;
