@@ -70,7 +70,10 @@ gone (what Spades' broken spades and Bauer's first lead depend on), and no more 
 position the variant calls free (``Variant.leads_free``); the callback shows the rules the
 search's position through the ``CardPlay`` (its hands and finished tricks) and puts it
 back, so the position is as it was after each call, even one stopped by an exception.
-Solvers of the same deal with other leaders can share tables (``share``).
+Solvers of the same deal with other leaders can share tables (``share``); a search whose
+table holds another position's results looks first, at a trick's last card in the first three
+tricks, for a card whose next trick start the table already answers (an enhanced
+transposition cutoff).
 """
 
 from __future__ import annotations
