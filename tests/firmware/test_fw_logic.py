@@ -46,14 +46,19 @@ def test_under_micropython(module: str, name: str, tmp_path, micropython: MicroP
         pytest.skip(result["skip"])
 
 
-def test_every_case_on_32bit_micropython() -> None:
-    """All cases on the 32-bit VM in one Node.js process (one test: xdist would run a module
-    fixture once per worker). The VM is slow and shares the machine: a case that fails is run
-    again, up to twice, before it counts (the PN532 driver's 50 ms budget is real time)."""
+SHARDS_32BIT = 3  # Node.js processes the cases are shared among (two minutes in one, loaded)
+
+
+@pytest.mark.parametrize("shard", range(SHARDS_32BIT))
+def test_every_case_on_32bit_micropython(shard: int) -> None:
+    """Every case on the 32-bit VM, a third of them in each of three Node.js processes (so
+    that the suite's workers share them: in one test they were its longest). The VM is slow
+    and shares the machine: a case that fails is run again, up to twice, before it counts
+    (the PN532 driver's 50 ms budget is real time)."""
     why = wasm32.missing()
     if why:
         pytest.skip(why)
-    names = [tuple(p.values) for p in CASES]
+    names = [tuple(p.values) for p in CASES][shard::SHARDS_32BIT]
     results = wasm32.run_cases(names)
     for _ in range(2):
         again = [n for n in names if not results[":".join(n)]["ok"]]
