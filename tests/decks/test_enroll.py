@@ -17,6 +17,11 @@ from tricktable.deckkit.enroll import (
 )
 from tricktable.sim.pn532_emulator import Tag
 
+# How long a session waits for a tap once the scripted person has no card left to tap (or
+# has walked away): it ends the session, and is long enough for a reader's round trips on a
+# loaded machine (at 0.5 s, a session under load ended between two cards of the script).
+QUIET_S = 2.0
+
 
 def test_the_adafruit_driver_talks_to_the_emulator_through_pyserial(emulator, usb_reader):
     assert tuple(usb_reader.pn532.firmware_version) == (0x32, 1, 6, 7)
@@ -58,7 +63,7 @@ def test_a_duplicate_tap_is_caught_and_the_right_card_asked_again(emulator, usb_
     taps = TapDetector(usb_reader)
     ui = ScriptedUI(emulator, [first, first, second, third], taps=taps)
     registry.create_deck(2, "24")
-    result = enroll_deck(registry, usb_reader, 2, "24", ui, tap_timeout=0.5, taps=taps)
+    result = enroll_deck(registry, usb_reader, 2, "24", ui, tap_timeout=QUIET_S, taps=taps)
     assert [s.name for s, _ in result.enrolled] == ["9S", "10S", "JS"]
     assert "problem: this tag is already enrolled in this deck as 9S; tap 10S" in ui.log
     assert not result.complete and result.remaining[0].name == "QS"
@@ -69,7 +74,7 @@ def test_a_tag_of_another_deck_is_refused(emulator, usb_reader, registry):
     registry.create_deck(7, "24")
     registry.enroll(other.uid, 7, decks.deck_slots("24")[3])
     ui = ScriptedUI(emulator, [other, *make_tags(1)])
-    result = enroll_deck(registry, usb_reader, 8, "24", ui, tap_timeout=0.5)
+    result = enroll_deck(registry, usb_reader, 8, "24", ui, tap_timeout=QUIET_S)
     assert "problem: this tag is already enrolled in deck 7 as QS; tap 9S" in ui.log
     assert [s.name for s, _ in result.enrolled] == ["9S"]
     assert registry.lookup(other.uid)[0] == 7
@@ -79,12 +84,12 @@ def test_a_card_out_of_order_is_caught_by_its_record_and_can_be_redone(emulator,
     # A deck whose registry entries were lost (e.g. enrolled on another host with this key):
     # the records on the tags say which card each one is.
     hand = make_tags(3)
-    enroll_deck(registry, usb_reader, 5, "24", ScriptedUI(emulator, hand), tap_timeout=0.5)
+    enroll_deck(registry, usb_reader, 5, "24", ScriptedUI(emulator, hand), tap_timeout=QUIET_S)
     for tag in hand:
         registry.unenroll(tag.uid)
     # asked for 9S, the person taps 10S: redo; then 9S; then asked 10S, taps JS: overwrite
     ui = ScriptedUI(emulator, [hand[1], hand[0], hand[2]], answers=["r", "o"])
-    result = enroll_deck(registry, usb_reader, 5, "24", ui, tap_timeout=0.5)
+    result = enroll_deck(registry, usb_reader, 5, "24", ui, tap_timeout=QUIET_S)
     asks = [line for line in ui.log if line.startswith("ask")]
     assert asks == [
         "ask: out of order: this card is 10S by its record, 9S was asked.",
@@ -96,21 +101,21 @@ def test_a_card_out_of_order_is_caught_by_its_record_and_can_be_redone(emulator,
 
 def test_quit_stops_and_a_later_run_resumes(emulator, usb_reader, registry):
     hand = make_tags(3)
-    enroll_deck(registry, usb_reader, 5, "24", ScriptedUI(emulator, hand[:1]), tap_timeout=0.5)
+    enroll_deck(registry, usb_reader, 5, "24", ScriptedUI(emulator, hand[:1]), tap_timeout=QUIET_S)
     registry.unenroll(hand[0].uid)
     ui = ScriptedUI(emulator, [hand[0]], answers=["q"])
     registry.enroll(hand[1].uid, 5, decks.deck_slots("24")[0])  # 9S now taken by another tag
-    result = enroll_deck(registry, usb_reader, 5, "24", ui, tap_timeout=0.5)
+    result = enroll_deck(registry, usb_reader, 5, "24", ui, tap_timeout=QUIET_S)
     assert ui.log[0] == "tap 10S (1/24)" and result.enrolled == []
     assert len(result.remaining) == 23
 
 
 def test_redo_forgets_a_card_and_enrolls_it_again(emulator, usb_reader, registry):
     hand = make_tags(2)
-    enroll_deck(registry, usb_reader, 6, "24", ScriptedUI(emulator, hand), tap_timeout=0.5)
+    enroll_deck(registry, usb_reader, 6, "24", ScriptedUI(emulator, hand), tap_timeout=QUIET_S)
     replacement = make_tags(1, first=900)[0]
     ui = ScriptedUI(emulator, [replacement])
-    result = enroll_deck(registry, usb_reader, 6, "24", ui, redo=("9S",), tap_timeout=0.5)
+    result = enroll_deck(registry, usb_reader, 6, "24", ui, redo=("9S",), tap_timeout=QUIET_S)
     assert result.enrolled[0] == (decks.deck_slots("24")[0], replacement.uid)
     assert registry.lookup(hand[0].uid) is None
 
@@ -207,7 +212,7 @@ def test_genuine_only_refuses_a_tag_whose_originality_signature_does_not_verify(
     genuine = [Tag(bytes.fromhex(uid), signature=bytes.fromhex(sig)) for uid, sig in GENUINE]
     clone = Tag(bytes.fromhex("04E10CDA993C81"), signature=bytes.fromhex(GENUINE[0][1]))
     ui = ScriptedUI(emulator, [genuine[0], clone, genuine[1]])
-    result = enroll_deck(registry, usb_reader, 9, "24", ui, tap_timeout=0.3, genuine_only=True)
+    result = enroll_deck(registry, usb_reader, 9, "24", ui, tap_timeout=QUIET_S, genuine_only=True)
     assert [(s.name, uid) for s, uid in result.enrolled] == [
         ("9S", genuine[0].uid), ("10S", genuine[1].uid)]
     assert any("04e10cda993c81 is not a genuine NXP NTAG21x" in line for line in ui.log)
@@ -251,7 +256,7 @@ class TornWriteTag(Tag):
 def test_a_write_torn_half_way_is_written_again_without_asking(emulator, usb_reader, registry):
     torn = TornWriteTag(bytes.fromhex("04777777777703"))
     ui = ScriptedUI(emulator, [torn, torn])  # tapped again when told to
-    result = enroll_deck(registry, usb_reader, 3, "24", ui, tap_timeout=0.3)
+    result = enroll_deck(registry, usb_reader, 3, "24", ui, tap_timeout=QUIET_S)
     assert [line for line in ui.log if line.startswith("ask")] == []  # its own half record
     assert result.enrolled == [(decks.deck_slots("24")[0], torn.uid)]
     assert tags.decode(torn.user_bytes(), torn.uid, registry.keys()).code == \
@@ -264,7 +269,7 @@ def test_a_write_refused_or_not_read_back_enrolls_nothing_and_asks_again(emulato
     forgetful = ForgetfulTag(bytes.fromhex("04777777777702"))
     good = make_tags(1)[0]
     ui = ScriptedUI(emulator, [locked, forgetful, good])
-    result = enroll_deck(registry, usb_reader, 3, "24", ui, tap_timeout=0.3)
+    result = enroll_deck(registry, usb_reader, 3, "24", ui, tap_timeout=QUIET_S)
     problems = [line for line in ui.log if line.startswith("problem")]
     assert problems[:2] == [
         "problem: tag refused NTAG command 0xA2 (status 0x14): hold the card still and tap 9S again",

@@ -279,19 +279,24 @@ def test_enroll_protect_and_deck_check_from_the_command_line(emulator, tmp_path)
     hand = make_tags(24)
     stop = threading.Event()
 
-    def tap(polls: int) -> None:
-        """Each card stays until the reader polled it ``polls`` times: with --protect the
-        tool polls once more to prove the password, then once finding the card still there."""
+    def tap(polls: int, protecting: bool) -> None:
+        """Each card stays until the reader polled it ``polls`` times; with --protect, once
+        the tool has protected it (AUTH0 is written last: a reader's frame sent again under
+        load polls the card once more, and lifting it by the count alone lifted it half-way
+        through), and then ``polls`` times: once to prove the password, once finding the
+        card still there."""
         for tag in hand:
-            start = tag.polls
             emulator.place(tag)
+            while protecting and tag.auth0() != tags.PROTECT_FROM and not stop.wait(0.01):
+                pass
+            start = tag.polls
             while tag.polls < start + polls and not stop.wait(0.01):
                 pass
         emulator.remove()
 
     def run(*args: str, polls: int) -> subprocess.CompletedProcess[str]:
         stop.clear()
-        thread = threading.Thread(target=tap, args=(polls,), daemon=True)
+        thread = threading.Thread(target=tap, args=(polls, "--protect" in args), daemon=True)
         thread.start()
         try:
             return subprocess.run([*CLI, *args, "--port", emulator.port, "--registry", path],
@@ -301,7 +306,7 @@ def test_enroll_protect_and_deck_check_from_the_command_line(emulator, tmp_path)
             stop.set()
             thread.join(5)
 
-    done = run("enroll", "--deck", "12", "--kind", "24", "--protect", "--timeout", "5", polls=3)
+    done = run("enroll", "--deck", "12", "--kind", "24", "--protect", "--timeout", "5", polls=2)
     assert done.returncode == 0, done.stdout + done.stderr
     assert all(tag.auth0() == tags.PROTECT_FROM for tag in hand)
     checked = run("deck", "check", "--deck", "12", "--idle", "5", polls=2)
