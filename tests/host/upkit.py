@@ -200,7 +200,11 @@ class Up:
             verdict = decode(TableEvent, payload, 1 << 16)
             return verdict.board == board.board and verdict.kind in ("accepted", "refused")
 
-        _, _, payload = self.observer.wait_for(mine, mark, timeout=60)
+        try:
+            _, _, payload = self.observer.wait_for(mine, mark, timeout=60)
+        except TimeoutError:
+            raise AssertionError(f"no verdict at {table} within 60 s\n{self.log()[-3000:]}") \
+                from None
         verdict = decode(TableEvent, payload, 1 << 16)
         assert (verdict.kind, verdict.action) == ("accepted", action.to_json()), \
             (verdict, self.log()[-3000:])
