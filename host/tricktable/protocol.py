@@ -311,8 +311,10 @@ def decode(kind: type[M], payload: bytes, limit: int = MAX_BOARD_MESSAGE) -> M:
         detail = text.split(" - at `", 1)[0]
         raise ProtocolError(f"bad {name}: field {field}: {detail}", field) from None
     except msgspec.DecodeError as exc:
+        if "UTF-8" in str(exc):  # msgspec 0.23 and later check UTF-8 as they parse
+            raise ProtocolError(f"bad {name}: not UTF-8: {exc}", "$") from None
         raise ProtocolError(f"bad {name}: not JSON: {exc}", "$") from None
-    except UnicodeDecodeError as exc:  # msgspec checks UTF-8 lazily, inside string values
+    except UnicodeDecodeError as exc:  # msgspec 0.22 checks it lazily, inside string values
         raise ProtocolError(f"bad {name}: not UTF-8 at byte {exc.start}: {exc.reason}",
                             "$") from None
     except (ValueError, TypeError, OverflowError, RecursionError) as exc:
