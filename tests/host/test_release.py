@@ -6,6 +6,8 @@ code on the real MicroPython), ``board setup --out`` and ``up``'s broker configu
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import shutil
@@ -13,6 +15,7 @@ import signal
 import subprocess
 import sys
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -50,10 +53,27 @@ class Installed:
         self.work, self.wheel = work, wheel
         self.venv = work / "venv"
         self.env = outside_env(work / "home")
-        (work / "home").mkdir()
 
     def tricktable(self, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
         return run([str(self.venv / "bin" / "tricktable"), *args], self.work, timeout, self.env)
+
+
+@contextlib.contextmanager
+def made_once(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[tuple[Path, bool]]:
+    """A folder all of this run's pytest workers share: (the folder, whether it is still to be
+    made). The first worker to come makes it while holding a lock; the others wait on the lock
+    and find it made (a ``done`` file written last), so the slow steps run once a run, not once
+    a worker."""
+    run_folder = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        run_folder = run_folder.parent  # the run's folder, above each worker's own
+    shared = run_folder / name
+    shared.mkdir(exist_ok=True)
+    with (shared.parent / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = shared / "done"
+        yield shared, not done.exists()
+        done.touch()
 
 
 @pytest.fixture(scope="module")
@@ -63,19 +83,23 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     given = os.environ.get("TRICKTABLE_DIST")
     if given and list(Path(given).glob("tricktable-*.whl")):
         return Path(given)
-    out = tmp_path_factory.mktemp("dist")
-    run([sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)], ROOT, timeout=1100)
+    with made_once(tmp_path_factory, "dist") as (out, to_make):
+        if to_make:
+            run([sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)], ROOT,
+                timeout=1100)
     return out
 
 
 @pytest.fixture(scope="module")
 def installed(dist: Path, tmp_path_factory: pytest.TempPathFactory) -> Installed:
-    work = tmp_path_factory.mktemp("club-laptop")
     wheel = next(dist.glob("tricktable-*.whl"))
-    inst = Installed(work, wheel)
-    run([sys.executable, "-m", "venv", str(inst.venv)], work)
-    run([str(inst.venv / "bin" / "python"), "-m", "pip", "install", "-q",
-         "--disable-pip-version-check", str(wheel)], work, env=inst.env)
+    with made_once(tmp_path_factory, "club-laptop") as (work, to_make):
+        inst = Installed(work, wheel)
+        if to_make:
+            (work / "home").mkdir()
+            run([sys.executable, "-m", "venv", str(inst.venv)], work)
+            run([str(inst.venv / "bin" / "python"), "-m", "pip", "install", "-q",
+                 "--disable-pip-version-check", str(wheel)], work, env=inst.env)
     return inst
 
 
@@ -101,11 +125,12 @@ def test_version_names_the_install_and_its_firmware(installed: Installed) -> Non
     assert str(installed.venv) in out.split("firmware sources: ")[1], out
 
 
-def test_the_demo_plays_a_hand_from_the_installed_wheel(installed: Installed) -> None:
+def test_the_demo_plays_a_hand_from_the_installed_wheel(installed: Installed,
+                                                       tmp_path: Path) -> None:
     proc = installed.tricktable("demo", "--speed", "0", "--games", "1", "--option",
                                 "hand_limit=1", "--no-view", "--port", "0", "--workdir",
-                                str(installed.work / "demo"), timeout=300)
-    histories = sorted((installed.work / "demo").rglob("t*-game1.txt"))
+                                str(tmp_path / "demo"), timeout=300)
+    histories = sorted((tmp_path / "demo").rglob("t*-game1.txt"))
     assert len(histories) == 2, proc.stdout + proc.stderr
     for history in histories:
         installed.tricktable("verify", str(history))
