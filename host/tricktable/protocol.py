@@ -164,10 +164,12 @@ class HostStatus(_Message, kw_only=True):
     the journal cannot store (disk full, read-only, I/O error): plays are then neither applied
     nor acknowledged, and the boards keep them until storage is back. ``faults`` counts messages
     whose handling failed, ``poisoned`` those refused for good after failing again and again;
-    ``flooding`` names boards whose refused messages are over the journal's cap.
+    ``flooding`` names boards whose refused messages are over the journal's cap; ``club`` is the
+    club's name from its club file (the TV's title).
     """
 
     online: bool
+    club: Annotated[str, Meta(max_length=100)] = ""
     storage: Literal["ok", "failing"] = "ok"
     detail: Annotated[str, Meta(max_length=300)] = ""
     faults: Annotated[int, Meta(ge=0)] = 0

@@ -1,7 +1,7 @@
 """A first night from the docs' steps (docs/club.md, "Setting up"): ``tricktable club init``
 makes the club file with its ``[host]`` section, the deck registry, the players and their night;
 ``tricktable up`` on it starts a night whose host runs (the tables' host says it serves, and
-the scoreboard sees both tables). Without the deck registry, ``up`` stops at once with one line
+the scoreboard sees both tables, and the club's name for the TV's title). Without the deck registry, ``up`` stops at once with one line
 saying what to do, instead of restarting the host for ever.
 """
 
@@ -58,6 +58,9 @@ def test_up_from_club_init_starts_a_night_whose_host_runs(tmp_path):
             return [t["table"] for t in club["tables"]] == ["t1", "t2"] and club["host"]["running"]
 
         eventually(both_tables, "the scoreboard sees the host and both tables", timeout=60)
+        # the TV's title: the club's name from the club file `club init` made
+        club = httpx.get(f"http://127.0.0.1:{ports['web']}/api/club").json()
+        assert club["host"]["club"] == "Riverside Euchre Club", club["host"]
     finally:
         os.killpg(up.pid, signal.SIGTERM)
         out, _ = up.communicate(timeout=30)

@@ -250,14 +250,20 @@ def test_the_tv_says_when_the_tables_host_is_not_running(
         tv: Page, board: Scoreboard, publisher: Publisher) -> None:
     """No host has said it runs (``tricktable up`` restarting a host that cannot start, or
     none started): the TV says the tables' host is not running and never shows "live"; once
-    the host says it runs (its retained status), the banner goes and the badge is live."""
+    the host says it runs (its retained status), the banner goes and the badge is live. The
+    title is the club's name the host gives (its club file's), kept when the host goes."""
     tv.goto(board.url + "/tv?rotate=0&screen=tables&addresses=0")
     expect(tv.locator("#host-down")).to_contain_text("The tables' host is not running",
                                                     timeout=WAIT_MS)
     expect(tv.locator("#live")).to_have_text("host down")
-    publisher.send(f"{publisher.prefix}/v1/host/status", {"v": 1, "online": True}, retain=True)
+    expect(tv.locator("#tv-title")).to_have_text("thursday")  # no host yet: the night file's name
+    publisher.send(f"{publisher.prefix}/v1/host/status",
+                   {"v": 1, "online": True, "club": "Riverside Euchre Club"}, retain=True)
     expect(tv.locator("#host-down")).to_have_count(0, timeout=WAIT_MS)
     expect(tv.locator("#live")).to_have_text("live")
+    expect(tv.locator("#tv-title")).to_have_text("Riverside Euchre Club")
+    assert tv.title() == "Riverside Euchre Club · TV"
     # its last will: gone again
     publisher.send(f"{publisher.prefix}/v1/host/status", {"v": 1, "online": False}, retain=True)
     expect(tv.locator("#host-down")).to_be_visible(timeout=WAIT_MS)
+    expect(tv.locator("#tv-title")).to_have_text("Riverside Euchre Club")

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import msgspec
 import paho.mqtt.client as mqtt
 
 from tricktable.clubfile import Club, TableConfig
@@ -132,7 +133,7 @@ class Service:
     @property
     def status(self) -> HostStatus:
         """What the service's status topic says while it is connected."""
-        return self.health.status()
+        return msgspec.structs.replace(self.health.status(), club=self.club.name[:100])
 
     # --- start, stop -----------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 """The live tables' JSON: ``/api/club`` (every table's summary; ``broker``: the scoreboard
 reaches the broker now, false when it serves a night from its files; ``host.running``: the
-tables' host has said it is online on the broker and not gone since), ``/api/table/{table}`` (one
+tables' host has said it is online on the broker and not gone since; ``host.club``: the club's
+name, as the host last said it), ``/api/table/{table}`` (one
 table's whole view) and, for the admin, ``POST /api/table/{table}/control`` with JSON
 ``{"cmd": "new_game" | "undo" | "void_hand"}`` (published to the table's host).
 """
@@ -26,7 +27,8 @@ def table_routes(feed: Feed) -> list[Route]:
             host = feed.club.host
             return JSONResponse({"tables": feed.club.summary(), "admin": request.user.admin_on,
                                  "broker": feed.connected,
-                                 "host": {"running": host is not None and host.online}})
+                                 "host": {"running": host is not None and host.online,
+                                          "club": host.club if host is not None else ""}})
 
     async def api_table(request: Request) -> Response:
         table = request.path_params["table"]

@@ -193,6 +193,10 @@ function clubPage() {
     for (const t of club.tables) if (!tables.has(t.table)) tables.set(t.table, t);
     // served from the night's files (no broker): no live table will report; say nothing
     filesOnly = club.broker === false;
+    if (club.host && club.host.club) {  // the club's name, from the tables' host's club file
+      document.getElementById("club-title").textContent = club.host.club;
+      document.title = `${club.host.club} · tricktable`;
+    }
     render();
   });
   const source = new EventSource("/api/stream");

@@ -306,6 +306,16 @@
     schedule();
   }
 
+  // The title: the club's name as the tables' host says it (its club file), kept once seen (the
+  // host's last will names no club); without a host, the night file's name.
+  let clubName = "", nightName = "";
+  function showTitle(club) {
+    clubName = (club.host && club.host.club) || clubName;
+    const text = clubName || nightName || "tricktable";
+    document.getElementById("tv-title").textContent = text;
+    document.title = `${text} · TV`;
+  }
+
   function start() {
     setUpSound();
     Promise.all([
@@ -314,7 +324,8 @@
     ]).then(([club, v]) => {
       for (const t of club.tables) if (!tables.has(t.table)) tables.set(t.table, t);
       if (v && !night) { night = v; offset = v.now * 1000 - Date.now(); }
-      document.getElementById("tv-title").textContent = v ? v.night.replace(/\.json$/, "") : "tricktable";
+      nightName = v ? v.night.replace(/\.json$/, "") : "";
+      showTitle(club);
       schedule();
       const source = new EventSource("/api/stream");
       live(source);
@@ -323,6 +334,7 @@
     });
     window.addEventListener("resize", schedule);
     const checkHost = () => fetch("/api/club").then((r) => r.json()).then((club) => {
+      showTitle(club);
       const down = !(club.host && club.host.running);
       const badge = document.getElementById("live");
       if (down && badge) { badge.textContent = "host down"; badge.className = "live off"; }
