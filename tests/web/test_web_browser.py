@@ -1,6 +1,7 @@
 """The scoreboard in a real browser (Debian's chromium through Playwright): pages update
 live while a game is published to the broker, the replay page steps through a hand, and
-no page overflows sideways at TV (1920x1080) or phone (390x844) size.
+no page overflows sideways at TV (1920x1080) or phone (390x844) size; the club page bears the
+club's name.
 
 Screenshots go to ``$TRICKTABLE_SCREENSHOTS`` when set (to look at them), else a temp dir.
 """
@@ -10,10 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from browsing import SIZES, needs_chromium
 from playwright.sync_api import Browser, Page, expect
 from tricktable.web.server import Scoreboard
+from waiting import eventually
 from web_fixtures import Publisher
 from web_script import game_states
 
@@ -47,6 +50,20 @@ def test_club_page_updates_live(page: Page, scoreboard: Scoreboard, publisher: P
     publisher.state(states[-1])
     expect(card.locator(".phase")).to_contain_text("game over", timeout=WAIT_MS)
     expect(card.locator("td.num")).to_have_text(["0", "1"])
+
+
+def test_the_club_page_is_titled_with_the_clubs_name_the_host_gives(
+        page: Page, scoreboard: Scoreboard, publisher: Publisher) -> None:
+    page.goto(scoreboard.url + "/")
+    expect(page.locator("#live")).to_have_text("live", timeout=WAIT_MS)
+    expect(page.locator("#club-title")).to_have_text("tricktable")  # no host has spoken
+    publisher.send(f"{publisher.prefix}/v1/host/status",
+                   {"v": 1, "online": True, "club": "Riverside Euchre Club"}, retain=True)
+    eventually(lambda: httpx.get(f"{scoreboard.url}/api/club").json()["host"]["club"]
+               == "Riverside Euchre Club", "the scoreboard has the host's status")
+    page.reload()  # the page reads the name as it opens
+    expect(page.locator("#club-title")).to_have_text("Riverside Euchre Club", timeout=WAIT_MS)
+    assert page.title() == "Riverside Euchre Club · tricktable"
 
 
 def test_table_page_updates_live(page: Page, scoreboard: Scoreboard, publisher: Publisher) -> None:
