@@ -6,6 +6,7 @@ through the real pyserial and Adafruit PN532 code on the emulator's pseudo-termi
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -279,15 +280,24 @@ def test_enroll_protect_and_deck_check_from_the_command_line(emulator, tmp_path)
     hand = make_tags(24)
     stop = threading.Event()
 
-    def tap(polls: int, protecting: bool) -> None:
-        """Each card stays until the reader polled it ``polls`` times; with --protect, once
-        the tool has protected it (AUTH0 is written last: a reader's frame sent again under
-        load polls the card once more, and lifting it by the count alone lifted it half-way
-        through), and then ``polls`` times: once to prove the password, once finding the
-        card still there."""
+    def enrolled(tag: Tag) -> bool:
+        """The tool has put ``tag`` in the registry (and, with --protect, protected it first)."""
+        try:
+            with decks.Registry(path, readonly=True) as registry:
+                return registry.lookup(tag.uid) is not None
+        except (decks.RegistryError, sqlite3.Error):  # not made yet, or being made
+            return False
+
+    def tap(polls: int, enrolling: bool) -> None:
+        """Each card stays down, as a player keeps it there: while enrolling, until the tool
+        has enrolled it (a reply lost under load makes the tool ask for the same card again
+        after it has already protected it: lifting the card at its AUTH0, written last, then
+        tapped the next card as this one's second try), and then until the reader polled it
+        ``polls`` times more (with --protect: once to prove the password, once finding the
+        card still there)."""
         for tag in hand:
             emulator.place(tag)
-            while protecting and tag.auth0() != tags.PROTECT_FROM and not stop.wait(0.01):
+            while enrolling and not enrolled(tag) and not stop.wait(0.01):
                 pass
             start = tag.polls
             while tag.polls < start + polls and not stop.wait(0.01):
@@ -296,7 +306,7 @@ def test_enroll_protect_and_deck_check_from_the_command_line(emulator, tmp_path)
 
     def run(*args: str, polls: int) -> subprocess.CompletedProcess[str]:
         stop.clear()
-        thread = threading.Thread(target=tap, args=(polls, "--protect" in args), daemon=True)
+        thread = threading.Thread(target=tap, args=(polls, args[0] == "enroll"), daemon=True)
         thread.start()
         try:
             return subprocess.run([*CLI, *args, "--port", emulator.port, "--registry", path],
