@@ -30,6 +30,7 @@ from tricktable.engine import Engine
 from tricktable.mqtt.broker import free_port
 from tricktable.protocol import TableEvent, decode
 from tricktable.provision.passwords import add_board_user, add_user
+from tricktable.serve.journal import Journal, JournalError
 from waiting import eventually
 
 ROSTER = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
@@ -183,15 +184,22 @@ class Up:
         self.shadows[table] = Engine.new("bid-euchre", seed=1, dealer=0, players=players)
         self.rngs[table] = random.Random(SEEDS[table])
 
-    def tap(self, table: str, meanwhile=lambda: None) -> None:  # type: ignore[no-untyped-def]
-        """The next play at ``table``, its verdict awaited (``meanwhile`` runs in between)."""
+    def tap(self, table: str, meanwhile=None) -> None:  # type: ignore[no-untyped-def]
+        """The next play at ``table``, its verdict awaited. ``meanwhile`` runs in between (up
+        started again after a power cut): the verdict is not retained, and the host may give it
+        before the observer is back on the new broker (the boards come back on their own, and
+        may be first), so then the host's journal says what became of the play instead."""
         shadow = self.shadows[table]
         action = bot_choice(shadow, self.rngs[table])
         assert shadow.apply(action).ok
         mark = self.observer.mark()
         board = self.boards[table][action.seat]
         board.tap(tap_for(action))
-        meanwhile()
+        if meanwhile is not None:
+            meanwhile()
+            eventually(lambda: self.last_action(table) == action.to_json(),
+                       f"{action.to_json()} played at {table}\n{self.log()[-3000:]}", timeout=60)
+            return
         events = self.observer.topics.events(table)
 
         def mine(topic: str, payload: bytes) -> bool:
@@ -208,6 +216,15 @@ class Up:
         verdict = decode(TableEvent, payload, 1 << 16)
         assert (verdict.kind, verdict.action) == ("accepted", action.to_json()), \
             (verdict, self.log()[-3000:])
+
+    def last_action(self, table: str) -> dict | None:
+        """The last action of ``table``'s current game in the host's journal."""
+        try:
+            with Journal(self.tmp / "journal.sqlite", readonly=True) as journal:
+                games = journal.games(table)
+        except JournalError:  # not there yet, or being made
+            return None
+        return games[-1].actions[-1] if games and games[-1].actions else None
 
     def play_until(self, table: str, done) -> None:  # type: ignore[no-untyped-def]
         while not done(self.shadows[table]):
