@@ -30,7 +30,7 @@ from tricktable.engine.actions import (
 )
 from tricktable.mqtt.client import no_delay
 from tricktable.protocol import PadEvent, TableEvent, Topics, decode, encode
-from tricktable.serve.journal import Journal
+from tricktable.serve.journal import Journal, JournalError
 from tricktable.serve.service import BrokerURL, Service
 from tricktable.sim.kit import Kit
 from waiting import eventually
@@ -371,3 +371,14 @@ def retained_state(port: int, prefix: str, actions: int, table: str = "t1") -> d
         return json.loads(late.wait_for(counts_every_action)[2])
     finally:
         late.close()
+
+
+def last_action(journal: Path, table: str) -> dict[str, Any] | None:
+    """The last action of ``table``'s current game in the host's journal (None: none yet, or
+    no journal yet), read as another process reads it while the host writes."""
+    try:
+        with Journal(journal, readonly=True) as opened:
+            games = opened.games(table)
+    except JournalError:
+        return None
+    return games[-1].actions[-1] if games and games[-1].actions else None

@@ -16,6 +16,7 @@ import httpx
 import pytest
 from browsing import chromium, needs_chromium
 from click.testing import CliRunner
+from hostkit import last_action
 from playwright.sync_api import Page, expect
 from test_console_night import first_hand, open_room  # noqa: F401 (a fixture)
 from tricktable.cli import main
@@ -23,7 +24,6 @@ from tricktable.club.movement import SEAT_WORDS
 from tricktable.club.store import load_night
 from tricktable.history import read_text
 from tricktable.protocol import Topics
-from tricktable.serve.journal import Journal
 from tricktable.serve.service import BrokerURL
 from tricktable.web.console import create_console
 from tricktable.web.console_link import NightLink
@@ -115,11 +115,6 @@ CORRECTIONS = {
 }
 
 
-def last_action(tmp_path) -> dict:
-    with Journal(tmp_path / "journal.sqlite", readonly=True) as journal:
-        return journal.games("t1")[-1].actions[-1]
-
-
 @needs_chromium
 @pytest.mark.parametrize("correction", list(CORRECTIONS))
 def test_every_public_view_shows_the_night_after_a_correction(
@@ -168,7 +163,7 @@ def test_every_public_view_shows_the_night_after_a_correction(
                         if t["table"] == "t1"]
                 return side_scores(t1) == night["score"] and (
                     words is None or any(words in x["text"] for x in t1["alerts"])) and (
-                    correction != "trump" or t1["trump"] == last_action(tmp_path)["trump"])
+                    correction != "trump" or t1["trump"] == last_action(tmp_path / "journal.sqlite", "t1")["trump"])
 
             def api_table() -> bool:
                 state = httpx.get(f"{public.url}/api/table/t1").json()["state"]

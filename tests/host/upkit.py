@@ -23,14 +23,22 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hostkit import SEATS, Observer, ResendingBoard, bot_choice, club_toml, make_registry, tap_for
+from hostkit import (
+    SEATS,
+    Observer,
+    ResendingBoard,
+    bot_choice,
+    club_toml,
+    last_action,
+    make_registry,
+    tap_for,
+)
 from tricktable.club.store import save_night
 from tricktable.club.tournament import ProgressiveOptions, ProgressiveTournament
 from tricktable.engine import Engine
 from tricktable.mqtt.broker import free_port
 from tricktable.protocol import TableEvent, decode
 from tricktable.provision.passwords import add_board_user, add_user
-from tricktable.serve.journal import Journal, JournalError
 from waiting import eventually
 
 ROSTER = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
@@ -197,8 +205,11 @@ class Up:
         board.tap(tap_for(action))
         if meanwhile is not None:
             meanwhile()
-            eventually(lambda: self.last_action(table) == action.to_json(),
-                       f"{action.to_json()} played at {table}\n{self.log()[-3000:]}", timeout=60)
+            try:
+                eventually(lambda: last_action(self.tmp / "journal.sqlite", table)
+                           == action.to_json(), f"{action.to_json()} played at {table}", timeout=60)
+            except AssertionError as failed:
+                raise AssertionError(f"{failed}\n{self.log()[-3000:]}") from None
             return
         events = self.observer.topics.events(table)
 
@@ -216,15 +227,6 @@ class Up:
         verdict = decode(TableEvent, payload, 1 << 16)
         assert (verdict.kind, verdict.action) == ("accepted", action.to_json()), \
             (verdict, self.log()[-3000:])
-
-    def last_action(self, table: str) -> dict | None:
-        """The last action of ``table``'s current game in the host's journal."""
-        try:
-            with Journal(self.tmp / "journal.sqlite", readonly=True) as journal:
-                games = journal.games(table)
-        except JournalError:  # not there yet, or being made
-            return None
-        return games[-1].actions[-1] if games and games[-1].actions else None
 
     def play_until(self, table: str, done) -> None:  # type: ignore[no-untyped-def]
         while not done(self.shadows[table]):
