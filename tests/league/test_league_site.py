@@ -78,7 +78,7 @@ def test_standings_clubs_and_hand_records_in_chromium(site: str) -> None:
         page.goto(site + "/hands")
         page.fill("input[name=player]", "brook-p8")
         page.click("text=Search")
-        eventually(lambda: "player=brook-p8" in page.url, "the search submitted")
+        page.wait_for_url("**/hands?player=brook-p8*")  # and loaded: the address changes first
         hands = page.locator("table[aria-label=hands] tbody tr")
         assert hands.count() == 2
         assert all("brook-p8" in t for t in hands.all_inner_texts())
@@ -103,7 +103,7 @@ def test_a_players_page_shows_ratings_with_uncertainty_results_and_hands(site: s
         page.goto(site + "/hands")
         page.fill("input[name=player]", "ivy")  # by the name the club lets the league show
         page.click("text=Search")
-        eventually(lambda: "player=ivy" in page.url, "the search submitted")
+        page.wait_for_url("**/hands?player=ivy*")  # and loaded: the address changes first
         hands = page.locator("table[aria-label=hands] tbody tr")
         assert hands.count() == 3
         assert all("Ivy, Guest, ashby-p6, ashby-p7" in t for t in hands.all_inner_texts())
