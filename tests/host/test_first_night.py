@@ -1,8 +1,9 @@
 """A first night from the docs' steps (docs/club.md, "Setting up"): ``tricktable club init``
 makes the club file with its ``[host]`` section, the deck registry, the players and their night;
 ``tricktable up`` on it starts a night whose host runs (the tables' host says it serves, and
-the scoreboard sees both tables, and the club's name for the TV's title). Without the deck registry, ``up`` stops at once with one line
-saying what to do, instead of restarting the host for ever.
+the scoreboard sees both tables, and the club's name for the TV's title). Without the deck
+registry, ``up`` stops at once with one line saying what to do, instead of restarting the host
+for ever.
 """
 
 from __future__ import annotations

@@ -163,7 +163,8 @@ def test_every_public_view_shows_the_night_after_a_correction(
                         if t["table"] == "t1"]
                 return side_scores(t1) == night["score"] and (
                     words is None or any(words in x["text"] for x in t1["alerts"])) and (
-                    correction != "trump" or t1["trump"] == last_action(tmp_path / "journal.sqlite", "t1")["trump"])
+                    correction != "trump"
+                    or t1["trump"] == last_action(tmp_path / "journal.sqlite", "t1")["trump"])
 
             def api_table() -> bool:
                 state = httpx.get(f"{public.url}/api/table/t1").json()["state"]
