@@ -1,10 +1,12 @@
 """A club night survives a restart: JSON save/load round-trips, at every point of a night,
-and a damaged or hand-edited file is refused with the reason."""
+and a damaged or hand-edited file is refused with the reason; two writers at once each
+replace the file whole."""
 
 from __future__ import annotations
 
 import json
 import random
+import threading
 
 import pytest
 from club_sim import play_game, play_night
@@ -19,6 +21,7 @@ from tricktable.club import (
     night_to_json,
     save_night,
 )
+from tricktable.club.store import write_atomically
 
 
 def same(a: ProgressiveTournament, b: ProgressiveTournament) -> None:
@@ -116,3 +119,28 @@ def test_a_damaged_night_file_gives_a_club_error_or_loads(place, value):
         night_from_json(data)
     except ClubError:
         pass
+
+
+def test_two_writers_at_once_each_replace_the_night_whole(tmp_path):
+    """The tables' host and a command beside it may save in the same instant: each save
+    replaces the file whole (no writer renames the other's half-written copy or fails for
+    want of it), and no temporary file is left."""
+    path = tmp_path / "night.json"
+    texts = [json.dumps({"writer": n, "pad": "x" * 20000}) for n in range(4)]
+    failures: list[BaseException] = []
+
+    def write(text: str) -> None:
+        try:
+            for _ in range(200):
+                write_atomically(path, text)
+        except BaseException as exc:  # the test reports it
+            failures.append(exc)
+
+    writers = [threading.Thread(target=write, args=(text,)) for text in texts]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join()
+    assert failures == []
+    assert path.read_text(encoding="utf-8") in texts
+    assert [p.name for p in tmp_path.iterdir()] == ["night.json"]

@@ -3,12 +3,14 @@ one log, a part that dies is started again (1 s, then 2 s while it keeps dying y
 log says so (a part's ``prepare`` runs before each start, and its failure is a start that
 failed), and stopping ends every part, one that ignores SIGTERM by SIGKILL after the
 grace period; and the parts end with a supervisor killed alone (SIGKILL), by Linux's
-parent-death signal.
+parent-death signal. The parts after a required one that ended start again together once it is
+back, and each is started once, named in the state file (``up.json``) by the process that runs.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -133,3 +135,63 @@ def test_a_part_printing_without_end_cannot_fill_the_disk_with_the_log(tmp_path)
         path = tmp_path / name
         assert path.stat().st_size <= limit + 200, (name, path.stat().st_size)
         assert oct(path.stat().st_mode & 0o777) == "0o600", name
+
+
+def test_the_parts_held_behind_a_required_part_start_again_together_once_each(tmp_path):
+    """When the broker comes back, every part held behind it passes its gate in the same
+    instant and is started at once: each is started once (no start that failed, no second copy
+    of a part left running untracked), and the state file names the process each part runs."""
+    log = Log(tmp_path / "up.log")
+    sleeper = python("import time; time.sleep(600)")
+    held = [f"part{n}" for n in range(12)]
+    parts = [Part("broker", sleeper, required=True), *(Part(name, sleeper) for name in held)]
+    supervisor = Supervisor(parts, log, tmp_path / "up.json", grace=1.0)
+    stop = threading.Event()
+    runner = threading.Thread(target=supervisor.run, args=(stop,))
+    runner.start()
+    text = lambda: (tmp_path / "up.log").read_text()  # noqa: E731
+    try:
+        eventually(lambda: set(supervisor.pids()) == {"broker", *held}, "every part started")
+        for restart in (1, 2, 3):
+            os.kill(supervisor.pids()["broker"], signal.SIGKILL)
+            again = [f"{name} started again (restart {restart})" for name in held]
+            eventually(lambda again=again: all(line in text() for line in again),
+                       f"every held part started again ({restart})", timeout=60)
+            state = json.loads((tmp_path / "up.json").read_text())["parts"]
+            assert state == supervisor.pids(), text()
+            assert all(alive(pid) for pid in state.values()), text()
+    finally:
+        stop.set()
+        runner.join(30)
+    log.close()
+    lines = text()
+    assert "cannot start" not in lines, lines
+    for name in held:
+        assert lines.count(f"up: {name} started") == 4, lines
+
+
+def test_a_state_file_that_cannot_be_written_leaves_the_part_started_and_watched(tmp_path):
+    """A full disk, here a folder where the state file's new copy goes: the log says the
+    state was not written, and the part that was started runs on, one copy, still watched."""
+    (tmp_path / "up.json.new").mkdir()
+    log = Log(tmp_path / "up.log")
+    part = Part("steady", python("import time; print('steady up'); time.sleep(600)"),
+                ready_line="steady up")
+    supervisor = Supervisor([part], log, tmp_path / "up.json", grace=1.0)
+    stop = threading.Event()
+    runner = threading.Thread(target=supervisor.run, args=(stop,))
+    runner.start()
+    text = lambda: (tmp_path / "up.log").read_text()  # noqa: E731
+    try:
+        first = eventually(lambda: "steady: steady up" in text() and supervisor.pids()["steady"],
+                           "the part started")
+        os.kill(first, signal.SIGKILL)
+        eventually(lambda: "steady started again (restart 1)" in text(), "the part watched")
+        assert alive(supervisor.pids()["steady"])
+    finally:
+        stop.set()
+        runner.join(30)
+    log.close()
+    lines = text()
+    assert "up: cannot write up.json: [Errno 21] Is a directory" in lines, lines
+    assert "cannot start" not in lines and lines.count("up: steady started") == 2, lines

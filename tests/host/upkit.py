@@ -156,7 +156,11 @@ class Up:
         """SIGKILL one part; wait until up has started it again."""
         old = self.pids()[part]
         os.kill(old, signal.SIGKILL)
-        eventually(lambda: self.pids().get(part, old) != old, f"{part} started again", 60)
+        try:
+            eventually(lambda: self.pids().get(part, old) != old, f"{part} started again", 60)
+        except AssertionError as failed:
+            raise AssertionError(f"{failed}\n{self.log()[-3000:]}\n{self.output()[-2000:]}") \
+                from None
         assert f"{part} exited (signal 9)" in self.log(), self.log()
 
     def kill_all(self) -> None:

@@ -13,7 +13,9 @@ required part ends, the parts after it are killed at once (SIGKILL: a clean stop
 reconnect to publish a last status) and start again only once it is
 back and its ready check has passed (the broker: none of its clients reconnects meanwhile to
 whatever took its port). ``state``
-(JSON) names the supervisor's and each part's process id, rewritten on every start, for ``tricktable log``, ``restore`` and tests.
+(JSON) names the supervisor's and each part's process id, rewritten on every start (by one
+thread at a time; one that cannot be written is said in the log, and the part runs on), for
+``tricktable log``, ``restore`` and tests.
 Stopping sends SIGTERM to every part, newest first, and SIGKILL to one that has not ended
 within ``grace`` seconds. Each child gets SIGTERM from Linux if the supervisor is killed
 (``prctl(PR_SET_PDEATHSIG)``, looked up before any fork: the child, forked from a process with
@@ -171,7 +173,10 @@ class Supervisor:
 
     def pids(self) -> dict[str, int]:
         with self._lock:
-            return {r.part.name: r.proc.pid for r in self.parts if r.proc is not None}
+            return self._pids()
+
+    def _pids(self) -> dict[str, int]:
+        return {r.part.name: r.proc.pid for r in self.parts if r.proc is not None}
 
     def _wait_ready(self, running: _Running, stop: threading.Event) -> None:
         part = running.part
@@ -201,9 +206,9 @@ class Supervisor:
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True, errors="replace",
                                 preexec_fn=DIE_WITH_PARENT)
-        with self._lock:
+        with self._lock:  # one writer at a time: the parts behind the broker start together
             running.proc = proc
-        self._write_state()
+            self._write_state()
         return proc
 
     def _keep(self, running: _Running) -> None:
@@ -311,6 +316,11 @@ class Supervisor:
         self.state.unlink(missing_ok=True)
 
     def _write_state(self) -> None:
+        """Rewrite the state file (with the lock held). A part already started stays started
+        and watched when the file cannot be written (a full disk): the log says so."""
         temp = self.state.with_name(self.state.name + ".new")
-        temp.write_text(json.dumps({"pid": os.getpid(), "parts": self.pids()}))
-        os.replace(temp, self.state)
+        try:
+            temp.write_text(json.dumps({"pid": os.getpid(), "parts": self._pids()}))
+            os.replace(temp, self.state)
+        except OSError as exc:
+            self.log.line("up", f"cannot write {self.state.name}: {exc}")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -122,11 +123,17 @@ def night_from_json(data: Any) -> ProgressiveTournament:
 
 
 def write_atomically(path: str | Path, text: str) -> None:
-    """Replace the file at ``path`` with ``text`` whole or not at all (temporary, rename)."""
+    """Replace the file at ``path`` with ``text`` whole or not at all (temporary, rename).
+    The temporary file's name is the writer's own, so two writers at once never rename each
+    other's half-written copy; one that fails leaves no temporary file behind."""
     target = Path(path)
-    temporary = target.with_name(target.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, target)
+    temporary = target.with_name(f".{target.name}.{secrets.token_hex(8)}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, target)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 def save_night(night: ProgressiveTournament, path: str | Path) -> None:
