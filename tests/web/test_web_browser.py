@@ -1,7 +1,7 @@
 """The scoreboard in a real browser (Debian's chromium through Playwright): pages update
 live while a game is published to the broker, the replay page steps through a hand, and
 no page overflows sideways at TV (1920x1080) or phone (390x844) size; the club page bears the
-club's name.
+club's name, and a table clicked while it updates is still opened.
 
 Screenshots go to ``$TRICKTABLE_SCREENSHOTS`` when set (to look at them), else a temp dir.
 """
@@ -50,6 +50,26 @@ def test_club_page_updates_live(page: Page, scoreboard: Scoreboard, publisher: P
     publisher.state(states[-1])
     expect(card.locator(".phase")).to_contain_text("game over", timeout=WAIT_MS)
     expect(card.locator("td.num")).to_have_text(["0", "1"])
+
+
+def test_a_table_clicked_while_it_reports_a_play_still_opens(
+        page: Page, scoreboard: Scoreboard, publisher: Publisher) -> None:
+    """A click is a press and a release: a table that reports a play between the two is still
+    the table opened (its card is renewed in place, so the press and the release land on it)."""
+    states = game_states("3", hands=1)
+    page.goto(scoreboard.url + "/")
+    expect(page.locator("#live")).to_have_text("live", timeout=WAIT_MS)
+    publisher.state(states[0])
+    card = page.locator('.table-card[data-table="3"]')
+    expect(card.locator(".phase")).to_contain_text("bidding", timeout=WAIT_MS)
+    box = card.locator("h2").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    publisher.state(states[-1])
+    expect(card.locator(".phase")).to_contain_text("game over", timeout=WAIT_MS)
+    page.mouse.up()
+    expect(page).to_have_url(f"{scoreboard.url}/table/3", timeout=WAIT_MS)
 
 
 def test_the_club_page_is_titled_with_the_clubs_name_the_host_gives(

@@ -20,14 +20,30 @@ function el(tag, attrs = {}, ...children) {
 // pages redraw on every update; replacing what did not change would swallow a click (or a
 // tap) that lands between its press and release, restart a tile's flash, and undo what a
 // person picked in a form. A kept child keeps its own listeners: right when they act on
-// what the child shows, which is the same.
+// what the child shows, which is the same. A child that changed but is the same table's
+// (its tag and data-table alike: a club page's card while its table plays) is renewed in place,
+// its attributes and contents, so a press on it and the release after an update land on one
+// element and still make a click.
 function showChildren(box, ...nodes) {
   nodes.forEach((node, i) => {
     const old = box.childNodes[i];
     if (!old) box.append(node);
-    else if (!old.isEqualNode(node)) old.replaceWith(node);
+    else if (old.isEqualNode(node)) return;
+    else if (sameTable(old, node)) renew(old, node);
+    else old.replaceWith(node);
   });
   while (box.childNodes.length > nodes.length) box.lastChild.remove();
+}
+
+function sameTable(old, node) {
+  return old.nodeType === Node.ELEMENT_NODE && old.tagName === node.tagName
+    && old.dataset.table !== undefined && old.dataset.table === node.dataset.table;
+}
+
+function renew(old, node) {
+  for (const name of old.getAttributeNames()) if (!node.hasAttribute(name)) old.removeAttribute(name);
+  for (const name of node.getAttributeNames()) old.setAttribute(name, node.getAttribute(name));
+  old.replaceChildren(...node.childNodes);
 }
 
 // Player pages, when the scoreboard has a club database: /api/players/names maps each public
