@@ -110,6 +110,30 @@ def test_a_game_not_estimated_is_pending_then_worked_out_in_the_background(
     assert ready and stand_in.runs == 1 + stand_in.cancelled
 
 
+def test_a_game_queued_again_by_a_page_that_read_too_early_is_estimated_once(
+        tmp_path: Path) -> None:
+    """A page reads the cache just before the worker keeps a game's estimate, and queues
+    the game again: the worker finds the estimate kept and goes on to the next game."""
+    stand_in = StandIn()
+    stand_in.go.set()
+    too_early: list[bool] = []  # the next read of the cache is from before the estimate
+
+    def kept(record: GameRecord, cache: Path) -> dict[str, Any] | None:
+        return None if too_early and too_early.pop() else stand_in.kept.get(cache)
+
+    estimates = Estimates(EstimateSource(kept, stand_in.work_out))
+    first, second = euchre()[0], record_from_engine(random_game(4, hands=1, variant="euchre"))
+    estimates.status(first, tmp_path / "first.json")
+    eventually(lambda: "hands" in estimates.status(first, tmp_path / "first.json"),
+               "the first game was estimated")
+    too_early.append(True)
+    assert "pending" in estimates.status(first, tmp_path / "first.json")
+    estimates.status(second, tmp_path / "second.json")  # queued after the first, again
+    eventually(lambda: "hands" in estimates.status(second, tmp_path / "second.json"),
+               "the second game was estimated")
+    assert stand_in.runs == 2
+
+
 def test_a_page_analysis_goes_before_the_background(tmp_path: Path) -> None:
     """A page asks for its double-dummy analysis while an estimate is being worked out: the
     estimate gives up the turn, the page's analysis runs, then the estimate starts again."""
