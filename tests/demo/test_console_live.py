@@ -19,6 +19,7 @@ from browsing import SIZES, needs_chromium
 from playwright.sync_api import Browser, Page, expect
 from tricktable.club.store import load_night
 from tricktable.demo.runner import Demo, DemoConfig
+from tricktable.sim.room import SIGN_TIMEOUT_S
 from tricktable.web.console import create_console
 from tricktable.web.console_link import NightLink
 from tricktable.web.server import Scoreboard
@@ -108,7 +109,12 @@ def test_every_console_action_on_a_live_night_and_the_night_plays_on(
         # the bell by hand in game 2 (the tables go on after it is undone), then again
         expect(page.locator("#round")).to_have_text("2 of 3", timeout=WAIT_MS)
         expect(page.locator("#undo-bell")).to_be_disabled()
-        page.locator('[data-fix="t1/2/1"]').wait_for(timeout=WAIT_MS)  # a hand of game 2
+        # a hand of game 2, once the bots found their seats (the room gives up, saying who
+        # could not and what the displays showed, after SIGN_TIMEOUT_S)
+        eventually(lambda: demo.error is not None
+                   or page.locator('[data-fix="t1/2/1"]').is_visible(),
+                   "a hand of game 2 at table 1", timeout=SIGN_TIMEOUT_S + 60, every=0.2)
+        assert demo.error is None, f"the bots stopped: {demo.error}"
         # rung while two tables are in the middle of a hand, so that it can be undone before
         # the players move
         eventually(lambda: page.evaluate("""() => [...document.querySelectorAll('.table-state')]
