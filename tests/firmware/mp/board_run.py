@@ -93,7 +93,11 @@ async def drive(app, chips, spec):
             before = app.pads[pad].placements
             chips[pad].place(tag(uid))
             seen = app.pads[pad]
-            if not await until(lambda p=seen, n=before: p.placements > n, 5000):
+            # a board reads a card within a scan or two; here each reader frame is a round
+            # trip to another process (readerhost.py), which a loaded machine can keep past the
+            # firmware's 15 ms ACK budget again and again (seen once: 5 s with load 15 on 2
+            # cores); the pads being read all along is checked by scan_gap_ms, not here
+            if not await until(lambda p=seen, n=before: p.placements > n, 15000):
                 raise AssertionError(f"pad {pad} never reported its card ({app.last_error})")
             await sleep_ms(spec.get("pace_ms", 0))
         if spec.get("leave_last") and t == len(tricks) - 1:
