@@ -16,6 +16,8 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from tricktable.appliance.supervisor import Log, Part, Supervisor
@@ -24,6 +26,22 @@ from waiting import eventually
 
 def python(code: str) -> list[str]:
     return [sys.executable, "-u", "-c", code]
+
+
+@contextmanager
+def supervised(parts: list[Part], log: Log, folder: Path) -> Iterator[Supervisor]:
+    """``parts`` run by a supervisor in a thread of its own (its state ``folder/up.json``)
+    for the ``with`` block; then it is stopped (every part ends) and ``log`` closed."""
+    supervisor = Supervisor(parts, log, folder / "up.json", grace=1.0)
+    stop = threading.Event()
+    runner = threading.Thread(target=supervisor.run, args=(stop,))
+    runner.start()
+    try:
+        yield supervisor
+    finally:
+        stop.set()
+        runner.join(30)
+        log.close()
 
 
 def test_a_dying_part_is_started_again_and_every_part_stops_with_the_tree(tmp_path):
@@ -45,20 +63,12 @@ def test_a_dying_part_is_started_again_and_every_part_stops_with_the_tree(tmp_pa
         Part("prepared", python("import time; print('prepared up'); time.sleep(600)"),
              prepare=prepare),
     ]
-    supervisor = Supervisor(parts, log, tmp_path / "up.json", grace=1.0)
-    stop = threading.Event()
-    runner = threading.Thread(target=supervisor.run, args=(stop,))
-    runner.start()
     text = lambda: (tmp_path / "up.log").read_text()  # noqa: E731
-    try:
+    with supervised(parts, log, tmp_path):
         eventually(lambda: "dying started again (restart 2)" in text()
                    and "prepared: prepared up" in text(), "two restarts, a part prepared")
         state = json.loads((tmp_path / "up.json").read_text())
         assert set(state["parts"]) == {"steady", "dying", "stubborn", "prepared"}
-    finally:
-        stop.set()
-        runner.join(30)
-    log.close()
     lines = text()
     assert "steady: steady up" in lines and "dying: dying up" in lines
     for pause in (1, 2):  # a second at a load of 16 is young too: "after 0 s" or "1 s"
@@ -114,21 +124,13 @@ def test_a_part_printing_without_end_cannot_fill_the_disk_with_the_log(tmp_path)
     log = Log(tmp_path / "up.log", rotate_bytes=limit)
     chatty = Part("chatty", python("import itertools\nfor n in itertools.count():\n"
                                    "    print(f'line {n} ' + 'x' * 90)"))
-    supervisor = Supervisor([chatty], log, tmp_path / "up.json", grace=1.0)
-    stop = threading.Event()
-    runner = threading.Thread(target=supervisor.run, args=(stop,))
-    runner.start()
-    try:
-        def printed() -> int:  # the last line number the log holds (the files keep turning)
-            text = logged(tmp_path / "up.log.1") + logged(tmp_path / "up.log")
-            return max((int(n) for n in re.findall(r"chatty: line (\d+) ", text)), default=0)
+    def printed() -> int:  # the last line number the log holds (the files keep turning)
+        text = logged(tmp_path / "up.log.1") + logged(tmp_path / "up.log")
+        return max((int(n) for n in re.findall(r"chatty: line (\d+) ", text)), default=0)
 
+    with supervised([chatty], log, tmp_path):
         eventually(lambda: printed() >= 20000, "20,000 lines (about 2 MB) printed",
                    timeout=120)
-    finally:
-        stop.set()
-        runner.join(30)
-    log.close()
     files = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("up.log"))
     assert files == ["up.log", "up.log.1"]
     for name in files:
@@ -145,12 +147,8 @@ def test_the_parts_held_behind_a_required_part_start_again_together_once_each(tm
     sleeper = python("import time; time.sleep(600)")
     held = [f"part{n}" for n in range(12)]
     parts = [Part("broker", sleeper, required=True), *(Part(name, sleeper) for name in held)]
-    supervisor = Supervisor(parts, log, tmp_path / "up.json", grace=1.0)
-    stop = threading.Event()
-    runner = threading.Thread(target=supervisor.run, args=(stop,))
-    runner.start()
     text = lambda: (tmp_path / "up.log").read_text()  # noqa: E731
-    try:
+    with supervised(parts, log, tmp_path) as supervisor:
         eventually(lambda: set(supervisor.pids()) == {"broker", *held}, "every part started")
         for restart in (1, 2, 3):
             os.kill(supervisor.pids()["broker"], signal.SIGKILL)
@@ -160,10 +158,6 @@ def test_the_parts_held_behind_a_required_part_start_again_together_once_each(tm
             state = json.loads((tmp_path / "up.json").read_text())["parts"]
             assert state == supervisor.pids(), text()
             assert all(alive(pid) for pid in state.values()), text()
-    finally:
-        stop.set()
-        runner.join(30)
-    log.close()
     lines = text()
     assert "cannot start" not in lines, lines
     for name in held:
@@ -177,21 +171,13 @@ def test_a_state_file_that_cannot_be_written_leaves_the_part_started_and_watched
     log = Log(tmp_path / "up.log")
     part = Part("steady", python("import time; print('steady up'); time.sleep(600)"),
                 ready_line="steady up")
-    supervisor = Supervisor([part], log, tmp_path / "up.json", grace=1.0)
-    stop = threading.Event()
-    runner = threading.Thread(target=supervisor.run, args=(stop,))
-    runner.start()
     text = lambda: (tmp_path / "up.log").read_text()  # noqa: E731
-    try:
+    with supervised([part], log, tmp_path) as supervisor:
         first = eventually(lambda: "steady: steady up" in text() and supervisor.pids()["steady"],
                            "the part started")
         os.kill(first, signal.SIGKILL)
         eventually(lambda: "steady started again (restart 1)" in text(), "the part watched")
         assert alive(supervisor.pids()["steady"])
-    finally:
-        stop.set()
-        runner.join(30)
-    log.close()
     lines = text()
     assert "up: cannot write up.json: [Errno 21] Is a directory" in lines, lines
     assert "cannot start" not in lines and lines.count("up: steady started") == 2, lines
