@@ -11,7 +11,8 @@ bound, ``web.replay_analysis.MAX_CARDS_IN_PLAY``, whose cache holds no estimate)
 takes its turn with the page's own analyses (``replay_analysis.TURN``: one analysis at a
 time on the club night's cores) and gives way to them: a page's double-dummy analysis asked
 for while an estimate is worked out cancels it, and it goes on after from the decision it
-stopped at. A game whose estimate is kept by the time its turn comes is not worked out again.
+stopped at. A game a page queued again just as its estimate was kept is read from the cache
+when its turn comes, not worked out again (the source's ``work_out`` reads the cache first).
 
 Where the estimate comes from is given (``EstimateSource``; ``analysis_source()``:
 ``analysis.decisions`` through the analysis cache, ``analysis.cache``);
@@ -53,8 +54,8 @@ Kept = Callable[[GameRecord, Path], "dict[str, Any] | None"]
 
 WorkOut = Callable[[GameRecord, Path, Callable[[], bool], Callable[[str], None]],
                    "dict[str, Any]"]
-"""Work out a game's estimate into its cache and return it; ``cancel()`` true: stop and
-raise ``Cancelled``; ``progress(words)`` says how far it is."""
+"""Work out a game's estimate into its cache and return it (the one its cache keeps, if any);
+``cancel()`` true: stop and raise ``Cancelled``; ``progress(words)`` says how far it is."""
 
 
 @dataclass(frozen=True)
@@ -138,12 +139,8 @@ class Estimates:
                     self._wake.wait()
                 cache, record = next(iter(self._queue.items()))
             try:
-                # kept already: a page read the cache just before this game's estimate was
-                # kept, and queued it again
-                if self.source.kept(record, cache) is None:
-                    with TURN.background():
-                        self.source.work_out(record, cache, TURN.wanted,
-                                             partial(self._say, cache))
+                with TURN.background():
+                    self.source.work_out(record, cache, TURN.wanted, partial(self._say, cache))
             except Cancelled:
                 continue  # the page's analysis goes first; this game stays at the head
             except Exception as exc:  # noqa: BLE001 - one game's failure must not stop the worker
